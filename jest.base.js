@@ -1,0 +1,32 @@
+// Shared jest settings: every package compiles TypeScript with swc (fast, decorator metadata on)
+// and resolves workspace packages to their sources, so tests never need a prior build.
+const path = require('node:path');
+
+const swcOptions = {
+  jsc: {
+    target: 'es2022',
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
+function jestConfig(packageDir, displayName, overrides = {}) {
+  const root = path.resolve(__dirname);
+  return {
+    displayName,
+    rootDir: packageDir,
+    testEnvironment: 'node',
+    roots: ['<rootDir>/src'],
+    testMatch: ['**/*.test.ts'],
+    testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+    transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
+    moduleNameMapper: {
+      '^@trackline/(domain|contracts|test-harness)$': `${root}/packages/$1/src/index.ts`,
+    },
+    ...overrides,
+  };
+}
+
+module.exports = { jestConfig };

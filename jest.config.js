@@ -1,0 +1,11 @@
+// One `pnpm test` runs every package's unit and integration tests.
+module.exports = {
+  projects: [
+    '<rootDir>/packages/domain',
+    '<rootDir>/packages/contracts',
+    '<rootDir>/packages/test-harness',
+    '<rootDir>/services/replacement',
+    '<rootDir>/services/management',
+    '<rootDir>/infra/launcher',
+  ],
+};
