@@ -23,7 +23,7 @@ function jestConfig(packageDir, displayName, overrides = {}) {
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
     moduleNameMapper: {
-      '^@trackline/(domain|contracts|test-harness)$': `${root}/packages/$1/src/index.ts`,
+      '^@trackline/(domain|contracts|platform|test-harness)$': `${root}/packages/$1/src/index.ts`,
     },
     ...overrides,
   };

@@ -3,6 +3,7 @@ module.exports = {
   projects: [
     '<rootDir>/packages/domain',
     '<rootDir>/packages/contracts',
+    '<rootDir>/packages/platform',
     '<rootDir>/packages/test-harness',
     '<rootDir>/services/replacement',
     '<rootDir>/services/management',

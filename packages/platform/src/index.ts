@@ -1,0 +1,5 @@
+export * from './env-config';
+export * from './logger';
+export * from './redis-client';
+export * from './http-lifecycle';
+export * from './request-context';
