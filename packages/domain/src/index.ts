@@ -1,1 +1,4 @@
-export {};
+export * from './errors';
+export * from './flags';
+export * from './phone';
+export * from './signing';

@@ -1,0 +1,198 @@
+import fc from 'fast-check';
+import { isValidPhoneNumber } from 'libphonenumber-js/max';
+import { ValidationError } from './errors';
+import {
+  expandNumberRange,
+  formatNationalDisplay,
+  isCountryCode,
+  isE164,
+  normalizePhoneNumber,
+  phoneNumberTypeName,
+} from './phone';
+
+describe('normalizePhoneNumber', () => {
+  it.each([
+    ['22 33 44 55', '+4722334455'],
+    ['22334455', '+4722334455'],
+    ['+47 22 33 44 55', '+4722334455'],
+    ['0047 22334455', '+4722334455'],
+    ['+47-22-33-44-55', '+4722334455'],
+    ['(22) 33 44 55', '+4722334455'],
+    ['  91234567 ', '+4791234567'],
+    ['800 12 345', '+4780012345'],
+    ['+44 20 7946 0958', '+442079460958'],
+    ['0046 8 123 456 78', '+46812345678'],
+  ])('reads %p in Norway as %s', (input, expected) => {
+    expect(normalizePhoneNumber('phonenr', input, 'NO')).toBe(expected);
+  });
+
+  it('reads national input in the given country', () => {
+    expect(normalizePhoneNumber('phonenr', '08-123 456 78', 'SE')).toBe('+46812345678');
+    expect(normalizePhoneNumber('phonenr', '020 7946 0958', 'GB')).toBe('+442079460958');
+  });
+
+  it.each([
+    [''],
+    ['   '],
+    ['abc'],
+    ['1234'],
+    ['22 33 44 55 66'],
+    ['Phone: 22334455'],
+    ['tel:+4722334455'],
+    ['22334455 ext 5'],
+    ['+4722334455x12'],
+    ['++4722334455'],
+    ['+4759000000'],
+    ['٢٢٣٣٤٤٥٥'],
+    ['2'.repeat(60)],
+  ])('rejects %p', (input) => {
+    expect(() => normalizePhoneNumber('phonenr', input, 'NO')).toThrow(ValidationError);
+    expect(() => normalizePhoneNumber('phonenr', input, 'NO')).toThrow('phonenr: must be a phone number');
+  });
+
+  it('rejects values that are not strings even when the caller lied about the type', () => {
+    expect(() => normalizePhoneNumber('phonenr', 22334455 as unknown as string, 'NO')).toThrow(
+      ValidationError,
+    );
+  });
+});
+
+describe('formatNationalDisplay', () => {
+  it('formats in the number’s own country', () => {
+    expect(formatNationalDisplay('+4722334455')).toBe('22 33 44 55');
+    expect(formatNationalDisplay('+4791234567')).toBe('91 23 45 67');
+    expect(formatNationalDisplay('+442079460958')).toBe('020 7946 0958');
+  });
+
+  it('returns input that is not E.164 unchanged', () => {
+    expect(formatNationalDisplay('voicemail')).toBe('voicemail');
+    expect(formatNationalDisplay('22334455')).toBe('22334455');
+  });
+});
+
+// Valid Norwegian numbers: eight digits, the first from 2 to 9, as the numbering plan allows.
+const norwegianE164 = fc
+  .tuple(fc.integer({ min: 2, max: 9 }), fc.integer({ min: 0, max: 9_999_999 }))
+  .map(([first, rest]) => `+47${first}${rest.toString().padStart(7, '0')}`)
+  .filter((e164) => isValidPhoneNumber(e164));
+
+describe('round trip', () => {
+  it('E.164 → national display → normalize gives the same E.164 for valid Norwegian numbers', () => {
+    fc.assert(
+      fc.property(norwegianE164, (e164) => {
+        expect(normalizePhoneNumber('phonenr', formatNationalDisplay(e164), 'NO')).toBe(e164);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('normalising is idempotent', () => {
+    fc.assert(
+      fc.property(norwegianE164, (e164) => {
+        expect(normalizePhoneNumber('phonenr', e164, 'NO')).toBe(e164);
+        expect(normalizePhoneNumber('phonenr', e164, 'SE')).toBe(e164);
+      }),
+    );
+  });
+});
+
+describe('phoneNumberTypeName', () => {
+  it.each([
+    ['+4791234567', 'mobile'],
+    ['+4722334455', 'fixed_line'],
+    ['+4780012345', 'toll_free'],
+    ['+4781000000', 'shared_cost'],
+    ['+12015550123', 'fixed_line_or_mobile'],
+  ])('%s is %s', (e164, type) => {
+    expect(phoneNumberTypeName(e164)).toBe(type);
+  });
+
+  it.each([['+4759000000'], ['not a number'], ['22334455'], ['']])('%p has no known type', (value) => {
+    expect(phoneNumberTypeName(value)).toBeNull();
+  });
+});
+
+describe('isE164', () => {
+  it.each([['+4722334455'], ['+12015550123'], ['+123456789012345']])('accepts %s', (v) => {
+    expect(isE164(v)).toBe(true);
+  });
+
+  it.each([
+    ['4722334455'],
+    ['+0722334455'],
+    ['+47 22334455'],
+    ['+1234567890123456'],
+    ['+'],
+    ['+4'],
+    [' +4722334455'],
+  ])('rejects %p', (v) => {
+    expect(isE164(v)).toBe(false);
+  });
+});
+
+describe('isCountryCode', () => {
+  it('knows supported ISO codes only', () => {
+    expect(isCountryCode('NO')).toBe(true);
+    expect(isCountryCode('SE')).toBe(true);
+    expect(isCountryCode('no')).toBe(false);
+    expect(isCountryCode('XX')).toBe(false);
+    expect(isCountryCode('NOR')).toBe(false);
+  });
+});
+
+describe('expandNumberRange', () => {
+  it('returns a single number as itself', () => {
+    expect(expandNumberRange('numbers', '+4791000001')).toEqual(['+4791000001']);
+    expect(expandNumberRange('numbers', ' +4791000001 ')).toEqual(['+4791000001']);
+  });
+
+  it('expands an inclusive range', () => {
+    const numbers = expandNumberRange('numbers', '+4791000001-+4791000010');
+    expect(numbers).toHaveLength(10);
+    expect(numbers[0]).toBe('+4791000001');
+    expect(numbers[9]).toBe('+4791000010');
+    expect(numbers).toContain('+4791000005');
+  });
+
+  it('carries over digit boundaries', () => {
+    expect(expandNumberRange('numbers', '+4791000098-+4791000101')).toEqual([
+      '+4791000098',
+      '+4791000099',
+      '+4791000100',
+      '+4791000101',
+    ]);
+  });
+
+  it('accepts a one-number range and exactly 10,000 numbers', () => {
+    expect(expandNumberRange('numbers', '+4791000001-+4791000001')).toEqual(['+4791000001']);
+    expect(expandNumberRange('numbers', '+4791000000-+4791009999')).toHaveLength(10_000);
+  });
+
+  it.each([
+    ['91000001', 'must be an E.164 number or two E.164 numbers joined by "-"'],
+    ['+4791000001-', 'must be an E.164 number or two E.164 numbers joined by "-"'],
+    ['+4791000001-4791000010', 'must be an E.164 number or two E.164 numbers joined by "-"'],
+    ['+4791000001-+4791000002-+4791000003', 'must be an E.164 number or two E.164 numbers joined by "-"'],
+    ['+4791000001 - +4791000010', 'must be an E.164 number or two E.164 numbers joined by "-"'],
+    ['+4791000001-+47910000010', 'range ends must have the same number of digits'],
+    ['+4791000010-+4791000001', 'range start must not be after its end'],
+    ['+4791000000-+4791010000', 'range must not hold more than 10000 numbers'],
+  ])('rejects %p', (spec, rule) => {
+    expect(() => expandNumberRange('numbers', spec)).toThrow(new ValidationError('numbers', rule));
+  });
+
+  it('lists end - start + 1 consecutive numbers', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 20_000_000, max: 99_990_000 }),
+        fc.integer({ min: 0, max: 500 }),
+        (start, span) => {
+          const numbers = expandNumberRange('numbers', `+47${start}-+47${start + span}`);
+          expect(numbers).toHaveLength(span + 1);
+          numbers.forEach((n, i) => expect(n).toBe(`+47${start + i}`));
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+});
