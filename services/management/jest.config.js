@@ -1,3 +1,6 @@
 const { jestConfig } = require('../../jest.base.js');
 
-module.exports = jestConfig(__dirname, 'management');
+module.exports = jestConfig(__dirname, 'management', {
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+});

@@ -1,0 +1,29 @@
+import { DataSource } from 'typeorm';
+import { CustomerEntity } from '../customers/customer.entity';
+import { PartnerCustomFieldEntity } from '../partners/partner-custom-field.entity';
+import { PartnerEntity } from '../partners/partner.entity';
+import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
+import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
+
+// Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
+// same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
+export const ENTITIES = [PartnerEntity, PartnerCustomFieldEntity, CustomerEntity];
+export const MIGRATIONS = [CreatePartners1795262700000, CreateCustomers1795262800000];
+
+/** Not yet connected; call `initialize()`. The schema changes only through migrations. */
+export function createDataSource(databaseUrl: string): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: databaseUrl,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    // gen_random_uuid() is built into Postgres ≥ 13; nothing needs installing (or superuser rights).
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
+    applicationName: 'trackline-management',
+  });
+}

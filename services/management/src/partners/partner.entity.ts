@@ -1,0 +1,74 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryGeneratedColumn,
+  Unique,
+  UpdateDateColumn,
+} from 'typeorm';
+
+export const ON_EXHAUSTED_CHOICES = ['recycle', 'original'] as const;
+export type OnExhausted = (typeof ON_EXHAUSTED_CHOICES)[number];
+
+// Only the digest HA1 values are kept (SPEC §2): the password itself never reaches the database.
+@Entity({ name: 'partners' })
+@Unique('UQ_partners_name', ['name'])
+@Unique('UQ_partners_digest_username', ['digestUsername'])
+@Check('CHK_partners_dni_on_exhausted', `"dni_on_exhausted" IN ('recycle', 'original')`)
+export class PartnerEntity {
+  /** bigint comes back from pg as a decimal string, which is what the API shows. */
+  @PrimaryGeneratedColumn('identity', {
+    type: 'bigint',
+    generatedIdentity: 'ALWAYS',
+    primaryKeyConstraintName: 'PK_partners',
+  })
+  id!: string;
+
+  /** The advId of replacement requests. */
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ name: 'digest_username', type: 'text' })
+  digestUsername!: string;
+
+  @Column({ name: 'ha1_md5', type: 'text' })
+  ha1Md5!: string;
+
+  @Column({ name: 'ha1_sha256', type: 'text' })
+  ha1Sha256!: string;
+
+  @Column({ name: 'signing_secret', type: 'text' })
+  signingSecret!: string;
+
+  /** CIDRs; a single address is stored with its full prefix (/32 or /128). */
+  @Column({ name: 'allow_ips', type: 'text', array: true, default: () => "'{}'" })
+  allowIps!: string[];
+
+  @Column({ type: 'text', default: 'NO' })
+  country!: string;
+
+  @Column({ name: 'time_zone', type: 'text', default: 'Europe/Oslo' })
+  timeZone!: string;
+
+  @Column({ name: 'dni_session_ttl_seconds', type: 'integer', default: 1800 })
+  dniSessionTtlSeconds!: number;
+
+  @Column({ name: 'dni_hold_back_seconds', type: 'integer', default: 600 })
+  dniHoldBackSeconds!: number;
+
+  @Column({ name: 'dni_on_exhausted', type: 'text', default: 'recycle' })
+  dniOnExhausted!: OnExhausted;
+
+  @Column({ name: 'dni_fallback_number', type: 'text', nullable: true })
+  dniFallbackNumber!: string | null;
+
+  @Column({ name: 'show_full_anum', type: 'boolean', default: false })
+  showFullAnum!: boolean;
+
+  @CreateDateColumn({ name: 'created', type: 'timestamptz' })
+  created!: Date;
+
+  @UpdateDateColumn({ name: 'modified', type: 'timestamptz' })
+  modified!: Date;
+}
