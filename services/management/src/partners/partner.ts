@@ -1,0 +1,34 @@
+import type { CountryCode } from '@trackline/domain';
+import type { CustomFieldEntity } from './partner-custom-field.entity';
+import type { OnExhausted } from './partner.entity';
+
+export interface DniSettings {
+  sessionTtlSeconds: number;
+  holdBackSeconds: number;
+  onExhausted: OnExhausted;
+  /** E.164; calls to an unbound pool number go here, or are rejected when null (SPEC §4). */
+  fallbackNumber: string | null;
+}
+
+/** A partner as services see it (the store maps rows to this). */
+export interface Partner {
+  id: string;
+  /** The advId. */
+  name: string;
+  digestUsername: string;
+  ha1Md5: string;
+  ha1Sha256: string;
+  signingSecret: string;
+  /** Canonical CIDRs. */
+  allowIps: string[];
+  country: CountryCode;
+  timeZone: string;
+  dni: DniSettings;
+  showFullAnum: boolean;
+  customFields: Record<CustomFieldEntity, string[]>;
+  created: Date;
+  modified: Date;
+}
+
+/** What a store writes; ids, custom fields and timestamps are the store's business. */
+export type PartnerValues = Omit<Partner, 'id' | 'customFields' | 'created' | 'modified'>;

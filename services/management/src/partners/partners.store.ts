@@ -1,0 +1,151 @@
+import { ValidationError, type CountryCode } from '@trackline/domain';
+import { QueryFailedError, type EntityManager } from 'typeorm';
+import { PartnerCustomFieldEntity, type CustomFieldEntity } from './partner-custom-field.entity';
+import { PartnerEntity } from './partner.entity';
+import type { Partner, PartnerValues } from './partner';
+
+export interface PartnersStore {
+  /** Throws ValidationError naming `name` or `username` when either is taken. */
+  insert(values: PartnerValues): Promise<Partner>;
+  /** Throws ValidationError naming `username` when it is taken. */
+  update(id: string, changes: Partial<PartnerValues>): Promise<Partner>;
+  findByName(name: string): Promise<Partner | null>;
+  findByUsername(username: string): Promise<Partner | null>;
+  /** Ordered by id. */
+  list(): Promise<Partner[]>;
+  /** True when the field was new, false when it was already defined. */
+  addCustomField(partnerId: string, entity: CustomFieldEntity, field: string): Promise<boolean>;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const FIELD_OF_CONSTRAINT: Record<string, string> = {
+  UQ_partners_name: 'name',
+  UQ_partners_digest_username: 'username',
+};
+
+export class TypeormPartnersStore implements PartnersStore {
+  constructor(private readonly manager: EntityManager) {}
+
+  async insert(values: PartnerValues): Promise<Partner> {
+    const saved = await translateUniqueViolation(() =>
+      this.manager.getRepository(PartnerEntity).save(this.manager.create(PartnerEntity, toColumns(values))),
+    );
+    return toPartner(saved, []);
+  }
+
+  async update(id: string, changes: Partial<PartnerValues>): Promise<Partner> {
+    const columns = toColumns(changes);
+    if (Object.keys(columns).length > 0) {
+      await translateUniqueViolation(() => this.manager.getRepository(PartnerEntity).update({ id }, columns));
+    }
+    const partner = await this.findOne({ id });
+    if (partner === null) throw new Error(`partner ${id} vanished during update`);
+    return partner;
+  }
+
+  findByName(name: string): Promise<Partner | null> {
+    return this.findOne({ name });
+  }
+
+  findByUsername(username: string): Promise<Partner | null> {
+    return this.findOne({ digestUsername: username });
+  }
+
+  async list(): Promise<Partner[]> {
+    const [rows, fields] = await Promise.all([
+      this.manager.getRepository(PartnerEntity).find({ order: { id: 'ASC' } }),
+      this.manager.getRepository(PartnerCustomFieldEntity).find({ order: { id: 'ASC' } }),
+    ]);
+    return rows.map((row) =>
+      toPartner(
+        row,
+        fields.filter((field) => field.partnerId === row.id),
+      ),
+    );
+  }
+
+  async addCustomField(partnerId: string, entity: CustomFieldEntity, field: string): Promise<boolean> {
+    const result = await this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(PartnerCustomFieldEntity)
+      .values({ partnerId, entity, field })
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    return result.raw.length > 0;
+  }
+
+  private async findOne(
+    where: { id: string } | { name: string } | { digestUsername: string },
+  ): Promise<Partner | null> {
+    const row = await this.manager.getRepository(PartnerEntity).findOne({ where });
+    if (row === null) return null;
+    const fields = await this.manager
+      .getRepository(PartnerCustomFieldEntity)
+      .find({ where: { partnerId: row.id }, order: { id: 'ASC' } });
+    return toPartner(row, fields);
+  }
+}
+
+async function translateUniqueViolation<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const driverError =
+      error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
+    const field =
+      driverError.constraint === undefined ? undefined : FIELD_OF_CONSTRAINT[driverError.constraint];
+    if (driverError.code === UNIQUE_VIOLATION && field !== undefined) {
+      throw new ValidationError(field, 'is already taken by another partner');
+    }
+    throw error;
+  }
+}
+
+function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
+  const columns: Partial<PartnerEntity> = {
+    name: values.name,
+    digestUsername: values.digestUsername,
+    ha1Md5: values.ha1Md5,
+    ha1Sha256: values.ha1Sha256,
+    signingSecret: values.signingSecret,
+    allowIps: values.allowIps,
+    country: values.country,
+    timeZone: values.timeZone,
+    dniSessionTtlSeconds: values.dni?.sessionTtlSeconds,
+    dniHoldBackSeconds: values.dni?.holdBackSeconds,
+    dniOnExhausted: values.dni?.onExhausted,
+    dniFallbackNumber: values.dni?.fallbackNumber,
+    showFullAnum: values.showFullAnum,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+}
+
+function toPartner(row: PartnerEntity, fields: PartnerCustomFieldEntity[]): Partner {
+  return {
+    id: row.id,
+    name: row.name,
+    digestUsername: row.digestUsername,
+    ha1Md5: row.ha1Md5,
+    ha1Sha256: row.ha1Sha256,
+    signingSecret: row.signingSecret,
+    allowIps: row.allowIps,
+    // Only the service writes this column, after checking it is a country the phone library knows.
+    country: row.country as CountryCode,
+    timeZone: row.timeZone,
+    dni: {
+      sessionTtlSeconds: row.dniSessionTtlSeconds,
+      holdBackSeconds: row.dniHoldBackSeconds,
+      onExhausted: row.dniOnExhausted,
+      fallbackNumber: row.dniFallbackNumber,
+    },
+    showFullAnum: row.showFullAnum,
+    customFields: {
+      customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
+      source: fields.filter((field) => field.entity === 'source').map((field) => field.field),
+    },
+    created: row.created,
+    modified: row.modified,
+  };
+}
