@@ -1,1 +1,10 @@
-export {};
+export * from './projection-version';
+export { ProjectionDecodeError } from './projection-error';
+export * from './redis-keys';
+export * from './partner-config.codec';
+export * from './source-route.codec';
+export * from './number-index.codec';
+export * from './binding.codec';
+export * from './call-attribution.codec';
+export * from './customer-seen-event.codec';
+export * from './projection-writer';

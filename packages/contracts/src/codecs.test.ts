@@ -1,0 +1,132 @@
+import { decodeBinding, encodeBindingContext } from './binding.codec';
+import { decodeCallAttribution, encodeCallAttribution, type CallAttribution } from './call-attribution.codec';
+import { customerMarker, decodeCustomerSeenEvent, encodeCustomerSeenEvent } from './customer-seen-event.codec';
+import { decodeNumberIndexEntry, encodeNumberIndexEntry } from './number-index.codec';
+import { decodePartnerConfig, encodePartnerConfig, type PartnerConfig } from './partner-config.codec';
+import { ProjectionDecodeError } from './projection-error';
+import { PROJECTION_VERSION } from './projection-version';
+import { decodeSourceRoute, encodeSourceRoute, type SourceRoute } from './source-route.codec';
+
+const config: PartnerConfig = {
+  advId: 'acme',
+  signingSecret: 's3cret',
+  country: 'NO',
+  timeZone: 'Europe/Oslo',
+  sessionTtlSeconds: 1800,
+  holdBackSeconds: 600,
+  onExhausted: 'recycle',
+  fallbackNumber: '+4722334455',
+};
+
+const route: SourceRoute = {
+  sourceId: '12',
+  customerId: '3',
+  destnr: '+4791000001',
+  phonenr: '+4722334455',
+  altNumbers: [{ phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'a1' }],
+  vmDivertAll: false,
+  vmGreetingId: '7',
+  closed: false,
+};
+
+describe('partner config codec', () => {
+  it('round-trips and carries the projection version', () => {
+    const hash = encodePartnerConfig(config);
+    expect(hash.version).toBe(String(PROJECTION_VERSION));
+    expect(decodePartnerConfig(hash)).toEqual(config);
+    expect(decodePartnerConfig(encodePartnerConfig({ ...config, fallbackNumber: null }))?.fallbackNumber).toBeNull();
+  });
+
+  it('reads an empty hash as no partner', () => {
+    expect(decodePartnerConfig({})).toBeNull();
+  });
+
+  it('refuses another projection version and bad values', () => {
+    const hash = encodePartnerConfig(config);
+    expect(() => decodePartnerConfig({ ...hash, version: '999' })).toThrow(ProjectionDecodeError);
+    expect(() => decodePartnerConfig({ ...hash, country: 'XX' })).toThrow(/country/);
+    expect(() => decodePartnerConfig({ ...hash, time_zone: 'Mars/Base' })).toThrow(/time zone/);
+    expect(() => decodePartnerConfig({ ...hash, session_ttl: '0' })).toThrow(/session_ttl/);
+    expect(() => decodePartnerConfig({ ...hash, hold_back: '-1' })).toThrow(/hold_back/);
+    expect(() => decodePartnerConfig({ ...hash, on_exhausted: 'drop' })).toThrow(/on_exhausted/);
+    expect(() => decodePartnerConfig({ ...hash, fallback_number: '22334455' })).toThrow(/fallback_number/);
+    const { signing_secret: _omitted, ...withoutSecret } = hash;
+    expect(() => decodePartnerConfig(withoutSecret)).toThrow(/signing_secret/);
+  });
+});
+
+describe('source route codec', () => {
+  it('round-trips', () => {
+    expect(decodeSourceRoute(encodeSourceRoute(route))).toEqual(route);
+  });
+
+  it('refuses bad rules on both sides', () => {
+    expect(() => encodeSourceRoute({ ...route, phonenr: '22334455' })).toThrow(/phonenr/);
+    const badWindow = { ...route.altNumbers[0]!, fromMinute: 600, toMinute: 600 };
+    expect(() => encodeSourceRoute({ ...route, altNumbers: [badWindow] })).toThrow(/window/);
+    const json = JSON.parse(encodeSourceRoute(route)) as Record<string, unknown>;
+    expect(() => decodeSourceRoute(JSON.stringify({ ...json, version: 0 }))).toThrow(/version/);
+    expect(() => decodeSourceRoute(JSON.stringify({ ...json, alt_numbers: [{ ...(json.alt_numbers as object[])[0], weekdays: ['mo'] }] }))).toThrow(/weekdays/);
+    expect(() => decodeSourceRoute('[]')).toThrow(ProjectionDecodeError);
+  });
+});
+
+describe('number index codec', () => {
+  it('round-trips names containing colons', () => {
+    expect(decodeNumberIndexEntry(encodeNumberIndexEntry({ advId: 'a:b', kind: 'static' }))).toEqual({ advId: 'a:b', kind: 'static' });
+    expect(() => decodeNumberIndexEntry('acme')).toThrow(ProjectionDecodeError);
+    expect(() => decodeNumberIndexEntry('dynamic:acme')).toThrow(ProjectionDecodeError);
+  });
+});
+
+describe('binding codec', () => {
+  it('decodes the layout the allocation script writes', () => {
+    const context = encodeBindingContext({
+      type: 'web',
+      trackingId: 't-1',
+      fullUrl: 'https://example.no/ad/1',
+      fullReferrer: '',
+      custnr: 'C1',
+      parameters: { custnr: 'C1', adId: '1' },
+    });
+    const raw = `{"session_id":"s-1","number_on_page":"+4722334455","recycled":true,"bound_at":1700000000000,"seen_at":1700000001000,"context":${context}}`;
+    expect(decodeBinding(raw)).toEqual({
+      sessionId: 's-1',
+      numberOnPage: '+4722334455',
+      recycled: true,
+      boundAt: 1700000000000,
+      seenAt: 1700000001000,
+      context: { type: 'web', trackingId: 't-1', fullUrl: 'https://example.no/ad/1', fullReferrer: '', custnr: 'C1', parameters: { custnr: 'C1', adId: '1' } },
+    });
+    expect(() => decodeBinding(raw.replace('"web"', '"tv"'))).toThrow(/type/);
+  });
+});
+
+describe('call attribution codec', () => {
+  it('round-trips', () => {
+    const attribution: CallAttribution = {
+      callId: 'c1', advId: 'acme', anum: '+4799999999', bnum: '+4791000001', at: '2026-01-05T10:00:00.000Z',
+      action: 'dial', target: '+4722334455', sourceId: '12', customerId: '3', vmGreetingId: null,
+      sessionId: 's', trackingId: 't', fullUrl: 'u', fullReferrer: '', custnr: null, parameters: { adId: '1' },
+      quarantined: true,
+    }; // prettier-ignore
+    expect(decodeCallAttribution(encodeCallAttribution(attribution))).toEqual(attribution);
+    expect(() => decodeCallAttribution(encodeCallAttribution({ ...attribution, action: 'ring' as 'dial' }))).toThrow(/action/);
+  });
+});
+
+describe('customer-seen event codec', () => {
+  it('round-trips with and without the optional fields', () => {
+    const full = { advId: 'acme', custnr: 'C1', custname: 'Kari', custemail: 'kari@example.no', at: 1700000000000 };
+    expect(decodeCustomerSeenEvent(encodeCustomerSeenEvent(full))).toEqual(full);
+    const bare = { advId: 'acme', custnr: 'C1', at: 1 };
+    expect(decodeCustomerSeenEvent(encodeCustomerSeenEvent(bare))).toEqual(bare);
+    expect(() => decodeCustomerSeenEvent(['version', '1', 'type', 'other'])).toThrow(/type/);
+  });
+
+  it('gives a new marker when the name or e-mail changes', () => {
+    expect(customerMarker({ custnr: 'C1', custname: 'Kari' })).toBe(customerMarker({ custnr: 'C1', custname: 'Kari' }));
+    expect(customerMarker({ custnr: 'C1', custname: 'Kari' })).not.toBe(customerMarker({ custnr: 'C1', custname: 'Kari N' }));
+    expect(customerMarker({ custnr: 'C1' })).not.toBe(customerMarker({ custnr: 'C1', custemail: '' }));
+  });
+});

@@ -1,0 +1,90 @@
+import { isCountryCode, isE164, isValidTimeZone, type CountryCode } from '@trackline/domain';
+import { PROJECTION_VERSION } from './projection-version';
+import { fail } from './projection-error';
+
+export type OnExhausted = 'recycle' | 'original';
+export const ON_EXHAUSTED_VALUES: readonly OnExhausted[] = ['recycle', 'original'];
+
+export const DEFAULT_SESSION_TTL_SECONDS = 1800;
+export const DEFAULT_HOLD_BACK_SECONDS = 600;
+
+/** What replacement needs to know about a partner; projected by management into `config`. */
+export interface PartnerConfig {
+  advId: string;
+  signingSecret: string;
+  country: CountryCode;
+  /** IANA zone for alt-number windows. */
+  timeZone: string;
+  sessionTtlSeconds: number;
+  holdBackSeconds: number;
+  onExhausted: OnExhausted;
+  /** E.164; where calls to an unbound pool number go. Null: such calls are rejected. */
+  fallbackNumber: string | null;
+}
+
+const WHAT = 'partner config';
+
+/** Hash fields, all strings. `version` lets a reader tell a projection it understands from another. */
+export function encodePartnerConfig(config: PartnerConfig): Record<string, string> {
+  validate(config);
+  return {
+    version: String(PROJECTION_VERSION),
+    adv_id: config.advId,
+    signing_secret: config.signingSecret,
+    country: config.country,
+    time_zone: config.timeZone,
+    session_ttl: String(config.sessionTtlSeconds),
+    hold_back: String(config.holdBackSeconds),
+    on_exhausted: config.onExhausted,
+    fallback_number: config.fallbackNumber ?? '',
+  };
+}
+
+/** HGETALL result → config; an empty hash (no such partner) is null. */
+export function decodePartnerConfig(hash: Record<string, string>): PartnerConfig | null {
+  if (Object.keys(hash).length === 0) return null;
+  if (hash.version !== String(PROJECTION_VERSION)) {
+    fail(WHAT, `projection version ${JSON.stringify(hash.version)}, this code reads ${PROJECTION_VERSION}`);
+  }
+  const config: PartnerConfig = {
+    advId: field(hash, 'adv_id'),
+    signingSecret: field(hash, 'signing_secret'),
+    country: field(hash, 'country') as CountryCode,
+    timeZone: field(hash, 'time_zone'),
+    sessionTtlSeconds: wholeSeconds(hash, 'session_ttl'),
+    holdBackSeconds: wholeSeconds(hash, 'hold_back'),
+    onExhausted: field(hash, 'on_exhausted') as OnExhausted,
+    fallbackNumber: field(hash, 'fallback_number') === '' ? null : field(hash, 'fallback_number'),
+  };
+  validate(config);
+  return config;
+}
+
+function field(hash: Record<string, string>, name: string): string {
+  const value = hash[name];
+  if (value === undefined) fail(WHAT, `missing field ${name}`);
+  return value;
+}
+
+function wholeSeconds(hash: Record<string, string>, name: string): number {
+  const raw = field(hash, name);
+  if (!/^\d{1,9}$/.test(raw)) fail(WHAT, `${name} must be whole seconds`);
+  return Number(raw);
+}
+
+function validate(config: PartnerConfig): void {
+  if (config.advId === '') fail(WHAT, 'adv_id is empty');
+  if (config.signingSecret === '') fail(WHAT, 'signing_secret is empty');
+  if (!isCountryCode(config.country)) fail(WHAT, `unknown country ${JSON.stringify(config.country)}`);
+  if (!isValidTimeZone(config.timeZone)) fail(WHAT, `unknown time zone ${JSON.stringify(config.timeZone)}`);
+  if (!Number.isSafeInteger(config.sessionTtlSeconds) || config.sessionTtlSeconds < 1) {
+    fail(WHAT, 'session_ttl must be at least 1 second');
+  }
+  if (!Number.isSafeInteger(config.holdBackSeconds) || config.holdBackSeconds < 0) {
+    fail(WHAT, 'hold_back must not be negative');
+  }
+  if (!ON_EXHAUSTED_VALUES.includes(config.onExhausted)) {
+    fail(WHAT, `on_exhausted must be one of ${ON_EXHAUSTED_VALUES.join(', ')}`);
+  }
+  if (config.fallbackNumber !== null && !isE164(config.fallbackNumber)) fail(WHAT, 'fallback_number must be E.164');
+}

@@ -1,0 +1,89 @@
+/**
+ * Every Redis key of the system is built here, so management (writer) and replacement (reader) cannot
+ * drift apart. Layout: `<prefix>{p:<advId>}:<suffix>` for everything of one partner — the hash tag
+ * puts all of a partner's keys in one Redis Cluster slot, so the allocation script and the
+ * projection MULTI are valid on a cluster — and `<prefix>numbers` for the one global structure,
+ * the tracking-number → partner index. docs/redis-keys.md describes every key.
+ */
+
+export const DEFAULT_KEY_PREFIX = 'tl:';
+
+const MAX_ADV_ID_LENGTH = 100;
+// A brace would end or open the hash tag early; control characters and whitespace have no place in
+// an account name and make keys unreadable in redis-cli.
+const FORBIDDEN_IN_ADV_ID = /[{}\s\p{Cc}]/u;
+const FORBIDDEN_IN_PREFIX = /[{}\s]/;
+
+/** True when the name can be a partner's advId inside a key. Management refuses other names. */
+export function isKeySafeAdvId(advId: unknown): advId is string {
+  return (
+    typeof advId === 'string' &&
+    advId.length > 0 &&
+    advId.length <= MAX_ADV_ID_LENGTH &&
+    !FORBIDDEN_IN_ADV_ID.test(advId)
+  );
+}
+
+export function assertKeyPrefix(prefix: string): string {
+  if (FORBIDDEN_IN_PREFIX.test(prefix)) {
+    throw new RangeError(`Redis key prefix must not contain braces or whitespace: ${JSON.stringify(prefix)}`);
+  }
+  return prefix;
+}
+
+function assertAdvId(advId: string): string {
+  if (!isKeySafeAdvId(advId)) throw new RangeError(`not a key-safe advId: ${JSON.stringify(advId)}`);
+  return advId;
+}
+
+/** `{p:<advId>}`: the Redis Cluster hash tag shared by all keys of one partner. */
+export function partnerHashTag(advId: string): string {
+  return `{p:${assertAdvId(advId)}}`;
+}
+
+/** The global tracking-number → partner index (a hash); the only key without a partner tag. */
+export function numberIndexKey(prefix: string): string {
+  return `${assertKeyPrefix(prefix)}numbers`;
+}
+
+export interface PartnerKeys {
+  readonly advId: string;
+  /** Hash: the partner's settings (PartnerConfig codec). Written by management. */
+  readonly config: string;
+  /**
+   * Sorted set: member = pool number (E.164), score = the instant (epoch ms) it is free from.
+   * Management adds members with score 0 (ZADD NX) and removes them; replacement owns the scores.
+   */
+  readonly pool: string;
+  /** Hash: pool number → binding (Binding codec; written by the allocation script only). */
+  readonly bindings: string;
+  /** Hash: static tracking number (destnr) → SourceRoute JSON. Written by management. */
+  readonly staticRoutes: string;
+  /** Hash: answering number (phonenr) → SourceRoute JSON. Written by management. */
+  readonly sourcesByPhonenr: string;
+  /** Stream of customer-seen events (CustomerSeenEvent codec); appended by replacement. */
+  readonly customerEvents: string;
+  /** Hash of one web session: `id` → session id, `c` → customer marker, `+<E.164>` → pool number. */
+  webSession(sessionId: string): string;
+  /** The same for an app visitor, keyed on trackingId (SPEC §3). */
+  appSession(trackingId: string): string;
+  /** String: one routed call's attribution (CallAttribution codec), 7 days. */
+  call(callId: string): string;
+}
+
+/** All key names of one partner. Builders are cheap; callers on the hot path may still keep one. */
+export function partnerKeys(prefix: string, advId: string): PartnerKeys {
+  const base = `${assertKeyPrefix(prefix)}${partnerHashTag(advId)}:`;
+  return {
+    advId,
+    config: `${base}config`,
+    pool: `${base}pool`,
+    bindings: `${base}bindings`,
+    staticRoutes: `${base}routes:static`,
+    sourcesByPhonenr: `${base}routes:phonenr`,
+    customerEvents: `${base}events:customer-seen`,
+    webSession: (sessionId) => `${base}session:${sessionId}`,
+    appSession: (trackingId) => `${base}app:${trackingId}`,
+    call: (callId) => `${base}call:${callId}`,
+  };
+}

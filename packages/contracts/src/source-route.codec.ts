@@ -1,0 +1,111 @@
+import { isE164, MINUTES_PER_DAY, WEEKDAYS, type Weekday } from '@trackline/domain';
+import { PROJECTION_VERSION } from './projection-version';
+import { fail, parseJsonObject, readBoolean, readNullableString, readString } from './projection-error';
+
+/** The literal an alt-number rule carries instead of a number to divert to voicemail. */
+export const VOICEMAIL_ROUTE_TARGET = 'voicemail';
+
+/** One alt-number rule; the same shape as the domain's AltNumberRule, so rule selection takes it as is. */
+export interface RouteAltRule {
+  /** E.164, or 'voicemail'. */
+  phonenr: string;
+  weekdays: Weekday[];
+  /** Minutes since local midnight, inclusive. */
+  fromMinute: number;
+  /** Minutes since local midnight, exclusive (1440 = end of day). */
+  toMinute: number;
+  altKey: string;
+}
+
+/**
+ * How calls for one source are routed; projected by management into `routes:static` (by destnr)
+ * and `routes:phonenr` (by phonenr). Rules are kept in the source's order: the first match wins.
+ */
+export interface SourceRoute {
+  sourceId: string;
+  customerId: string;
+  /** The static tracking number, E.164. */
+  destnr: string;
+  /** The answering number, E.164. */
+  phonenr: string;
+  altNumbers: RouteAltRule[];
+  vmDivertAll: boolean;
+  vmGreetingId: string | null;
+  /** A closed source's number is held back: calls still route, and are marked quarantined. */
+  closed: boolean;
+}
+
+const WHAT = 'source route';
+
+export function encodeSourceRoute(route: SourceRoute): string {
+  validate(route);
+  return JSON.stringify({
+    version: PROJECTION_VERSION,
+    source_id: route.sourceId,
+    customer_id: route.customerId,
+    destnr: route.destnr,
+    phonenr: route.phonenr,
+    alt_numbers: route.altNumbers.map((rule) => ({
+      phonenr: rule.phonenr,
+      weekdays: rule.weekdays,
+      from_minute: rule.fromMinute,
+      to_minute: rule.toMinute,
+      alt_key: rule.altKey,
+    })),
+    vm_divert_all: route.vmDivertAll,
+    vm_greeting_id: route.vmGreetingId,
+    closed: route.closed,
+  });
+}
+
+export function decodeSourceRoute(raw: string): SourceRoute {
+  const record = parseJsonObject(WHAT, raw);
+  if (record.version !== PROJECTION_VERSION) {
+    fail(WHAT, `projection version ${JSON.stringify(record.version)}, this code reads ${PROJECTION_VERSION}`);
+  }
+  const rules = record.alt_numbers;
+  if (!Array.isArray(rules)) fail(WHAT, 'alt_numbers must be an array');
+  const route: SourceRoute = {
+    sourceId: readString(WHAT, record, 'source_id'),
+    customerId: readString(WHAT, record, 'customer_id'),
+    destnr: readString(WHAT, record, 'destnr'),
+    phonenr: readString(WHAT, record, 'phonenr'),
+    altNumbers: rules.map((rule: unknown) => decodeRule(rule)),
+    vmDivertAll: readBoolean(WHAT, record, 'vm_divert_all'),
+    vmGreetingId: readNullableString(WHAT, record, 'vm_greeting_id'),
+    closed: readBoolean(WHAT, record, 'closed'),
+  };
+  validate(route);
+  return route;
+}
+
+function decodeRule(raw: unknown): RouteAltRule {
+  if (typeof raw !== 'object' || raw === null) fail(WHAT, 'alt_numbers entry must be an object');
+  const rule = raw as Record<string, unknown>;
+  if (!Array.isArray(rule.weekdays)) fail(WHAT, 'alt_numbers weekdays must be an array');
+  return {
+    phonenr: readString(WHAT, rule, 'phonenr'),
+    weekdays: rule.weekdays as Weekday[],
+    fromMinute: rule.from_minute as number,
+    toMinute: rule.to_minute as number,
+    altKey: readString(WHAT, rule, 'alt_key'),
+  };
+}
+
+function validate(route: SourceRoute): void {
+  if (route.sourceId === '' || route.customerId === '') fail(WHAT, 'source_id and customer_id are required');
+  if (!isE164(route.destnr)) fail(WHAT, 'destnr must be E.164');
+  if (!isE164(route.phonenr)) fail(WHAT, 'phonenr must be E.164');
+  for (const rule of route.altNumbers) {
+    if (rule.phonenr !== VOICEMAIL_ROUTE_TARGET && !isE164(rule.phonenr)) {
+      fail(WHAT, 'alt rule phonenr must be E.164 or "voicemail"');
+    }
+    if (rule.weekdays.length === 0 || !rule.weekdays.every((day) => (WEEKDAYS as readonly string[]).includes(day))) {
+      fail(WHAT, 'alt rule weekdays must be mon..sun');
+    }
+    const { fromMinute: from, toMinute: to } = rule;
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to > MINUTES_PER_DAY || from >= to) {
+      fail(WHAT, 'alt rule window must be 0 <= from < to <= 1440 minutes');
+    }
+  }
+}
