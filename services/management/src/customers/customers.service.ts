@@ -1,0 +1,72 @@
+import { ForbiddenError, NotFoundError } from '@trackline/domain';
+import type { UnitOfWork } from '../db/unit-of-work';
+import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from './customer';
+import type { CustomersStore } from './customers.store';
+import type { OpenSourcesCounter } from './open-sources-counter';
+
+/** What deleting a customer touches inside one transaction. */
+export interface CustomerDeletionStores {
+  customers: CustomersStore;
+  openSources: OpenSourcesCounter;
+}
+
+// Ids are bigint identities; anything else cannot name a customer, so it is "not found" (SPEC §6),
+// never a 400 and never a query with an out-of-range number.
+const CUSTOMER_ID_PATTERN = /^[1-9]\d{0,18}$/;
+const MAX_BIGINT = 9223372036854775807n;
+
+export class CustomersService {
+  constructor(
+    private readonly customers: CustomersStore,
+    private readonly deletion: UnitOfWork<CustomerDeletionStores>,
+  ) {}
+
+  list(partnerId: string, filter: CustomerFilter): Promise<Customer[]> {
+    return this.customers.list(partnerId, filter);
+  }
+
+  async get(partnerId: string, customerId: string): Promise<Customer> {
+    const id = requireCustomerId(customerId);
+    const customer = await this.customers.findById(partnerId, id);
+    if (customer === null) throw notFound(customerId);
+    return customer;
+  }
+
+  create(partnerId: string, values: CustomerValues): Promise<Customer> {
+    return this.customers.insert(partnerId, values);
+  }
+
+  async update(partnerId: string, customerId: string, changes: CustomerChanges): Promise<Customer> {
+    const id = requireCustomerId(customerId);
+    const updated = await this.customers.update(partnerId, id, changes);
+    if (updated === null) throw notFound(customerId);
+    return updated;
+  }
+
+  /** Refused with 403 while the customer has open sources; returns the deleted customer. */
+  delete(partnerId: string, customerId: string): Promise<Customer> {
+    const id = requireCustomerId(customerId);
+    // The row lock keeps a source from being opened for this customer between the count and the delete.
+    return this.deletion.run(async ({ customers, openSources }) => {
+      const customer = await customers.findById(partnerId, id, { lock: true });
+      if (customer === null) throw notFound(customerId);
+      const open = await openSources.countOpenSources(partnerId, id);
+      if (open > 0) {
+        throw new ForbiddenError(
+          `Customer ${customerId} has ${open} open source${open === 1 ? '' : 's'}; close them first`,
+        );
+      }
+      await customers.delete(partnerId, id);
+      return customer;
+    });
+  }
+}
+
+function requireCustomerId(value: string): string {
+  if (!CUSTOMER_ID_PATTERN.test(value) || BigInt(value) > MAX_BIGINT) throw notFound(value);
+  return value;
+}
+
+function notFound(customerId: string): NotFoundError {
+  return new NotFoundError(`customer ${customerId}`);
+}

@@ -1,0 +1,101 @@
+import { ValidationError } from '@trackline/domain';
+import { QueryFailedError, type EntityManager } from 'typeorm';
+import { CustomerEntity } from './customer.entity';
+import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from './customer';
+
+export interface CustomersStore {
+  /** The partner's customers, ordered by id. */
+  list(partnerId: string, filter: CustomerFilter): Promise<Customer[]>;
+  /** `lock` holds the row until the surrounding transaction ends (use inside a UnitOfWork). */
+  findById(partnerId: string, id: string, options?: { lock?: boolean }): Promise<Customer | null>;
+  /** Throws ValidationError naming `custnr` when the partner already uses it. */
+  insert(partnerId: string, values: CustomerValues): Promise<Customer>;
+  /** Keys left out keep their value; custom field values are merged. Null when no such customer. */
+  update(partnerId: string, id: string, changes: CustomerChanges): Promise<Customer | null>;
+  delete(partnerId: string, id: string): Promise<void>;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const CUSTNR_CONSTRAINT = 'UQ_customers_partner_custnr';
+
+export class TypeormCustomersStore implements CustomersStore {
+  constructor(private readonly manager: EntityManager) {}
+
+  async list(partnerId: string, filter: CustomerFilter): Promise<Customer[]> {
+    const rows = await this.manager.getRepository(CustomerEntity).find({
+      where: { partnerId, ...(filter.custnr === undefined ? {} : { custnr: filter.custnr }) },
+      order: { id: 'ASC' },
+    });
+    return rows.map(toCustomer);
+  }
+
+  async findById(partnerId: string, id: string, options: { lock?: boolean } = {}): Promise<Customer | null> {
+    const row = await this.manager.getRepository(CustomerEntity).findOne({
+      where: { partnerId, id },
+      ...(options.lock === true ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row === null ? null : toCustomer(row);
+  }
+
+  async insert(partnerId: string, values: CustomerValues): Promise<Customer> {
+    const repository = this.manager.getRepository(CustomerEntity);
+    const saved = await translateCustnrConflict(() =>
+      repository.save(repository.create({ partnerId, ...values })),
+    );
+    // Re-read so generated columns (uuid, timestamps) come from the database.
+    return toCustomer(await repository.findOneByOrFail({ id: saved.id }));
+  }
+
+  async update(partnerId: string, id: string, changes: CustomerChanges): Promise<Customer | null> {
+    const { customFields, ...columns } = changes;
+    const set: Record<string, unknown> = { ...columns };
+    // Merged in SQL so two concurrent updates of different custom fields both survive.
+    if (customFields !== undefined) set.customFields = () => 'custom_fields || CAST(:customFields AS jsonb)';
+    const result = await translateCustnrConflict(() =>
+      this.manager
+        .createQueryBuilder()
+        .update(CustomerEntity)
+        .set(set)
+        .setParameter('customFields', JSON.stringify(customFields ?? {}))
+        .where('id = :id AND partner_id = :partnerId', { id, partnerId })
+        .execute(),
+    );
+    if (result.affected === 0) return null;
+    return this.findById(partnerId, id);
+  }
+
+  async delete(partnerId: string, id: string): Promise<void> {
+    await this.manager.getRepository(CustomerEntity).delete({ partnerId, id });
+  }
+}
+
+async function translateCustnrConflict<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const driverError =
+      error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
+    if (driverError.code === UNIQUE_VIOLATION && driverError.constraint === CUSTNR_CONSTRAINT) {
+      throw new ValidationError('custnr', 'is already used by another customer');
+    }
+    throw error;
+  }
+}
+
+function toCustomer(row: CustomerEntity): Customer {
+  return {
+    id: row.id,
+    partnerId: row.partnerId,
+    uuid: row.uuid,
+    name: row.name,
+    custnr: row.custnr,
+    corporateid: row.corporateid,
+    email: row.email,
+    dncsClassName: row.dncsClassName,
+    receiveMonthlyReport: row.receiveMonthlyReport,
+    serviceCallerId: row.serviceCallerId,
+    customFields: row.customFields,
+    created: row.created,
+    modified: row.modified,
+  };
+}

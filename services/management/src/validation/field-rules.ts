@@ -1,0 +1,79 @@
+import { parseFlag } from '@trackline/domain';
+import { isEmail, ValidateBy, ValidateIf } from 'class-validator';
+
+// Composed class-validator decorators (STYLE §7): each runs its checks in a fixed order and reports
+// the one rule broken, worded to follow the field name ("name: must be at most 60 characters").
+
+/**
+ * `required`: must be present (POST). `optional`: may be left out (PUT keeps the value).
+ * `clearable`: may be left out, and null or "" clears the stored value.
+ */
+export type Presence = 'required' | 'optional' | 'clearable';
+
+type Rule = (value: unknown) => string | undefined;
+
+function fieldRule(name: string, presence: Presence, rule: Rule): PropertyDecorator {
+  const check: Rule = (value) => {
+    if (value === undefined) return 'is required';
+    if (value === null) return 'must not be null';
+    return rule(value);
+  };
+  const validate = ValidateBy({
+    name,
+    validator: {
+      validate: (value: unknown) => check(value) === undefined,
+      defaultMessage: (args) => check(args?.value) ?? 'is invalid',
+    },
+  });
+  const skip =
+    presence === 'required'
+      ? undefined
+      : ValidateIf((_object, value: unknown) =>
+          presence === 'optional'
+            ? value !== undefined
+            : value !== undefined && value !== null && value !== '',
+        );
+  return (target, propertyKey) => {
+    skip?.(target, propertyKey);
+    validate(target, propertyKey);
+  };
+}
+
+/** Length in characters as Postgres counts them (code points), not UTF-16 units. */
+export function characterCount(value: string): number {
+  return [...value].length;
+}
+
+const textRule =
+  (maxLength: number): Rule =>
+  (value) => {
+    if (typeof value !== 'string') return 'must be a string';
+    if (value.trim() === '') return 'must not be empty';
+    if (characterCount(value) > maxLength) return `must be at most ${maxLength} characters`;
+    return undefined;
+  };
+
+export function Text(maxLength: number, presence: Presence): PropertyDecorator {
+  return fieldRule('text', presence, textRule(maxLength));
+}
+
+export function Email(maxLength: number, presence: Presence): PropertyDecorator {
+  const text = textRule(maxLength);
+  return fieldRule('email', presence, (value) => {
+    const broken = text(value);
+    if (broken !== undefined) return broken;
+    return isEmail(value as string) ? undefined : 'must be a valid e-mail address';
+  });
+}
+
+/** The strict "0"/"1" of the wire format, by the domain's one parser. */
+export function Flag(presence: Presence): PropertyDecorator {
+  return fieldRule('flag', presence, (value) => {
+    try {
+      parseFlag('', value);
+      return undefined;
+    } catch {
+      return 'must be "0" or "1"';
+    }
+  });
+}

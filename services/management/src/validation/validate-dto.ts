@@ -1,0 +1,33 @@
+import { ValidationError } from '@trackline/domain';
+import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import { validateSync } from 'class-validator';
+
+const UNKNOWN_FIELD_CONSTRAINT = 'whitelistValidation';
+
+/**
+ * Checks request input against a DTO class and returns the typed instance. Unknown fields are
+ * refused; the first broken rule becomes a ValidationError naming the field (the 400 of SPEC §6).
+ * No implicit conversion: the wire format sends strings, and anything else is the client's bug.
+ */
+export function validateDto<T extends object>(
+  dtoClass: ClassConstructor<T>,
+  input: Record<string, unknown>,
+): T {
+  const instance = plainToInstance(dtoClass, input);
+  const [first] = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    stopAtFirstError: true,
+    validationError: { target: false, value: false },
+  });
+  if (first !== undefined) {
+    const constraints = first.constraints ?? {};
+    const rule =
+      UNKNOWN_FIELD_CONSTRAINT in constraints
+        ? 'is not a known field'
+        : (Object.values(constraints)[0] ?? 'is invalid');
+    throw new ValidationError(first.property, rule);
+  }
+  return instance;
+}
