@@ -25,13 +25,24 @@ export interface ManagedChild {
   stop(graceMs?: number): Promise<void>;
 }
 
+const running = new Set<ChildProcess>();
+// Detached children do not die with the launcher; should it end without its orderly stop (a crash),
+// they are killed on the way out rather than left running unseen.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts a long-running child whose stdout and stderr are printed line by line with its name. */
 export function startChild(spec: ChildSpec, write: LineWriter): ManagedChild {
   const child: ChildProcess = spawn(spec.command, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: Ctrl-C reaches only the launcher, which then stops the children in order
+    // with one SIGTERM each (the services treat a second signal as "exit now").
+    detached: true,
   });
+  running.add(child);
   const output = Promise.all([
     pipeLines(child.stdout!, spec.name, write, spec.nameWidth),
     pipeLines(child.stderr!, spec.name, write, spec.nameWidth),
@@ -42,6 +53,7 @@ export function startChild(spec: ChildSpec, write: LineWriter): ManagedChild {
       resolve('spawn-error');
     });
     child.once('exit', (code, signal) => {
+      running.delete(child);
       // Let the last lines it wrote reach the terminal before anyone reports the exit.
       void output.then(() => resolve(code ?? signal ?? 'unknown'));
     });

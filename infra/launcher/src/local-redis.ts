@@ -69,7 +69,7 @@ export async function ensureRedis(options: LocalRedisOptions): Promise<LocalRedi
       ],
       env: process.env,
       cwd: options.dataDir,
-      nameWidth: 'management'.length,
+      nameWidth: 'replacement'.length,
     },
     options.write,
   );
