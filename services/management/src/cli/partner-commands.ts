@@ -1,0 +1,143 @@
+import type { Command } from 'commander';
+import type { PartnerSettingsInput } from '../partners/partners.service';
+import { formatTable } from './cli-output';
+import type { CliContext } from './cli-context';
+import { describeAllowIps, describeCustomFields, describePartner, maskSecret } from './partner-summary';
+
+interface SettingsOptions {
+  username?: string;
+  password?: string;
+  signingSecret?: string;
+  allowIp?: string[];
+  country?: string;
+  timezone?: string;
+  onExhausted?: string;
+  fallbackNumber?: string;
+  showFullAnum?: string;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The settings options partner:create and partner:update share; `required` marks create's musts. */
+function addSettingsOptions(command: Command, required: boolean): Command {
+  const credential = required ? command.requiredOption.bind(command) : command.option.bind(command);
+  credential('--username <username>', 'digest username the partner authenticates with');
+  credential('--password <password>', 'digest password (at least 8 characters; only its HA1 is stored)');
+  credential('--signing-secret <secret>', 'secret of signed replacement requests (at least 16 characters)');
+  return command
+    .option(
+      '--allow-ip <cidr>',
+      'allowed client address or CIDR, IPv4 or IPv6; repeat for more (replaces the list)',
+      collect,
+    )
+    .option('--country <code>', 'ISO 3166 country for national phone numbers', required ? 'NO' : undefined)
+    .option('--timezone <zone>', 'IANA time zone of all time windows', required ? 'Europe/Oslo' : undefined)
+    .option('--on-exhausted <choice>', 'when no pool number is free: recycle or original')
+    .option('--fallback-number <number>', 'where calls to an unbound pool number go ("" clears it)')
+    .option('--show-full-anum <flag>', "1 to show callers' numbers whole in call records, 0 to mask them");
+}
+
+function toSettings(options: SettingsOptions): PartnerSettingsInput {
+  return {
+    username: options.username,
+    password: options.password,
+    signingSecret: options.signingSecret,
+    allowIps: options.allowIp,
+    country: options.country,
+    timeZone: options.timezone,
+    onExhausted: options.onExhausted,
+    fallbackNumber: options.fallbackNumber,
+    showFullAnum: options.showFullAnum,
+  };
+}
+
+export function addPartnerCommands(program: Command, context: CliContext): void {
+  addSettingsOptions(program.command('partner:create').description('create a partner (master account)'), true)
+    .requiredOption('--name <advId>', 'partner name, the advId of replacement requests')
+    .action(async (options: SettingsOptions & { name: string }) => {
+      await context.withServices(async ({ partners }) => {
+        const partner = await partners.create({
+          ...toSettings(options),
+          name: options.name,
+          username: options.username!,
+          password: options.password!,
+          signingSecret: options.signingSecret!,
+        });
+        context.output.out(`Created partner ${partner.name}`);
+        for (const line of describePartner(partner)) context.output.out(line);
+      });
+    });
+
+  addSettingsOptions(
+    program
+      .command('partner:update')
+      .description('change settings of a partner; options left out keep their value'),
+    false,
+  )
+    .requiredOption('--name <advId>', 'partner to change')
+    .action(async (options: SettingsOptions & { name: string }) => {
+      await context.withServices(async ({ partners }) => {
+        const { partner, changed } = await partners.update(options.name, toSettings(options));
+        context.output.out(`Updated partner ${partner.name}: ${changed.join(', ')}`);
+        for (const line of describePartner(partner)) context.output.out(line);
+      });
+    });
+
+  program
+    .command('partner:list')
+    .description('list partners (secrets shortened)')
+    .action(async () => {
+      await context.withServices(async ({ partners }) => {
+        const all = await partners.list();
+        if (all.length === 0) {
+          context.output.out('No partners yet; create one with partner:create.');
+          return;
+        }
+        const rows = all.map((partner) => [
+          partner.id,
+          partner.name,
+          partner.digestUsername,
+          maskSecret(partner.signingSecret),
+          describeAllowIps(partner),
+          partner.country,
+          partner.timeZone,
+          partner.dni.onExhausted,
+          partner.dni.fallbackNumber ?? '-',
+          partner.showFullAnum ? '1' : '0',
+          describeCustomFields(partner),
+        ]);
+        const header = [
+          'ID',
+          'NAME',
+          'USERNAME',
+          'SIGNING SECRET',
+          'ALLOWED IPS',
+          'COUNTRY',
+          'TIME ZONE',
+          'ON EXHAUSTED',
+          'FALLBACK',
+          'FULL ANUM',
+          'CUSTOM FIELDS',
+        ];
+        for (const line of formatTable(header, rows)) context.output.out(line);
+      });
+    });
+
+  program
+    .command('custom-field:define')
+    .description("define a custom field on a partner's customers or sources (defining it again is fine)")
+    .requiredOption('--partner <advId>', 'partner name')
+    .requiredOption('--entity <entity>', 'customer or source')
+    .requiredOption('--field <name>', 'field name, e.g. custom_1')
+    .action(async (options: { partner: string; entity: string; field: string }) => {
+      await context.withServices(async ({ partners }) => {
+        const result = await partners.defineCustomField(options.partner, options.entity, options.field);
+        const where = `${result.entity} field ${result.field} of partner ${result.partner.name}`;
+        context.output.out(
+          result.created ? `Defined ${where}` : `Already defined: ${where}; nothing changed`,
+        );
+      });
+    });
+}

@@ -1,0 +1,35 @@
+import type { Partner } from '../partners/partner';
+
+const SHOWN_SECRET_CHARACTERS = 4;
+
+/** Enough of a secret to tell two apart, never enough to use it. */
+export function maskSecret(secret: string): string {
+  const characters = [...secret];
+  return `${characters.slice(0, SHOWN_SECRET_CHARACTERS).join('')}… (${characters.length} characters)`;
+}
+
+export function describeAllowIps(partner: Partner): string {
+  return partner.allowIps.length === 0 ? '(none: every address is refused)' : partner.allowIps.join(', ');
+}
+
+export function describeCustomFields(partner: Partner): string {
+  const parts = (['customer', 'source'] as const)
+    .filter((entity) => partner.customFields[entity].length > 0)
+    .map((entity) => `${entity}: ${partner.customFields[entity].join(', ')}`);
+  return parts.length === 0 ? '-' : parts.join('; ');
+}
+
+/** The lines partner:create and partner:update print about the partner's settings. */
+export function describePartner(partner: Partner): string[] {
+  return [
+    `  id:              ${partner.id}`,
+    `  username:        ${partner.digestUsername}`,
+    `  signing secret:  ${maskSecret(partner.signingSecret)}`,
+    `  allowed IPs:     ${describeAllowIps(partner)}`,
+    `  country:         ${partner.country}`,
+    `  time zone:       ${partner.timeZone}`,
+    `  on exhausted:    ${partner.dni.onExhausted}`,
+    `  fallback number: ${partner.dni.fallbackNumber ?? '-'}`,
+    `  show full anum:  ${partner.showFullAnum ? '1' : '0'}`,
+  ];
+}

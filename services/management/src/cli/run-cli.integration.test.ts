@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import { createDataSource } from '../db/data-source';
+import { runCli } from './run-cli';
+
+describe('operator CLI', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  async function cli(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(
+      argv,
+      { DATABASE_URL: database.url, DIGEST_REALM: 'Trackline' },
+      {
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+      },
+    );
+    return { code, out, err };
+  }
+
+  async function partnerRow(name: string): Promise<Record<string, unknown>> {
+    const dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    try {
+      const [row] = await dataSource.query('SELECT * FROM partners WHERE name = $1', [name]);
+      return row;
+    } finally {
+      await dataSource.destroy();
+    }
+  }
+
+  const create = [
+    'partner:create',
+    '--name',
+    'acme',
+    '--username',
+    'acme-api',
+    '--password',
+    'correct horse',
+    '--signing-secret',
+    'a-signing-secret-of-32-characters',
+  ];
+
+  it('migrates, and finds nothing to do the second time', async () => {
+    const again = await cli('migrate');
+    expect(again).toEqual({ code: 0, out: ['Database schema is up to date; no migration applied'], err: [] });
+  });
+
+  it('creates a partner with defaults and repeated --allow-ip, storing only the HA1', async () => {
+    const result = await cli(...create, '--allow-ip', '192.0.2.10', '--allow-ip', '2001:db8::/32');
+    expect(result.code).toBe(0);
+    expect(result.err).toEqual([]);
+    expect(result.out[0]).toBe('Created partner acme');
+    expect(result.out).toContain('  allowed IPs:     192.0.2.10/32, 2001:db8::/32');
+    expect(result.out).toContain('  signing secret:  a-si… (33 characters)');
+    expect(result.out.join('\n')).not.toContain('a-signing-secret-of-32-characters');
+
+    const row = await partnerRow('acme');
+    expect(row).toMatchObject({
+      digest_username: 'acme-api',
+      ha1_md5: createHash('md5').update('acme-api:Trackline:correct horse').digest('hex'),
+      country: 'NO',
+      time_zone: 'Europe/Oslo',
+      dni_on_exhausted: 'recycle',
+      show_full_anum: false,
+      allow_ips: ['192.0.2.10/32', '2001:db8::/32'],
+    });
+    expect(JSON.stringify(row)).not.toContain('correct horse');
+  });
+
+  it('refuses bad input with one line on stderr and exit code 1', async () => {
+    expect(
+      await cli(...create.slice(0, 5), '--password', 'short', '--signing-secret', 'x'.repeat(16)),
+    ).toEqual({
+      code: 1,
+      out: [],
+      err: ['error: password: must be at least 8 characters'],
+    });
+    expect(await cli(...create)).toEqual({
+      code: 1,
+      out: [],
+      err: ['error: name: is already taken by another partner'],
+    });
+    const missing = await cli('partner:create', '--name', 'x');
+    expect(missing.code).toBe(1);
+    expect(missing.err).toEqual([
+      expect.stringMatching(/^error: required option '--username <username>' not specified$/),
+    ]);
+    const unknown = await cli('partner:delete');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err[0]).toMatch(/unknown command 'partner:delete'/);
+  });
+
+  it('updates only the options given', async () => {
+    const result = await cli(
+      'partner:update',
+      '--name',
+      'acme',
+      '--timezone',
+      'UTC',
+      '--show-full-anum',
+      '1',
+      '--fallback-number',
+      '22 33 44 55',
+    );
+    expect(result.code).toBe(0);
+    expect(result.out[0]).toBe('Updated partner acme: timezone, fallback-number, show-full-anum');
+    expect(await partnerRow('acme')).toMatchObject({
+      time_zone: 'UTC',
+      show_full_anum: true,
+      dni_fallback_number: '+4722334455',
+      allow_ips: ['192.0.2.10/32', '2001:db8::/32'],
+    });
+    expect(await cli('partner:update', '--name', 'nobody', '--timezone', 'UTC')).toEqual({
+      code: 1,
+      out: [],
+      err: ['error: partner nobody not found'],
+    });
+    expect((await cli('partner:update', '--name', 'acme', '--show-full-anum', 'yes')).err).toEqual([
+      'error: show-full-anum: must be "0" or "1"',
+    ]);
+  });
+
+  it('defines custom fields idempotently', async () => {
+    expect(
+      (await cli('custom-field:define', '--partner', 'acme', '--entity', 'customer', '--field', 'custom_1'))
+        .out,
+    ).toEqual(['Defined customer field custom_1 of partner acme']);
+    expect(
+      await cli('custom-field:define', '--partner', 'acme', '--entity', 'customer', '--field', 'custom_1'),
+    ).toEqual({
+      code: 0,
+      out: ['Already defined: customer field custom_1 of partner acme; nothing changed'],
+      err: [],
+    });
+    expect(
+      (await cli('custom-field:define', '--partner', 'acme', '--entity', 'customer', '--field', 'email')).err,
+    ).toEqual(['error: field: email is already a field of every customer']);
+  });
+
+  it('lists partners with secrets shortened', async () => {
+    const result = await cli('partner:list');
+    expect(result.code).toBe(0);
+    expect(result.out[0]).toMatch(/^ID\s+NAME\s+USERNAME\s+SIGNING SECRET/);
+    expect(result.out[1]).toMatch(
+      /^\d+\s+acme\s+acme-api\s+a-si… \(33 characters\)\s+192\.0\.2\.10\/32, 2001:db8::\/32\s+NO\s+UTC/,
+    );
+    expect(result.out[1]).toContain('customer: custom_1');
+    expect(result.out.join('\n')).not.toContain('a-signing-secret-of-32-characters');
+  });
+
+  it('reports a bad environment as a refusal', async () => {
+    const err: string[] = [];
+    const code = await runCli(
+      ['partner:list'],
+      { DATABASE_URL: 'mysql://nowhere' },
+      { out: () => undefined, err: (line) => err.push(line) },
+    );
+    expect(code).toBe(1);
+    expect(err).toEqual([expect.stringMatching(/^error: DATABASE_URL/)]);
+  });
+});

@@ -1,0 +1,59 @@
+import { isTracklineError } from '@trackline/domain';
+import { ConfigError, type Env } from '@trackline/platform';
+import { Command, CommanderError } from 'commander';
+import { QueryFailedError } from 'typeorm';
+import { runMigrations } from '../db/migrate';
+import { createCliContext } from './cli-context';
+import type { CliOutput } from './cli-output';
+import { addPartnerCommands } from './partner-commands';
+
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * Runs one operator command and returns the exit code: 0 done, 1 refused (bad input, unknown
+ * partner, unreachable database), each refusal as one line on stderr.
+ */
+export async function runCli(argv: readonly string[], env: Env, output: CliOutput): Promise<number> {
+  const program = new Command('trackline')
+    .description('Trackline operator commands')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => output.out(text.trimEnd()),
+      writeErr: (text) => output.err(text.trimEnd()),
+    });
+  const context = createCliContext(env, output);
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations (safe to run from several processes at once)')
+    .action(async () => {
+      const applied = await runMigrations(context.config().databaseUrl);
+      if (applied.length === 0) output.out('Database schema is up to date; no migration applied');
+      for (const name of applied) output.out(`Applied migration ${name}`);
+    });
+  addPartnerCommands(program, context);
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander already printed its message (or the help); only the code is left to decide.
+      return error.exitCode === 0 ? 0 : 1;
+    }
+    output.err(`error: ${describe(error)}`);
+    return 1;
+  }
+}
+
+function describe(error: unknown): string {
+  if (isTracklineError(error)) return error.message;
+  if (error instanceof ConfigError) return error.problems.join('; ');
+  if (
+    error instanceof QueryFailedError &&
+    (error.driverError as { code?: string }).code === UNDEFINED_TABLE
+  ) {
+    return 'the database has no schema yet; run `trackline migrate` first';
+  }
+  return error instanceof Error ? error.message : String(error);
+}
