@@ -1,0 +1,37 @@
+# syntax=docker/dockerfile:1
+# Build from the repository root:  docker build -f infra/docker/management.Dockerfile -t trackline-management .
+# (BuildKit reads infra/docker/management.Dockerfile.dockerignore for this build.)
+
+ARG NODE_IMAGE=node:20.19-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+# pnpm at the version package.json pins (packageManager), through corepack.
+RUN corepack enable
+# Dependencies first, from the lockfile alone: this layer is reused until the lockfile changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
+RUN pnpm fetch
+COPY . .
+RUN pnpm install --offline --frozen-lockfile \
+ && pnpm exec tsc -b services/management
+# Keep only what @trackline/management needs at run time: its production dependencies and the workspace
+# packages it uses (with their dist). pnpm deploy is not used because it packs workspace packages
+# by their .gitignore, which excludes dist. Switching to --prod reinstalls node_modules (dist stays).
+RUN pnpm install --offline --frozen-lockfile --prod --config.confirmModulesPurge=false --filter @trackline/management... \
+ && mkdir /out \
+ && cp -a package.json node_modules /out/ \
+ && for dir in packages/* services/management; do mkdir -p /out/$dir && cp -a $dir/. /out/$dir/; done \
+ && rm -rf /out/packages/test-harness
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build --chown=root:root /out/ ./
+# The self-signed certificate (when TLS_CERT/TLS_KEY are unset) is written under DATA_DIR.
+RUN mkdir -p /app/.data && chown node:node /app/.data
+ENV DATA_DIR=/app/.data
+# The image's unprivileged user; nothing under /app is writable by it except DATA_DIR.
+USER node
+EXPOSE 8443
+# SIGTERM from the orchestrator reaches node directly (exec form), which drains and exits.
+CMD ["node", "services/management/dist/main.js"]
