@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Partner } from '../partners/partner';
 import type { PartnerSettingsInput } from '../partners/partners.service';
 import { formatTable } from './cli-output';
 import type { CliContext } from './cli-context';
@@ -88,9 +89,14 @@ export function addPartnerCommands(program: Command, context: CliContext): void 
   program
     .command('partner:list')
     .description('list partners (secrets shortened)')
-    .action(async () => {
+    .option('--json', 'print one JSON array instead of a table (for scripts)')
+    .action(async (options: { json?: boolean }) => {
       await context.withServices(async ({ partners }) => {
         const all = await partners.list();
+        if (options.json === true) {
+          context.output.out(JSON.stringify(all.map(toListedPartner)));
+          return;
+        }
         if (all.length === 0) {
           context.output.out('No partners yet; create one with partner:create.');
           return;
@@ -140,4 +146,20 @@ export function addPartnerCommands(program: Command, context: CliContext): void 
         );
       });
     });
+}
+
+/** What scripts get from `partner:list --json`: no HA1, the signing secret shortened. */
+function toListedPartner(partner: Partner): Record<string, unknown> {
+  return {
+    id: partner.id,
+    name: partner.name,
+    username: partner.digestUsername,
+    signingSecret: maskSecret(partner.signingSecret),
+    allowIps: partner.allowIps,
+    country: partner.country,
+    timeZone: partner.timeZone,
+    dni: partner.dni,
+    showFullAnum: partner.showFullAnum,
+    customFields: partner.customFields,
+  };
 }

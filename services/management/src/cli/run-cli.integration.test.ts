@@ -159,6 +159,31 @@ describe('operator CLI', () => {
     expect(result.out.join('\n')).not.toContain('a-signing-secret-of-32-characters');
   });
 
+  it('lists partners as JSON for scripts, without HA1 or whole secrets', async () => {
+    const result = await cli('partner:list', '--json');
+    expect(result.code).toBe(0);
+    expect(result.out).toHaveLength(1);
+    expect(JSON.parse(result.out[0]!)).toEqual([
+      {
+        id: expect.stringMatching(/^\d+$/),
+        name: 'acme',
+        username: 'acme-api',
+        signingSecret: 'a-si… (33 characters)',
+        allowIps: ['192.0.2.10/32', '2001:db8::/32'],
+        country: 'NO',
+        timeZone: 'UTC',
+        dni: {
+          sessionTtlSeconds: 1800,
+          holdBackSeconds: 600,
+          onExhausted: 'recycle',
+          fallbackNumber: '+4722334455',
+        },
+        showFullAnum: true,
+        customFields: { customer: ['custom_1'], source: [] },
+      },
+    ]);
+  });
+
   it('reports a bad environment as a refusal', async () => {
     const err: string[] = [];
     const code = await runCli(
