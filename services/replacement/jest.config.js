@@ -1,3 +1,7 @@
 const { jestConfig } = require('../../jest.base.js');
 
-module.exports = jestConfig(__dirname, 'replacement');
+// Integration tests need Redis only; the harness uses TEST_REDIS_URL or starts a container.
+module.exports = jestConfig(__dirname, 'replacement', {
+  globalSetup: '<rootDir>/../../packages/test-harness/jest-global-setup.js',
+  globalTeardown: '<rootDir>/../../packages/test-harness/jest-global-teardown.js',
+});

@@ -35,7 +35,7 @@ describe('partner keys', () => {
   });
 
   it('builds the global number index without a partner tag', () => {
-    expect(numberIndexKey('t1:')).toBe('t1:numbers');
+    expect(numberIndexKey('t1:')).toBe('t1:tracking-numbers');
     expect(partnerHashTag('finn.no')).toBe('{p:finn.no}');
   });
 

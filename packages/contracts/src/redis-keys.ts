@@ -2,11 +2,12 @@
  * Every Redis key of the system is built here, so management (writer) and replacement (reader) cannot
  * drift apart. Layout: `<prefix>{p:<advId>}:<suffix>` for everything of one partner — the hash tag
  * puts all of a partner's keys in one Redis Cluster slot, so the allocation script and the
- * projection MULTI are valid on a cluster — and `<prefix>numbers` for the one global structure,
+ * projection MULTI are valid on a cluster — and `<prefix>tracking-numbers` for the one global structure,
  * the tracking-number → partner index. docs/redis-keys.md describes every key.
  */
 
-export const DEFAULT_KEY_PREFIX = 'tl:';
+/** REDIS_KEY_PREFIX when unset (both services read the same variable and must agree). */
+export const DEFAULT_KEY_PREFIX = '';
 
 const MAX_ADV_ID_LENGTH = 100;
 // A brace would end or open the hash tag early; control characters and whitespace have no place in
@@ -43,7 +44,7 @@ export function partnerHashTag(advId: string): string {
 
 /** The global tracking-number → partner index (a hash); the only key without a partner tag. */
 export function numberIndexKey(prefix: string): string {
-  return `${assertKeyPrefix(prefix)}numbers`;
+  return `${assertKeyPrefix(prefix)}tracking-numbers`;
 }
 
 export interface PartnerKeys {
@@ -63,7 +64,10 @@ export interface PartnerKeys {
   readonly sourcesByPhonenr: string;
   /** Stream of customer-seen events (CustomerSeenEvent codec); appended by replacement. */
   readonly customerEvents: string;
-  /** Hash of one web session: `id` → session id, `c` → customer marker, `+<E.164>` → pool number. */
+  /**
+   * Hash of one web session: `id` → session id, `x` → epoch ms it ends (sliding), `c` → customer
+   * marker, `+<E.164>` (number on the page) → pool number. PEXPIRE session_ttl.
+   */
   webSession(sessionId: string): string;
   /** The same for an app visitor, keyed on trackingId (SPEC §3). */
   appSession(trackingId: string): string;

@@ -1,11 +1,8 @@
-import { isE164, MINUTES_PER_DAY, WEEKDAYS, type Weekday } from '@trackline/domain';
+import { isE164, MINUTES_PER_DAY, VOICEMAIL_TARGET, WEEKDAYS, type Weekday } from '@trackline/domain';
 import { PROJECTION_VERSION } from './projection-version';
 import { fail, parseJsonObject, readBoolean, readNullableString, readString } from './projection-error';
 
-/** The literal an alt-number rule carries instead of a number to divert to voicemail. */
-export const VOICEMAIL_ROUTE_TARGET = 'voicemail';
-
-/** One alt-number rule; the same shape as the domain's AltNumberRule, so rule selection takes it as is. */
+/** One alt-number rule; the domain's AltNumberRule shape, so selectAnsweringNumber takes it as is. */
 export interface RouteAltRule {
   /** E.164, or 'voicemail'. */
   phonenr: string;
@@ -97,7 +94,7 @@ function validate(route: SourceRoute): void {
   if (!isE164(route.destnr)) fail(WHAT, 'destnr must be E.164');
   if (!isE164(route.phonenr)) fail(WHAT, 'phonenr must be E.164');
   for (const rule of route.altNumbers) {
-    if (rule.phonenr !== VOICEMAIL_ROUTE_TARGET && !isE164(rule.phonenr)) {
+    if (rule.phonenr !== VOICEMAIL_TARGET && !isE164(rule.phonenr)) {
       fail(WHAT, 'alt rule phonenr must be E.164 or "voicemail"');
     }
     if (rule.weekdays.length === 0 || !rule.weekdays.every((day) => (WEEKDAYS as readonly string[]).includes(day))) {

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { createRedisClient, requestContext, type Logger, type RedisConnection } from '@trackline/platform';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { ReplacementConfig } from './config/replacement-config';
+import { dynamicNumbersRoutes } from './dynamic-numbers/dynamic-numbers.routes';
+import { DynamicNumbersService } from './dynamic-numbers/dynamic-numbers.service';
+import { healthRoutes } from './health/health.routes';
+import { toHttpError } from './http/error-mapper';
+import { markRequestStart, sendJson } from './http/json-response';
+import { CachedPartnerConfigStore } from './partners/partner-config.cache';
+import { RedisPartnerConfigStore } from './partners/partner-config.store';
+import { RedisNumberPoolStore } from './pools/number-pool.store';
+import { CallRoutingService } from './telephony/call-routing.service';
+import { RedisCallRoutingStore } from './telephony/call-routing.store';
+import { telephonyRoutes } from './telephony/telephony.routes';
+
+export interface ReplacementAppOptions {
+  config: ReplacementConfig;
+  logger: Logger;
+  /** A ready-made connection (tests, the cluster suite); otherwise one is made from config. */
+  redis?: RedisConnection;
+  /** Epoch ms the pool and routing rules run on; tests move it. */
+  clock?: () => number;
+  newSessionId?: () => string;
+}
+
+export interface ReplacementApp {
+  app: Express;
+  redis: RedisConnection;
+  /** Closes the Redis connection when this app made it. */
+  close(): Promise<void>;
+}
+
+/** The composition root: config → Redis → stores → services → routes (STYLE §3). */
+export function createReplacementApp(options: ReplacementAppOptions): ReplacementApp {
+  const { config, logger } = options;
+  const ownsRedis = options.redis === undefined;
+  const redis =
+    options.redis ??
+    createRedisClient({
+      url: config.redis.url,
+      clusterNodes: config.redis.clusterNodes,
+      connectTimeoutMs: config.redis.connectTimeoutMs,
+      commandTimeoutMs: config.redis.commandTimeoutMs,
+      maxReconnectDelayMs: config.redis.maxReconnectDelayMs,
+      // Fail at once while disconnected: the partner falls back to its own number instead of waiting.
+      queueWhileDisconnected: false,
+      name: 'replacement',
+      logger,
+    });
+  const clock = options.clock ?? Date.now;
+  const prefix = config.redis.keyPrefix;
+
+  const partners = new CachedPartnerConfigStore(new RedisPartnerConfigStore(redis, prefix), config.partnerConfigCacheMs);
+  const dynamicNumbers = new DynamicNumbersService({
+    partners,
+    pools: new RedisNumberPoolStore(redis, prefix),
+    newSessionId: options.newSessionId ?? randomUUID,
+  });
+  const callRouting = new CallRoutingService(partners, new RedisCallRoutingStore(redis, prefix));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    markRequestStart(res);
+    next();
+  });
+  app.use(requestContext(logger));
+  app.use(healthRoutes(redis));
+  app.use(dynamicNumbersRoutes({ service: dynamicNumbers, clock, storeDeadlineMs: config.storeDeadlineMs }));
+  app.use(
+    telephonyRoutes({
+      service: callRouting,
+      telephonyToken: config.telephonyToken,
+      clock,
+      storeDeadlineMs: config.storeDeadlineMs,
+    }),
+  );
+  app.use((req: Request, res: Response) => {
+    const known = req.path === '/' || req.path === '/dynamic-numbers' || req.path === '/telephony/route';
+    if (known) sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'POST' });
+    else sendJson(res, 404, { success: false, error: 'Not found' });
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const { status, message } = toHttpError(error, req.log ?? logger);
+    sendJson(res, status, { success: false, error: message });
+  });
+
+  return {
+    app,
+    redis,
+    close: async () => {
+      if (ownsRedis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

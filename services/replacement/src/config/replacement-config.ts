@@ -1,0 +1,70 @@
+import { assertKeyPrefix, DEFAULT_KEY_PREFIX } from '@trackline/contracts';
+import { EnvReader, LOG_LEVELS, type Env, type LogLevel } from '@trackline/platform';
+
+/** Every setting of the replacement service, read once at start (docs/configuration.md lists them). */
+export interface ReplacementConfig {
+  /** REPLACEMENT_PORT, default 8080. */
+  port: number;
+  /** REPLACEMENT_HOST, default 0.0.0.0. */
+  host: string;
+  redis: {
+    /** REDIS_URL, default redis://127.0.0.1:6379 (ignored when REDIS_CLUSTER_NODES is set). */
+    url: string;
+    /** REDIS_CLUSTER_NODES: comma-separated host:port seeds of a Redis Cluster. */
+    clusterNodes: string[];
+    /** REDIS_KEY_PREFIX: namespace in front of every key; management must use the same. */
+    keyPrefix: string;
+    /** REDIS_COMMAND_TIMEOUT_MS, default 100: a command unanswered this long fails the request. */
+    commandTimeoutMs: number;
+    /** REDIS_CONNECT_TIMEOUT_MS, default 1000. */
+    connectTimeoutMs: number;
+    /** REDIS_MAX_RECONNECT_DELAY_MS, default 1000: longest pause between reconnection attempts. */
+    maxReconnectDelayMs: number;
+  };
+  /**
+   * REQUEST_STORE_DEADLINE_MS, default 150: all Redis work of one request must finish in this time
+   * (two commands on a cache miss could otherwise add up past the 200 ms answer budget).
+   */
+  storeDeadlineMs: number;
+  /**
+   * PARTNER_CONFIG_CACHE_MS, default 1000, at most 1000: how long a partner's projected settings
+   * are reused in process, so a request costs one Redis round trip. A change made in management
+   * (new secret, pool setting) is therefore seen within this time.
+   */
+  partnerConfigCacheMs: number;
+  /** TELEPHONY_TOKEN: bearer token of the switch; unset means /telephony/route refuses everyone. */
+  telephonyToken: string;
+  /** LOG_LEVEL, default info. */
+  logLevel: LogLevel;
+}
+
+export function loadReplacementConfig(env: Env): ReplacementConfig {
+  const read = new EnvReader(env);
+  const keyPrefix = read.string('REDIS_KEY_PREFIX', DEFAULT_KEY_PREFIX);
+  const config: ReplacementConfig = {
+    port: read.port('REPLACEMENT_PORT', 8080),
+    host: read.string('REPLACEMENT_HOST', '0.0.0.0'),
+    redis: {
+      url: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
+      clusterNodes: read.list('REDIS_CLUSTER_NODES'),
+      keyPrefix,
+      commandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, { min: 10, max: 10_000 }),
+      connectTimeoutMs: read.integer('REDIS_CONNECT_TIMEOUT_MS', 1000, { min: 50, max: 60_000 }),
+      maxReconnectDelayMs: read.integer('REDIS_MAX_RECONNECT_DELAY_MS', 1000, { min: 50, max: 60_000 }),
+    },
+    storeDeadlineMs: read.integer('REQUEST_STORE_DEADLINE_MS', 150, { min: 10, max: 10_000 }),
+    partnerConfigCacheMs: read.integer('PARTNER_CONFIG_CACHE_MS', 1000, { min: 0, max: 1000 }),
+    telephonyToken: read.string('TELEPHONY_TOKEN', ''),
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+  };
+  try {
+    assertKeyPrefix(keyPrefix);
+  } catch {
+    read.reject('REDIS_KEY_PREFIX', 'must not contain braces or whitespace');
+  }
+  for (const node of config.redis.clusterNodes) {
+    if (!/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(node)) read.reject('REDIS_CLUSTER_NODES', `${node} is not host:port`);
+  }
+  read.done();
+  return config;
+}

@@ -1,0 +1,82 @@
+import { InvalidRequestError } from '../http/replacement-errors';
+import { parseJsonBody, parseReplacementRequest, readAdvId } from './dynamic-numbers.request';
+
+const web = {
+  advId: 'acme', fullUrl: 'https://a.no/x', trackingId: 't', numbers: '22334455', type: 'web', fullReferrer: '',
+  parameters: { custnr: 'C1' }, userAgent: 'UA', requestIpAddress: '203.0.113.0', sessionId: '',
+}; // prettier-ignore
+
+function errorOf(body: Record<string, unknown>): string {
+  try {
+    parseReplacementRequest(body);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the request to be refused');
+}
+
+function without(name: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...web };
+  delete copy[name];
+  return copy;
+}
+
+describe('parseJsonBody', () => {
+  it('accepts a JSON object only', () => {
+    expect(parseJsonBody(Buffer.from('{"a":"b"}'))).toEqual({ a: 'b' });
+    for (const bad of ['', 'advId=acme', '[1]', 'null', '"x"', '{"a":']) {
+      expect(() => parseJsonBody(Buffer.from(bad))).toThrow('Invalid JSON: the body must be a JSON object');
+    }
+  });
+});
+
+describe('readAdvId', () => {
+  it('names a missing or non-string advId', () => {
+    expect(readAdvId({ advId: 'acme' })).toBe('acme');
+    expect(() => readAdvId({})).toThrow('Missing parameter: advId');
+    expect(() => readAdvId({ advId: 5 })).toThrow('Invalid parameter: advId (must be a string)');
+  });
+});
+
+describe('parseReplacementRequest', () => {
+  it('accepts a web request and treats an empty sessionId as none', () => {
+    expect(parseReplacementRequest(web)).toMatchObject({ advId: 'acme', type: 'web', sessionId: null, userAgent: 'UA' });
+    expect(parseReplacementRequest(without('sessionId')).sessionId).toBeNull();
+    expect(parseReplacementRequest({ ...web, sessionId: 'abc' }).sessionId).toBe('abc');
+  });
+
+  it('names each missing web field, in the seed order', () => {
+    for (const name of ['fullUrl', 'trackingId', 'numbers', 'type', 'fullReferrer', 'parameters', 'userAgent', 'requestIpAddress']) {
+      expect(errorOf(without(name))).toBe(`Missing parameter: ${name}`);
+    }
+    expect(errorOf({ advId: 'acme' })).toBe('Missing parameter: fullUrl');
+  });
+
+  it('does not require the web-only fields of an app request', () => {
+    const app = { advId: 'acme', fullUrl: 'app://x', trackingId: 'u1', numbers: '22334455', type: 'app', fullReferrer: '', parameters: {} };
+    expect(parseReplacementRequest(app)).toMatchObject({ type: 'app', userAgent: null, sessionId: null });
+    expect(errorOf({ ...app, trackingId: ' ' })).toBe('Invalid parameter: trackingId (must not be empty for type app)');
+  });
+
+  it('refuses non-string values, a bad type and unknown fields', () => {
+    expect(errorOf({ ...web, fullUrl: 1 })).toBe('Invalid parameter: fullUrl (must be a string)');
+    expect(errorOf({ ...web, numbers: ['22334455'] })).toBe('Invalid parameter: numbers (must be a string)');
+    expect(errorOf({ ...web, sessionId: null })).toBe('Invalid parameter: sessionId (must be a string)');
+    expect(errorOf({ ...web, type: 'tv' })).toBe('Invalid parameter: type (must be web or app)');
+    expect(errorOf({ ...web, parameters: [] })).toBe('Invalid parameter: parameters (must be an object)');
+    expect(errorOf({ ...web, parameters: { adKm: 12000 } })).toBe('Invalid parameter: parameters.adKm (must be a string)');
+    expect(errorOf({ ...web, sessionID: 'x' })).toBe('Unknown parameter: sessionID');
+  });
+
+  it('enforces the parameter limits in characters', () => {
+    const ok = { custnr: 'x'.repeat(45), custname: 'ø'.repeat(60), custemail: 'e'.repeat(150), adUrl: 'u'.repeat(2048) };
+    expect(parseReplacementRequest({ ...web, parameters: ok }).parameters).toEqual(ok);
+    expect(parseReplacementRequest({ ...web, parameters: { custname: '😀'.repeat(60) } }).parameters.custname).toHaveLength(120);
+    expect(errorOf({ ...web, parameters: { custnr: 'x'.repeat(46) } })).toBe('Invalid parameter: parameters.custnr (max 45 characters)');
+    expect(errorOf({ ...web, parameters: { custnr: 'x'.repeat(60) } })).toBe('Invalid parameter: parameters.custnr (max 45 characters)');
+    expect(errorOf({ ...web, parameters: { custname: 'x'.repeat(61) } })).toBe('Invalid parameter: parameters.custname (max 60 characters)');
+    expect(errorOf({ ...web, parameters: { custemail: 'x'.repeat(151) } })).toBe('Invalid parameter: parameters.custemail (max 150 characters)');
+    expect(errorOf({ ...web, parameters: { adImage: 'x'.repeat(2049) } })).toBe('Invalid parameter: parameters.adImage (max 2048 characters)');
+  });
+});

@@ -1,0 +1,121 @@
+import type { VisitorType } from '@trackline/contracts';
+import { InvalidRequestError } from '../http/replacement-errors';
+
+/** A request that passed the checks of SPEC §3 (numbers are still the raw text). */
+export interface ReplacementRequest {
+  advId: string;
+  fullUrl: string;
+  trackingId: string;
+  numbers: string;
+  type: VisitorType;
+  fullReferrer: string;
+  parameters: Record<string, string>;
+  userAgent: string | null;
+  requestIpAddress: string | null;
+  /** Null when missing or empty: a new session starts. */
+  sessionId: string | null;
+}
+
+// In the seed's table order, which is also the order the checks run in.
+const REQUIRED_FOR_ALL = ['advId', 'fullUrl', 'trackingId', 'numbers', 'type', 'fullReferrer', 'parameters'] as const;
+const REQUIRED_FOR_WEB = ['userAgent', 'requestIpAddress'] as const;
+const KNOWN_FIELDS = new Set<string>([...REQUIRED_FOR_ALL, ...REQUIRED_FOR_WEB, 'sessionId']);
+
+const PARAMETER_LIMITS: Record<string, number> = { custnr: 45, custname: 60, custemail: 150 };
+const CUSTOM_DIMENSION_LIMIT = 2048;
+
+type JsonObject = Record<string, unknown>;
+
+/** The body as one JSON object; anything else is a 400. */
+export function parseJsonBody(body: Buffer): JsonObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new InvalidRequestError('Invalid JSON: the body must be a JSON object');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidRequestError('Invalid JSON: the body must be a JSON object');
+  }
+  return value as JsonObject;
+}
+
+/** advId is checked first: without it the signature cannot be verified. */
+export function readAdvId(body: JsonObject): string {
+  return requiredString(body, 'advId');
+}
+
+/** Every other check, run after the signature has been verified. */
+export function parseReplacementRequest(body: JsonObject): ReplacementRequest {
+  const advId = requiredString(body, 'advId');
+  const fullUrl = requiredString(body, 'fullUrl');
+  const trackingId = requiredString(body, 'trackingId');
+  const numbers = requiredString(body, 'numbers');
+  const type = requiredString(body, 'type');
+  if (type !== 'web' && type !== 'app') throw InvalidRequestError.invalid('type', 'must be web or app');
+  const fullReferrer = requiredString(body, 'fullReferrer');
+  const parameters = readParameters(body);
+  // App requests come from a native app, which sends none of these; if it does, they must still be strings.
+  const userAgent = type === 'web' ? requiredString(body, 'userAgent') : optionalString(body, 'userAgent');
+  const requestIpAddress =
+    type === 'web' ? requiredString(body, 'requestIpAddress') : optionalString(body, 'requestIpAddress');
+  const sessionId = optionalString(body, 'sessionId');
+  if (type === 'app' && trackingId.trim() === '') {
+    throw InvalidRequestError.invalid('trackingId', 'must not be empty for type app');
+  }
+  for (const key of Object.keys(body)) {
+    if (!KNOWN_FIELDS.has(key)) throw new InvalidRequestError(`Unknown parameter: ${key}`);
+  }
+  return {
+    advId,
+    fullUrl,
+    trackingId,
+    numbers,
+    type,
+    fullReferrer,
+    parameters,
+    userAgent,
+    requestIpAddress,
+    sessionId: sessionId === null || sessionId === '' || type === 'app' ? null : sessionId,
+  };
+}
+
+function requiredString(body: JsonObject, name: string): string {
+  const value = body[name];
+  if (value === undefined) throw InvalidRequestError.missing(name);
+  if (typeof value !== 'string') throw InvalidRequestError.invalid(name, 'must be a string');
+  return value;
+}
+
+function optionalString(body: JsonObject, name: string): string | null {
+  const value = body[name];
+  if (value === undefined) return null;
+  if (typeof value !== 'string') throw InvalidRequestError.invalid(name, 'must be a string');
+  return value;
+}
+
+function readParameters(body: JsonObject): Record<string, string> {
+  const value = body.parameters;
+  if (value === undefined) throw InvalidRequestError.missing('parameters');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw InvalidRequestError.invalid('parameters', 'must be an object');
+  }
+  const parameters = value as JsonObject;
+  for (const key of Object.keys(parameters)) {
+    const entry = parameters[key];
+    const name = `parameters.${key}`;
+    if (typeof entry !== 'string') throw InvalidRequestError.invalid(name, 'must be a string');
+    const limit = PARAMETER_LIMITS[key] ?? CUSTOM_DIMENSION_LIMIT;
+    if (characterCount(entry, limit) > limit) throw InvalidRequestError.invalid(name, `max ${limit} characters`);
+  }
+  return parameters as Record<string, string>;
+}
+
+// Characters are Unicode code points, so "ø" or an emoji counts once. Strings within the limit in
+// UTF-16 units are within it in code points too, so most values skip the count.
+function characterCount(value: string, limit: number): number {
+  if (value.length <= limit) return value.length;
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}

@@ -1,0 +1,73 @@
+import type { CustomerSeenEvent, PartnerConfig } from '@trackline/contracts';
+import { ForbiddenError, NotImplementedError, verifySignature } from '@trackline/domain';
+import type { PartnerConfigStore } from '../partners/partner-config.store';
+import type { NumberPoolStore } from '../pools/number-pool.store';
+import { parseJsonBody, parseReplacementRequest, readAdvId, type ReplacementRequest } from './dynamic-numbers.request';
+import { successBody, type ReplacementSuccess } from './dynamic-numbers.response';
+import { nationalDisplay, parseNumbersOnPage } from './numbers-on-page';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface DynamicNumbersDeps {
+  partners: PartnerConfigStore;
+  pools: NumberPoolStore;
+  newSessionId: () => string;
+}
+
+/**
+ * One replacement request, in the order that gives away nothing to an unsigned caller: JSON and
+ * advId (needed to find the secret), then the signature, then every other check, then one
+ * allocation round trip.
+ */
+export class DynamicNumbersService {
+  constructor(private readonly deps: DynamicNumbersDeps) {}
+
+  async replace(rawBody: Buffer, signature: string | undefined, now: number): Promise<ReplacementSuccess> {
+    const body = parseJsonBody(rawBody);
+    const advId = readAdvId(body);
+    const partner = await this.deps.partners.find(advId);
+    // Unknown partner and bad signature answer alike, so advIds cannot be probed (SPEC §3).
+    if (partner === null || !verifySignature(partner.signingSecret, rawBody, signature?.toLowerCase())) {
+      throw new ForbiddenError('Invalid signature');
+    }
+    const request = parseReplacementRequest(body);
+    const numbers = parseNumbersOnPage(request.numbers, partner.country);
+    const result = await this.deps.pools.allocate({
+      advId,
+      now,
+      sessionTtlSeconds: partner.sessionTtlSeconds,
+      holdBackSeconds: partner.holdBackSeconds,
+      onExhausted: partner.onExhausted,
+      // A sessionId that is not one of ours cannot name a live session; it starts a new one.
+      sessionId: request.sessionId !== null && UUID.test(request.sessionId) ? request.sessionId.toLowerCase() : null,
+      newSessionId: this.deps.newSessionId(),
+      context: {
+        type: request.type,
+        trackingId: request.trackingId,
+        fullUrl: request.fullUrl,
+        fullReferrer: request.fullReferrer,
+        custnr: request.parameters.custnr ?? null,
+        parameters: request.parameters,
+      },
+      customer: customerSeen(partner, request, now),
+      numbersOnPage: numbers.map((n) => n.e164),
+    });
+    if (result.kind === 'no_pool') throw new NotImplementedError('No number pool configured');
+    return successBody(
+      numbers.map((n, i) => {
+        const e164 = result.numbers[i] ?? n.e164;
+        return { numberOnPage: n.asSent, e164, local: nationalDisplay(e164) };
+      }),
+      result.sessionId,
+    );
+  }
+}
+
+function customerSeen(partner: PartnerConfig, request: ReplacementRequest, now: number): CustomerSeenEvent | null {
+  const { custnr, custname, custemail } = request.parameters;
+  if (custnr === undefined || custnr.trim() === '') return null;
+  const event: CustomerSeenEvent = { advId: partner.advId, custnr, at: now };
+  if (custname !== undefined) event.custname = custname;
+  if (custemail !== undefined) event.custemail = custemail;
+  return event;
+}

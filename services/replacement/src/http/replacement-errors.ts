@@ -1,0 +1,29 @@
+import { TracklineError } from '@trackline/domain';
+
+/** A request the seed's contract refuses with 400; the message is the exact `error` text partners see. */
+export class InvalidRequestError extends TracklineError {
+  readonly status = 400;
+  readonly code = 'invalid_request';
+
+  constructor(message: string) {
+    super(message);
+  }
+
+  static missing(name: string): InvalidRequestError {
+    return new InvalidRequestError(`Missing parameter: ${name}`);
+  }
+
+  static invalid(name: string, rule: string): InvalidRequestError {
+    return new InvalidRequestError(`Invalid parameter: ${name} (${rule})`);
+  }
+}
+
+/** Redis failed, timed out or is unreachable: answered at once as a 500 instead of waiting. */
+export class StoreUnavailableError extends TracklineError {
+  readonly status = 500;
+  readonly code = 'store_unavailable';
+
+  constructor(readonly reason: string) {
+    super('Number store unavailable');
+  }
+}

@@ -1,0 +1,86 @@
+import {
+  CUSTOMER_EVENTS_MAXLEN,
+  customerMarker,
+  encodeBindingContext,
+  encodeCustomerSeenEvent,
+  partnerKeys,
+  type BindingContext,
+  type CustomerSeenEvent,
+  type OnExhausted,
+} from '@trackline/contracts';
+import type { RedisConnection } from '@trackline/platform';
+import { StoreUnavailableError } from '../http/replacement-errors';
+import { defineReplacementScripts, type ReplacementScripts } from './lua-scripts';
+
+export interface AllocationInput {
+  advId: string;
+  /** Epoch ms; the rules run on this time, never on the server's clock. */
+  now: number;
+  sessionTtlSeconds: number;
+  holdBackSeconds: number;
+  onExhausted: OnExhausted;
+  /** The session the request names: a web sessionId (possibly unknown) or null. */
+  sessionId: string | null;
+  /** Id to use when a new session starts. */
+  newSessionId: string;
+  context: BindingContext;
+  /** Present when parameters.custnr is. */
+  customer: CustomerSeenEvent | null;
+  /** The numbers on the page, E.164, in request order. */
+  numbersOnPage: string[];
+}
+
+export type AllocationResult =
+  | { kind: 'no_pool' }
+  /** One entry per number on the page: the pool number, or null when the page keeps its own. */
+  | { kind: 'allocated'; sessionId: string; numbers: Array<string | null> };
+
+export interface NumberPoolStore {
+  allocate(input: AllocationInput): Promise<AllocationResult>;
+}
+
+/** Runs lua/allocate-numbers.lua: one round trip, atomic for all numbers of a request. */
+export class RedisNumberPoolStore implements NumberPoolStore {
+  private readonly redis: RedisConnection & ReplacementScripts;
+
+  constructor(
+    redis: RedisConnection,
+    private readonly keyPrefix: string,
+  ) {
+    this.redis = defineReplacementScripts(redis);
+  }
+
+  async allocate(input: AllocationInput): Promise<AllocationResult> {
+    const keys = partnerKeys(this.keyPrefix, input.advId);
+    // An app visitor's session is found by trackingId, so its key is the same whether it is new or not.
+    const fresh =
+      input.context.type === 'app' ? keys.appSession(input.context.trackingId) : keys.webSession(input.newSessionId);
+    const requested =
+      input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
+    const event = input.customer === null ? [] : encodeCustomerSeenEvent(input.customer);
+    let reply: string[];
+    try {
+      reply = await this.redis.allocateNumbers(
+        requested, fresh, keys.pool, keys.bindings, keys.customerEvents,
+        input.now,
+        input.sessionTtlSeconds * 1000,
+        input.holdBackSeconds * 1000,
+        input.onExhausted,
+        input.newSessionId,
+        encodeBindingContext(input.context),
+        input.customer === null ? '' : customerMarker(input.customer),
+        CUSTOMER_EVENTS_MAXLEN,
+        event.length, ...event,
+        input.numbersOnPage.length, ...input.numbersOnPage,
+      ); // prettier-ignore
+    } catch (error) {
+      throw new StoreUnavailableError(error instanceof Error ? error.message : String(error));
+    }
+    if (reply[0] === 'no_pool') return { kind: 'no_pool' };
+    return {
+      kind: 'allocated',
+      sessionId: reply[1]!,
+      numbers: reply.slice(2).map((number) => (number === '' ? null : number)),
+    };
+  }
+}

@@ -1,0 +1,223 @@
+import { decodeBinding, partnerKeys, writePartnerProjection, type PartnerConfig } from '@trackline/contracts';
+import { partnerConfig, poolNumbers, projection, uniqueAdvId } from './fixtures';
+import { appRequest, sendReplacementRequest, webRequest, type PartnerCall } from './partner-client';
+import type { RedisTarget } from './redis-target';
+import { startTestServer, type TestServer } from './test-server';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MINUTE = 60_000;
+
+interface NumberEntry {
+  number_on_page: string;
+  replace_with: { e164: string; local: string };
+}
+
+function numbersOf(call: PartnerCall): NumberEntry[] {
+  expect(call.body.success).toBe(true);
+  return call.body.numbers as NumberEntry[];
+}
+
+/**
+ * Pool allocation through the HTTP service against any Redis: the single-Redis test file runs it,
+ * and the cluster test calls it with a Redis Cluster target. Each test uses its own partner.
+ */
+export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
+  let target: RedisTarget;
+  let app: TestServer;
+
+  beforeAll(async () => {
+    target = await openTarget();
+    app = await startTestServer(target.redis, target.keyPrefix);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await target?.close();
+  });
+
+  async function partnerWithPool(size: number, overrides: Partial<PartnerConfig> = {}): Promise<PartnerConfig> {
+    const config = partnerConfig(uniqueAdvId('alloc'), overrides);
+    await writePartnerProjection(target.redis, target.keyPrefix, projection(config, poolNumbers(size)));
+    return config;
+  }
+
+  function send(partner: PartnerConfig, body: Record<string, unknown>): Promise<PartnerCall> {
+    return sendReplacementRequest(app.baseUrl, body, { secret: partner.signingSecret, httpStatuses: true });
+  }
+
+  it('answers the seed shape and keeps the number across requests of one session', async () => {
+    const partner = await partnerWithPool(5);
+    const first = await send(partner, webRequest(partner.advId, '22 33 44 55'));
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.body)).toEqual(['success', 'numbers', 'sessionId']);
+    const [entry] = numbersOf(first);
+    expect(entry!.number_on_page).toBe('22 33 44 55');
+    expect(poolNumbers(5)).toContain(entry!.replace_with.e164);
+    expect(entry!.replace_with.local).toMatch(/^91 00 00 0\d$/);
+    const sessionId = first.body.sessionId as string;
+    expect(sessionId).toMatch(UUID);
+
+    app.clock.now += 5 * MINUTE;
+    const again = await send(partner, webRequest(partner.advId, '22334455', { sessionId }));
+    expect(again.body.sessionId).toBe(sessionId);
+    expect(numbersOf(again)[0]!.replace_with.e164).toBe(entry!.replace_with.e164);
+    expect(numbersOf(again)[0]!.number_on_page).toBe('22334455');
+
+    const other = await send(partner, webRequest(partner.advId, '22 33 44 55'));
+    expect(other.body.sessionId).not.toBe(sessionId);
+    expect(numbersOf(other)[0]!.replace_with.e164).not.toBe(entry!.replace_with.e164);
+  });
+
+  it('allocates every number of a request at once, one pool number per distinct number', async () => {
+    const partner = await partnerWithPool(5);
+    const call = await send(partner, webRequest(partner.advId, '22334455, +47 23 45 67 89 ,22 33 44 55'));
+    const [a, b, c] = numbersOf(call);
+    expect([a!.number_on_page, b!.number_on_page, c!.number_on_page]).toEqual(['22334455', '+47 23 45 67 89', '22 33 44 55']);
+    expect(a!.replace_with.e164).not.toBe(b!.replace_with.e164);
+    expect(c!.replace_with.e164).toBe(a!.replace_with.e164);
+  });
+
+  it('starts a new session for an unknown or ended sessionId', async () => {
+    const partner = await partnerWithPool(3);
+    const unknown = await send(partner, webRequest(partner.advId, '22334455', { sessionId: '0b5c2f7e-93a4-4c11-8f2e-5d6a7b8c9d0e' }));
+    expect(unknown.body.sessionId).not.toBe('0b5c2f7e-93a4-4c11-8f2e-5d6a7b8c9d0e');
+    const notOurs = await send(partner, webRequest(partner.advId, '22334455', { sessionId: 'hello' }));
+    expect(notOurs.body.sessionId).toMatch(UUID);
+
+    const first = await send(partner, webRequest(partner.advId, '23456789'));
+    app.clock.now += partner.sessionTtlSeconds * 1000;
+    const later = await send(partner, webRequest(partner.advId, '23456789', { sessionId: first.body.sessionId }));
+    expect(later.body.sessionId).not.toBe(first.body.sessionId);
+  });
+
+  it('keys app sessions on advId + trackingId', async () => {
+    const partner = await partnerWithPool(4);
+    const a1 = await send(partner, appRequest(partner.advId, '22334455', 'user-a'));
+    const a2 = await send(partner, appRequest(partner.advId, '22334455', 'user-a'));
+    const b1 = await send(partner, appRequest(partner.advId, '22334455', 'user-b'));
+    expect(a2.body.sessionId).toBe(a1.body.sessionId);
+    expect(numbersOf(a2)[0]!.replace_with.e164).toBe(numbersOf(a1)[0]!.replace_with.e164);
+    expect(b1.body.sessionId).not.toBe(a1.body.sessionId);
+    expect(numbersOf(b1)[0]!.replace_with.e164).not.toBe(numbersOf(a1)[0]!.replace_with.e164);
+  });
+
+  it('never binds one number to two live sessions: 200 concurrent new sessions, pool of 50', async () => {
+    const partner = await partnerWithPool(50, { onExhausted: 'original' });
+    const calls = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => send(partner, webRequest(partner.advId, '22334455', { trackingId: `v${i}` }))),
+    );
+    const given = calls.map((call) => numbersOf(call)[0]!.replace_with.e164);
+    const tracked = given.filter((number) => number !== '+4722334455');
+    expect(tracked).toHaveLength(50);
+    expect(new Set(tracked).size).toBe(50);
+    expect(new Set(calls.map((call) => call.body.sessionId)).size).toBe(200);
+
+    // Each stored binding names the one session that was given that number.
+    const bindings = await target.redis.hgetall(partnerKeys(target.keyPrefix, partner.advId).bindings);
+    expect(Object.keys(bindings)).toHaveLength(50);
+    for (const [number, raw] of Object.entries(bindings)) {
+      const owners = calls.filter((call) => numbersOf(call)[0]!.replace_with.e164 === number).map((c) => c.body.sessionId);
+      expect(owners).toEqual([decodeBinding(raw).sessionId]);
+    }
+  });
+
+  it('recycles under load without giving one number to two sessions at the same time', async () => {
+    const partner = await partnerWithPool(50, { onExhausted: 'recycle' });
+    const calls = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => send(partner, webRequest(partner.advId, '22334455', { trackingId: `r${i}` }))),
+    );
+    expect(calls.every((call) => poolNumbers(50).includes(numbersOf(call)[0]!.replace_with.e164))).toBe(true);
+    const bindings = await target.redis.hgetall(partnerKeys(target.keyPrefix, partner.advId).bindings);
+    const owners = Object.values(bindings).map((raw) => decodeBinding(raw));
+    expect(new Set(owners.map((b) => b.sessionId)).size).toBe(50);
+    expect(owners.filter((b) => b.recycled)).toHaveLength(50);
+  });
+
+  it('chooses the number free for the longest time and holds numbers back after the session', async () => {
+    const partner = await partnerWithPool(3, { onExhausted: 'original', sessionTtlSeconds: 1800, holdBackSeconds: 600 });
+    const t0 = app.clock.now;
+    const numberAt = async (at: number, sessionId = ''): Promise<{ number: string; sessionId: string }> => {
+      app.clock.now = at;
+      const call = await send(partner, webRequest(partner.advId, '22334455', { sessionId }));
+      return { number: numbersOf(call)[0]!.replace_with.e164, sessionId: call.body.sessionId as string };
+    };
+    const [n1, n2, n3] = poolNumbers(3);
+    const s1 = await numberAt(t0);
+    const s2 = await numberAt(t0 + 1 * MINUTE);
+    const s3 = await numberAt(t0 + 2 * MINUTE);
+    expect([s1.number, s2.number, s3.number]).toEqual([n1, n2, n3]);
+
+    // Exhausted: the page keeps its own number.
+    expect((await numberAt(t0 + 3 * MINUTE)).number).toBe('+4722334455');
+    // Session 2 comes back: its expiry slides.
+    expect((await numberAt(t0 + 20 * MINUTE, s2.sessionId)).number).toBe(n2);
+    // Session 1 ended at t0+30 min, but its number is held back until t0+40 min.
+    expect((await numberAt(t0 + 35 * MINUTE)).number).toBe('+4722334455');
+    // At t0+43 min, n1 (free since t0+40) and n3 (free since t0+42) are free; n1 has waited longer.
+    expect((await numberAt(t0 + 43 * MINUTE)).number).toBe(n1);
+    expect((await numberAt(t0 + 43 * MINUTE)).number).toBe(n3);
+    // n2's session was last seen at t0+20 min: held until t0+60 min.
+    expect((await numberAt(t0 + 59 * MINUTE)).number).toBe('+4722334455');
+    expect((await numberAt(t0 + 60 * MINUTE)).number).toBe(n2);
+  });
+
+  it('on_exhausted recycle takes the least recently used number and marks the binding', async () => {
+    const partner = await partnerWithPool(2, { onExhausted: 'recycle' });
+    const t0 = app.clock.now;
+    const at = async (time: number): Promise<PartnerCall> => {
+      app.clock.now = time;
+      return send(partner, webRequest(partner.advId, '22334455'));
+    };
+    const first = await at(t0);
+    await at(t0 + MINUTE);
+    const third = await at(t0 + 2 * MINUTE);
+    expect(numbersOf(third)[0]!.replace_with.e164).toBe(numbersOf(first)[0]!.replace_with.e164);
+    const raw = await target.redis.hget(partnerKeys(target.keyPrefix, partner.advId).bindings, numbersOf(third)[0]!.replace_with.e164);
+    const binding = decodeBinding(raw!);
+    expect(binding.recycled).toBe(true);
+    expect(binding.sessionId).toBe(third.body.sessionId);
+
+    // The first session lost its number; coming back it gets one that is not the third session's.
+    app.clock.now = t0 + 3 * MINUTE;
+    const back = await send(partner, webRequest(partner.advId, '22334455', { sessionId: first.body.sessionId }));
+    expect(back.body.sessionId).toBe(first.body.sessionId);
+    expect(numbersOf(back)[0]!.replace_with.e164).not.toBe(numbersOf(third)[0]!.replace_with.e164);
+  });
+
+  it('on_exhausted original answers the number on the page, untracked', async () => {
+    const partner = await partnerWithPool(1, { onExhausted: 'original' });
+    await send(partner, webRequest(partner.advId, '22334455'));
+    const second = await send(partner, webRequest(partner.advId, '22 33 44 55'));
+    expect(second.status).toBe(200);
+    expect(numbersOf(second)).toEqual([{ number_on_page: '22 33 44 55', replace_with: { e164: '+4722334455', local: '22 33 44 55' } }]);
+  });
+
+  it('keeps the request data with the binding', async () => {
+    const partner = await partnerWithPool(2);
+    const call = await send(partner, webRequest(partner.advId, '22334455', { fullReferrer: '', trackingId: 'tr-9' }));
+    const number = numbersOf(call)[0]!.replace_with.e164;
+    const raw = await target.redis.hget(partnerKeys(target.keyPrefix, partner.advId).bindings, number);
+    expect(decodeBinding(raw!)).toEqual({
+      sessionId: call.body.sessionId,
+      numberOnPage: '+4722334455',
+      recycled: false,
+      boundAt: app.clock.now,
+      seenAt: app.clock.now,
+      context: {
+        type: 'web',
+        trackingId: 'tr-9',
+        fullUrl: 'https://www.example.no/ad/1234',
+        fullReferrer: '',
+        custnr: 'C-1',
+        parameters: { custnr: 'C-1', custname: 'Kari Nordmann', custemail: 'kari@example.no', adId: '1234' },
+      },
+    });
+  });
+
+  it('answers 501 when the partner has no pool', async () => {
+    const config = partnerConfig(uniqueAdvId('nopool'));
+    await writePartnerProjection(target.redis, target.keyPrefix, projection(config, []));
+    const call = await send(config, webRequest(config.advId, '22334455'));
+    expect(call.status).toBe(501);
+    expect(call.body).toEqual({ success: false, error: 'No number pool configured' });
+  });
+}

@@ -1,0 +1,70 @@
+import type { PartnerConfig, PartnerProjection, SourceRoute } from '@trackline/contracts';
+import { createLogger, type Logger } from '@trackline/platform';
+import type { ReplacementConfig } from '../config/replacement-config';
+
+export const silentLogger: Logger = createLogger({ service: 'replacement-test', level: 'silent' });
+
+export function testConfig(keyPrefix: string, overrides: Partial<ReplacementConfig> = {}): ReplacementConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    redis: {
+      url: 'redis://127.0.0.1:6379',
+      clusterNodes: [],
+      keyPrefix,
+      commandTimeoutMs: 2000,
+      connectTimeoutMs: 2000,
+      maxReconnectDelayMs: 200,
+    },
+    storeDeadlineMs: 5000,
+    // Tests change partner settings between requests; they must be seen at once.
+    partnerConfigCacheMs: 0,
+    telephonyToken: 'switch-token',
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+export function partnerConfig(advId: string, overrides: Partial<PartnerConfig> = {}): PartnerConfig {
+  return {
+    advId,
+    signingSecret: `secret-of-${advId}`,
+    country: 'NO',
+    timeZone: 'Europe/Oslo',
+    sessionTtlSeconds: 1800,
+    holdBackSeconds: 600,
+    onExhausted: 'recycle',
+    fallbackNumber: null,
+    ...overrides,
+  };
+}
+
+/** `count` pool numbers +479100NNNN starting at `first`. */
+export function poolNumbers(count: number, first = 1): string[] {
+  return Array.from({ length: count }, (_, i) => `+479100${String(first + i).padStart(4, '0')}`);
+}
+
+export function sourceRoute(overrides: Partial<SourceRoute> = {}): SourceRoute {
+  return {
+    sourceId: '101',
+    customerId: '7',
+    destnr: '+4790000001',
+    phonenr: '+4722334455',
+    altNumbers: [],
+    vmDivertAll: false,
+    vmGreetingId: null,
+    closed: false,
+    ...overrides,
+  };
+}
+
+export function projection(config: PartnerConfig, pool: string[], sources: SourceRoute[] = []): PartnerProjection {
+  return { config, poolNumbers: pool, sources };
+}
+
+let counter = 0;
+/** A partner name unique within the test process. */
+export function uniqueAdvId(label: string): string {
+  counter += 1;
+  return `${label}-${process.pid}-${counter}`;
+}

@@ -1,0 +1,40 @@
+import { createServer, type Server } from 'node:http';
+import { listen, type RedisConnection } from '@trackline/platform';
+import { createReplacementApp } from '../app';
+import type { ReplacementConfig } from '../config/replacement-config';
+import { silentLogger, testConfig } from './fixtures';
+
+export interface TestServer {
+  baseUrl: string;
+  server: Server;
+  /** The clock the app's rules run on; tests set it. */
+  clock: { now: number };
+  close(): Promise<void>;
+}
+
+/** The real app on a free loopback port, over the given Redis connection, with a controlled clock. */
+export async function startTestServer(
+  redis: RedisConnection,
+  keyPrefix: string,
+  overrides: Partial<ReplacementConfig> = {},
+): Promise<TestServer> {
+  const clock = { now: Date.UTC(2026, 0, 5, 9, 0, 0) };
+  const replacement = createReplacementApp({
+    config: testConfig(keyPrefix, overrides),
+    logger: silentLogger,
+    redis,
+    clock: () => clock.now,
+  });
+  const server = createServer(replacement.app);
+  const port = await listen(server, 0, '127.0.0.1');
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    server,
+    clock,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await replacement.close();
+    },
+  };
+}
