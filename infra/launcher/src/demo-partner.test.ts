@@ -114,6 +114,30 @@ describe('ensureDemoPartner', () => {
   });
 });
 
+describe('listPartnerNames with a CLI that has no --json', () => {
+  const table = [
+    'ID  NAME  USERNAME  SIGNING SECRET            ALLOWED IPS',
+    '1   acme  acme      abcd… (32 characters)     127.0.0.1/32, ::1/128',
+    '2   demo  demo      0123… (64 characters)     (none: every address is refused)',
+  ].join('\n');
+  const cliWithout =
+    (stdout: string): RunCli =>
+    async (args) =>
+      args.includes('--json')
+        ? { code: 1, stdout: '', stderr: "error: unknown option '--json'\n" }
+        : { code: 0, stdout: `${stdout}\n`, stderr: '' };
+
+  it('reads the advIds from the NAME column of the table', async () => {
+    expect(await listPartnerNames(cliWithout(table))).toEqual(['acme', 'demo']);
+  });
+
+  it('reads "no partners" as an empty list', async () => {
+    expect(await listPartnerNames(cliWithout('No partners yet; create one with partner:create.'))).toEqual(
+      [],
+    );
+  });
+});
+
 describe('signedReplacementExample', () => {
   it('signs the exact body with HMAC-SHA1 of the signing secret', () => {
     const partner = {

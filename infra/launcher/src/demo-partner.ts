@@ -78,11 +78,16 @@ export async function ensureDemoPartner(runCli: RunCli, file: string): Promise<D
 }
 
 /**
- * Asks the CLI for the partners as JSON (`partner:list --json` prints one JSON array line on stdout;
- * log lines may come before it) and returns their advIds.
+ * The partners' advIds. Asks for `partner:list --json` (one JSON array line on stdout; log lines may
+ * come before it). A CLI that does not know --json yet is read through its table instead: the header
+ * line, then one row per partner with the advId in the second column, or a "No partners" line.
  */
 export async function listPartnerNames(runCli: RunCli): Promise<string[]> {
-  const result = await mustSucceed(runCli, ['partner:list', '--json']);
+  const asJson = await runCli(['partner:list', '--json']);
+  if (asJson.code !== 0 && /unknown option/i.test(`${asJson.stderr}${asJson.stdout}`)) {
+    return namesFromTable(await mustSucceed(runCli, ['partner:list']));
+  }
+  const result = await mustSucceed(() => Promise.resolve(asJson), ['partner:list', '--json']);
   const line = result.stdout
     .split('\n')
     .map((text) => text.trim())
@@ -102,6 +107,19 @@ export async function listPartnerNames(runCli: RunCli): Promise<string[]> {
       throw new LauncherError('partner:list --json printed a partner without a name');
     return name;
   });
+}
+
+function namesFromTable(result: CommandResult): string[] {
+  const lines = result.stdout.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('{'));
+  if (lines.length === 0 || /^no partners/i.test(lines[0].trim())) return [];
+  const [header, ...rows] = lines;
+  const columns = header.trim().split(/\s{2,}/);
+  const nameColumn = columns.findIndex((title) => /^(name|advId)$/i.test(title));
+  if (nameColumn < 0) throw new LauncherError(`partner:list printed no name column: ${header.trim()}`);
+  // Columns are separated by two or more spaces; values hold at most single spaces.
+  return rows
+    .map((row) => row.trim().split(/\s{2,}/)[nameColumn])
+    .filter((name): name is string => name !== undefined);
 }
 
 /** The body and signed URL path for the printed replacement example (no openssl needed to try it). */

@@ -68,7 +68,8 @@ async function start(config: LauncherConfig): Promise<void> {
     for (const line of `${migrate.stdout}${migrate.stderr}`.trim().split('\n')) write(`migrate | ${line}`);
     throw new LauncherError(`Migrations failed (exit ${String(migrate.code)}); see the lines above.`);
   }
-  step('Migrations: the schema is up to date');
+  for (const line of migrate.stdout.trim().split('\n'))
+    if (line.trim() !== '') step(`Migrations: ${line.trim()}`);
 
   step('Demo partner: checking for partners');
   const demoFile = path.join(config.dataDir, 'demo-partner.json');
