@@ -6,3 +6,5 @@ export * from './time-window';
 export * from './json-input';
 export * from './alt-numbers';
 export * from './money';
+export * from './pricing';
+export * from './timestamps';

@@ -45,6 +45,7 @@ describe('normalizePhoneNumber', () => {
     ['+4759000000'],
     ['٢٢٣٣٤٤٥٥'],
     ['2'.repeat(60)],
+    [`22334455${' '.repeat(40)}`],
   ])('rejects %p', (input) => {
     expect(() => normalizePhoneNumber('phonenr', input, 'NO')).toThrow(ValidationError);
     expect(() => normalizePhoneNumber('phonenr', input, 'NO')).toThrow('phonenr: must be a phone number');

@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { ValidationError } from './errors';
+import { formatUtcTimestamp, parseCallTime } from './timestamps';
+
+describe('formatUtcTimestamp', () => {
+  it('renders UTC with a space and no fraction', () => {
+    expect(formatUtcTimestamp(new Date('2026-03-29T01:02:03.999Z'))).toBe('2026-03-29 01:02:03');
+    expect(formatUtcTimestamp(new Date('2026-12-31T23:59:59+02:00'))).toBe('2026-12-31 21:59:59');
+  });
+
+  it('refuses an invalid date', () => {
+    expect(() => formatUtcTimestamp(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});
+
+describe('parseCallTime', () => {
+  it.each([
+    ['2026-03-29 01:02:03', '2026-03-29T01:02:03.000Z'],
+    ['2026-03-29T03:02:03+02:00', '2026-03-29T01:02:03.000Z'],
+    ['2026-03-29T01:02:03Z', '2026-03-29T01:02:03.000Z'],
+    ['2026-03-29T01:02:03.250Z', '2026-03-29T01:02:03.250Z'],
+    ['2026-03-29T02:02-0100', '2026-03-29T03:02:00.000Z'],
+    ['2024-02-29 12:00:00', '2024-02-29T12:00:00.000Z'],
+  ])('reads %p', (value, iso) => {
+    expect(parseCallTime('start', value).toISOString()).toBe(iso);
+  });
+
+  it.each([
+    ['2026-03-29T01:02:03'],
+    ['2026-03-29 01:02'],
+    ['2026-03-29'],
+    ['2026-02-29 12:00:00'],
+    ['2026-03-29 24:00:00'],
+    ['2026-03-29T24:00:00Z'],
+    ['2026-03-29 12:60:00'],
+    ['2026-13-01 00:00:00'],
+    ['29.03.2026 01:02:03'],
+    ['1774746123'],
+    [1774746123],
+    [''],
+    [null],
+  ])('rejects %p', (value) => {
+    expect(() => parseCallTime('start', value)).toThrow(
+      new ValidationError('start', 'must be "YYYY-MM-DD HH:MM:SS" (UTC) or ISO 8601 with an offset'),
+    );
+  });
+
+  it('round-trips formatUtcTimestamp to the second', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 253_402_300_799 }), (seconds) => {
+        const d = new Date(seconds * 1000);
+        expect(parseCallTime('at', formatUtcTimestamp(d)).getTime()).toBe(d.getTime());
+      }),
+    );
+  });
+});
