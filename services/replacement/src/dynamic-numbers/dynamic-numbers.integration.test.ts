@@ -1,0 +1,111 @@
+import {
+  CUSTOMER_EVENTS_GROUP,
+  decodeCustomerSeenEvent,
+  partnerKeys,
+  writePartnerProjection,
+  type PartnerConfig,
+} from '@trackline/contracts';
+import { partnerConfig, poolNumbers, projection, uniqueAdvId } from '../testing/fixtures';
+import { partnerSign, sendReplacementRequest, webRequest, type PartnerCall, type SendOptions } from '../testing/partner-client';
+import { singleRedisTarget, type RedisTarget } from '../testing/redis-target';
+import { startTestServer, type TestServer } from '../testing/test-server';
+
+// A scripted partner meeting every error path, in legacy mode (always 200) and with X-HTTP-STATUSES.
+describe('POST /dynamic-numbers as a partner sees it', () => {
+  let target: RedisTarget;
+  let app: TestServer;
+  let partner: PartnerConfig;
+
+  beforeAll(async () => {
+    target = await singleRedisTarget();
+    app = await startTestServer(target.redis, target.keyPrefix);
+    partner = partnerConfig(uniqueAdvId('http'));
+    await writePartnerProjection(target.redis, target.keyPrefix, projection(partner, poolNumbers(20)));
+  });
+  afterAll(async () => {
+    await app?.close();
+    await target?.close();
+  });
+
+  const send = (body: string | Record<string, unknown>, options: Partial<SendOptions> = {}) =>
+    sendReplacementRequest(app.baseUrl, body, { secret: partner.signingSecret, ...options });
+
+  it.each([
+    ['query', '/dynamic-numbers'],
+    ['header', '/dynamic-numbers'],
+    ['query', '/'],
+  ] as const)('accepts the signature in the %s at %s', async (signIn, path) => {
+    const call = await send(webRequest(partner.advId, '22334455'), { signIn, path });
+    expect(call.status).toBe(200);
+    expect(call.body.success).toBe(true);
+    expect(call.headers.get('server-timing')).toMatch(/^app;dur=\d+(\.\d+)?$/);
+    expect(call.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  type Case = [name: string, call: (httpStatuses: boolean) => Promise<PartnerCall>, status: number, error: string];
+  const request = (overrides: Record<string, unknown>, numbers = '22334455') => webRequest(partner.advId, numbers, overrides);
+  const cases: Case[] = [
+    ['a body that is not JSON', (h) => send('advId=acme', { httpStatuses: h }), 400, 'Invalid JSON: the body must be a JSON object'],
+    ['no advId', (h) => send({ numbers: '22334455' }, { httpStatuses: h }), 400, 'Missing parameter: advId'],
+    ['a missing field', (h) => send(request({ fullUrl: undefined }), { httpStatuses: h }), 400, 'Missing parameter: fullUrl'],
+    ['a missing web field', (h) => send(request({ requestIpAddress: undefined }), { httpStatuses: h }), 400, 'Missing parameter: requestIpAddress'],
+    ['a non-string value', (h) => send(request({ trackingId: 42 }), { httpStatuses: h }), 400, 'Invalid parameter: trackingId (must be a string)'],
+    ['a 60-character custnr', (h) => send(request({ parameters: { custnr: 'x'.repeat(60) } }), { httpStatuses: h }), 400, 'Invalid parameter: parameters.custnr (max 45 characters)'],
+    ['a bad type', (h) => send(request({ type: 'desktop' }), { httpStatuses: h }), 400, 'Invalid parameter: type (must be web or app)'],
+    ['a number that is not one', (h) => send(request({}, '22334455, ring oss'), { httpStatuses: h }), 400, 'Invalid parameter: numbers (not a phone number in NO: "ring oss")'],
+    ['no signature', (h) => send(request({}), { httpStatuses: h, signIn: 'none' }), 403, 'Invalid signature'],
+    ['a wrong signature', (h) => send(request({}), { httpStatuses: h, signature: partnerSign('other', 'x') }), 403, 'Invalid signature'],
+    ['an unknown advId', (h) => send(webRequest('no-such-partner', '22334455'), { httpStatuses: h }), 403, 'Invalid signature'],
+    ['an advId that cannot be a partner', (h) => send(webRequest('a{b}', '22334455'), { httpStatuses: h }), 403, 'Invalid signature'],
+    ['a body over 64 KiB', (h) => send(request({ fullUrl: 'x'.repeat(65 * 1024) }), { httpStatuses: h }), 413, 'Request body too large (max 65536 bytes)'],
+  ]; // prettier-ignore
+
+  it.each(cases)('answers %s with the right text in both modes', async (_name, call, status, error) => {
+    const legacy = await call(false);
+    expect(legacy.status).toBe(200);
+    expect(legacy.body).toEqual({ success: false, error });
+    const withStatuses = await call(true);
+    expect(withStatuses.status).toBe(status);
+    expect(withStatuses.body).toEqual({ success: false, error });
+    expect(withStatuses.headers.get('server-timing')).toMatch(/^app;dur=/);
+  });
+
+  it('answers unknown paths and methods', async () => {
+    const missing = await fetch(`${app.baseUrl}/nope`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('server-timing')).toMatch(/^app;dur=/);
+    const wrongMethod = await fetch(`${app.baseUrl}/dynamic-numbers`);
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
+  });
+
+  it('reports health and readiness', async () => {
+    const health = await fetch(`${app.baseUrl}/health`);
+    expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
+    const ready = await fetch(`${app.baseUrl}/ready`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', redis: 'up' }]);
+  });
+
+  it('appends a customer-seen event once per customer state of a session', async () => {
+    const keys = partnerKeys(target.keyPrefix, partner.advId);
+    const base = { parameters: { custnr: 'C-9', custname: 'Ola', custemail: 'ola@example.no' } };
+    const first = await send(webRequest(partner.advId, '22334455', base));
+    const sessionId = first.body.sessionId;
+    await send(webRequest(partner.advId, '22334455', { ...base, sessionId }));
+    app.clock.now += 1000;
+    await send(webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' }, sessionId }));
+    await send(webRequest(partner.advId, '22334455', { parameters: { adId: '1' } }));
+
+    const entries = (await target.redis.xrange(keys.customerEvents, '-', '+')).map(([, fields]) => decodeCustomerSeenEvent(fields));
+    const forC9 = entries.filter((e) => e.custnr === 'C-9');
+    expect(forC9).toEqual([
+      { advId: partner.advId, custnr: 'C-9', custname: 'Ola', custemail: 'ola@example.no', at: app.clock.now - 1000 },
+      { advId: partner.advId, custnr: 'C-9', custname: 'Ola N', at: app.clock.now },
+    ]);
+
+    // Management's consumer group reads the stream from its start.
+    await target.redis.xgroup('CREATE', keys.customerEvents, CUSTOMER_EVENTS_GROUP, '0', 'MKSTREAM');
+    const read = (await target.redis.xreadgroup('GROUP', CUSTOMER_EVENTS_GROUP, 'c1', 'COUNT', 100, 'STREAMS', keys.customerEvents, '>')) as Array<[string, Array<[string, string[]]>]>;
+    expect(read[0]![1].length).toBe(entries.length);
+  });
+});
