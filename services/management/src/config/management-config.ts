@@ -23,6 +23,19 @@ export interface ManagementConfig {
   smtpFrom: string;
   smsGatewayUrl?: string;
   logLevel: LogLevel;
+  /** The consumer of the replacement service's customer-seen streams (SPEC §3). */
+  customerEvents: {
+    /** XREADGROUP BLOCK; bounds how long a new customer takes to appear (well under 1 s). */
+    blockMs: number;
+    /** Entries read per stream per round. */
+    batchSize: number;
+    /** Pending this long in another consumer, an entry is taken over (that process died). */
+    reclaimIdleMs: number;
+    /** How often the partner list is re-read, so new partners' streams are consumed without a restart. */
+    partnerRefreshMs: number;
+    /** Pause before retrying an entry the database refused, or after a Redis error. */
+    retryDelayMs: number;
+  };
 }
 
 export function loadManagementConfig(env: Env): ManagementConfig {
@@ -54,6 +67,16 @@ export function loadManagementConfig(env: Env): ManagementConfig {
     smtpFrom: read.string('SMTP_FROM', 'Trackline <noreply@trackline.invalid>'),
     smsGatewayUrl: read.url('SMS_GATEWAY_URL', undefined, ['http:', 'https:']),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    customerEvents: {
+      blockMs: read.integer('CUSTOMER_EVENTS_BLOCK_MS', 200, { min: 10, max: 900 }),
+      batchSize: read.integer('CUSTOMER_EVENTS_BATCH_SIZE', 100, { min: 1, max: 10_000 }),
+      reclaimIdleMs: read.integer('CUSTOMER_EVENTS_RECLAIM_IDLE_MS', 30_000, { min: 1_000, max: 3_600_000 }),
+      partnerRefreshMs: read.integer('CUSTOMER_EVENTS_PARTNER_REFRESH_MS', 10_000, {
+        min: 1_000,
+        max: 600_000,
+      }),
+      retryDelayMs: read.integer('CUSTOMER_EVENTS_RETRY_DELAY_MS', 1_000, { min: 100, max: 60_000 }),
+    },
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {
     read.reject('TLS_CERT/TLS_KEY', 'set both or neither');

@@ -13,7 +13,20 @@ export interface CustomersStore {
   /** Keys left out keep their value; custom field values are merged. Null when no such customer. */
   update(partnerId: string, id: string, changes: CustomerChanges): Promise<Customer | null>;
   delete(partnerId: string, id: string): Promise<void>;
+  /**
+   * A visitor request named this custnr (SPEC §3): create the customer, or set the given name and
+   * e-mail where they differ. Keys left out keep the stored value; a new customer sent without a
+   * name is named by its custnr (name is required). One statement, so two consumers cannot both insert.
+   */
+  upsertSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<CustomerSeenOutcome>;
 }
+
+export interface CustomerSeen {
+  name?: string;
+  email?: string;
+}
+
+export type CustomerSeenOutcome = 'created' | 'updated' | 'unchanged';
 
 const UNIQUE_VIOLATION = '23505';
 const CUSTNR_CONSTRAINT = 'UQ_customers_partner_custnr';
@@ -66,6 +79,25 @@ export class TypeormCustomersStore implements CustomersStore {
 
   async delete(partnerId: string, id: string): Promise<void> {
     await this.manager.getRepository(CustomerEntity).delete({ partnerId, id });
+  }
+
+  async upsertSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<CustomerSeenOutcome> {
+    // The WHERE skips the update (no row returned) when nothing differs, so `modified` only moves on
+    // a real change; xmax = 0 marks a row this statement inserted.
+    const rows = (await this.manager.query(
+      `INSERT INTO customers (partner_id, custnr, name, email)
+       VALUES ($1, $2, COALESCE($3::varchar, $2::varchar), $4::varchar)
+       ON CONFLICT (partner_id, custnr) DO UPDATE
+         SET name = COALESCE($3::varchar, customers.name),
+             email = COALESCE($4::varchar, customers.email),
+             modified = now()
+         WHERE customers.name IS DISTINCT FROM COALESCE($3::varchar, customers.name)
+            OR customers.email IS DISTINCT FROM COALESCE($4::varchar, customers.email)
+       RETURNING (xmax = 0) AS inserted`,
+      [partnerId, custnr, seen.name ?? null, seen.email ?? null],
+    )) as Array<{ inserted: boolean }>;
+    if (rows.length === 0) return 'unchanged';
+    return rows[0]!.inserted ? 'created' : 'updated';
   }
 }
 

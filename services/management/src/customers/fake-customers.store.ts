@@ -1,6 +1,6 @@
 import { ValidationError } from '@trackline/domain';
 import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from './customer';
-import type { CustomersStore } from './customers.store';
+import type { CustomerSeen, CustomerSeenOutcome, CustomersStore } from './customers.store';
 
 /** In-memory CustomersStore for unit tests; enforces custnr uniqueness per partner like the database. */
 export class FakeCustomersStore implements CustomersStore {
@@ -55,6 +55,31 @@ export class FakeCustomersStore implements CustomersStore {
       (customer) => customer.partnerId === partnerId && customer.id === id,
     );
     if (index >= 0) this.customers.splice(index, 1);
+  }
+
+  async upsertSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<CustomerSeenOutcome> {
+    const existing = this.customers.find(
+      (customer) => customer.partnerId === partnerId && customer.custnr === custnr,
+    );
+    if (existing === undefined) {
+      await this.insert(partnerId, {
+        name: seen.name ?? custnr,
+        custnr,
+        corporateid: null,
+        email: seen.email ?? null,
+        dncsClassName: null,
+        receiveMonthlyReport: false,
+        serviceCallerId: false,
+        customFields: {},
+      });
+      return 'created';
+    }
+    const changes: CustomerChanges = {};
+    if (seen.name !== undefined && seen.name !== existing.name) changes.name = seen.name;
+    if (seen.email !== undefined && seen.email !== existing.email) changes.email = seen.email;
+    if (Object.keys(changes).length === 0) return 'unchanged';
+    await this.update(partnerId, existing.id, changes);
+    return 'updated';
   }
 
   private find(partnerId: string, id: string): Customer | undefined {
