@@ -1,0 +1,58 @@
+import { hostname } from 'node:os';
+import { createRedisClient, type Logger } from '@trackline/platform';
+import type { ManagementConfig } from '../config/management-config';
+import type { CustomersStore } from '../customers/customers.store';
+import { CustomerEventsConsumer } from './customer-events.consumer';
+import { CustomerEventsService, type StreamPartner } from './customer-events.service';
+
+export interface StartCustomerEventsConsumerDeps {
+  config: Pick<ManagementConfig, 'redis' | 'customerEvents'>;
+  customers: Pick<CustomersStore, 'upsertSeen'>;
+  /** The partners store (its list() is re-read every partnerRefreshMs). */
+  partners: { list(): Promise<StreamPartner[]> };
+  logger: Logger;
+}
+
+// A blocked XREADGROUP answers only after BLOCK; the command timeout must leave it that long and more.
+const COMMAND_TIMEOUT_MARGIN_MS = 5_000;
+
+/**
+ * Opens the consumer's own Redis connection and starts consuming (SPEC §3). Call stop() at shutdown:
+ * it finishes the round in flight and closes that connection.
+ */
+export function startCustomerEventsConsumer(deps: StartCustomerEventsConsumerDeps): CustomerEventsConsumer {
+  const { redis, customerEvents } = deps.config;
+  const connection = createRedisClient({
+    url: redis.url,
+    clusterNodes: redis.clusterNodes,
+    connectTimeoutMs: 5_000,
+    commandTimeoutMs: customerEvents.blockMs + COMMAND_TIMEOUT_MARGIN_MS,
+    maxReconnectDelayMs: 5_000,
+    // The loop waits anyway; queued commands go out as soon as the connection is back.
+    queueWhileDisconnected: true,
+    name: 'management-customer-events',
+    logger: deps.logger,
+  });
+  const consumer = new CustomerEventsConsumer(
+    {
+      redis: connection,
+      partners: deps.partners,
+      events: new CustomerEventsService(deps.customers),
+      logger: deps.logger,
+      clock: Date.now,
+    },
+    {
+      keyPrefix: redis.keyPrefix,
+      consumerName: `${hostname()}-${process.pid}`,
+      blockMs: customerEvents.blockMs,
+      batchSize: customerEvents.batchSize,
+      reclaimIdleMs: customerEvents.reclaimIdleMs,
+      // Often enough that a crashed consumer's entries wait little more than the idle time.
+      reclaimIntervalMs: Math.max(1_000, Math.floor(customerEvents.reclaimIdleMs / 2)),
+      partnerRefreshMs: customerEvents.partnerRefreshMs,
+      retryDelayMs: customerEvents.retryDelayMs,
+    },
+  );
+  consumer.start();
+  return consumer;
+}
