@@ -2,13 +2,19 @@ import { DataSource } from 'typeorm';
 import { CustomerEntity } from '../customers/customer.entity';
 import { PartnerCustomFieldEntity } from '../partners/partner-custom-field.entity';
 import { PartnerEntity } from '../partners/partner.entity';
+import { VoicemailGreetingEntity } from '../greetings/voicemail-greeting.entity';
 import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
 import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
+import { CreateVoicemailGreetings1795263100000 } from './migrations/1795263100000-CreateVoicemailGreetings';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
-export const ENTITIES = [PartnerEntity, PartnerCustomFieldEntity, CustomerEntity];
-export const MIGRATIONS = [CreatePartners1795262700000, CreateCustomers1795262800000];
+export const ENTITIES = [PartnerEntity, PartnerCustomFieldEntity, CustomerEntity, VoicemailGreetingEntity];
+export const MIGRATIONS = [
+  CreatePartners1795262700000,
+  CreateCustomers1795262800000,
+  CreateVoicemailGreetings1795263100000,
+];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
 export function createDataSource(databaseUrl: string): DataSource {

@@ -1,0 +1,132 @@
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { TypeormCustomersStore } from '../customers/customers.store';
+import { createDataSource } from '../db/data-source';
+import { typeormUnitOfWork } from '../db/unit-of-work';
+import { TypeormPartnersStore } from '../partners/partners.store';
+import { TypeormGreetingsStore } from './greetings.store';
+
+describe('TypeormGreetingsStore', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let store: TypeormGreetingsStore;
+  let acme: string;
+  let beta: string;
+  let customer: string;
+  let betaCustomer: string;
+  const now = new Date('2026-02-03T04:05:06Z');
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    store = new TypeormGreetingsStore(dataSource.manager);
+    const partners = new TypeormPartnersStore(dataSource.manager);
+    const partner = {
+      ha1Md5: 'a'.repeat(32),
+      ha1Sha256: 'b'.repeat(64),
+      signingSecret: 'sixteen-chars-ok',
+      allowIps: [],
+      country: 'NO' as const,
+      timeZone: 'Europe/Oslo',
+      dni: {
+        sessionTtlSeconds: 1800,
+        holdBackSeconds: 600,
+        onExhausted: 'recycle' as const,
+        fallbackNumber: null,
+      },
+      showFullAnum: false,
+    };
+    acme = (await partners.insert({ ...partner, name: 'acme', digestUsername: 'acme-api' })).id;
+    beta = (await partners.insert({ ...partner, name: 'beta', digestUsername: 'beta-api' })).id;
+    const customers = new TypeormCustomersStore(dataSource.manager);
+    const values = {
+      name: 'Kari',
+      corporateid: null,
+      email: null,
+      dncsClassName: null,
+      receiveMonthlyReport: false,
+      serviceCallerId: false,
+      customFields: {},
+    };
+    customer = (await customers.insert(acme, { ...values, custnr: 'K1' })).id;
+    betaCustomer = (await customers.insert(beta, { ...values, custnr: 'K1' })).id;
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  it('inserts a placeholder and refuses a PIN another unrecorded greeting holds, in any partner', async () => {
+    const first = await store.insert(acme, { customerId: customer, name: 'Welcome', recordPin: '111111' });
+    expect(first).toMatchObject({
+      customerId: customer,
+      name: 'Welcome',
+      recordPin: '111111',
+      datalength: null,
+    });
+    expect(
+      await store.insert(beta, { customerId: betaCustomer, name: 'Other', recordPin: '111111' }),
+    ).toBeNull();
+  });
+
+  it('stores a recording as bytes, frees its PIN, and reads the audio only when asked', async () => {
+    const greeting = (await store.insert(acme, {
+      customerId: customer,
+      name: 'Closed',
+      recordPin: '222222',
+    }))!;
+    const audio = Buffer.from([0, 255, 1, 254, 0]);
+    const recorded = await store.saveRecording('222222', audio, now);
+    expect(recorded).toMatchObject({ id: greeting.id, datalength: 5, recorded: now });
+    expect(await store.saveRecording('222222', Buffer.from('again'), now)).toBeNull();
+
+    const withSound = await store.findById(acme, customer, greeting.id, { withSound: true });
+    expect(withSound!.sounddata).toEqual(audio);
+    expect((await store.findById(acme, customer, greeting.id))!.sounddata).toBeNull();
+    const [row] = await dataSource.query(
+      'SELECT octet_length(sounddata) AS bytes FROM voicemail_greetings WHERE id = $1',
+      [greeting.id],
+    );
+    expect(row.bytes).toBe(5);
+
+    const reused = await store.insert(beta, { customerId: betaCustomer, name: 'Reuse', recordPin: '222222' });
+    expect(reused).not.toBeNull();
+  });
+
+  it('keeps partners and customers apart', async () => {
+    const greeting = (await store.insert(acme, { customerId: customer, name: 'Mine', recordPin: '333333' }))!;
+    expect(await store.findById(beta, customer, greeting.id)).toBeNull();
+    expect(await store.findById(acme, betaCustomer, greeting.id)).toBeNull();
+    expect((await store.list(beta, betaCustomer)).map((g) => g.name)).toEqual(['Reuse']);
+    await store.delete(beta, greeting.id);
+    expect(await store.findById(acme, customer, greeting.id)).not.toBeNull();
+  });
+
+  it('locks the row inside a unit of work, and deletes', async () => {
+    const greeting = (await store.insert(acme, { customerId: customer, name: 'Lock', recordPin: '444444' }))!;
+    const unitOfWork = typeormUnitOfWork(dataSource, (manager) => new TypeormGreetingsStore(manager));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const taken = new Promise<void>((resolve) => (locked = resolve));
+    const events: string[] = [];
+    const holder = unitOfWork.run(async (greetings) => {
+      await greetings.findById(acme, customer, greeting.id, { lock: true });
+      locked();
+      await held;
+      events.push('holder');
+    });
+    await taken;
+    const recording = store
+      .saveRecording('444444', Buffer.from('x'), now)
+      .then(() => events.push('recording'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await Promise.all([holder, recording]);
+    expect(events).toEqual(['holder', 'recording']);
+    await store.delete(acme, greeting.id);
+    expect(await store.findById(acme, customer, greeting.id)).toBeNull();
+  });
+});
