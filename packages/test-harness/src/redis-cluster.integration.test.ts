@@ -36,14 +36,16 @@ describe('startRedisCluster', () => {
     }
 
     // ...and the keys are really spread over all three masters.
-    const keysPerMaster = await Promise.all(cluster.nodes.map(async ({ host, port }) => {
-      const node = new Redis({ host, port });
-      try {
-        return await node.dbsize();
-      } finally {
-        node.disconnect();
-      }
-    })); // prettier-ignore
+    const keysPerMaster = await Promise.all(
+      cluster.nodes.map(async ({ host, port }) => {
+        const node = new Redis({ host, port });
+        try {
+          return await node.dbsize();
+        } finally {
+          node.disconnect();
+        }
+      }),
+    );
     expect(keysPerMaster.every((count) => count > 0)).toBe(true);
     expect(keysPerMaster.reduce((sum, count) => sum + count, 0)).toBe(partners.length * 2);
 

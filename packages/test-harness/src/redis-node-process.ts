@@ -42,6 +42,8 @@ async function distinctFreePort(other: number): Promise<number> {
 
 async function launch(binary: string, port: number, busPort: number): Promise<RedisNodeProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'tl-redis-cluster-'));
+  // One flag and its value per line.
+  // prettier-ignore
   const args = [
     '--port', String(port),
     '--bind', LOOPBACK,
@@ -54,7 +56,7 @@ async function launch(binary: string, port: number, busPort: number): Promise<Re
     '--appendonly', 'no',
     '--daemonize', 'no',
     '--logfile', '',
-  ]; // prettier-ignore
+  ];
   const child = spawn(binary, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = (): Promise<void> => stopProcess(child, dir);
   try {
