@@ -202,11 +202,13 @@ describe('CustomerEventsConsumer', () => {
       'custnr',
       'X-1',
     ]);
+    // Decodes, but Postgres refuses the NUL character: retrying would never help.
+    await appendEvent(acme.stream, { advId: acme.name, custnr: 'X-\u0000', custname: 'Nul AS' });
     await appendEvent(acme.stream, { advId: acme.name, custnr: 'K-2', custname: 'After AS' });
     startConsumer();
     await eventually(() => customer(acme.id, 'K-2'));
     await eventually(() => matching(pendingCount(acme.stream), (count) => count === 0));
-    expect(await customer(acme.id, 'X-1')).toBeUndefined();
+    expect((await customers.list(acme.id, {})).map((found) => found.custnr)).toEqual(['K-2']);
     const [lag] = (await writer.xinfo('GROUPS', acme.stream)) as unknown[][];
     expect(lag).toEqual(expect.arrayContaining(['pending', 0]));
   });

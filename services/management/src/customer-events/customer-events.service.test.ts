@@ -1,3 +1,4 @@
+import { ValidationError } from '@trackline/domain';
 import { encodeCustomerSeenEvent } from '@trackline/contracts';
 import { FakeCustomersStore } from '../customers/fake-customers.store';
 import { CustomerEventsService } from './customer-events.service';
@@ -73,6 +74,17 @@ describe('CustomerEventsService', () => {
       problem: 'custnr: must be at most 45 characters',
     });
     expect(await store.list('1', {})).toEqual([]);
+  });
+
+  it('calls an entry malformed when the store says its values can never be stored', async () => {
+    const refusing = new CustomerEventsService({
+      upsertSeen: () => Promise.reject(new ValidationError('customer', 'cannot be stored (NUL)')),
+    });
+    const fields = encodeCustomerSeenEvent({ advId: 'acme', custnr: 'K-1', at: 1 });
+    expect(await refusing.apply(acme, fields)).toEqual({
+      kind: 'malformed',
+      problem: 'customer: cannot be stored (NUL)',
+    });
   });
 
   it('lets a database failure through, so the entry stays pending', async () => {

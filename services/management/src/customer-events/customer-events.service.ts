@@ -1,4 +1,5 @@
 import { decodeCustomerSeenEvent, ProjectionDecodeError } from '@trackline/contracts';
+import { ValidationError } from '@trackline/domain';
 import type { CustomerSeenOutcome, CustomersStore } from '../customers/customers.store';
 import { customerSeenValues, custnrProblem } from './customer-seen-values';
 
@@ -40,7 +41,13 @@ export class CustomerEventsService {
     const badCustnr = custnrProblem(event.custnr);
     if (badCustnr !== undefined) return { kind: 'malformed', problem: badCustnr };
     const { seen, rejected } = customerSeenValues(event);
-    const outcome = await this.customers.upsertSeen(partner.id, event.custnr, seen);
+    let outcome: CustomerSeenOutcome;
+    try {
+      outcome = await this.customers.upsertSeen(partner.id, event.custnr, seen);
+    } catch (error) {
+      if (error instanceof ValidationError) return { kind: 'malformed', problem: error.message };
+      throw error;
+    }
     return { kind: 'applied', custnr: event.custnr, outcome, rejected };
   }
 }

@@ -17,6 +17,7 @@ export interface CustomersStore {
    * A visitor request named this custnr (SPEC §3): create the customer, or set the given name and
    * e-mail where they differ. Keys left out keep the stored value; a new customer sent without a
    * name is named by its custnr (name is required). One statement, so two consumers cannot both insert.
+   * Throws ValidationError for values the database can never store.
    */
   upsertSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<CustomerSeenOutcome>;
 }
@@ -84,8 +85,9 @@ export class TypeormCustomersStore implements CustomersStore {
   async upsertSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<CustomerSeenOutcome> {
     // The WHERE skips the update (no row returned) when nothing differs, so `modified` only moves on
     // a real change; xmax = 0 marks a row this statement inserted.
-    const rows = (await this.manager.query(
-      `INSERT INTO customers (partner_id, custnr, name, email)
+    const rows = (await translateDataException(() =>
+      this.manager.query(
+        `INSERT INTO customers (partner_id, custnr, name, email)
        VALUES ($1, $2, COALESCE($3::varchar, $2::varchar), $4::varchar)
        ON CONFLICT (partner_id, custnr) DO UPDATE
          SET name = COALESCE($3::varchar, customers.name),
@@ -94,7 +96,8 @@ export class TypeormCustomersStore implements CustomersStore {
          WHERE customers.name IS DISTINCT FROM COALESCE($3::varchar, customers.name)
             OR customers.email IS DISTINCT FROM COALESCE($4::varchar, customers.email)
        RETURNING (xmax = 0) AS inserted`,
-      [partnerId, custnr, seen.name ?? null, seen.email ?? null],
+        [partnerId, custnr, seen.name ?? null, seen.email ?? null],
+      ),
     )) as Array<{ inserted: boolean }>;
     if (rows.length === 0) return 'unchanged';
     return rows[0]!.inserted ? 'created' : 'updated';
@@ -109,6 +112,20 @@ async function translateCustnrConflict<T>(write: () => Promise<T>): Promise<T> {
       error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
     if (driverError.code === UNIQUE_VIOLATION && driverError.constraint === CUSTNR_CONSTRAINT) {
       throw new ValidationError('custnr', 'is already used by another customer');
+    }
+    throw error;
+  }
+}
+
+// SQLSTATE class 22 (data exception, e.g. a NUL character): the values can never be stored, so the
+// caller must not retry them; anything else (a lost connection) may succeed next time.
+async function translateDataException<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string }) : {};
+    if (driverError.code?.startsWith('22') === true) {
+      throw new ValidationError('customer', `cannot be stored (${(error as Error).message})`);
     }
     throw error;
   }

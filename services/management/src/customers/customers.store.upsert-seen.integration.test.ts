@@ -1,3 +1,4 @@
+import { ValidationError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
@@ -88,6 +89,13 @@ describe('TypeormCustomersStore.upsertSeen', () => {
     expect(await store.upsertSeen(beta, 'K-1', { name: 'Beta customer' })).toBe('created');
     expect((await only(acme, 'K-1')).name).toBe('Acme customer');
     expect((await only(beta, 'K-1')).name).toBe('Beta customer');
+  });
+
+  it('refuses values the database cannot store with a ValidationError, so they are not retried', async () => {
+    await expect(store.upsertSeen(acme, 'K-\u0000', { name: 'Nul AS' })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    expect(await store.list(acme, {})).toEqual([]);
   });
 
   it('creates one customer when two consumers see the same new custnr at once', async () => {
