@@ -50,6 +50,17 @@ export class FakeGreetingsStore implements GreetingsStore {
     if (index >= 0) this.greetings.splice(index, 1);
   }
 
+  async greetingBelongsToCustomer(
+    partnerId: string,
+    customerId: string,
+    greetingId: string,
+  ): Promise<boolean> {
+    return this.greetings.some(
+      (greeting) =>
+        greeting.partnerId === partnerId && greeting.customerId === customerId && greeting.id === greetingId,
+    );
+  }
+
   async saveRecording(recordPin: string, sounddata: Buffer, now: Date): Promise<Greeting | null> {
     const greeting = this.unrecordedWith(recordPin);
     if (greeting === undefined) return null;

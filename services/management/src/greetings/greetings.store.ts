@@ -21,6 +21,8 @@ export interface GreetingsStore {
   /** Null when the PIN is already reserved by another unrecorded greeting (the caller draws again). */
   insert(partnerId: string, greeting: NewGreeting): Promise<Greeting | null>;
   delete(partnerId: string, id: string): Promise<void>;
+  /** Whether the greeting exists and is this customer's (sources and campaigns may only use those). */
+  greetingBelongsToCustomer(partnerId: string, customerId: string, greetingId: string): Promise<boolean>;
   /**
    * Stores the audio of the unrecorded greeting holding `recordPin`, which frees the PIN.
    * Null when no unrecorded greeting holds it.
@@ -88,6 +90,17 @@ export class TypeormGreetingsStore implements GreetingsStore {
 
   async delete(partnerId: string, id: string): Promise<void> {
     await this.manager.getRepository(VoicemailGreetingEntity).delete({ partnerId, id });
+  }
+
+  async greetingBelongsToCustomer(
+    partnerId: string,
+    customerId: string,
+    greetingId: string,
+  ): Promise<boolean> {
+    if (!/^[1-9]\d{0,18}$/.test(greetingId)) return false;
+    return this.manager
+      .getRepository(VoicemailGreetingEntity)
+      .exists({ where: { partnerId, customerId, id: greetingId } });
   }
 
   async saveRecording(recordPin: string, sounddata: Buffer, now: Date): Promise<Greeting | null> {

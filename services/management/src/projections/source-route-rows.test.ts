@@ -1,0 +1,111 @@
+import { projectSourceRoutes, type SourceRouteRow } from './source-route-rows';
+
+const NOW = new Date('2026-04-01T12:00:00Z');
+const LATER = new Date('2026-04-20T00:00:00Z');
+const EARLIER = new Date('2026-03-20T00:00:00Z');
+
+function row(overrides: Partial<SourceRouteRow>): SourceRouteRow {
+  return {
+    id: '1',
+    customerId: '7',
+    destnr: '+4790000001',
+    phonenr: '+4722334455',
+    status: 'active',
+    closedAt: null,
+    heldUntil: null,
+    altNumbers: [],
+    vmDivertAll: false,
+    vmGreetingId: null,
+    campaign: null,
+    ...overrides,
+  };
+}
+
+describe('projectSourceRoutes', () => {
+  it('maps stored alt rules onto the route codec shape', () => {
+    const [route] = projectSourceRoutes(
+      [
+        row({
+          vmGreetingId: '4',
+          altNumbers: [
+            {
+              phonenr: 'voicemail',
+              weekdays: ['sat', 'sun'],
+              from_minute: 0,
+              to_minute: 1440,
+              alt_key: 'k1',
+            },
+          ],
+        }),
+      ],
+      NOW,
+    );
+    expect(route).toEqual({
+      sourceId: '1',
+      customerId: '7',
+      destnr: '+4790000001',
+      phonenr: '+4722334455',
+      altNumbers: [
+        { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'k1' },
+      ],
+      vmDivertAll: false,
+      vmGreetingId: '4',
+      closed: false,
+    });
+  });
+
+  it('routes a number to its open source before any closed one', () => {
+    const routes = projectSourceRoutes(
+      [
+        row({ id: '2', status: 'closed', closedAt: EARLIER, heldUntil: LATER }),
+        row({ id: '3', phonenr: '+4722000003' }),
+      ],
+      NOW,
+    );
+    expect(routes.map((route) => [route.sourceId, route.closed])).toEqual([['3', false]]);
+  });
+
+  it('keeps a closed source while its number is held back, the last closed first, and drops it after', () => {
+    const closedFirst = row({ id: '9', status: 'closed', closedAt: EARLIER, heldUntil: LATER });
+    const closedLast = row({
+      id: '5',
+      status: 'closed',
+      closedAt: new Date('2026-03-25T00:00:00Z'),
+      heldUntil: LATER,
+    });
+    expect(
+      projectSourceRoutes([closedFirst, closedLast], NOW).map((route) => [route.sourceId, route.closed]),
+    ).toEqual([['5', true]]);
+    expect(projectSourceRoutes([closedFirst, closedLast], LATER)).toEqual([]);
+    expect(projectSourceRoutes([row({ status: 'closed', closedAt: EARLIER, heldUntil: null })], NOW)).toEqual(
+      [],
+    );
+  });
+
+  it("applies an attached campaign's voicemail settings: divert when either says so, the source's greeting first", () => {
+    const [fromCampaign, ownGreeting, neither] = projectSourceRoutes(
+      [
+        row({ id: '1', destnr: '+4790000001', campaign: { vmDivertAll: true, vmGreetingId: '8' } }),
+        row({
+          id: '2',
+          destnr: '+4790000002',
+          vmGreetingId: '3',
+          campaign: { vmDivertAll: false, vmGreetingId: '8' },
+        }),
+        row({ id: '3', destnr: '+4790000003', campaign: { vmDivertAll: false, vmGreetingId: null } }),
+      ],
+      NOW,
+    );
+    expect(fromCampaign).toMatchObject({ vmDivertAll: true, vmGreetingId: '8' });
+    expect(ownGreeting).toMatchObject({ vmDivertAll: false, vmGreetingId: '3' });
+    expect(neither).toMatchObject({ vmDivertAll: false, vmGreetingId: null });
+  });
+
+  it('orders routes by source id numerically', () => {
+    const routes = projectSourceRoutes(
+      [row({ id: '10', destnr: '+4790000010' }), row({ id: '9', destnr: '+4790000009' })],
+      NOW,
+    );
+    expect(routes.map((route) => route.sourceId)).toEqual(['9', '10']);
+  });
+});

@@ -1,0 +1,75 @@
+import type { RouteAltRule, SourceRoute } from '@trackline/contracts';
+import type { Weekday } from '@trackline/domain';
+
+/** A source as the projection query reads it, with the voicemail settings of its campaign. */
+export interface SourceRouteRow {
+  id: string;
+  customerId: string;
+  destnr: string;
+  phonenr: string;
+  status: 'active' | 'closed';
+  closedAt: Date | null;
+  /** The end of the static number's hold-back after its source closed. */
+  heldUntil: Date | null;
+  altNumbers: Array<{
+    phonenr: string;
+    weekdays: string[];
+    from_minute: number;
+    to_minute: number;
+    alt_key: string;
+  }>;
+  vmDivertAll: boolean;
+  vmGreetingId: string | null;
+  /** Null when the source has no campaign, or its campaign is closed. */
+  campaign: { vmDivertAll: boolean; vmGreetingId: string | null } | null;
+}
+
+/**
+ * The routes replacement gets for a partner's static numbers at `now`: per number the open source,
+ * else the source closed last while its number is held back (calls still reach it, marked
+ * quarantined). A number past its hold-back routes nowhere, so its source is left out.
+ *
+ * Voicemail: a campaign's settings apply to its sources — diverting all calls when either the
+ * source or its campaign says so, and the source's own greeting before the campaign's.
+ */
+export function projectSourceRoutes(rows: readonly SourceRouteRow[], now: Date): SourceRoute[] {
+  const chosen = new Map<string, SourceRouteRow>();
+  for (const row of rows) {
+    if (row.status === 'closed' && (row.heldUntil === null || row.heldUntil <= now)) continue;
+    const current = chosen.get(row.destnr);
+    if (current === undefined || ranksAbove(row, current)) chosen.set(row.destnr, row);
+  }
+  return [...chosen.values()].sort((a, b) => compareIds(a.id, b.id)).map(toSourceRoute);
+}
+
+function ranksAbove(a: SourceRouteRow, b: SourceRouteRow): boolean {
+  if (a.status !== b.status) return a.status === 'active';
+  const aClosed = a.closedAt?.getTime() ?? 0;
+  const bClosed = b.closedAt?.getTime() ?? 0;
+  if (aClosed !== bClosed) return aClosed > bClosed;
+  return compareIds(a.id, b.id) > 0;
+}
+
+function toSourceRoute(row: SourceRouteRow): SourceRoute {
+  return {
+    sourceId: row.id,
+    customerId: row.customerId,
+    destnr: row.destnr,
+    phonenr: row.phonenr,
+    altNumbers: row.altNumbers.map((rule): RouteAltRule => ({
+      phonenr: rule.phonenr,
+      weekdays: rule.weekdays as Weekday[],
+      fromMinute: rule.from_minute,
+      toMinute: rule.to_minute,
+      altKey: rule.alt_key,
+    })),
+    vmDivertAll: row.vmDivertAll || (row.campaign?.vmDivertAll ?? false),
+    vmGreetingId: row.vmGreetingId ?? row.campaign?.vmGreetingId ?? null,
+    closed: row.status === 'closed',
+  };
+}
+
+// Decimal ids compare as numbers ("10" after "9").
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
