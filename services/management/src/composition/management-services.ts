@@ -1,15 +1,22 @@
+import { campaignRoutes } from '../campaigns/campaigns.routes';
+import { CampaignsService } from '../campaigns/campaigns.service';
 import type { ManagementConfig } from '../config/management-config';
 import { CustomersService } from '../customers/customers.service';
 import { customerRoutes } from '../customers/customers.routes';
 import type { RouteDefinition } from '../http/route-definition';
 import type { PartnerDirectory } from '../partners/partner-directory';
 import { PartnersService } from '../partners/partners.service';
+import { pricingModelRoutes } from '../pricing-models/pricing-models.routes';
+import { PricingModelsService } from '../pricing-models/pricing-models.service';
 import type { ManagementStores } from './management-stores';
 
 export interface ManagementServices {
   /** Also the PartnerDirectory digest authentication looks partners up in. */
   partners: PartnersService & PartnerDirectory;
   customers: CustomersService;
+  pricingModels: PricingModelsService;
+  /** Also `findForCommission` (CDR ingestion) and `assertBelongsToCustomer` (sources). */
+  campaigns: CampaignsService;
 }
 
 // Composition root, step 3 of config → stores → services → app (STYLE §3).
@@ -20,10 +27,27 @@ export function createManagementServices(
   return {
     partners: new PartnersService(stores.partners, config.digest.realm),
     customers: new CustomersService(stores.customers, stores.customerDeletion),
+    pricingModels: new PricingModelsService(
+      stores.pricingModels,
+      stores.campaigns,
+      stores.pricingModelWrites,
+    ),
+    campaigns: new CampaignsService({
+      campaigns: stores.campaigns,
+      customers: stores.customers,
+      pricingModels: stores.pricingModels,
+      greetings: stores.campaignGreetings,
+      sources: stores.campaignSources,
+      deletion: stores.campaignDeletion,
+    }),
   };
 }
 
 /** Every partner-facing resource route, for the HTTP layer to register. */
 export function createManagementRoutes(services: ManagementServices): RouteDefinition[] {
-  return [...customerRoutes(services.customers)];
+  return [
+    ...customerRoutes(services.customers),
+    ...pricingModelRoutes(services.pricingModels),
+    ...campaignRoutes(services.campaigns),
+  ];
 }

@@ -3,17 +3,30 @@ import { CustomerEntity } from '../customers/customer.entity';
 import { PartnerCustomFieldEntity } from '../partners/partner-custom-field.entity';
 import { PartnerEntity } from '../partners/partner.entity';
 import { VoicemailGreetingEntity } from '../greetings/voicemail-greeting.entity';
+import { PricingModelEntity } from '../pricing-models/pricing-model.entity';
+import { CampaignEntity } from '../campaigns/campaign.entity';
 import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
 import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
+import { CreatePricingModels1795263000000 } from './migrations/1795263000000-CreatePricingModels';
 import { CreateVoicemailGreetings1795263100000 } from './migrations/1795263100000-CreateVoicemailGreetings';
+import { CreateCampaigns1795263200000 } from './migrations/1795263200000-CreateCampaigns';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
-export const ENTITIES = [PartnerEntity, PartnerCustomFieldEntity, CustomerEntity, VoicemailGreetingEntity];
+export const ENTITIES = [
+  PartnerEntity,
+  PartnerCustomFieldEntity,
+  CustomerEntity,
+  VoicemailGreetingEntity,
+  PricingModelEntity,
+  CampaignEntity,
+];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
   CreateCustomers1795262800000,
+  CreatePricingModels1795263000000,
   CreateVoicemailGreetings1795263100000,
+  CreateCampaigns1795263200000,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */

@@ -1,4 +1,4 @@
-import { parseFlag } from '@trackline/domain';
+import { parseFlag, ValidationError } from '@trackline/domain';
 import { isEmail, ValidateBy, ValidateIf } from 'class-validator';
 
 // Composed class-validator decorators (STYLE §7): each runs its checks in a fixed order and reports
@@ -74,6 +74,27 @@ export function Flag(presence: Presence): PropertyDecorator {
       return undefined;
     } catch {
       return 'must be "0" or "1"';
+    }
+  });
+}
+
+/**
+ * Presence only, for values a domain parser checks after the DTO (e.g. pricing conditions, whose
+ * errors name the nested key like `conditions[0].cost_per_lead`).
+ */
+export function Present(presence: Presence): PropertyDecorator {
+  return fieldRule('present', presence, () => undefined);
+}
+
+/** A value checked by one of the domain's strict parsers; its ValidationError's rule is reported. */
+export function Parsed(presence: Presence, parse: (value: unknown) => unknown): PropertyDecorator {
+  return fieldRule('parsed', presence, (value) => {
+    try {
+      parse(value);
+      return undefined;
+    } catch (error) {
+      if (error instanceof ValidationError) return error.rule;
+      throw error;
     }
   });
 }

@@ -1,0 +1,73 @@
+import type { PricingModel } from '../pricing-models/pricing-model';
+
+/** `state` on the wire: "0" active, "1" paused, "2" closed (SPEC §6). Only active ones earn commission. */
+export const CAMPAIGN_STATES = ['0', '1', '2'] as const;
+export type CampaignState = (typeof CAMPAIGN_STATES)[number];
+export const CAMPAIGN_STATE_ACTIVE: CampaignState = '0';
+export const CAMPAIGN_STATE_CLOSED: CampaignState = '2';
+
+export interface CampaignFlags {
+  notifyOnMissedCall: boolean;
+  notifyOnNewVoicemail: boolean;
+  vmDivertAll: boolean;
+  vmDivertBusy: boolean;
+  vmDivertNoanswer: boolean;
+}
+
+/** A campaign as services see it. */
+export interface Campaign extends CampaignFlags {
+  /** Decimal string (bigint). */
+  id: string;
+  partnerId: string;
+  customerId: string;
+  /** UUID. */
+  pricingModelId: string;
+  name: string;
+  partnerCampaignId: string | null;
+  email: string | null;
+  /** E.164. */
+  smsnumber: string | null;
+  vmGreetingId: string | null;
+  state: CampaignState;
+  /** Creation time (the record's `timestamp`). */
+  created: Date;
+  /** When the campaign was closed (state 2); null while active or paused. */
+  expire: Date | null;
+  modified: Date;
+}
+
+/** The settable values of POST; a new campaign is active. */
+export interface CampaignValues extends CampaignFlags {
+  pricingModelId: string;
+  name: string;
+  partnerCampaignId: string | null;
+  email: string | null;
+  smsnumber: string | null;
+  vmGreetingId: string | null;
+}
+
+/** Changes of a PUT: keys left out keep their value. */
+export type CampaignChanges = Partial<CampaignValues> & { state?: CampaignState };
+
+/** What the store writes on update: the PUT's changes plus the derived `expire`. */
+export type CampaignColumns = CampaignChanges & { expire?: Date | null };
+
+/** A source attached to a campaign (the `sources` object of the record). */
+export interface AttachedSource {
+  id: string;
+  name: string;
+}
+
+/** A campaign with its attached sources, as the API shows it. */
+export interface CampaignView {
+  campaign: Campaign;
+  sources: AttachedSource[];
+}
+
+/** What commission at CDR ingestion needs (SPEC §7): the campaign and its pricing model as of now. */
+export interface CampaignForCommission {
+  campaign: Campaign;
+  /** True when the campaign's state is active ("0"); paused and closed campaigns earn nothing. */
+  active: boolean;
+  pricingModel: PricingModel;
+}

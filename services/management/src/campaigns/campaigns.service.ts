@@ -1,0 +1,198 @@
+import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domain';
+import type { CustomersStore } from '../customers/customers.store';
+import type { UnitOfWork } from '../db/unit-of-work';
+import type { PricingModelsStore } from '../pricing-models/pricing-models.store';
+import {
+  CAMPAIGN_STATE_ACTIVE,
+  CAMPAIGN_STATE_CLOSED,
+  type Campaign,
+  type CampaignChanges,
+  type CampaignColumns,
+  type CampaignForCommission,
+  type CampaignValues,
+  type CampaignView,
+} from './campaign';
+import type { CampaignSources, CustomerGreetings } from './campaign-references';
+import {
+  GREETING_REFERENCE_RULE,
+  PRICING_MODEL_REFERENCE_RULE,
+  type CampaignsStore,
+} from './campaigns.store';
+
+/** What deleting a campaign touches inside one transaction. */
+export interface CampaignDeletionStores {
+  campaigns: CampaignsStore;
+  sources: CampaignSources;
+}
+
+export interface CampaignsServiceDependencies {
+  campaigns: CampaignsStore;
+  customers: CustomersStore;
+  pricingModels: PricingModelsStore;
+  greetings: CustomerGreetings;
+  sources: CampaignSources;
+  deletion: UnitOfWork<CampaignDeletionStores>;
+}
+
+// Numeric ids are bigint identities and pricing model ids UUIDs; a value of another shape cannot
+// name a row, so it is "not found" in a path and a broken reference in a body.
+const NUMERIC_ID_PATTERN = /^[1-9]\d{0,18}$/;
+const MAX_BIGINT = 9223372036854775807n;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class CampaignsService {
+  constructor(private readonly deps: CampaignsServiceDependencies) {}
+
+  async list(partnerId: string, customerId: string): Promise<CampaignView[]> {
+    const customer = await this.requireCustomer(partnerId, customerId);
+    return this.withSources(partnerId, await this.deps.campaigns.listForCustomer(partnerId, customer));
+  }
+
+  async get(partnerId: string, customerId: string, campaignId: string): Promise<CampaignView> {
+    const customer = await this.requireCustomer(partnerId, customerId);
+    const campaign = await this.deps.campaigns.findById(partnerId, customer, requireCampaignId(campaignId));
+    if (campaign === null) throw notFound(campaignId);
+    const [view] = await this.withSources(partnerId, [campaign]);
+    return view!;
+  }
+
+  async create(partnerId: string, customerId: string, values: CampaignValues): Promise<CampaignView> {
+    const customer = await this.requireCustomer(partnerId, customerId);
+    const pricingModelId = await this.requirePricingModel(partnerId, values.pricingModelId);
+    const vmGreetingId = await this.requireGreeting(partnerId, customer, values.vmGreetingId);
+    const campaign = await this.deps.campaigns.insert(partnerId, customer, {
+      ...values,
+      pricingModelId,
+      vmGreetingId,
+    });
+    // A new campaign has no sources yet; they attach themselves later (POST /sources campaign_id).
+    return { campaign, sources: [] };
+  }
+
+  /** `now` dates `expire` when the campaign is closed; re-opening clears it. */
+  async update(
+    partnerId: string,
+    customerId: string,
+    campaignId: string,
+    changes: CampaignChanges,
+    now: Date,
+  ): Promise<CampaignView> {
+    const customer = await this.requireCustomer(partnerId, customerId);
+    const id = requireCampaignId(campaignId);
+    const current = await this.deps.campaigns.findById(partnerId, customer, id);
+    if (current === null) throw notFound(campaignId);
+    const columns: CampaignColumns = { ...changes };
+    if (changes.pricingModelId !== undefined)
+      columns.pricingModelId = await this.requirePricingModel(partnerId, changes.pricingModelId);
+    if (changes.vmGreetingId !== undefined)
+      columns.vmGreetingId = await this.requireGreeting(partnerId, customer, changes.vmGreetingId);
+    if (changes.state !== undefined && changes.state !== current.state) {
+      columns.expire = changes.state === CAMPAIGN_STATE_CLOSED ? now : null;
+    }
+    const updated = await this.deps.campaigns.update(partnerId, customer, id, columns);
+    if (updated === null) throw notFound(campaignId);
+    const [view] = await this.withSources(partnerId, [updated]);
+    return view!;
+  }
+
+  /** Refused with 403 naming the sources while any is attached; returns the deleted campaign. */
+  async delete(partnerId: string, customerId: string, campaignId: string): Promise<CampaignView> {
+    const customer = await this.requireCustomer(partnerId, customerId);
+    const id = requireCampaignId(campaignId);
+    // The row lock makes a concurrent source insert's foreign key check wait for this decision.
+    return this.deps.deletion.run(async ({ campaigns, sources }) => {
+      const campaign = await campaigns.findById(partnerId, customer, id, { lock: true });
+      if (campaign === null) throw notFound(campaignId);
+      const attached = (await sources.sourcesAttached(partnerId, [id])).get(id) ?? [];
+      if (attached.length > 0) {
+        const named = attached.map((source) => `${source.id} (${source.name})`).join(', ');
+        throw new ForbiddenError(
+          `Campaign ${id} is used by source${attached.length === 1 ? '' : 's'} ${named}; ` +
+            'detach or close them first, or close the campaign with state 2',
+        );
+      }
+      await campaigns.delete(partnerId, customer, id);
+      return { campaign, sources: [] };
+    });
+  }
+
+  /**
+   * For the sources feature (POST/PUT /sources campaign_id): throws a 400 naming `field` unless
+   * the campaign is one of this customer's.
+   */
+  async assertBelongsToCustomer(
+    partnerId: string,
+    customerId: string,
+    campaignId: string,
+    field = 'campaign_id',
+  ): Promise<void> {
+    const rule = 'must name a campaign of this customer';
+    if (!isNumericId(campaignId) || !isNumericId(customerId)) throw new ValidationError(field, rule);
+    const campaign = await this.deps.campaigns.findById(partnerId, customerId, campaignId);
+    if (campaign === null) throw new ValidationError(field, rule);
+  }
+
+  /**
+   * For commission at CDR ingestion (SPEC §7): the campaign with its pricing model as they are now,
+   * or null when the partner has no such campaign.
+   */
+  async findForCommission(partnerId: string, campaignId: string): Promise<CampaignForCommission | null> {
+    if (!isNumericId(campaignId)) return null;
+    const campaign = await this.deps.campaigns.findForPartner(partnerId, campaignId);
+    if (campaign === null) return null;
+    const pricingModel = await this.deps.pricingModels.findById(partnerId, campaign.pricingModelId);
+    // The foreign key keeps a used pricing model from being deleted, so this is a broken invariant.
+    if (pricingModel === null) throw new Error(`campaign ${campaign.id} has no pricing model`);
+    return { campaign, active: campaign.state === CAMPAIGN_STATE_ACTIVE, pricingModel };
+  }
+
+  private async requireCustomer(partnerId: string, customerId: string): Promise<string> {
+    if (!isNumericId(customerId)) throw new NotFoundError(`customer ${customerId}`);
+    const customer = await this.deps.customers.findById(partnerId, customerId);
+    if (customer === null) throw new NotFoundError(`customer ${customerId}`);
+    return customer.id;
+  }
+
+  private async requirePricingModel(partnerId: string, pricingModelId: string): Promise<string> {
+    if (!UUID_PATTERN.test(pricingModelId))
+      throw new ValidationError('pricing_model_id', PRICING_MODEL_REFERENCE_RULE);
+    const model = await this.deps.pricingModels.findById(partnerId, pricingModelId.toLowerCase());
+    if (model === null) throw new ValidationError('pricing_model_id', PRICING_MODEL_REFERENCE_RULE);
+    return model.id;
+  }
+
+  private async requireGreeting(
+    partnerId: string,
+    customerId: string,
+    greetingId: string | null,
+  ): Promise<string | null> {
+    if (greetingId === null) return null;
+    const belongs =
+      isNumericId(greetingId) &&
+      (await this.deps.greetings.greetingBelongsToCustomer(partnerId, customerId, greetingId));
+    if (!belongs) throw new ValidationError('vm_greeting_id', GREETING_REFERENCE_RULE);
+    return greetingId;
+  }
+
+  private async withSources(partnerId: string, campaigns: Campaign[]): Promise<CampaignView[]> {
+    if (campaigns.length === 0) return [];
+    const attached = await this.deps.sources.sourcesAttached(
+      partnerId,
+      campaigns.map((campaign) => campaign.id),
+    );
+    return campaigns.map((campaign) => ({ campaign, sources: attached.get(campaign.id) ?? [] }));
+  }
+}
+
+function isNumericId(value: string): boolean {
+  return NUMERIC_ID_PATTERN.test(value) && BigInt(value) <= MAX_BIGINT;
+}
+
+function requireCampaignId(value: string): string {
+  if (!isNumericId(value)) throw notFound(value);
+  return value;
+}
+
+function notFound(campaignId: string): NotFoundError {
+  return new NotFoundError(`campaign ${campaignId}`);
+}

@@ -1,0 +1,256 @@
+import { NotFoundError, parsePricingConditions, ValidationError } from '@trackline/domain';
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { TypeormCustomersStore } from '../customers/customers.store';
+import { createDataSource } from '../db/data-source';
+import { typeormUnitOfWork } from '../db/unit-of-work';
+import { TypeormGreetingsStore } from '../greetings/greetings.store';
+import { TypeormPartnersStore } from '../partners/partners.store';
+import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
+import type { CampaignValues } from './campaign';
+import type { CampaignSources } from './campaign-references';
+import { CampaignsService } from './campaigns.service';
+import { TypeormCampaignsStore } from './campaigns.store';
+
+const NO_SOURCES: CampaignSources = { sourcesAttached: async () => new Map() };
+
+describe('TypeormCampaignsStore', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let store: TypeormCampaignsStore;
+  let customers: TypeormCustomersStore;
+  let service: CampaignsService;
+  let acme: string;
+  let beta: string;
+  let customer: string;
+  let otherCustomer: string;
+  let pricingModel: string;
+  let greeting: string;
+  let otherCustomersGreeting: string;
+
+  function values(overrides: Partial<CampaignValues> = {}): CampaignValues {
+    return {
+      name: 'Spring',
+      pricingModelId: pricingModel,
+      partnerCampaignId: 'ext-1',
+      email: 'leads@example.no',
+      smsnumber: '+4791234567',
+      vmGreetingId: greeting,
+      notifyOnMissedCall: true,
+      notifyOnNewVoicemail: false,
+      vmDivertAll: true,
+      vmDivertBusy: false,
+      vmDivertNoanswer: true,
+      ...overrides,
+    };
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    store = new TypeormCampaignsStore(dataSource.manager);
+    customers = new TypeormCustomersStore(dataSource.manager);
+    const pricingModels = new TypeormPricingModelsStore(dataSource.manager);
+    const greetings = new TypeormGreetingsStore(dataSource.manager);
+    service = new CampaignsService({
+      campaigns: store,
+      customers,
+      pricingModels,
+      greetings,
+      sources: NO_SOURCES,
+      deletion: typeormUnitOfWork(dataSource, (manager) => ({
+        campaigns: new TypeormCampaignsStore(manager),
+        sources: NO_SOURCES,
+      })),
+    });
+
+    const partners = new TypeormPartnersStore(dataSource.manager);
+    const partner = {
+      ha1Md5: 'a'.repeat(32),
+      ha1Sha256: 'b'.repeat(64),
+      signingSecret: 'sixteen-chars-ok',
+      allowIps: [],
+      country: 'NO' as const,
+      timeZone: 'Europe/Oslo',
+      dni: {
+        sessionTtlSeconds: 1800,
+        holdBackSeconds: 600,
+        onExhausted: 'recycle' as const,
+        fallbackNumber: null,
+      },
+      showFullAnum: false,
+    };
+    acme = (await partners.insert({ ...partner, name: 'acme', digestUsername: 'acme-api' })).id;
+    beta = (await partners.insert({ ...partner, name: 'beta', digestUsername: 'beta-api' })).id;
+    const newCustomer = async (custnr: string) =>
+      (
+        await customers.insert(acme, {
+          name: custnr,
+          custnr,
+          corporateid: null,
+          email: null,
+          dncsClassName: null,
+          receiveMonthlyReport: false,
+          serviceCallerId: false,
+          customFields: {},
+        })
+      ).id;
+    customer = await newCustomer('K-1');
+    otherCustomer = await newCustomer('K-2');
+    pricingModel = (
+      await pricingModels.insert(acme, {
+        name: 'Standard',
+        type: '0',
+        uniqueCallerSeconds: 0,
+        conditions: parsePricingConditions('conditions', [
+          {
+            cost_per_lead: '12.50',
+            min_duration: '30',
+            from_time: '08:00',
+            to_time: '16:00',
+            weekdays: 'mon',
+          },
+        ]),
+      })
+    ).id;
+    greeting = (await greetings.insert(acme, { customerId: customer, name: 'Hello', recordPin: '123456' }))!
+      .id;
+    otherCustomersGreeting = (await greetings.insert(acme, {
+      customerId: otherCustomer,
+      name: 'Other',
+      recordPin: '654321',
+    }))!.id;
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  it('stores every column and reads it back, active and without expiry', async () => {
+    const campaign = await store.insert(acme, customer, values());
+    expect(campaign).toEqual({
+      id: expect.stringMatching(/^[1-9]\d*$/),
+      partnerId: acme,
+      customerId: customer,
+      ...values(),
+      state: '0',
+      created: expect.any(Date),
+      expire: null,
+      modified: expect.any(Date),
+    });
+    expect(await store.findById(acme, customer, campaign.id)).toEqual(campaign);
+    expect(await store.findForPartner(acme, campaign.id)).toEqual(campaign);
+  });
+
+  it('keeps partners and customers apart', async () => {
+    const campaign = await store.insert(acme, customer, values({ name: 'Private' }));
+    expect(await store.findById(acme, otherCustomer, campaign.id)).toBeNull();
+    expect(await store.findById(beta, customer, campaign.id)).toBeNull();
+    expect(await store.findForPartner(beta, campaign.id)).toBeNull();
+    expect(await store.update(acme, otherCustomer, campaign.id, { name: 'stolen' })).toBeNull();
+    expect(await store.update(beta, customer, campaign.id, { name: 'stolen' })).toBeNull();
+    await store.delete(acme, otherCustomer, campaign.id);
+    await store.delete(beta, customer, campaign.id);
+    expect(await store.findById(acme, customer, campaign.id)).toEqual(campaign);
+    expect(await store.listForCustomer(acme, otherCustomer)).toEqual([]);
+  });
+
+  it('updates the columns given, clears nullable ones and sets state with expire', async () => {
+    const campaign = await store.insert(acme, customer, values());
+    const expire = new Date('2026-02-03T10:11:12Z');
+    const updated = await store.update(acme, customer, campaign.id, {
+      name: 'Summer',
+      email: null,
+      vmGreetingId: null,
+      vmDivertAll: false,
+      state: '2',
+      expire,
+    });
+    expect(updated).toEqual({
+      ...campaign,
+      name: 'Summer',
+      email: null,
+      vmGreetingId: null,
+      vmDivertAll: false,
+      state: '2',
+      expire,
+      modified: expect.any(Date),
+    });
+  });
+
+  it('answers a reference that vanished before the write as the check would have', async () => {
+    const missingModel = '00000000-0000-4000-8000-000000000000';
+    await expect(store.insert(acme, customer, values({ pricingModelId: missingModel }))).rejects.toEqual(
+      new ValidationError('pricing_model_id', 'must name one of your pricing models'),
+    );
+    await expect(store.insert(acme, customer, values({ vmGreetingId: '999999' }))).rejects.toEqual(
+      new ValidationError('vm_greeting_id', 'must name a voicemail greeting of this customer'),
+    );
+    await expect(store.insert(acme, '999999', values())).rejects.toBeInstanceOf(NotFoundError);
+    const campaign = await store.insert(acme, customer, values());
+    await expect(store.update(acme, customer, campaign.id, { pricingModelId: missingModel })).rejects.toEqual(
+      new ValidationError('pricing_model_id', 'must name one of your pricing models'),
+    );
+  });
+
+  it('reports which campaigns use which pricing models', async () => {
+    const partnerCustomer = await customers.insert(acme, {
+      name: 'Users',
+      custnr: 'K-users',
+      corporateid: null,
+      email: null,
+      dncsClassName: null,
+      receiveMonthlyReport: false,
+      serviceCallerId: false,
+      customFields: {},
+    });
+    const first = await store.insert(acme, partnerCustomer.id, values({ name: 'A', vmGreetingId: null }));
+    const second = await store.insert(acme, partnerCustomer.id, values({ name: 'B', vmGreetingId: null }));
+    const users = await store.campaignsUsing(acme, [pricingModel]);
+    expect(users.get(pricingModel)).toEqual(
+      expect.arrayContaining([
+        { id: first.id, name: 'A' },
+        { id: second.id, name: 'B' },
+      ]),
+    );
+    expect((await store.campaignsUsing(beta, [pricingModel])).size).toBe(0);
+    expect((await store.campaignsUsing(acme, [])).size).toBe(0);
+  });
+
+  it('goes with its customer when the customer is deleted', async () => {
+    const gone = await customers.insert(acme, {
+      name: 'Gone',
+      custnr: 'K-gone',
+      corporateid: null,
+      email: null,
+      dncsClassName: null,
+      receiveMonthlyReport: false,
+      serviceCallerId: false,
+      customFields: {},
+    });
+    const campaign = await store.insert(acme, gone.id, values({ vmGreetingId: null }));
+    await customers.delete(acme, gone.id);
+    expect(await store.findForPartner(acme, campaign.id)).toBeNull();
+  });
+
+  it('checks references through the service: the customer’s own greeting, the partner’s own model', async () => {
+    const created = await service.create(acme, customer, values({ vmGreetingId: greeting }));
+    expect(created.campaign.vmGreetingId).toBe(greeting);
+    await expect(
+      service.create(acme, customer, values({ vmGreetingId: otherCustomersGreeting })),
+    ).rejects.toEqual(
+      new ValidationError('vm_greeting_id', 'must name a voicemail greeting of this customer'),
+    );
+    await expect(service.create(beta, customer, values())).rejects.toBeInstanceOf(NotFoundError);
+    const forCommission = await service.findForCommission(acme, created.campaign.id);
+    expect(forCommission).toMatchObject({
+      active: true,
+      campaign: { id: created.campaign.id },
+      pricingModel: { id: pricingModel, conditions: [{ costPerLead: '12.50' }] },
+    });
+    await service.delete(acme, customer, created.campaign.id);
+    expect(await service.findForCommission(acme, created.campaign.id)).toBeNull();
+  });
+});

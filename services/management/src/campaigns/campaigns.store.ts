@@ -1,0 +1,168 @@
+import { NotFoundError, ValidationError } from '@trackline/domain';
+import { In, QueryFailedError, type EntityManager } from 'typeorm';
+import type { PricingModelUser } from '../pricing-models/pricing-model';
+import type { PricingModelUsers } from '../pricing-models/pricing-model-users';
+import { CampaignEntity } from './campaign.entity';
+import type { Campaign, CampaignColumns, CampaignState, CampaignValues } from './campaign';
+
+export interface CampaignsStore {
+  /** The customer's campaigns, ordered by id. */
+  listForCustomer(partnerId: string, customerId: string): Promise<Campaign[]>;
+  /** `lock` holds the row until the surrounding transaction ends (use inside a UnitOfWork). */
+  findById(
+    partnerId: string,
+    customerId: string,
+    id: string,
+    options?: { lock?: boolean },
+  ): Promise<Campaign | null>;
+  /** Any of the partner's campaigns, whichever customer it belongs to (commission at CDR ingestion). */
+  findForPartner(partnerId: string, id: string): Promise<Campaign | null>;
+  /**
+   * Throws ValidationError naming `pricing_model_id` / `vm_greeting_id`, or NotFoundError for the
+   * customer, when a referenced row vanished between the service's check and the insert.
+   */
+  insert(partnerId: string, customerId: string, values: CampaignValues): Promise<Campaign>;
+  /** Keys left out keep their value. Null when no such campaign. */
+  update(
+    partnerId: string,
+    customerId: string,
+    id: string,
+    columns: CampaignColumns,
+  ): Promise<Campaign | null>;
+  delete(partnerId: string, customerId: string, id: string): Promise<void>;
+}
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+export const PRICING_MODEL_REFERENCE_RULE = 'must name one of your pricing models';
+export const GREETING_REFERENCE_RULE = 'must name a voicemail greeting of this customer';
+
+/** Also answers, for the pricing models feature, which campaigns use which model. */
+export class TypeormCampaignsStore implements CampaignsStore, PricingModelUsers {
+  constructor(private readonly manager: EntityManager) {}
+
+  async listForCustomer(partnerId: string, customerId: string): Promise<Campaign[]> {
+    const rows = await this.manager.getRepository(CampaignEntity).find({
+      where: { partnerId, customerId },
+      order: { id: 'ASC' },
+    });
+    return rows.map(toCampaign);
+  }
+
+  async findById(
+    partnerId: string,
+    customerId: string,
+    id: string,
+    options: { lock?: boolean } = {},
+  ): Promise<Campaign | null> {
+    const row = await this.manager.getRepository(CampaignEntity).findOne({
+      where: { partnerId, customerId, id },
+      ...(options.lock === true ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row === null ? null : toCampaign(row);
+  }
+
+  async findForPartner(partnerId: string, id: string): Promise<Campaign | null> {
+    const row = await this.manager.getRepository(CampaignEntity).findOneBy({ partnerId, id });
+    return row === null ? null : toCampaign(row);
+  }
+
+  async insert(partnerId: string, customerId: string, values: CampaignValues): Promise<Campaign> {
+    const repository = this.manager.getRepository(CampaignEntity);
+    const saved = await translateReferenceErrors(customerId, () =>
+      repository.save(repository.create({ partnerId, customerId, ...values, state: '0', expire: null })),
+    );
+    // Re-read so the generated id and timestamps come from the database.
+    return toCampaign(await repository.findOneByOrFail({ id: saved.id }));
+  }
+
+  async update(
+    partnerId: string,
+    customerId: string,
+    id: string,
+    columns: CampaignColumns,
+  ): Promise<Campaign | null> {
+    const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+    if (Object.keys(set).length === 0) return this.findById(partnerId, customerId, id);
+    const result = await translateReferenceErrors(customerId, () =>
+      this.manager
+        .createQueryBuilder()
+        .update(CampaignEntity)
+        .set(set)
+        .where('id = :id AND partner_id = :partnerId AND customer_id = :customerId', {
+          id,
+          partnerId,
+          customerId,
+        })
+        .execute(),
+    );
+    if (result.affected === 0) return null;
+    return this.findById(partnerId, customerId, id);
+  }
+
+  async delete(partnerId: string, customerId: string, id: string): Promise<void> {
+    await this.manager.getRepository(CampaignEntity).delete({ partnerId, customerId, id });
+  }
+
+  async campaignsUsing(
+    partnerId: string,
+    pricingModelIds: readonly string[],
+  ): Promise<Map<string, PricingModelUser[]>> {
+    const users = new Map<string, PricingModelUser[]>();
+    if (pricingModelIds.length === 0) return users;
+    const rows = await this.manager.getRepository(CampaignEntity).find({
+      select: { id: true, name: true, pricingModelId: true },
+      where: { partnerId, pricingModelId: In([...pricingModelIds]) },
+      order: { id: 'ASC' },
+    });
+    for (const row of rows) {
+      const list = users.get(row.pricingModelId) ?? [];
+      list.push({ id: row.id, name: row.name });
+      users.set(row.pricingModelId, list);
+    }
+    return users;
+  }
+}
+
+// The service checks every reference first; these cover a row deleted between that check and
+// this write, so the client still gets the answer the check would have given.
+async function translateReferenceErrors<T>(customerId: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const driverError =
+      error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
+    if (driverError.code === FOREIGN_KEY_VIOLATION) {
+      if (driverError.constraint === 'FK_campaigns_pricing_model')
+        throw new ValidationError('pricing_model_id', PRICING_MODEL_REFERENCE_RULE);
+      if (driverError.constraint === 'FK_campaigns_vm_greeting')
+        throw new ValidationError('vm_greeting_id', GREETING_REFERENCE_RULE);
+      if (driverError.constraint === 'FK_campaigns_customer')
+        throw new NotFoundError(`customer ${customerId}`);
+    }
+    throw error;
+  }
+}
+
+function toCampaign(row: CampaignEntity): Campaign {
+  return {
+    id: row.id,
+    partnerId: row.partnerId,
+    customerId: row.customerId,
+    pricingModelId: row.pricingModelId,
+    name: row.name,
+    partnerCampaignId: row.partnerCampaignId,
+    email: row.email,
+    smsnumber: row.smsnumber,
+    vmGreetingId: row.vmGreetingId,
+    notifyOnMissedCall: row.notifyOnMissedCall,
+    notifyOnNewVoicemail: row.notifyOnNewVoicemail,
+    vmDivertAll: row.vmDivertAll,
+    vmDivertBusy: row.vmDivertBusy,
+    vmDivertNoanswer: row.vmDivertNoanswer,
+    state: row.state as CampaignState,
+    created: row.created,
+    expire: row.expire,
+    modified: row.modified,
+  };
+}

@@ -1,0 +1,328 @@
+import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domain';
+import type { Logger } from '@trackline/platform';
+import { FakeCampaignsStore } from '../campaigns/fake-campaigns.store';
+import { inlineUnitOfWork } from '../db/unit-of-work';
+import type { ApiRecord, ApiResponse } from '../http/api-response';
+import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
+import { FakePricingModelsStore } from './fake-pricing-models.store';
+import { pricingModelRoutes } from './pricing-models.routes';
+import { PricingModelsService } from './pricing-models.service';
+
+const ACME: AuthenticatedPartner = {
+  id: '1',
+  name: 'acme',
+  country: 'NO',
+  timeZone: 'Europe/Oslo',
+  showFullAnum: false,
+  customFields: { customer: [], source: [] },
+};
+const BETA: AuthenticatedPartner = { ...ACME, id: '2', name: 'beta' };
+
+const WEEKDAYS = {
+  cost_per_lead: '12.5',
+  min_duration: '30',
+  from_time: '08:00',
+  to_time: '16:00',
+  weekdays: 'mon,tue,wed,thu,fri',
+};
+const SUNDAY = {
+  cost_per_lead: '20',
+  min_duration: '10',
+  from_time: '00:00',
+  to_time: '24:00',
+  weekdays: 'sun',
+};
+
+describe('pricing model routes', () => {
+  let routes: RouteDefinition[];
+  let campaigns: FakeCampaignsStore;
+
+  beforeEach(() => {
+    const pricingModels = new FakePricingModelsStore();
+    campaigns = new FakeCampaignsStore();
+    routes = pricingModelRoutes(
+      new PricingModelsService(
+        pricingModels,
+        campaigns,
+        inlineUnitOfWork({ pricingModels, users: campaigns }),
+      ),
+    );
+  });
+
+  async function call(
+    method: HttpMethod,
+    path: string,
+    input: {
+      partner?: AuthenticatedPartner;
+      params?: Record<string, string>;
+      body?: Record<string, unknown>;
+    } = {},
+  ): Promise<ApiResponse> {
+    const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
+    if (route === undefined) throw new Error(`no route ${method} ${path}`);
+    return route.handle({
+      partner: input.partner ?? ACME,
+      params: input.params ?? {},
+      query: {},
+      body: input.body ?? {},
+      now: new Date('2026-01-01T00:00:00Z'),
+      log: {} as Logger,
+    });
+  }
+
+  function records(response: ApiResponse): ApiRecord[] {
+    expect(response).toMatchObject({
+      kind: 'records',
+      names: { plural: 'pricing_models', singular: 'pricing_model' },
+    });
+    return (response as { records: ApiRecord[] }).records;
+  }
+
+  async function create(body: Record<string, unknown> = {}, partner = ACME): Promise<ApiRecord> {
+    const [record] = records(
+      await call('POST', '/pricing_models', {
+        partner,
+        body: {
+          name: 'Standard',
+          type: '0',
+          unique_caller_time: '0',
+          conditions: JSON.stringify([WEEKDAYS]),
+          ...body,
+        },
+      }),
+    );
+    return record!;
+  }
+
+  const one = (
+    pricingModelId: string,
+    extra: { partner?: AuthenticatedPartner; body?: Record<string, unknown> } = {},
+  ) => ({
+    params: { pricingModelId },
+    ...extra,
+  });
+
+  async function rejection(promise: Promise<unknown>): Promise<unknown> {
+    return promise.then(
+      () => {
+        throw new Error('expected a rejection');
+      },
+      (error: unknown) => error,
+    );
+  }
+
+  async function expect400(promise: Promise<unknown>, field: string, rule: string | RegExp): Promise<void> {
+    const error = await rejection(promise);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ field });
+    expect((error as ValidationError).rule).toMatch(rule);
+  }
+
+  it('exposes the five pricing model operations', () => {
+    expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual([
+      'GET /pricing_models',
+      'POST /pricing_models',
+      'GET /pricing_models/:pricingModelId',
+      'PUT /pricing_models/:pricingModelId',
+      'DELETE /pricing_models/:pricingModelId',
+    ]);
+  });
+
+  it('creates from a form (conditions as JSON text) and renders strings, money with two decimals', async () => {
+    const record = await create({
+      unique_caller_time: '3600',
+      conditions: JSON.stringify([WEEKDAYS, SUNDAY]),
+    });
+    expect(record).toEqual({
+      pricing_model_id: expect.stringMatching(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      ),
+      name: 'Standard',
+      type: '0',
+      unique_caller_time: '3600',
+      conditions: [
+        { ...WEEKDAYS, cost_per_lead: '12.50' },
+        { ...SUNDAY, cost_per_lead: '20.00' },
+      ],
+      used_by: [],
+    });
+  });
+
+  it('creates from a JSON body with a conditions array and numbers', async () => {
+    const record = await create({
+      type: 0,
+      unique_caller_time: 60,
+      conditions: [{ ...WEEKDAYS, cost_per_lead: '0.99', min_duration: 45 }],
+    });
+    expect(record).toMatchObject({
+      type: '0',
+      unique_caller_time: '60',
+      conditions: [{ cost_per_lead: '0.99', min_duration: '45' }],
+    });
+  });
+
+  it.each([
+    [{ name: undefined }, 'name', 'is required'],
+    [{ type: undefined }, 'type', 'is required'],
+    [{ unique_caller_time: undefined }, 'unique_caller_time', 'is required'],
+    [{ conditions: undefined }, 'conditions', 'is required'],
+    [{ name: 'x'.repeat(101) }, 'name', 'must be at most 100 characters'],
+    [{ type: '1' }, 'type', 'must be "0" (cost per lead)'],
+    [{ type: 'CPL' }, 'type', 'must be "0" (cost per lead)'],
+    [{ unique_caller_time: '-1' }, 'unique_caller_time', 'must be a whole number of seconds, 0 or more'],
+    [{ unique_caller_time: '1.5' }, 'unique_caller_time', 'must be a whole number of seconds, 0 or more'],
+    [{ conditions: '{not json' }, 'conditions', 'must be a JSON array'],
+    [{ conditions: '[]' }, 'conditions', 'must hold at least one condition'],
+    [
+      { conditions: JSON.stringify([{ ...WEEKDAYS, cost_per_lead: '1.005' }]) },
+      'conditions[0].cost_per_lead',
+      'must be a non-negative decimal with at most two decimals',
+    ],
+    [
+      { conditions: JSON.stringify([WEEKDAYS, { ...SUNDAY, weekdays: 'sun,funday' }]) },
+      'conditions[1].weekdays',
+      'must be a comma-separated list of mon..sun',
+    ],
+    [{ conditions: JSON.stringify([{ ...WEEKDAYS, to_time: '25:00' }]) }, 'conditions[0].to_time', /HH:MM/],
+    [
+      { conditions: JSON.stringify([{ ...WEEKDAYS, price: '1' }]) },
+      'conditions[0].price',
+      'is not an allowed field',
+    ],
+    [{ colour: 'red' }, 'colour', 'is not a known field'],
+  ])('refuses %p naming %s', async (body, field, rule) => {
+    await expect400(create(body), field, rule);
+  });
+
+  it('merges PUT conditions by position: keys sent replace, others stay', async () => {
+    const { pricing_model_id: id } = await create({ conditions: JSON.stringify([WEEKDAYS, SUNDAY]) });
+    const [updated] = records(
+      await call(
+        'PUT',
+        '/pricing_models/:pricingModelId',
+        one(id as string, { body: { conditions: '[{"cost_per_lead": "15"}]' } }),
+      ),
+    );
+    expect(updated!.conditions).toEqual([
+      { ...WEEKDAYS, cost_per_lead: '15.00' },
+      { ...SUNDAY, cost_per_lead: '20.00' },
+    ]);
+    const [read] = records(await call('GET', '/pricing_models/:pricingModelId', one(id as string)));
+    expect(read).toEqual(updated);
+  });
+
+  it('changes name and unique_caller_time and keeps what is left out', async () => {
+    const { pricing_model_id: id } = await create();
+    const [updated] = records(
+      await call(
+        'PUT',
+        '/pricing_models/:pricingModelId',
+        one(id as string, { body: { name: 'Premium', unique_caller_time: '86400', type: '0' } }),
+      ),
+    );
+    expect(updated).toMatchObject({
+      name: 'Premium',
+      unique_caller_time: '86400',
+      type: '0',
+      conditions: [{ ...WEEKDAYS, cost_per_lead: '12.50' }],
+    });
+  });
+
+  it.each([
+    [{ type: '1' }, 'type', 'must be "0" (cost per lead)'],
+    [{ conditions: '[{"from_time": "17:00"}]' }, 'conditions[0].to_time', 'must be after from_time'],
+    [{ conditions: '[{}, {"cost_per_lead": "1.00"}]' }, 'conditions[1].min_duration', 'is required'],
+    [{ name: '' }, 'name', 'must not be empty'],
+  ])('refuses the PUT %p naming %s and changes nothing', async (body, field, rule) => {
+    const created = await create();
+    await expect400(
+      call('PUT', '/pricing_models/:pricingModelId', one(created.pricing_model_id as string, { body })),
+      field,
+      rule,
+    );
+    const [read] = records(
+      await call('GET', '/pricing_models/:pricingModelId', one(created.pricing_model_id as string)),
+    );
+    expect(read).toEqual(created);
+  });
+
+  it('keeps partners apart: another partner’s id is 404 everywhere, lists hold only one’s own', async () => {
+    const mine = await create({ name: 'Mine' });
+    await create({ name: 'Theirs' }, BETA);
+    const id = mine.pricing_model_id as string;
+    expect(records(await call('GET', '/pricing_models')).map((record) => record.name)).toEqual(['Mine']);
+    for (const [method, body] of [
+      ['GET', {}],
+      ['PUT', { name: 'stolen' }],
+      ['DELETE', {}],
+    ] as const) {
+      const error = await rejection(
+        call(method, '/pricing_models/:pricingModelId', one(id, { partner: BETA, body })),
+      );
+      expect(error).toBeInstanceOf(NotFoundError);
+    }
+    const [read] = records(await call('GET', '/pricing_models/:pricingModelId', one(id)));
+    expect(read).toEqual(mine);
+  });
+
+  it.each(['nope', '1', '00000000-0000-4000-8000-000000000000'])('answers 404 for id %p', async (id) => {
+    await expect(call('GET', '/pricing_models/:pricingModelId', one(id))).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
+  it('finds an id sent in upper case', async () => {
+    const created = await create();
+    const [read] = records(
+      await call(
+        'GET',
+        '/pricing_models/:pricingModelId',
+        one((created.pricing_model_id as string).toUpperCase()),
+      ),
+    );
+    expect(read).toEqual(created);
+  });
+
+  it('shows the campaigns using a model and refuses to delete it while any does', async () => {
+    const used = await create({ name: 'Used' });
+    const unused = await create({ name: 'Unused' });
+    const usedId = used.pricing_model_id as string;
+    const campaignValues = {
+      pricingModelId: usedId,
+      partnerCampaignId: null,
+      email: null,
+      smsnumber: null,
+      vmGreetingId: null,
+      notifyOnMissedCall: false,
+      notifyOnNewVoicemail: false,
+      vmDivertAll: false,
+      vmDivertBusy: false,
+      vmDivertNoanswer: false,
+    };
+    const spring = await campaigns.insert(ACME.id, '10', { ...campaignValues, name: 'Spring' });
+    const autumn = await campaigns.insert(ACME.id, '11', { ...campaignValues, name: 'Autumn' });
+
+    expect(records(await call('GET', '/pricing_models')).map((record) => record.used_by)).toEqual([
+      [
+        { id: spring.id, name: 'Spring' },
+        { id: autumn.id, name: 'Autumn' },
+      ],
+      [],
+    ]);
+    const refusal = await rejection(call('DELETE', '/pricing_models/:pricingModelId', one(usedId)));
+    expect(refusal).toBeInstanceOf(ForbiddenError);
+    expect((refusal as Error).message).toBe(
+      `Pricing model ${usedId} is used by campaigns ${spring.id} (Spring), ${autumn.id} (Autumn); ` +
+        'move them to another pricing model or delete them first',
+    );
+    expect(records(await call('GET', '/pricing_models/:pricingModelId', one(usedId)))).toHaveLength(1);
+
+    const [deleted] = records(
+      await call('DELETE', '/pricing_models/:pricingModelId', one(unused.pricing_model_id as string)),
+    );
+    expect(deleted).toEqual(unused);
+    await expect(
+      call('GET', '/pricing_models/:pricingModelId', one(unused.pricing_model_id as string)),
+    ).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

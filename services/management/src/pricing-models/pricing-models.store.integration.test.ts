@@ -1,0 +1,174 @@
+import { ForbiddenError, parsePricingConditions } from '@trackline/domain';
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
+import { TypeormCustomersStore } from '../customers/customers.store';
+import { createDataSource } from '../db/data-source';
+import { typeormUnitOfWork } from '../db/unit-of-work';
+import { TypeormPartnersStore } from '../partners/partners.store';
+import type { PricingModelValues } from './pricing-model';
+import { PricingModelsService } from './pricing-models.service';
+import { TypeormPricingModelsStore } from './pricing-models.store';
+
+const WEEKDAYS = {
+  cost_per_lead: '12.50',
+  min_duration: '30',
+  from_time: '08:00',
+  to_time: '16:00',
+  weekdays: 'mon,tue,wed,thu,fri',
+};
+const SUNDAY = {
+  cost_per_lead: '0.10',
+  min_duration: '0',
+  from_time: '00:00',
+  to_time: '24:00',
+  weekdays: 'sun',
+};
+
+function values(overrides: Partial<PricingModelValues> = {}): PricingModelValues {
+  return {
+    name: 'Standard',
+    type: '0',
+    uniqueCallerSeconds: 3600,
+    conditions: parsePricingConditions('conditions', [WEEKDAYS, SUNDAY]),
+    ...overrides,
+  };
+}
+
+describe('TypeormPricingModelsStore', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let store: TypeormPricingModelsStore;
+  let service: PricingModelsService;
+  let acme: string;
+  let beta: string;
+  let customer: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    store = new TypeormPricingModelsStore(dataSource.manager);
+    service = new PricingModelsService(
+      store,
+      new TypeormCampaignsStore(dataSource.manager),
+      typeormUnitOfWork(dataSource, (manager) => ({
+        pricingModels: new TypeormPricingModelsStore(manager),
+        users: new TypeormCampaignsStore(manager),
+      })),
+    );
+    const partners = new TypeormPartnersStore(dataSource.manager);
+    const partner = {
+      ha1Md5: 'a'.repeat(32),
+      ha1Sha256: 'b'.repeat(64),
+      signingSecret: 'sixteen-chars-ok',
+      allowIps: [],
+      country: 'NO' as const,
+      timeZone: 'Europe/Oslo',
+      dni: {
+        sessionTtlSeconds: 1800,
+        holdBackSeconds: 600,
+        onExhausted: 'recycle' as const,
+        fallbackNumber: null,
+      },
+      showFullAnum: false,
+    };
+    acme = (await partners.insert({ ...partner, name: 'acme', digestUsername: 'acme-api' })).id;
+    beta = (await partners.insert({ ...partner, name: 'beta', digestUsername: 'beta-api' })).id;
+    customer = (
+      await new TypeormCustomersStore(dataSource.manager).insert(acme, {
+        name: 'Kari AS',
+        custnr: 'K-1',
+        corporateid: null,
+        email: null,
+        dncsClassName: null,
+        receiveMonthlyReport: false,
+        serviceCallerId: false,
+        customFields: {},
+      })
+    ).id;
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  it('stores and reads back a model, cost_per_lead as an exact two-decimal string', async () => {
+    const model = await store.insert(acme, values());
+    expect(model).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+      partnerId: acme,
+      ...values(),
+      created: expect.any(Date),
+      modified: expect.any(Date),
+    });
+    expect(await store.findById(acme, model.id)).toEqual(model);
+    const [row] = (await dataSource.query(
+      `SELECT conditions->1->>'cost_per_lead' AS price, jsonb_typeof(conditions->1->'cost_per_lead') AS kind,
+              unique_caller_time::text AS unique
+         FROM pricing_models WHERE id = $1`,
+      [model.id],
+    )) as Array<{ price: string; kind: string; unique: string }>;
+    expect(row).toEqual({ price: '0.10', kind: 'string', unique: '3600' });
+  });
+
+  it('never finds, changes or deletes another partner’s model', async () => {
+    const model = await store.insert(acme, values({ name: 'Private' }));
+    expect(await store.findById(beta, model.id)).toBeNull();
+    expect(await store.update(beta, model.id, { name: 'stolen' })).toBeNull();
+    await store.delete(beta, model.id);
+    expect(await store.findById(acme, model.id)).toEqual(model);
+    expect(await store.list(beta)).toEqual([]);
+  });
+
+  it('lists oldest first and updates only the columns given', async () => {
+    const listed = await store.list(acme);
+    expect(listed.map((model) => model.created.getTime())).toEqual(
+      [...listed.map((model) => model.created.getTime())].sort((a, b) => a - b),
+    );
+    const model = await store.insert(acme, values({ name: 'Before' }));
+    const conditions = parsePricingConditions('conditions', [SUNDAY]);
+    const updated = await store.update(acme, model.id, { name: 'After', conditions });
+    expect(updated).toMatchObject({ name: 'After', uniqueCallerSeconds: 3600, conditions });
+    expect(updated!.modified.getTime()).toBeGreaterThanOrEqual(model.modified.getTime());
+  });
+
+  it('keeps two concurrent PUTs that change different conditions', async () => {
+    const { model } = await service.create(acme, values());
+    await Promise.all([
+      service.update(acme, model.id, { conditionsPatch: [{ cost_per_lead: '13' }] }),
+      service.update(acme, model.id, { conditionsPatch: [{}, { cost_per_lead: '0.20' }] }),
+    ]);
+    const { model: after } = await service.get(acme, model.id);
+    expect(after.conditions.map((condition) => condition.costPerLead)).toEqual(['13.00', '0.20']);
+  });
+
+  it('shows the campaigns using a model and refuses to delete it while one does', async () => {
+    const { model } = await service.create(acme, values({ name: 'In use' }));
+    const campaigns = new TypeormCampaignsStore(dataSource.manager);
+    const campaign = await campaigns.insert(acme, customer, {
+      name: 'Spring',
+      pricingModelId: model.id,
+      partnerCampaignId: null,
+      email: null,
+      smsnumber: null,
+      vmGreetingId: null,
+      notifyOnMissedCall: false,
+      notifyOnNewVoicemail: false,
+      vmDivertAll: false,
+      vmDivertBusy: false,
+      vmDivertNoanswer: false,
+    });
+    expect((await service.get(acme, model.id)).usedBy).toEqual([{ id: campaign.id, name: 'Spring' }]);
+    expect((await service.list(acme)).find((view) => view.model.id === model.id)?.usedBy).toEqual([
+      { id: campaign.id, name: 'Spring' },
+    ]);
+    await expect(service.delete(acme, model.id)).rejects.toBeInstanceOf(ForbiddenError);
+    expect(await store.findById(acme, model.id)).not.toBeNull();
+
+    await campaigns.delete(acme, customer, campaign.id);
+    await service.delete(acme, model.id);
+    expect(await store.findById(acme, model.id)).toBeNull();
+  });
+});
