@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { createRedisClient, pingRedis, type Logger, type RedisConnection } from '@trackline/platform';
+import type { DataSource } from 'typeorm';
+import { createManagementRoutes, createManagementServices } from './composition/management-services';
+import { createManagementStores } from './composition/management-stores';
+import type { ManagementConfig } from './config/management-config';
+import { createDataSource } from './db/data-source';
+import { AddressList } from './http/address-list';
+import { DigestAuthenticator } from './http/digest/digest-authenticator';
+import { NonceIssuer } from './http/digest/digest-nonce';
+import { RedisNonceCounter } from './http/digest/nonce-counter';
+import type { ReadinessCheck } from './http/health.routes';
+import type { RouteDefinition } from './http/route-definition';
+import { createHttpApp } from './http/http-app';
+import { createHttpsFront, type HttpsFront } from './http/https-front';
+import { loadTlsMaterial } from './http/tls-certificate';
+import { pingRoutes } from './ping/ping.routes';
+
+export interface ManagementApp {
+  /** Starts listening; resolves with the bound port (0 in the config asks for a free one). */
+  listen(): Promise<number>;
+  /** Finishes in-flight requests, then closes the stores. */
+  close(): Promise<void>;
+  front: HttpsFront;
+}
+
+export interface ManagementAppOptions {
+  /** The clock requests read; tests move it to expire nonces. */
+  clock?: () => Date;
+  /** More operations behind the same platform; the platform's tests mount probe routes here. */
+  extraRoutes?: RouteDefinition[];
+}
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+const READINESS_TIMEOUT_MS = 2_000;
+
+/** The composition root (STYLE §3): config → stores → services → app. */
+export async function createManagementApp(
+  config: ManagementConfig,
+  logger: Logger,
+  options: ManagementAppOptions = {},
+): Promise<ManagementApp> {
+  const clock = options.clock ?? (() => new Date());
+  const trustedProxies = parseTrustedProxies(config.trustProxy);
+  const dataSource = createDataSource(config.databaseUrl);
+  await dataSource.initialize();
+  const redis = createRedisClient({
+    url: config.redis.url,
+    clusterNodes: config.redis.clusterNodes,
+    connectTimeoutMs: 5_000,
+    commandTimeoutMs: 2_000,
+    maxReconnectDelayMs: 5_000,
+    // A request while Redis is down fails at once with 503 instead of waiting for a reconnect.
+    queueWhileDisconnected: false,
+    name: 'management-http',
+    logger,
+  });
+  try {
+    await waitUntilReady(redis);
+  } catch (error) {
+    redis.disconnect();
+    await dataSource.destroy();
+    throw error;
+  }
+
+  const stores = createManagementStores(dataSource);
+  const services = createManagementServices(stores, config);
+  const authenticator = new DigestAuthenticator(
+    config.digest.realm,
+    new NonceIssuer(nonceSecret(config, logger), config.digest.nonceTtlSeconds * 1000),
+    new RedisNonceCounter(redis, config.redis.keyPrefix),
+    services.partners,
+  );
+  const app = createHttpApp({
+    logger,
+    routes: [...pingRoutes(), ...createManagementRoutes(services), ...(options.extraRoutes ?? [])],
+    authenticator,
+    trustedProxies,
+    readiness: readinessChecks(dataSource, redis),
+    clock,
+  });
+  const front = createHttpsFront(await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }, logger, clock()), app);
+
+  return {
+    front,
+    listen: () => front.listen(config.port, config.host),
+    close: async () => {
+      await front.close(SHUTDOWN_TIMEOUT_MS);
+      await redis.quit().catch(() => redis.disconnect());
+      await dataSource.destroy();
+    },
+  };
+}
+
+function parseTrustedProxies(entries: string[]): AddressList {
+  try {
+    return AddressList.parse(entries);
+  } catch (error) {
+    throw new Error(`Invalid configuration: TRUST_PROXY: ${(error as Error).message}`);
+  }
+}
+
+function nonceSecret(config: ManagementConfig, logger: Logger): string {
+  if (config.digest.nonceSecret !== '') return config.digest.nonceSecret;
+  logger.warn(
+    'DIGEST_NONCE_SECRET is unset: using a random key for this process; replicas will not accept each other\'s nonces and a restart invalidates them',
+  );
+  return randomBytes(32).toString('hex');
+}
+
+function readinessChecks(dataSource: DataSource, redis: RedisConnection): ReadinessCheck[] {
+  return [
+    { name: 'postgres', check: () => withTimeout(dataSource.query('SELECT 1').then(() => true)) },
+    { name: 'redis', check: () => withTimeout(pingRedis(redis)) },
+  ];
+}
+
+async function withTimeout(check: Promise<boolean>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), READINESS_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([check.catch(() => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function waitUntilReady(redis: RedisConnection): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error('Redis did not become ready within 10 s; check REDIS_URL'));
+    }, 10_000);
+    const onReady = (): void => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+    };
+    redis.on('ready', onReady);
+  });
+}

@@ -1,0 +1,102 @@
+import { MethodNotAllowedError, isTracklineError } from '@trackline/domain';
+import type { Logger } from '@trackline/platform';
+import type { ErrorRequestHandler, Response } from 'express';
+import { AuthenticationError } from './http-errors';
+import { responseFormat } from './request-state';
+import { BODY_LIMIT_BYTES } from './request-body';
+import { renderError } from './response-renderer';
+
+/** Error codes of a store that cannot be reached (Node sockets, Postgres connection classes 08/57). */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const UNREACHABLE_MESSAGES =
+  /Connection is closed|Connection terminated|connect ECONNREFUSED|Stream isn't writeable|enableOfflineQueue|Command timed out|timeout exceeded when trying to connect|Reached the max retries per request/i;
+
+/**
+ * The one place an error becomes a response (STYLE §6): typed errors with their status and
+ * message, body-parser's errors translated, an unreachable Postgres/Redis as 503, anything else a
+ * 500 whose stack goes to the log only.
+ */
+export function errorHandler(fallbackLogger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const log = (req as { log?: Logger }).log ?? fallbackLogger;
+    const { status, message } = classify(error, log);
+    if (error instanceof MethodNotAllowedError) res.setHeader('Allow', error.allow.join(', '));
+    if (error instanceof AuthenticationError) res.setHeader('WWW-Authenticate', error.challenges);
+    send(res, status, message);
+  };
+}
+
+function classify(error: unknown, log: Logger): { status: number; message: string } {
+  if (isTracklineError(error)) {
+    if (error.status >= 500) log.warn({ err: error }, 'request failed');
+    return { status: error.status, message: error.message };
+  }
+  const bodyError = bodyParserError(error);
+  if (bodyError !== undefined) return bodyError;
+  if (isStoreUnreachable(error)) {
+    log.error({ err: error }, 'a store is unreachable');
+    return { status: 503, message: 'Service temporarily unavailable; retry later' };
+  }
+  log.error({ err: error }, 'unexpected error');
+  return { status: 500, message: 'Internal server error' };
+}
+
+function bodyParserError(error: unknown): { status: number; message: string } | undefined {
+  const type = (error as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string') return undefined;
+  const detail = (error as Error).message;
+  switch (type) {
+    case 'entity.parse.failed':
+      return { status: 400, message: `body: is not valid JSON (${detail})` };
+    case 'entity.too.large':
+      return { status: 413, message: `body: must be at most ${BODY_LIMIT_BYTES} bytes` };
+    case 'parameters.too.many':
+      return { status: 413, message: 'body: too many parameters' };
+    case 'encoding.unsupported':
+      return { status: 400, message: `Content-Encoding: not supported (${detail})` };
+    case 'charset.unsupported':
+      return { status: 400, message: 'Content-Type: charset must be UTF-8' };
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return { status: 400, message: `body: ${detail}` };
+    default:
+      return undefined;
+  }
+}
+
+export function isStoreUnreachable(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const { code, message, name, driverError } = error as {
+    code?: unknown;
+    message?: unknown;
+    name?: unknown;
+    driverError?: unknown;
+  };
+  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+  if (name === 'MaxRetriesPerRequestError') return true;
+  if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true;
+  return driverError !== undefined && driverError !== error && isStoreUnreachable(driverError);
+}
+
+export function send(res: Response, status: number, message: string): void {
+  const rendered = renderError(status, message, responseFormat(res));
+  res.status(status).type(rendered.contentType).send(rendered.body);
+}

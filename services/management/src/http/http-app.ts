@@ -1,0 +1,77 @@
+import { ForbiddenError } from '@trackline/domain';
+import { requestContext, type Logger } from '@trackline/platform';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { AddressList } from './address-list';
+import { clientAddress, isHttps } from './client-address';
+import type { DigestAuthenticator } from './digest/digest-authenticator';
+import { errorHandler } from './error-handler';
+import { healthHandlers, type ReadinessCheck } from './health.routes';
+import { effectiveMethod } from './method-override';
+import { mountRoutes } from './mount-routes';
+import { partnerAuthentication } from './partner-authentication';
+import { requestBody } from './request-body';
+import { parseQuery, parseRequestPath } from './request-path';
+import { requestState, setRequestState, type ResponseFormat } from './request-state';
+import type { RouteDefinition } from './route-definition';
+
+export interface HttpAppDependencies {
+  logger: Logger;
+  routes: readonly RouteDefinition[];
+  authenticator: DigestAuthenticator;
+  trustedProxies: AddressList;
+  readiness: readonly ReadinessCheck[];
+  clock: () => Date;
+}
+
+/**
+ * The partner API's express app. Order matters: the response format is known first so every
+ * error renders in it; HTTPS is checked before credentials are looked at; authentication runs on
+ * the request line as sent (the digest covers it) before the body is read or the method resolved.
+ */
+export function createHttpApp(deps: HttpAppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext(deps.logger));
+
+  const health = healthHandlers(deps.readiness);
+  app.get('/health', health.health);
+  app.get('/ready', health.ready);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const pathname = req.originalUrl.split('?')[0];
+    const parsed = parseRequestPath(pathname);
+    const query = parseQuery(req.originalUrl);
+    setRequestState(res, {
+      format: parsed.format ?? acceptedFormat(req),
+      segments: parsed.segments,
+      unknownVersion: parsed.unknownVersion,
+      query,
+      method: req.method,
+      clientAddress: clientAddress(req, deps.trustedProxies),
+    });
+    next();
+  });
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (!isHttps(req, deps.trustedProxies)) throw new ForbiddenError('HTTPS required');
+    next();
+  });
+  app.use(partnerAuthentication(deps.authenticator, deps.clock));
+  app.use(requestBody());
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const state = requestState(res);
+    const override = req.headers['x-http-method-override'];
+    state.method = effectiveMethod(req.method, state.query, Array.isArray(override) ? override[0] : override);
+    delete state.query._method;
+    next();
+  });
+  app.use(mountRoutes(deps.routes, deps.clock));
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+/** `Accept: application/xml` (or text/xml) selects XML; anything else, or nothing, JSON. */
+function acceptedFormat(req: Request): ResponseFormat {
+  const best = req.accepts(['application/json', 'application/xml', 'text/xml']);
+  return best === 'application/xml' || best === 'text/xml' ? 'xml' : 'json';
+}

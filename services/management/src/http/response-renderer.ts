@@ -1,0 +1,87 @@
+import type { ApiResponse } from './api-response';
+import type { ResponseFormat } from './request-state';
+import { singularOf, xmlDocument, xmlFields, xmlValue } from './xml-document';
+
+export interface RenderedBody {
+  contentType: string;
+  body: string;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const XML_TYPE = 'application/xml; charset=utf-8';
+
+/**
+ * The one renderer of route answers. JSON wraps records under the plural name (an array; a single
+ * object for the `record` kind). Paged answers put total/page/pagesize/numpages first, as JSON
+ * numbers: they are counts, not record values (the seed's "values are strings" rule is about
+ * records), and numbers let clients compare pages without parsing.
+ */
+export function renderResponse(response: ApiResponse, format: ResponseFormat): RenderedBody {
+  return format === 'xml' ? renderXml(response) : renderJson(response);
+}
+
+export function renderError(status: number, message: string, format: ResponseFormat): RenderedBody {
+  if (format === 'xml') {
+    return { contentType: XML_TYPE, body: xmlDocument('error', { status: String(status), message }) };
+  }
+  return { contentType: JSON_TYPE, body: JSON.stringify({ error: { status, message } }) };
+}
+
+function renderJson(response: ApiResponse): RenderedBody {
+  let body: unknown;
+  switch (response.kind) {
+    case 'records':
+      body = { [response.names.plural]: response.records };
+      break;
+    case 'record':
+      body = { [response.names.plural]: response.record };
+      break;
+    case 'paged':
+      body = { ...pageFigures(response), [response.names.plural]: response.records };
+      break;
+    case 'value':
+      body = { [response.root]: response.value };
+      break;
+  }
+  return { contentType: JSON_TYPE, body: JSON.stringify(body) };
+}
+
+function renderXml(response: ApiResponse): RenderedBody {
+  let body: string;
+  switch (response.kind) {
+    case 'records':
+      body = xmlDocument(response.names.plural, {
+        [response.names.singular]: response.records.map((record) => xmlFields(record)),
+      });
+      break;
+    case 'record':
+      body = xmlDocument(response.names.plural, { [response.names.singular]: xmlFields(response.record) });
+      break;
+    case 'paged': {
+      const figures = pageFigures(response);
+      body = xmlDocument(response.names.plural, {
+        total: String(figures.total),
+        page: String(figures.page),
+        pagesize: String(figures.pagesize),
+        numpages: String(figures.numpages),
+        [response.names.singular]: response.records.map((record) => xmlFields(record)),
+      });
+      break;
+    }
+    case 'value': {
+      const value = xmlValue(singularOf(response.root), response.value);
+      body = xmlDocument(response.root, typeof value === 'object' && value !== null && !Array.isArray(value) ? value : (value as string | null));
+      break;
+    }
+  }
+  return { contentType: XML_TYPE, body };
+}
+
+function pageFigures(response: Extract<ApiResponse, { kind: 'paged' }>) {
+  return {
+    total: response.total,
+    page: response.page,
+    pagesize: response.pageSize,
+    numpages: response.pageSize > 0 ? Math.ceil(response.total / response.pageSize) : 0,
+  };
+}

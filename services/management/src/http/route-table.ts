@@ -1,0 +1,135 @@
+import { MethodNotAllowedError, NotFoundError, NotImplementedError, ValidationError } from '@trackline/domain';
+import type { HttpMethod, RouteDefinition } from './route-definition';
+
+/** Every method some resource implements; others (PATCH, OPTIONS, …) are 501 everywhere. */
+export const PLATFORM_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+type Segment = { literal: string } | { param: string; queryKey: string };
+
+interface CompiledRoute {
+  definition: RouteDefinition;
+  segments: Segment[];
+  literals: number;
+  /** Has a literal after a parameter: `/customers/:customerId/campaigns…`. */
+  isSubResource: boolean;
+}
+
+export interface RouteMatch {
+  definition: RouteDefinition;
+  params: Record<string, string>;
+  /** The query without the keys the sub-resource rewrite turned into path parameters. */
+  query: Record<string, string>;
+}
+
+/**
+ * Finds the operation for a method and version-less path. A sub-resource is reachable both as
+ * `/customers/7/campaigns/3` and as `/customers/campaigns?customer_id=7&campaign_id=3` (seed:
+ * Request conventions 8): for every route with a literal after a parameter, the path without its
+ * parameters, plus the parameters as query keys (snake_case of the parameter name), maps onto it.
+ */
+export class RouteTable {
+  private readonly routes: CompiledRoute[];
+
+  constructor(definitions: readonly RouteDefinition[]) {
+    this.routes = definitions.map(compile);
+    const seen = new Set<string>();
+    for (const route of this.routes) {
+      const key = `${route.definition.method} ${shape(route.segments)}`;
+      if (seen.has(key)) throw new Error(`two routes for ${key}`);
+      seen.add(key);
+    }
+  }
+
+  match(method: string, rawSegments: string[], query: Record<string, string>): RouteMatch {
+    const rewritten = this.rewriteSubResource(rawSegments, query);
+    const segments = (rewritten?.segments ?? rawSegments).map(decodeSegment);
+    const remainingQuery = rewritten?.query ?? query;
+    const candidates = this.routes
+      .map((route) => ({ route, params: bind(route, segments) }))
+      .filter((entry): entry is { route: CompiledRoute; params: Record<string, string> } => entry.params !== undefined);
+    if (candidates.length === 0) throw new NotFoundError(`Resource /${rawSegments.join('/')}`);
+    // A literal beats a parameter: `/customers/campaigns` is not customer "campaigns".
+    const best = Math.max(...candidates.map((entry) => entry.route.literals));
+    const onPath = candidates.filter((entry) => entry.route.literals === best);
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const hit = onPath.find((entry) => entry.route.definition.method === wanted);
+    if (hit !== undefined) return { definition: hit.route.definition, params: hit.params, query: remainingQuery };
+    if (!(PLATFORM_METHODS as readonly string[]).includes(wanted)) {
+      throw new NotImplementedError(`Method ${method} is not implemented`);
+    }
+    const allow = PLATFORM_METHODS.filter((m) => onPath.some((entry) => entry.route.definition.method === m));
+    throw new MethodNotAllowedError(allow.includes('GET') ? [...allow, 'HEAD'] : allow);
+  }
+
+  private rewriteSubResource(
+    rawSegments: string[],
+    query: Record<string, string>,
+  ): { segments: string[]; query: Record<string, string> } | undefined {
+    let chosen: { route: CompiledRoute; params: number } | undefined;
+    for (const route of this.routes) {
+      if (!route.isSubResource) continue;
+      const literals = route.segments.filter((segment): segment is { literal: string } => 'literal' in segment);
+      const params = route.segments.filter((segment): segment is { param: string; queryKey: string } => 'param' in segment);
+      if (literals.length !== rawSegments.length) continue;
+      if (!literals.every((segment, index) => segment.literal === decodeSegment(rawSegments[index]))) continue;
+      if (!params.every((segment) => query[segment.queryKey] !== undefined && query[segment.queryKey] !== '')) continue;
+      if (chosen === undefined || params.length > chosen.params) chosen = { route, params: params.length };
+    }
+    if (chosen === undefined) return undefined;
+    const rest = { ...query };
+    const segments = chosen.route.segments.map((segment) => {
+      if ('literal' in segment) return encodeURIComponent(segment.literal);
+      delete rest[segment.queryKey];
+      return encodeURIComponent(query[segment.queryKey]);
+    });
+    return { segments, query: rest };
+  }
+}
+
+function compile(definition: RouteDefinition): CompiledRoute {
+  const segments: Segment[] = definition.path
+    .split('/')
+    .slice(1)
+    .map((part) =>
+      part.startsWith(':') ? { param: part.slice(1), queryKey: snakeCase(part.slice(1)) } : { literal: part },
+    );
+  const firstParam = segments.findIndex((segment) => 'param' in segment);
+  return {
+    definition,
+    segments,
+    literals: segments.filter((segment) => 'literal' in segment).length,
+    isSubResource: firstParam >= 0 && segments.slice(firstParam).some((segment) => 'literal' in segment),
+  };
+}
+
+function bind(route: CompiledRoute, segments: string[]): Record<string, string> | undefined {
+  if (route.segments.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, segment] of route.segments.entries()) {
+    const value = segments[index];
+    if ('literal' in segment) {
+      if (segment.literal !== value) return undefined;
+    } else {
+      if (value === '') return undefined;
+      params[segment.param] = value;
+    }
+  }
+  return params;
+}
+
+function shape(segments: Segment[]): string {
+  return `/${segments.map((segment) => ('literal' in segment ? segment.literal : ':')).join('/')}`;
+}
+
+/** customerId → customer_id, vmGreetingId → vm_greeting_id; snake_case names stay as they are. */
+export function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ValidationError('path', `segment ${JSON.stringify(segment)} is not valid percent-encoded UTF-8`);
+  }
+}

@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, type Logger } from '@trackline/platform';
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { createManagementApp, type ManagementApp, type ManagementAppOptions } from '../../app';
+import { createManagementServices, type ManagementServices } from '../../composition/management-services';
+import { createManagementStores } from '../../composition/management-stores';
+import { loadManagementConfig, type ManagementConfig } from '../../config/management-config';
+import { createDataSource } from '../../db/data-source';
+
+export const TEST_NONCE_SECRET = 'test-nonce-secret-of-at-least-32-characters';
+
+/** One test file's stores: a migrated database of its own and a Redis key namespace. */
+export interface TestStores {
+  database: TestDatabase;
+  redis: TestRedis;
+  dataDir: string;
+  /** Services on their own connection, for arranging data (partners) the way the operator does. */
+  services: ManagementServices;
+  dataSource: DataSource;
+  release(): Promise<void>;
+}
+
+export async function createTestStores(): Promise<TestStores> {
+  const database = await createTestDatabase();
+  const redis = createTestRedis();
+  const dataDir = await mkdtemp(join(tmpdir(), 'trackline-mgmt-'));
+  const dataSource = createDataSource(database.url);
+  await dataSource.initialize();
+  const services = createManagementServices(createManagementStores(dataSource), {
+    digest: { realm: 'Trackline', nonceSecret: TEST_NONCE_SECRET, nonceTtlSeconds: 300 },
+  });
+  return {
+    database,
+    redis,
+    dataDir,
+    services,
+    dataSource,
+    release: async () => {
+      await dataSource.destroy();
+      await redis.cleanup();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function testConfig(stores: TestStores, env: Record<string, string> = {}): ManagementConfig {
+  return loadManagementConfig({
+    MANAGEMENT_PORT: '0',
+    MANAGEMENT_HOST: '127.0.0.1',
+    DATA_DIR: stores.dataDir,
+    DATABASE_URL: stores.database.url,
+    REDIS_URL: stores.redis.url,
+    REDIS_KEY_PREFIX: stores.redis.keyPrefix,
+    DIGEST_NONCE_SECRET: TEST_NONCE_SECRET,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+export interface RunningService {
+  app: ManagementApp;
+  port: number;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** The real management app (composition root) on a free loopback port over real HTTPS. */
+export async function startTestService(
+  config: ManagementConfig,
+  options: ManagementAppOptions & { logger?: Logger } = {},
+): Promise<RunningService> {
+  const logger = options.logger ?? createLogger({ service: 'management-test', level: 'silent' });
+  const app = await createManagementApp(config, logger, options);
+  const port = await app.listen();
+  return { app, port, logger, close: () => app.close() };
+}
