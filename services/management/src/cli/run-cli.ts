@@ -5,6 +5,7 @@ import { QueryFailedError } from 'typeorm';
 import { runMigrations } from '../db/migrate';
 import { createCliContext } from './cli-context';
 import type { CliOutput } from './cli-output';
+import { addNumberCommands } from './number-commands';
 import { addPartnerCommands } from './partner-commands';
 
 const UNDEFINED_TABLE = '42P01';
@@ -32,6 +33,7 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
       for (const name of applied) output.out(`Applied migration ${name}`);
     });
   addPartnerCommands(program, context);
+  addNumberCommands(program, context);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

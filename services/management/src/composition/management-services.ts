@@ -4,10 +4,17 @@ import type { ManagementConfig } from '../config/management-config';
 import { CustomersService } from '../customers/customers.service';
 import { customerRoutes } from '../customers/customers.routes';
 import type { RouteDefinition } from '../http/route-definition';
+import type { NumberInventoryListener } from '../numbers/number-inventory-listener';
+import { numberPoolRoutes } from '../numbers/number-pools.routes';
+import { NumberPoolsService } from '../numbers/number-pools.service';
+import { NumbersService } from '../numbers/numbers.service';
 import type { PartnerDirectory } from '../partners/partner-directory';
 import { PartnersService } from '../partners/partners.service';
 import { pricingModelRoutes } from '../pricing-models/pricing-models.routes';
 import { PricingModelsService } from '../pricing-models/pricing-models.service';
+import type { SourceChangeListener } from '../sources/source-change-listener';
+import { sourceRoutes } from '../sources/sources.routes';
+import { SourcesService } from '../sources/sources.service';
 import type { ManagementStores } from './management-stores';
 
 export interface ManagementServices {
@@ -17,12 +24,23 @@ export interface ManagementServices {
   pricingModels: PricingModelsService;
   /** Also `findForCommission` (CDR ingestion) and `assertBelongsToCustomer` (sources). */
   campaigns: CampaignsService;
+  numbers: NumbersService;
+  sources: SourcesService;
+  /** GET /number_pools; present when the stores were given Redis. */
+  numberPools?: NumberPoolsService;
+}
+
+/** Told after committed changes, e.g. the Redis projections (SPEC §1). */
+export interface ManagementListeners {
+  sourceChanges: SourceChangeListener[];
+  numberChanges: NumberInventoryListener[];
 }
 
 // Composition root, step 3 of config → stores → services → app (STYLE §3).
 export function createManagementServices(
   stores: ManagementStores,
   config: Pick<ManagementConfig, 'digest'>,
+  listeners: ManagementListeners = { sourceChanges: [], numberChanges: [] },
 ): ManagementServices {
   return {
     partners: new PartnersService(stores.partners, config.digest.realm),
@@ -40,6 +58,11 @@ export function createManagementServices(
       sources: stores.campaignSources,
       deletion: stores.campaignDeletion,
     }),
+    numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges),
+    sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
+    ...(stores.poolBindings === undefined
+      ? {}
+      : { numberPools: new NumberPoolsService(stores.numbers, stores.poolBindings) }),
   };
 }
 
@@ -49,5 +72,7 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...customerRoutes(services.customers),
     ...pricingModelRoutes(services.pricingModels),
     ...campaignRoutes(services.campaigns),
+    ...sourceRoutes(services.sources),
+    ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
   ];
 }

@@ -5,12 +5,20 @@ import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
 import type { CustomerDeletionStores } from '../customers/customers.service';
-import { NoSourcesTableCounter } from '../customers/open-sources-counter';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
 import { TypeormGreetingsStore } from '../greetings/greetings.store';
+import { TypeormNumbersStore, type NumbersStore } from '../numbers/numbers.store';
+import {
+  RedisPoolBindingsReader,
+  type PoolBindingsReader,
+  type PoolScoresRedis,
+} from '../numbers/pool-bindings.reader';
 import { TypeormPartnersStore, type PartnersStore } from '../partners/partners.store';
 import type { PricingModelWriteStores } from '../pricing-models/pricing-models.service';
 import { TypeormPricingModelsStore, type PricingModelsStore } from '../pricing-models/pricing-models.store';
+import { TypeormSourceReferences } from '../sources/source-references.store';
+import type { SourceWriteStores } from '../sources/sources.service';
+import { TypeormSourcesStore, type SourcesStore } from '../sources/sources.store';
 
 /** Every store of the management service, on one initialised DataSource. */
 export interface ManagementStores {
@@ -24,18 +32,39 @@ export interface ManagementStores {
   campaignDeletion: UnitOfWork<CampaignDeletionStores>;
   campaignSources: CampaignSources;
   campaignGreetings: CustomerGreetings;
+  numbers: NumbersStore;
+  sources: SourcesStore;
+  sourceWrites: UnitOfWork<SourceWriteStores>;
+  /** Live DNI bindings (replacement's state in Redis); absent when no Redis client was given. */
+  poolBindings?: PoolBindingsReader;
+}
+
+/** The Redis the management service reads pool use from (keys built by @trackline/contracts). */
+export interface ManagementRedis {
+  client: PoolScoresRedis;
+  keyPrefix: string;
 }
 
 // Composition root, step 2 of config → stores → services → app (STYLE §3).
-export function createManagementStores(dataSource: DataSource): ManagementStores {
+export function createManagementStores(dataSource: DataSource, redis?: ManagementRedis): ManagementStores {
+  const sources = new TypeormSourcesStore(dataSource.manager);
   return {
     partners: new TypeormPartnersStore(dataSource.manager),
     customers: new TypeormCustomersStore(dataSource.manager),
     customerDeletion: typeormUnitOfWork(dataSource, (manager) => ({
       customers: new TypeormCustomersStore(manager),
-      // Until the sources feature adds its table and store; see NoSourcesTableCounter.
-      openSources: new NoSourcesTableCounter(),
+      openSources: new TypeormSourcesStore(manager),
     })),
+    numbers: new TypeormNumbersStore(dataSource.manager),
+    sources,
+    sourceWrites: typeormUnitOfWork(dataSource, (manager) => ({
+      sources: new TypeormSourcesStore(manager),
+      numbers: new TypeormNumbersStore(manager),
+      references: new TypeormSourceReferences(manager),
+    })),
+    ...(redis === undefined
+      ? {}
+      : { poolBindings: new RedisPoolBindingsReader(redis.client, redis.keyPrefix) }),
     pricingModels: new TypeormPricingModelsStore(dataSource.manager),
     pricingModelWrites: typeormUnitOfWork(dataSource, (manager) => ({
       pricingModels: new TypeormPricingModelsStore(manager),

@@ -93,7 +93,7 @@ export function parseCustomerListQuery(query: Record<string, string>): CustomerF
 
 // The partner's custom fields are the only keys besides the seed fields; anything else is left in
 // `seed` for the DTO to refuse by name.
-function splitCustomFields(
+export function splitCustomFields(
   body: Record<string, unknown>,
   customFieldNames: readonly string[],
 ): { seed: Record<string, unknown>; custom: CustomFieldValues | undefined } {

@@ -5,11 +5,14 @@ import { PartnerEntity } from '../partners/partner.entity';
 import { VoicemailGreetingEntity } from '../greetings/voicemail-greeting.entity';
 import { PricingModelEntity } from '../pricing-models/pricing-model.entity';
 import { CampaignEntity } from '../campaigns/campaign.entity';
+import { TrackingNumberEntity } from '../numbers/tracking-number.entity';
+import { SourceEntity } from '../sources/source.entity';
 import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
 import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
 import { CreatePricingModels1795263000000 } from './migrations/1795263000000-CreatePricingModels';
 import { CreateVoicemailGreetings1795263100000 } from './migrations/1795263100000-CreateVoicemailGreetings';
 import { CreateCampaigns1795263200000 } from './migrations/1795263200000-CreateCampaigns';
+import { CreateNumbersAndSources1795263300000 } from './migrations/1795263300000-CreateNumbersAndSources';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -20,6 +23,8 @@ export const ENTITIES = [
   VoicemailGreetingEntity,
   PricingModelEntity,
   CampaignEntity,
+  TrackingNumberEntity,
+  SourceEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -27,6 +32,7 @@ export const MIGRATIONS = [
   CreatePricingModels1795263000000,
   CreateVoicemailGreetings1795263100000,
   CreateCampaigns1795263200000,
+  CreateNumbersAndSources1795263300000,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */

@@ -1,0 +1,86 @@
+import { expandNumberRange, NotFoundError, ValidationError } from '@trackline/domain';
+import type { Partner } from '../partners/partner';
+import type { PartnersStore } from '../partners/partners.store';
+import type { NumberInventoryListener } from './number-inventory-listener';
+import type { NumbersStore } from './numbers.store';
+import { NUMBER_KINDS, type NumberKind } from './tracking-number.entity';
+import type { TakenNumber, TrackingNumber } from './tracking-number';
+
+/** Duplicates beyond this many are counted, not listed, so one message stays readable. */
+const LISTED_DUPLICATES = 20;
+
+export interface NumbersAdded {
+  partner: Partner;
+  kind: NumberKind;
+  numbers: string[];
+}
+
+/** The operator's number inventory (numbers:add, numbers:list). */
+export class NumbersService {
+  constructor(
+    private readonly partners: Pick<PartnersStore, 'findByName'>,
+    private readonly numbers: NumbersStore,
+    /** Told after each committed change (the Redis projections among them). */
+    private readonly listeners: readonly NumberInventoryListener[],
+  ) {}
+
+  /**
+   * Adds every number of `specs` (E.164 numbers or ranges) or none: a number that is already in
+   * anyone's inventory, or named twice, refuses the whole command, so a rerun after fixing the
+   * input never leaves half a range behind.
+   */
+  async add(partnerName: string, kind: string, specs: readonly string[], now: Date): Promise<NumbersAdded> {
+    const checkedKind = NUMBER_KINDS.find((candidate) => candidate === kind);
+    if (checkedKind === undefined)
+      throw new ValidationError('kind', `must be one of ${NUMBER_KINDS.join(', ')}`);
+    if (specs.length === 0) throw new ValidationError('numbers', 'name at least one number or range');
+    const numbers = expandAll(specs);
+    const partner = await this.requirePartner(partnerName);
+
+    const taken = await this.numbers.findTaken(numbers);
+    if (taken.length > 0) throw duplicatesError(taken);
+    if (!(await this.numbers.add(partner.id, checkedKind, numbers, now))) {
+      // Someone added one of them between the check and the insert; nothing of ours was stored.
+      throw duplicatesError(await this.numbers.findTaken(numbers));
+    }
+    for (const listener of this.listeners) await listener.numbersChanged(partner.id);
+    return { partner, kind: checkedKind, numbers };
+  }
+
+  async list(partnerName: string): Promise<{ partner: Partner; numbers: TrackingNumber[] }> {
+    const partner = await this.requirePartner(partnerName);
+    return { partner, numbers: await this.numbers.list(partner.id) };
+  }
+
+  private async requirePartner(name: string): Promise<Partner> {
+    const partner = await this.partners.findByName(name);
+    if (partner === null) throw new NotFoundError(`partner ${name}`);
+    return partner;
+  }
+}
+
+function expandAll(specs: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const spec of specs) {
+    for (const number of expandNumberRange(spec, spec)) {
+      if (seen.has(number)) repeated.add(number);
+      seen.add(number);
+    }
+  }
+  if (repeated.size > 0) {
+    throw new ValidationError('numbers', `name these more than once: ${listSome([...repeated])}`);
+  }
+  return [...seen];
+}
+
+function duplicatesError(taken: readonly TakenNumber[]): ValidationError {
+  const described = taken.map((number) => `${number.e164} (${number.partnerName}, ${number.kind})`);
+  return new ValidationError('numbers', `already in the inventory, nothing added: ${listSome(described)}`);
+}
+
+function listSome(items: readonly string[]): string {
+  const shown = items.slice(0, LISTED_DUPLICATES).join(', ');
+  const more = items.length - LISTED_DUPLICATES;
+  return more > 0 ? `${shown} and ${more} more` : shown;
+}

@@ -1,0 +1,127 @@
+import { QueryFailedError, type EntityManager } from 'typeorm';
+import type { NumberKind } from './tracking-number.entity';
+import type { TakenNumber, TrackingNumber } from './tracking-number';
+
+export interface NumbersStore {
+  /** The numbers (of any partner) already in the inventory, ordered by number. */
+  findTaken(numbers: readonly string[]): Promise<TakenNumber[]>;
+  /**
+   * Adds all numbers or none (one statement). Returns false when one of them was taken meanwhile;
+   * the caller then reports the duplicates.
+   */
+  add(partnerId: string, kind: NumberKind, numbers: readonly string[], now: Date): Promise<boolean>;
+  /** The partner's inventory, pool numbers first, each kind in number order. */
+  list(partnerId: string): Promise<TrackingNumber[]>;
+  /** The partner's pool numbers in number order. */
+  poolNumbers(partnerId: string): Promise<string[]>;
+}
+
+/** The static-number side used by source writes; call inside the source's unit of work. */
+export interface StaticNumberAllocator {
+  /**
+   * Takes the partner's static number that has been free the longest and is not held back, marks
+   * it in use and keeps its row locked until the transaction ends. Rows other transactions are
+   * taking are skipped, so concurrent creates never share a number. Null when none is free.
+   */
+  claimStaticNumber(partnerId: string, now: Date): Promise<string | null>;
+  /** A closed source's number: free again from `until`, not before. */
+  holdBack(partnerId: string, e164: string, until: Date): Promise<void>;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const E164_CONSTRAINT = 'UQ_tracking_numbers_e164';
+
+interface ListedRow {
+  e164: string;
+  kind: NumberKind;
+  added_at: Date;
+  held_until: Date | null;
+  free_since: Date | null;
+  source_id: string | null;
+}
+
+export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator {
+  constructor(private readonly manager: EntityManager) {}
+
+  async findTaken(numbers: readonly string[]): Promise<TakenNumber[]> {
+    if (numbers.length === 0) return [];
+    const rows = (await this.manager.query(
+      `SELECT t.e164, t.kind, p.name AS partner_name
+         FROM tracking_numbers t JOIN partners p ON p.id = t.partner_id
+        WHERE t.e164 = ANY($1::varchar[])
+        ORDER BY t.e164`,
+      [numbers],
+    )) as Array<{ e164: string; kind: NumberKind; partner_name: string }>;
+    return rows.map((row) => ({ e164: row.e164, kind: row.kind, partnerName: row.partner_name }));
+  }
+
+  async add(partnerId: string, kind: NumberKind, numbers: readonly string[], now: Date): Promise<boolean> {
+    try {
+      // A static number is free from the moment it is added; pool numbers are Redis's business.
+      await this.manager.query(
+        `INSERT INTO tracking_numbers (partner_id, e164, kind, added_at, free_since)
+         SELECT $1, number, $3, $4, CASE WHEN $3 = 'static' THEN $4::timestamptz END
+           FROM unnest($2::varchar[]) AS number`,
+        [partnerId, numbers, kind, now],
+      );
+      return true;
+    } catch (error) {
+      const driverError =
+        error instanceof QueryFailedError
+          ? (error.driverError as { code?: string; constraint?: string })
+          : {};
+      if (driverError.code === UNIQUE_VIOLATION && driverError.constraint === E164_CONSTRAINT) return false;
+      throw error;
+    }
+  }
+
+  async list(partnerId: string): Promise<TrackingNumber[]> {
+    const rows = (await this.manager.query(
+      `SELECT t.e164, t.kind, t.added_at, t.held_until, t.free_since, s.id AS source_id
+         FROM tracking_numbers t
+         LEFT JOIN sources s ON s.destnr = t.e164 AND s.status = 'active'
+        WHERE t.partner_id = $1
+        ORDER BY t.kind, t.e164`,
+      [partnerId],
+    )) as ListedRow[];
+    return rows.map((row) => ({
+      e164: row.e164,
+      kind: row.kind,
+      addedAt: row.added_at,
+      heldUntil: row.held_until,
+      freeSince: row.free_since,
+      usedBySourceId: row.source_id,
+    }));
+  }
+
+  async poolNumbers(partnerId: string): Promise<string[]> {
+    const rows = (await this.manager.query(
+      `SELECT e164 FROM tracking_numbers WHERE partner_id = $1 AND kind = 'pool' ORDER BY e164`,
+      [partnerId],
+    )) as Array<{ e164: string }>;
+    return rows.map((row) => row.e164);
+  }
+
+  async claimStaticNumber(partnerId: string, now: Date): Promise<string | null> {
+    const [rows] = (await this.manager.query(
+      `UPDATE tracking_numbers SET free_since = NULL, held_until = NULL
+        WHERE id = (
+          SELECT id FROM tracking_numbers
+           WHERE partner_id = $1 AND kind = 'static' AND free_since <= $2
+             AND (held_until IS NULL OR held_until <= $2)
+           ORDER BY free_since, id
+           LIMIT 1
+           FOR UPDATE SKIP LOCKED)
+        RETURNING e164`,
+      [partnerId, now],
+    )) as [Array<{ e164: string }>, number];
+    return rows[0]?.e164 ?? null;
+  }
+
+  async holdBack(partnerId: string, e164: string, until: Date): Promise<void> {
+    await this.manager.query(
+      `UPDATE tracking_numbers SET held_until = $3, free_since = $3 WHERE partner_id = $1 AND e164 = $2`,
+      [partnerId, e164, until],
+    );
+  }
+}

@@ -1,0 +1,27 @@
+import type { NumberKind } from './tracking-number.entity';
+
+/** The hold-back of a closed source's number before it is handed out again (SPEC §6). */
+export const HOLD_BACK_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function holdBackEnd(closedAt: Date): Date {
+  return new Date(closedAt.getTime() + HOLD_BACK_DAYS * DAY_MS);
+}
+
+/** One inventory entry as numbers:list shows it. */
+export interface TrackingNumber {
+  e164: string;
+  kind: NumberKind;
+  addedAt: Date;
+  heldUntil: Date | null;
+  freeSince: Date | null;
+  /** The open source whose destnr this is, or null. */
+  usedBySourceId: string | null;
+}
+
+/** Where a number already in the inventory belongs (duplicates are refused naming these). */
+export interface TakenNumber {
+  e164: string;
+  partnerName: string;
+  kind: NumberKind;
+}

@@ -1,0 +1,240 @@
+import {
+  normalizePhoneNumber,
+  parseAltNumbers,
+  parseFlag,
+  ValidationError,
+  type CountryCode,
+} from '@trackline/domain';
+import { Allow } from 'class-validator';
+import type { CustomFieldValues } from '../customers/customer.entity';
+import { splitCustomFields } from '../customers/customers.dto';
+import { Email, Flag, Text } from '../validation/field-rules';
+import { validateDto } from '../validation/validate-dto';
+import { isBigintId } from './source-id';
+import {
+  SOURCE_FLAG_FIELDS,
+  type SourceChangesInput,
+  type SourceFlags,
+  type SourceInput,
+  type SourceListQuery,
+} from './source';
+
+export const SOURCE_LIMITS = {
+  name: 100,
+  media: 100,
+  publisherId: 100,
+  email: 150,
+  sourceClass: 45,
+  /** Ids are bigints: at most 19 digits. */
+  id: 19,
+  /** Phone input before normalisation (spaces, dashes, a leading 00). */
+  phoneInput: 40,
+} as const;
+export const DEFAULT_SOURCE_CLASS = 'standard';
+export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE = 1_000_000;
+
+// Record fields a PUT cannot change: named in the 400 rather than called unknown.
+const FIXED_FIELDS = [
+  'source_id',
+  'customer_id',
+  'phonenr',
+  'destnr',
+  'status',
+  'class',
+  'timestamp',
+  'expire',
+  'created',
+  'modified',
+];
+
+/** POST /sources: customer_id, name and phonenr are required. */
+export class CreateSourceDto {
+  @Text(SOURCE_LIMITS.id, 'required')
+  customer_id?: string;
+
+  @Text(SOURCE_LIMITS.name, 'required')
+  name?: string;
+
+  @Text(SOURCE_LIMITS.phoneInput, 'required')
+  phonenr?: string;
+
+  @Text(SOURCE_LIMITS.media, 'clearable')
+  media?: string | null;
+
+  @Text(SOURCE_LIMITS.id, 'clearable')
+  campaign_id?: string | null;
+
+  @Text(SOURCE_LIMITS.publisherId, 'clearable')
+  publisher_id?: string | null;
+
+  @Email(SOURCE_LIMITS.email, 'clearable')
+  email?: string | null;
+
+  @Text(SOURCE_LIMITS.phoneInput, 'clearable')
+  smsnumber?: string | null;
+
+  @Text(SOURCE_LIMITS.id, 'clearable')
+  vm_greeting_id?: string | null;
+
+  @Text(SOURCE_LIMITS.sourceClass, 'optional')
+  class?: string;
+
+  @Flag('optional')
+  notify_on_missed_call?: string;
+
+  @Flag('optional')
+  notify_on_new_voicemail?: string;
+
+  @Flag('optional')
+  vm_divert_all?: string;
+
+  @Flag('optional')
+  vm_divert_busy?: string;
+
+  @Flag('optional')
+  vm_divert_noanswer?: string;
+
+  // JSON text (form field) or an array (JSON body); parseAltNumbers checks every rule.
+  @Allow()
+  alt_numbers?: unknown;
+}
+
+/** PUT /sources/:id: the changeable fields; every key may be left out and then keeps its value. */
+export class UpdateSourceDto {
+  @Text(SOURCE_LIMITS.name, 'optional')
+  name?: string;
+
+  @Text(SOURCE_LIMITS.media, 'clearable')
+  media?: string | null;
+
+  @Text(SOURCE_LIMITS.id, 'clearable')
+  campaign_id?: string | null;
+
+  @Text(SOURCE_LIMITS.publisherId, 'clearable')
+  publisher_id?: string | null;
+
+  @Email(SOURCE_LIMITS.email, 'clearable')
+  email?: string | null;
+
+  @Text(SOURCE_LIMITS.phoneInput, 'clearable')
+  smsnumber?: string | null;
+
+  @Text(SOURCE_LIMITS.id, 'clearable')
+  vm_greeting_id?: string | null;
+
+  @Flag('optional')
+  notify_on_missed_call?: string;
+
+  @Flag('optional')
+  notify_on_new_voicemail?: string;
+
+  @Flag('optional')
+  vm_divert_all?: string;
+
+  @Flag('optional')
+  vm_divert_busy?: string;
+
+  @Flag('optional')
+  vm_divert_noanswer?: string;
+
+  @Allow()
+  alt_numbers?: unknown;
+}
+
+export class SourceListQueryDto {
+  @Text(7, 'optional')
+  page?: string;
+
+  @Text(4, 'optional')
+  pagesize?: string;
+
+  @Text(SOURCE_LIMITS.id, 'optional')
+  customer_id?: string;
+}
+
+/** The partner's settings that shape parsing. */
+export interface SourceParsing {
+  country: CountryCode;
+  customFieldNames: readonly string[];
+}
+
+export function parseCreateSource(body: Record<string, unknown>, partner: SourceParsing): SourceInput {
+  const { seed, custom } = splitCustomFields(body, partner.customFieldNames);
+  const dto = validateDto(CreateSourceDto, seed);
+  const changes = toChanges(dto, custom, partner.country);
+  return {
+    customerId: dto.customer_id!,
+    name: changes.name!,
+    phonenr: normalizePhoneNumber('phonenr', dto.phonenr!, partner.country),
+    media: changes.media ?? null,
+    campaignId: changes.campaignId ?? null,
+    publisherId: changes.publisherId ?? null,
+    email: changes.email ?? null,
+    smsnumber: changes.smsnumber ?? null,
+    vmGreetingId: changes.vmGreetingId ?? null,
+    sourceClass: dto.class ?? DEFAULT_SOURCE_CLASS,
+    notifyOnMissedCall: changes.notifyOnMissedCall ?? false,
+    notifyOnNewVoicemail: changes.notifyOnNewVoicemail ?? false,
+    vmDivertAll: changes.vmDivertAll ?? false,
+    vmDivertBusy: changes.vmDivertBusy ?? false,
+    vmDivertNoanswer: changes.vmDivertNoanswer ?? false,
+    altNumbers: changes.altNumbers ?? [],
+    customFields: changes.customFields ?? {},
+  };
+}
+
+export function parseUpdateSource(body: Record<string, unknown>, partner: SourceParsing): SourceChangesInput {
+  const fixed = Object.keys(body).find((key) => FIXED_FIELDS.includes(key));
+  if (fixed !== undefined) throw new ValidationError(fixed, 'cannot be changed');
+  const { seed, custom } = splitCustomFields(body, partner.customFieldNames);
+  return toChanges(validateDto(UpdateSourceDto, seed), custom, partner.country);
+}
+
+export function parseSourceListQuery(query: Record<string, string>): SourceListQuery {
+  const dto = validateDto(SourceListQueryDto, query);
+  const page = dto.page === undefined ? 0 : wholeNumber('page', dto.page, 0, MAX_PAGE);
+  const pageSize =
+    dto.pagesize === undefined ? MAX_PAGE_SIZE : wholeNumber('pagesize', dto.pagesize, 1, MAX_PAGE_SIZE);
+  if (dto.customer_id !== undefined && !isBigintId(dto.customer_id)) {
+    throw new ValidationError('customer_id', 'must be a customer id (a decimal number)');
+  }
+  return { page, pageSize, ...(dto.customer_id === undefined ? {} : { customerId: dto.customer_id }) };
+}
+
+function wholeNumber(field: string, value: string, min: number, max: number): number {
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(number >= min && number <= max))
+    throw new ValidationError(field, `must be a whole number from ${min} to ${max}`);
+  return number;
+}
+
+function toChanges(
+  dto: UpdateSourceDto,
+  custom: CustomFieldValues | undefined,
+  country: CountryCode,
+): SourceChangesInput {
+  const changes: SourceChangesInput = {};
+  if (dto.name !== undefined) changes.name = dto.name;
+  if (dto.media !== undefined) changes.media = clearable(dto.media);
+  if (dto.campaign_id !== undefined) changes.campaignId = clearable(dto.campaign_id);
+  if (dto.publisher_id !== undefined) changes.publisherId = clearable(dto.publisher_id);
+  if (dto.email !== undefined) changes.email = clearable(dto.email);
+  if (dto.smsnumber !== undefined) {
+    const smsnumber = clearable(dto.smsnumber);
+    changes.smsnumber = smsnumber === null ? null : normalizePhoneNumber('smsnumber', smsnumber, country);
+  }
+  if (dto.vm_greeting_id !== undefined) changes.vmGreetingId = clearable(dto.vm_greeting_id);
+  for (const [key, field] of Object.entries(SOURCE_FLAG_FIELDS) as Array<[keyof SourceFlags, string]>) {
+    const value = (dto as Record<string, unknown>)[field];
+    if (value !== undefined) changes[key] = parseFlag(field, value);
+  }
+  if (dto.alt_numbers !== undefined)
+    changes.altNumbers = parseAltNumbers('alt_numbers', dto.alt_numbers, country);
+  if (custom !== undefined) changes.customFields = custom;
+  return changes;
+}
+
+function clearable(value: string | null): string | null {
+  return value === null || value === '' ? null : value;
+}

@@ -1,0 +1,204 @@
+import { ForbiddenError } from '@trackline/domain';
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '../db/data-source';
+import { typeormUnitOfWork } from '../db/unit-of-work';
+import { TypeormNumbersStore } from '../numbers/numbers.store';
+import type { SourceChangeListener } from './source-change-listener';
+import { TypeormSourceReferences } from './source-references.store';
+import type { SourceInput } from './source';
+import { SourcesService, type SourceWriteStores } from './sources.service';
+import { TypeormSourcesStore } from './sources.store';
+
+const NOW = new Date('2026-03-02T10:00:00.000Z');
+const DAY = 24 * 60 * 60 * 1000;
+
+// The source service on the real database: destnr assignment under concurrency, hold-back, and the
+// transaction boundary the listener sits behind.
+describe('sources on Postgres', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let service: SourcesService;
+  let store: TypeormSourcesStore;
+  let numbers: TypeormNumbersStore;
+  let changed: string[];
+  let partnerId: string;
+  let customerId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    store = new TypeormSourcesStore(dataSource.manager);
+    numbers = new TypeormNumbersStore(dataSource.manager);
+    const listener: SourceChangeListener = {
+      sourceChanged: async (partner, source) => {
+        // Called after the commit: another connection already sees the source.
+        const rows = (await dataSource.query('SELECT id FROM sources WHERE id = $1', [source])) as unknown[];
+        changed.push(`${partner}:${source}:${rows.length === 1 ? 'committed' : 'missing'}`);
+      },
+    };
+    const writes = typeormUnitOfWork<SourceWriteStores>(dataSource, (manager) => ({
+      sources: new TypeormSourcesStore(manager),
+      numbers: new TypeormNumbersStore(manager),
+      references: new TypeormSourceReferences(manager),
+    }));
+    service = new SourcesService(store, writes, [listener]);
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  let partnerCount = 0;
+  beforeEach(async () => {
+    changed = [];
+    partnerCount += 1;
+    [{ id: partnerId }] = await dataSource.query(
+      `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
+       VALUES ($1, $1, 'x', 'y', 'sixteen-chars-ok') RETURNING id`,
+      [`p${partnerCount}`],
+    );
+    [{ id: customerId }] = await dataSource.query(
+      `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'Kari', 'K-1') RETURNING id`,
+      [partnerId],
+    );
+  });
+
+  function input(overrides: Partial<SourceInput> = {}): SourceInput {
+    return {
+      customerId,
+      name: 'Front page',
+      media: null,
+      phonenr: '+4722334455',
+      campaignId: null,
+      publisherId: null,
+      email: null,
+      smsnumber: null,
+      vmGreetingId: null,
+      sourceClass: 'standard',
+      notifyOnMissedCall: false,
+      notifyOnNewVoicemail: false,
+      vmDivertAll: false,
+      vmDivertBusy: false,
+      vmDivertNoanswer: false,
+      altNumbers: [],
+      customFields: {},
+      ...overrides,
+    };
+  }
+
+  const staticNumbers = (count: number) =>
+    Array.from(
+      { length: count },
+      (_, i) => `+47${String(partnerCount).padStart(2, '0')}3000${String(i).padStart(2, '0')}`,
+    );
+
+  it('gives 10 parallel creates over 5 free numbers 5 distinct numbers and 5 refusals', async () => {
+    const free = staticNumbers(5);
+    await numbers.add(partnerId, 'static', free, new Date(NOW.getTime() - DAY));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => service.create(partnerId, input({ name: `s${i}` }), NOW)),
+    );
+    const created = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const refused = results.flatMap((result) =>
+      result.status === 'rejected' ? [result.reason as unknown] : [],
+    );
+    expect(created).toHaveLength(5);
+    expect(new Set(created.map((source) => source.destnr))).toEqual(new Set(free));
+    expect(refused).toHaveLength(5);
+    for (const reason of refused) {
+      expect(reason).toBeInstanceOf(ForbiddenError);
+      expect((reason as Error).message).toBe('No tracking number available');
+    }
+    expect(await store.countOpenSources(partnerId, customerId)).toBe(5);
+    expect(changed).toHaveLength(5);
+    expect(changed.every((entry) => entry.endsWith(':committed'))).toBe(true);
+  });
+
+  it('hands out the number free the longest, never a pool number or one held back', async () => {
+    const [a, b, c] = staticNumbers(3);
+    await numbers.add(partnerId, 'pool', [`+47${String(partnerCount).padStart(2, '0')}900000`], new Date(0));
+    await numbers.add(partnerId, 'static', [b!], new Date(NOW.getTime() - 2 * DAY));
+    await numbers.add(partnerId, 'static', [a!], new Date(NOW.getTime() - 3 * DAY));
+    await numbers.add(partnerId, 'static', [c!], new Date(NOW.getTime() - DAY));
+
+    const first = await service.create(partnerId, input(), NOW);
+    expect(first.destnr).toBe(a);
+    const closed = await service.close(partnerId, first.id, NOW);
+    expect(closed).toMatchObject({ status: 'closed', destnr: a, closedAt: NOW });
+    expect(await store.countOpenSources(partnerId, customerId)).toBe(0);
+
+    expect((await service.create(partnerId, input(), NOW)).destnr).toBe(b);
+    expect((await service.create(partnerId, input(), NOW)).destnr).toBe(c);
+    const beforeHoldEnds = new Date(NOW.getTime() + 30 * DAY - 1);
+    await expect(service.create(partnerId, input(), beforeHoldEnds)).rejects.toThrow(
+      'No tracking number available',
+    );
+    const reused = await service.create(partnerId, input(), new Date(NOW.getTime() + 30 * DAY));
+    expect(reused.destnr).toBe(a);
+
+    const [listed] = (await numbers.list(partnerId)).filter((number) => number.e164 === a);
+    expect(listed).toMatchObject({ usedBySourceId: reused.id, heldUntil: null, freeSince: null });
+  });
+
+  it('rolls the number back when the insert fails, and tells no listener', async () => {
+    const [only] = staticNumbers(1);
+    await numbers.add(partnerId, 'static', [only!], new Date(NOW.getTime() - DAY));
+    await expect(service.create(partnerId, input({ campaignId: '999999' }), NOW)).rejects.toMatchObject({
+      field: 'campaign_id',
+    });
+    expect(changed).toEqual([]);
+    expect((await service.create(partnerId, input(), NOW)).destnr).toBe(only);
+  });
+
+  it('checks campaign and greeting ownership against the real tables', async () => {
+    const [a] = staticNumbers(1);
+    await numbers.add(partnerId, 'static', [a!], new Date(NOW.getTime() - DAY));
+    const [{ id: otherCustomer }] = await dataSource.query(
+      `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'Ola', 'K-2') RETURNING id`,
+      [partnerId],
+    );
+    const [{ id: pricingModel }] = await dataSource.query(
+      `INSERT INTO pricing_models (partner_id, name, type, unique_caller_time, conditions)
+       VALUES ($1, 'cpl', '0', 0, '[]') RETURNING id`,
+      [partnerId],
+    );
+    const campaign = async (customer: string) =>
+      (
+        (await dataSource.query(
+          `INSERT INTO campaigns (partner_id, customer_id, pricing_model_id, name) VALUES ($1, $2, $3, 'c') RETURNING id`,
+          [partnerId, customer, pricingModel],
+        )) as Array<{ id: string }>
+      )[0]!.id;
+    const greeting = async (customer: string, pin: string) =>
+      (
+        (await dataSource.query(
+          `INSERT INTO voicemail_greetings (partner_id, customer_id, name, record_pin) VALUES ($1, $2, 'g', $3) RETURNING id`,
+          [partnerId, customer, pin],
+        )) as Array<{ id: string }>
+      )[0]!.id;
+    const ownCampaign = await campaign(customerId);
+    const otherCampaign = await campaign(otherCustomer);
+    const ownGreeting = await greeting(customerId, `${partnerCount}00001`.slice(-6));
+    const otherGreeting = await greeting(otherCustomer, `${partnerCount}00002`.slice(-6));
+
+    await expect(service.create(partnerId, input({ campaignId: otherCampaign }), NOW)).rejects.toMatchObject({
+      field: 'campaign_id',
+    });
+    await expect(
+      service.create(partnerId, input({ vmGreetingId: otherGreeting }), NOW),
+    ).rejects.toMatchObject({
+      field: 'vm_greeting_id',
+    });
+    const source = await service.create(
+      partnerId,
+      input({ campaignId: ownCampaign, vmGreetingId: ownGreeting }),
+      NOW,
+    );
+    expect(source).toMatchObject({ campaignId: ownCampaign, vmGreetingId: ownGreeting });
+    const updated = await service.update(partnerId, source.id, { campaignId: null, name: 'renamed' });
+    expect(updated).toMatchObject({ campaignId: null, vmGreetingId: ownGreeting, name: 'renamed' });
+  });
+});

@@ -1,0 +1,140 @@
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '../db/data-source';
+import { TypeormNumbersStore } from '../numbers/numbers.store';
+import type { NewSource } from './source';
+import { TypeormSourcesStore } from './sources.store';
+
+const NOW = new Date('2026-03-02T10:00:00.000Z');
+
+describe('TypeormSourcesStore', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let store: TypeormSourcesStore;
+  let acme: string;
+  let beta: string;
+  let customer: string;
+  let otherCustomer: string;
+  let nextNumber = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    store = new TypeormSourcesStore(dataSource.manager);
+    const insert = async (sql: string, values: unknown[]) =>
+      ((await dataSource.query(sql, values)) as Array<{ id: string }>)[0]!.id;
+    const partner = (name: string) =>
+      insert(
+        `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
+         VALUES ($1, $1, 'x', 'y', 'sixteen-chars-ok') RETURNING id`,
+        [name],
+      );
+    acme = await partner('acme');
+    beta = await partner('beta');
+    customer = await insert(
+      `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'a', '1') RETURNING id`,
+      [acme],
+    );
+    otherCustomer = await insert(
+      `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'b', '2') RETURNING id`,
+      [acme],
+    );
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  async function values(overrides: Partial<NewSource> = {}): Promise<NewSource> {
+    const destnr = `+4722${String(++nextNumber).padStart(6, '0')}`;
+    await new TypeormNumbersStore(dataSource.manager).add(acme, 'static', [destnr], NOW);
+    return {
+      customerId: customer,
+      name: 'Front page',
+      media: 'web',
+      phonenr: '+4722334455',
+      destnr,
+      campaignId: null,
+      publisherId: 'pub',
+      email: 'a@example.no',
+      smsnumber: '+4791234567',
+      vmGreetingId: null,
+      sourceClass: 'standard',
+      activatedAt: NOW,
+      notifyOnMissedCall: true,
+      notifyOnNewVoicemail: false,
+      vmDivertAll: false,
+      vmDivertBusy: true,
+      vmDivertNoanswer: false,
+      altNumbers: [
+        { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'weekend' },
+      ],
+      customFields: { custom_1: 'one' },
+      ...overrides,
+    };
+  }
+
+  it('inserts and reads back every column, alt rules included', async () => {
+    const input = await values();
+    const source = await store.insert(acme, input);
+    expect(source).toMatchObject({
+      ...input,
+      partnerId: acme,
+      status: 'active',
+      expire: null,
+      closedAt: null,
+    });
+    expect(await store.findById(acme, source.id)).toEqual(source);
+    expect(await store.findById(beta, source.id)).toBeNull();
+  });
+
+  it('updates the given columns, replaces alt rules, merges custom fields', async () => {
+    const source = await store.insert(acme, await values());
+    const updated = await store.update(acme, source.id, {
+      name: 'renamed',
+      email: null,
+      altNumbers: [],
+      customFields: { custom_2: 'two' },
+    });
+    expect(updated).toMatchObject({
+      name: 'renamed',
+      email: null,
+      media: 'web',
+      altNumbers: [],
+      customFields: { custom_1: 'one', custom_2: 'two' },
+    });
+    expect(await store.update(beta, source.id, { name: 'stolen' })).toBeNull();
+    expect(await store.close(beta, source.id, NOW)).toBeNull();
+  });
+
+  it('pages in id order, counts all, filters by customer and counts open sources', async () => {
+    const own = await Promise.all([1, 2].map(async () => store.insert(acme, await values())));
+    const other = await store.insert(acme, await values({ customerId: otherCustomer }));
+    const all = await store.page(acme, { page: 0, pageSize: 1000 });
+    expect(all.sources.map((source) => source.id)).toEqual(
+      [...all.sources.map((source) => source.id)].sort((a, b) => Number(a) - Number(b)),
+    );
+    const second = await store.page(acme, { page: 1, pageSize: 2 });
+    expect(second.total).toBe(all.total);
+    expect(second.sources.map((source) => source.id)).toEqual(
+      all.sources.slice(2, 4).map((source) => source.id),
+    );
+    expect((await store.page(acme, { page: 0, pageSize: 1000, customerId: otherCustomer })).sources).toEqual([
+      other,
+    ]);
+    expect((await store.page(beta, { page: 0, pageSize: 1000 })).total).toBe(0);
+
+    const openBefore = await store.countOpenSources(acme, customer);
+    await store.close(acme, own[0]!.id, NOW);
+    expect(await store.countOpenSources(acme, customer)).toBe(openBefore - 1);
+    expect(await store.countOpenSources(beta, customer)).toBe(0);
+  });
+
+  it('refuses a second open source on the same number', async () => {
+    const first = await values();
+    await store.insert(acme, first);
+    await expect(store.insert(acme, { ...first })).rejects.toThrow(/UQ_sources_open_destnr/);
+  });
+});
