@@ -1,0 +1,94 @@
+import { NotFoundError, ValidationError } from '@trackline/domain';
+import { FakePartnersStore } from '../partners/fake-partners.store';
+import type { PartnerValues } from '../partners/partner';
+import { FakeNumbersStore } from './fake-numbers.store';
+import type { NumberInventoryListener } from './number-inventory-listener';
+import { NumbersService } from './numbers.service';
+
+const NOW = new Date('2026-03-02T10:00:00Z');
+
+function partner(name: string): PartnerValues {
+  return {
+    name,
+    digestUsername: `${name}-api`,
+    ha1Md5: 'a'.repeat(32),
+    ha1Sha256: 'b'.repeat(64),
+    signingSecret: 'sixteen-chars-ok',
+    allowIps: [],
+    country: 'NO',
+    timeZone: 'Europe/Oslo',
+    dni: { sessionTtlSeconds: 1800, holdBackSeconds: 600, onExhausted: 'recycle', fallbackNumber: null },
+    showFullAnum: false,
+  };
+}
+
+describe('NumbersService', () => {
+  let numbers: FakeNumbersStore;
+  let service: NumbersService;
+  let changed: string[];
+  let acmeId: string;
+
+  beforeEach(async () => {
+    const partners = new FakePartnersStore();
+    acmeId = (await partners.insert(partner('acme'))).id;
+    const beta = await partners.insert(partner('beta'));
+    numbers = new FakeNumbersStore();
+    numbers.partnerNames.set(acmeId, 'acme');
+    numbers.partnerNames.set(beta.id, 'beta');
+    changed = [];
+    const listener: NumberInventoryListener = { numbersChanged: async (id) => void changed.push(id) };
+    service = new NumbersService(partners, numbers, [listener]);
+  });
+
+  async function validationError(promise: Promise<unknown>): Promise<ValidationError> {
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    return error as ValidationError;
+  }
+
+  it('expands ranges, adds them and tells the listener once', async () => {
+    const added = await service.add('acme', 'static', ['+4722000001-+4722000003', '+4722000010'], NOW);
+    expect(added.numbers).toEqual(['+4722000001', '+4722000002', '+4722000003', '+4722000010']);
+    expect(added.kind).toBe('static');
+    expect((await numbers.list(acmeId)).map((number) => number.e164)).toEqual(added.numbers);
+    expect(changed).toEqual([acmeId]);
+  });
+
+  it('refuses numbers held by anyone, naming them, and adds none', async () => {
+    await service.add('beta', 'pool', ['+4791000002'], NOW);
+    changed = [];
+    const error = await validationError(service.add('acme', 'static', ['+4791000001-+4791000003'], NOW));
+    expect(error.field).toBe('numbers');
+    expect(error.rule).toBe('already in the inventory, nothing added: +4791000002 (beta, pool)');
+    expect(await numbers.list(acmeId)).toEqual([]);
+    expect(changed).toEqual([]);
+  });
+
+  it('lists at most 20 duplicates and counts the rest', async () => {
+    await service.add('beta', 'pool', ['+4791000100-+4791000124'], NOW);
+    const error = await validationError(service.add('acme', 'pool', ['+4791000100-+4791000124'], NOW));
+    expect(error.rule).toMatch(/\+4791000119 \(beta, pool\) and 5 more$/);
+  });
+
+  it.each([
+    [['+4791000001', '+4791000001'], 'numbers', 'name these more than once: +4791000001'],
+    [['+4791000001-+4791000005', '+4791000003-+4791000004'], 'numbers', /\+4791000003, \+4791000004$/],
+    [['4791000001'], '4791000001', /E\.164/],
+    [['+4791000001-+479100001'], '+4791000001-+479100001', /same number of digits/],
+    [['+4790000000-+4790010000'], '+4790000000-+4790010000', /more than 10000/],
+    [[], 'numbers', 'name at least one number or range'],
+  ])('refuses %p naming %s', async (specs, field, rule) => {
+    const error = await validationError(service.add('acme', 'pool', specs, NOW));
+    expect(error.field).toBe(field);
+    expect(error.rule).toMatch(rule);
+  });
+
+  it('refuses an unknown kind and an unknown partner', async () => {
+    expect((await validationError(service.add('acme', 'dynamic', ['+4791000001'], NOW))).field).toBe('kind');
+    await expect(service.add('nobody', 'pool', ['+4791000001'], NOW)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.list('nobody')).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
