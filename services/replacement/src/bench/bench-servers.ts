@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** A server under test, in a child process of its own so it has its own event loop and core time. */
+export interface ServerUnderTest {
+  name: 'bare' | 'service';
+  baseUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface ServerSettings {
+  redisUrl: string;
+  keyPrefix: string;
+  serviceLogLevel: string;
+  cpuProfileDir: string | undefined;
+}
+
+const STOP_TIMEOUT_MS = 10_000;
+
+/** The baseline: dist/bench/bare-process.js. */
+export async function startBareServer(settings: ServerSettings): Promise<ServerUnderTest> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [join(__dirname, 'bare-process.js'), String(port), settings.redisUrl, settings.keyPrefix],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  return underTest('bare', child, port);
+}
+
+/**
+ * The real service exactly as deployed: dist/main.js configured through its environment. Its
+ * stdout (the access log) goes to /dev/null, so the service pays for writing it and the load
+ * generator pays nothing for reading it.
+ */
+export async function startService(settings: ServerSettings): Promise<ServerUnderTest> {
+  const port = await freePort();
+  const profiling =
+    settings.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`];
+  const child = spawn(process.execPath, [...profiling, join(__dirname, '..', 'main.js')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      REPLACEMENT_HOST: '127.0.0.1',
+      REPLACEMENT_PORT: String(port),
+      REDIS_URL: settings.redisUrl,
+      REDIS_KEY_PREFIX: settings.keyPrefix,
+      LOG_LEVEL: settings.serviceLogLevel,
+    },
+  });
+  return underTest('service', child, port);
+}
+
+function underTest(name: ServerUnderTest['name'], child: ChildProcess, port: number): ServerUnderTest {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.once('exit', (code, signal) => {
+    if (!stopping && code !== 0)
+      process.stderr.write(`${name} server exited early (code ${code}, signal ${signal})\n`);
+  });
+  let stopping = false;
+  return {
+    name,
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: async () => {
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      // SIGTERM lets the service shut down gracefully, which is also when --cpu-prof writes its file.
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}

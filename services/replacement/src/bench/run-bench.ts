@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, hostname, release } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ConfigError, createLogger, createRedisClient, type RedisConnection } from '@trackline/platform';
+import { loadBenchConfig, type BenchConfig } from './bench-config';
+import {
+  createBenchPartner,
+  createSessions,
+  deleteRunKeys,
+  EXISTING_SESSIONS,
+  signedRequests,
+  type Workload,
+} from './bench-fixtures';
+import { runLoad, type SignedRequest } from './bench-load';
+import {
+  checkTargets,
+  phaseTable,
+  targetTable,
+  type Mode,
+  type PhaseResult,
+  type ServerName,
+} from './bench-report';
+import { startBareServer, startService, type ServerUnderTest } from './bench-servers';
+
+const READY_TIMEOUT_MS = 15_000;
+
+/**
+ * `pnpm bench` (SPEC §11): the bare node:http baseline and the real service, side by side in one
+ * run against the local Redis, each in its own child process, autocannon in this one. Results go to
+ * stdout and bench-results/replacement-<time>.json; every key of the run is deleted at the end.
+ */
+async function main(): Promise<void> {
+  const config = loadBenchConfig(process.env);
+  const keyPrefix = `bench-${randomBytes(4).toString('hex')}:`;
+  const redis = createRedisClient({
+    url: config.redisUrl,
+    clusterNodes: [],
+    connectTimeoutMs: 2000,
+    commandTimeoutMs: 10_000,
+    maxReconnectDelayMs: 1000,
+    queueWhileDisconnected: true,
+    name: 'bench-setup',
+    logger: createLogger({ service: 'bench', level: 'warn' }),
+  });
+  const servers: ServerUnderTest[] = [];
+  try {
+    const machine = await describeMachine(redis);
+    log(
+      `machine: ${machine.cpus} × ${machine.cpuModel}, node ${machine.node}, redis ${machine.redis}; key prefix ${keyPrefix}`,
+    );
+
+    const requests = await prepareWorkloads(redis, keyPrefix);
+    const settings = {
+      redisUrl: config.redisUrl,
+      keyPrefix,
+      serviceLogLevel: config.serviceLogLevel,
+      cpuProfileDir: config.cpuProfileDir,
+    };
+    servers.push(await startBareServer(settings), await startService(settings));
+    for (const server of servers) await waitUntilServing(server, requests[server.name].new);
+
+    for (const server of servers) {
+      if (config.warmupSeconds === 0) break;
+      log(`warm-up: ${server.name}, ${config.warmupSeconds} s`);
+      await runLoad({
+        baseUrl: server.baseUrl,
+        requests: requests[server.name].new,
+        connections: config.connections,
+        durationSeconds: config.warmupSeconds,
+      });
+    }
+
+    const phases: PhaseResult[] = [];
+    for (const mode of ['saturation', 'rate'] as const) {
+      for (const workload of ['new', 'existing'] as const) {
+        for (const server of servers)
+          phases.push(await runPhase(config, server, workload, mode, requests[server.name][workload]));
+      }
+    }
+
+    const targets = checkTargets(phases);
+    process.stdout.write(`\n${phaseTable(phases)}\n\n${targetTable(targets)}\n`);
+    const file = await writeResults({ machine, settings: { ...config, keyPrefix }, phases, targets });
+    process.stdout.write(`\nresults: ${file}\n`);
+  } finally {
+    for (const server of servers) await server.stop();
+    const deleted = await deleteRunKeys(redis, keyPrefix).catch((error: unknown) => {
+      process.stderr.write(`could not delete the keys of ${keyPrefix}*: ${String(error)}\n`);
+      return 0;
+    });
+    log(`deleted ${deleted} keys of ${keyPrefix}*`);
+    redis.disconnect();
+  }
+}
+
+type Requests = Record<ServerName, Record<Workload, SignedRequest[]>>;
+
+/** A partner per server and workload; the existing-session partners get their sessions now. */
+async function prepareWorkloads(redis: RedisConnection, keyPrefix: string): Promise<Requests> {
+  const requests = {} as Requests;
+  let index = 0;
+  for (const server of ['bare', 'service'] as const) {
+    const fresh = await createBenchPartner(redis, keyPrefix, server, 'new', index++);
+    const existing = await createBenchPartner(redis, keyPrefix, server, 'existing', index++);
+    const sessionIds = await createSessions(redis, keyPrefix, existing.config, EXISTING_SESSIONS);
+    requests[server] = {
+      new: signedRequests(fresh.config, null),
+      existing: signedRequests(existing.config, sessionIds),
+    };
+  }
+  log(`prepared 4 partners and ${2 * EXISTING_SESSIONS} existing sessions`);
+  return requests;
+}
+
+async function runPhase(
+  config: BenchConfig,
+  server: ServerUnderTest,
+  workload: Workload,
+  mode: Mode,
+  requests: SignedRequest[],
+): Promise<PhaseResult> {
+  const connections = mode === 'rate' ? config.rateConnections : config.connections;
+  const offeredRate = mode === 'rate' ? config.rate : null;
+  log(
+    `${workload} sessions, ${mode === 'rate' ? `${offeredRate} req/s` : 'saturation'}: ${server.name}, ${config.durationSeconds} s`,
+  );
+  const result = await runLoad({
+    baseUrl: server.baseUrl,
+    requests,
+    connections,
+    durationSeconds: config.durationSeconds,
+    overallRate: offeredRate ?? undefined,
+  });
+  return { server: server.name, workload, mode, connections, offeredRate, ...result };
+}
+
+/** Sends a real request until it succeeds: the process listens and its Redis client is ready. */
+async function waitUntilServing(server: ServerUnderTest, requests: SignedRequest[]): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const { body, signature } = requests[0]!;
+  for (;;) {
+    try {
+      const response = await fetch(`${server.baseUrl}/dynamic-numbers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sign': signature },
+        body,
+      });
+      const answer = (await response.json()) as { success?: boolean };
+      if (answer.success === true) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline)
+      throw new Error(`${server.name} server did not serve within ${READY_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function describeMachine(redis: RedisConnection) {
+  const info = await redis.info('server');
+  return {
+    host: hostname(),
+    os: `${process.platform} ${release()}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+    node: process.version,
+    redis: /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown',
+  };
+}
+
+async function writeResults(results: object): Promise<string> {
+  const dir = join(workspaceRoot(), 'bench-results');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `replacement-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
+
+// bench-results/ sits at the workspace root (gitignored), wherever the command was started from.
+function workspaceRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
+    const parent = dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});
