@@ -31,14 +31,3 @@ export class TypeormCampaignSources implements CampaignSources {
     return attached;
   }
 }
-
-/**
- * The implementation while no sources table exists (it arrives with the sources feature): with
- * nowhere to store a source, no campaign can have one attached, so the answer is truly empty.
- * Replaced by TypeormCampaignSources in the composition root once the sources table exists.
- */
-export class NoSourcesTableCampaignSources implements CampaignSources {
-  async sourcesAttached(): Promise<Map<string, AttachedSource[]>> {
-    return new Map();
-  }
-}

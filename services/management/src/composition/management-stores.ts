@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { CampaignSources, CustomerGreetings } from '../campaigns/campaign-references';
-import { NoSourcesTableCampaignSources } from '../campaigns/campaign-sources.store';
+import { TypeormCampaignSources } from '../campaigns/campaign-sources.store';
 import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
@@ -73,11 +73,9 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     campaigns: new TypeormCampaignsStore(dataSource.manager),
     campaignDeletion: typeormUnitOfWork(dataSource, (manager) => ({
       campaigns: new TypeormCampaignsStore(manager),
-      // Until the sources feature adds its table; then TypeormCampaignSources(manager).
-      sources: new NoSourcesTableCampaignSources(),
+      sources: new TypeormCampaignSources(manager),
     })),
-    // Until the sources feature adds its table; then TypeormCampaignSources(dataSource.manager).
-    campaignSources: new NoSourcesTableCampaignSources(),
+    campaignSources: new TypeormCampaignSources(dataSource.manager),
     campaignGreetings: new TypeormGreetingsStore(dataSource.manager),
   };
 }

@@ -1,0 +1,146 @@
+import { ForbiddenError, parsePricingConditions } from '@trackline/domain';
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { TypeormCustomersStore } from '../customers/customers.store';
+import { createDataSource } from '../db/data-source';
+import { typeormUnitOfWork } from '../db/unit-of-work';
+import { TypeormGreetingsStore } from '../greetings/greetings.store';
+import { TypeormPartnersStore } from '../partners/partners.store';
+import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
+import { TypeormCampaignSources } from './campaign-sources.store';
+import { CampaignsService } from './campaigns.service';
+import { TypeormCampaignsStore } from './campaigns.store';
+
+// The sources table belongs to the sources feature; rows are written with plain SQL here so this
+// test pins only what campaigns read from it (partner_id, campaign_id, id, name).
+describe('TypeormCampaignSources', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let service: CampaignsService;
+  let acme: string;
+  let beta: string;
+  let customer: string;
+  let campaign: string;
+  let otherCampaign: string;
+  let nextNumber = 1;
+
+  async function addSource(
+    partnerId: string,
+    campaignId: string,
+    name: string,
+    status = 'active',
+  ): Promise<string> {
+    const destnr = `+4722${String(nextNumber++).padStart(6, '0')}`;
+    await dataSource.query(
+      `INSERT INTO tracking_numbers (partner_id, e164, kind, added_at) VALUES ($1, $2, 'static', now())`,
+      [partnerId, destnr],
+    );
+    const rows = (await dataSource.query(
+      `INSERT INTO sources (partner_id, customer_id, name, phonenr, destnr, campaign_id, status, activated_at)
+       VALUES ($1, $2, $3, '+4791234567', $4, $5, $6, now()) RETURNING id`,
+      [partnerId, customer, name, destnr, campaignId, status],
+    )) as Array<{ id: string }>;
+    return rows[0]!.id;
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    const campaigns = new TypeormCampaignsStore(dataSource.manager);
+    const customers = new TypeormCustomersStore(dataSource.manager);
+    const pricingModels = new TypeormPricingModelsStore(dataSource.manager);
+    service = new CampaignsService({
+      campaigns,
+      customers,
+      pricingModels,
+      greetings: new TypeormGreetingsStore(dataSource.manager),
+      sources: new TypeormCampaignSources(dataSource.manager),
+      deletion: typeormUnitOfWork(dataSource, (manager) => ({
+        campaigns: new TypeormCampaignsStore(manager),
+        sources: new TypeormCampaignSources(manager),
+      })),
+    });
+    const partners = new TypeormPartnersStore(dataSource.manager);
+    const partner = {
+      ha1Md5: 'a'.repeat(32),
+      ha1Sha256: 'b'.repeat(64),
+      signingSecret: 'sixteen-chars-ok',
+      allowIps: [],
+      country: 'NO' as const,
+      timeZone: 'Europe/Oslo',
+      dni: {
+        sessionTtlSeconds: 1800,
+        holdBackSeconds: 600,
+        onExhausted: 'recycle' as const,
+        fallbackNumber: null,
+      },
+      showFullAnum: false,
+    };
+    acme = (await partners.insert({ ...partner, name: 'acme', digestUsername: 'acme-api' })).id;
+    beta = (await partners.insert({ ...partner, name: 'beta', digestUsername: 'beta-api' })).id;
+    customer = (
+      await customers.insert(acme, {
+        name: 'Kari AS',
+        custnr: 'K-1',
+        corporateid: null,
+        email: null,
+        dncsClassName: null,
+        receiveMonthlyReport: false,
+        serviceCallerId: false,
+        customFields: {},
+      })
+    ).id;
+    const model = await pricingModels.insert(acme, {
+      name: 'Standard',
+      type: '0',
+      uniqueCallerSeconds: 0,
+      conditions: parsePricingConditions('conditions', [
+        { cost_per_lead: '1.00', min_duration: '0', from_time: '00:00', to_time: '24:00', weekdays: 'mon' },
+      ]),
+    });
+    const values = {
+      pricingModelId: model.id,
+      partnerCampaignId: null,
+      email: null,
+      smsnumber: null,
+      vmGreetingId: null,
+      notifyOnMissedCall: false,
+      notifyOnNewVoicemail: false,
+      vmDivertAll: false,
+      vmDivertBusy: false,
+      vmDivertNoanswer: false,
+    };
+    campaign = (await service.create(acme, customer, { ...values, name: 'Spring' })).campaign.id;
+    otherCampaign = (await service.create(acme, customer, { ...values, name: 'Empty' })).campaign.id;
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  it('lists open and closed sources per campaign, only the partner’s', async () => {
+    const open = await addSource(acme, campaign, 'Finn ad');
+    const closed = await addSource(acme, campaign, 'Old flyer', 'closed');
+    const reader = new TypeormCampaignSources(dataSource.manager);
+    const attached = await reader.sourcesAttached(acme, [campaign, otherCampaign]);
+    expect(attached.get(campaign)).toEqual([
+      { id: open, name: 'Finn ad' },
+      { id: closed, name: 'Old flyer' },
+    ]);
+    expect(attached.has(otherCampaign)).toBe(false);
+    expect((await reader.sourcesAttached(beta, [campaign])).size).toBe(0);
+    expect((await reader.sourcesAttached(acme, [])).size).toBe(0);
+
+    const view = await service.get(acme, customer, campaign);
+    expect(view.sources.map((source) => source.name)).toEqual(['Finn ad', 'Old flyer']);
+  });
+
+  it('refuses to delete a campaign with a source attached, deletes one without', async () => {
+    await expect(service.delete(acme, customer, campaign)).rejects.toBeInstanceOf(ForbiddenError);
+    expect((await service.get(acme, customer, campaign)).campaign.id).toBe(campaign);
+    await service.delete(acme, customer, otherCampaign);
+    await expect(service.get(acme, customer, otherCampaign)).rejects.toThrow('not found');
+  });
+});
