@@ -36,6 +36,17 @@ export interface ManagementConfig {
     /** Pause before retrying an entry the database refused, or after a Redis error. */
     retryDelayMs: number;
   };
+  /** The notification outbox worker (SPEC §8). */
+  notifications: {
+    /** Deliveries tried per row before it is marked dead. */
+    maxAttempts: number;
+    /** Wait after the first failure; doubles with each further one (capped at an hour). */
+    baseDelayMs: number;
+    /** How long a claimed row belongs to its worker; after that (a crashed worker) any worker retries it. */
+    leaseMs: number;
+    /** Pause between claims when the outbox had nothing due. */
+    pollMs: number;
+  };
 }
 
 export function loadManagementConfig(env: Env): ManagementConfig {
@@ -76,6 +87,13 @@ export function loadManagementConfig(env: Env): ManagementConfig {
         max: 600_000,
       }),
       retryDelayMs: read.integer('CUSTOMER_EVENTS_RETRY_DELAY_MS', 1_000, { min: 100, max: 60_000 }),
+    },
+    notifications: {
+      maxAttempts: read.integer('NOTIFY_MAX_ATTEMPTS', 8, { min: 1, max: 100 }),
+      baseDelayMs: read.integer('NOTIFY_BASE_DELAY_MS', 30_000, { min: 10, max: 3_600_000 }),
+      // A delivery is cut off at half the lease, so the lease cannot run out under a live send.
+      leaseMs: read.integer('NOTIFY_LEASE_MS', 120_000, { min: 200, max: 3_600_000 }),
+      pollMs: read.integer('NOTIFY_POLL_MS', 1_000, { min: 10, max: 600_000 }),
     },
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {

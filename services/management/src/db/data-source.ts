@@ -7,12 +7,14 @@ import { PricingModelEntity } from '../pricing-models/pricing-model.entity';
 import { CampaignEntity } from '../campaigns/campaign.entity';
 import { TrackingNumberEntity } from '../numbers/tracking-number.entity';
 import { SourceEntity } from '../sources/source.entity';
+import { NotificationOutboxEntity } from '../notifications/notification-outbox.entity';
 import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
 import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
 import { CreatePricingModels1795263000000 } from './migrations/1795263000000-CreatePricingModels';
 import { CreateVoicemailGreetings1795263100000 } from './migrations/1795263100000-CreateVoicemailGreetings';
 import { CreateCampaigns1795263200000 } from './migrations/1795263200000-CreateCampaigns';
 import { CreateNumbersAndSources1795263300000 } from './migrations/1795263300000-CreateNumbersAndSources';
+import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -25,6 +27,7 @@ export const ENTITIES = [
   CampaignEntity,
   TrackingNumberEntity,
   SourceEntity,
+  NotificationOutboxEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -33,6 +36,7 @@ export const MIGRATIONS = [
   CreateVoicemailGreetings1795263100000,
   CreateCampaigns1795263200000,
   CreateNumbersAndSources1795263300000,
+  CreateNotificationOutbox1795263600000,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */

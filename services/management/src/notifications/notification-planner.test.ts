@@ -30,15 +30,19 @@ describe('planNotifications', () => {
       ['sms', 'missed_call', '+4790000099'],
     ]);
     expect(planned[0]?.subject).toBe('Missed call from +4790000001');
-    expect(planned[1]?.text).toBe('Missed call from +4790000001 to +4721000000 (Shop) at 2026-03-01 10:15:00 UTC.');
+    expect(planned[1]?.text).toBe(
+      'Missed call from +4790000001 to +4721000000 (Shop) at 2026-03-01 10:15:00 UTC.',
+    );
     expect(planned.every((n) => n.cdrId === '42' && n.attachment === undefined)).toBe(true);
   });
 
   it('uses only the addresses the source has', () => {
-    expect(planNotifications({ cdr: cdr({}), source: source({ email: null }) }).map((n) => n.channel)).toEqual(['sms']);
-    expect(planNotifications({ cdr: cdr({}), source: source({ smsnumber: null }) }).map((n) => n.channel)).toEqual([
-      'email',
-    ]);
+    expect(
+      planNotifications({ cdr: cdr({}), source: source({ email: null }) }).map((n) => n.channel),
+    ).toEqual(['sms']);
+    expect(
+      planNotifications({ cdr: cdr({}), source: source({ smsnumber: null }) }).map((n) => n.channel),
+    ).toEqual(['email']);
     expect(planNotifications({ cdr: cdr({}), source: source({ email: null, smsnumber: null }) })).toEqual([]);
   });
 
@@ -66,8 +70,15 @@ describe('planNotifications', () => {
   });
 
   it('defaults the recording to audio/wav', () => {
-    const [mail] = planNotifications({ cdr: cdr({ voicemail: true, hasRecording: true }), source: source({}) });
-    expect(mail?.attachment).toEqual({ filename: 'voicemail-42.wav', contentType: 'audio/wav', sourceCdrId: '42' });
+    const [mail] = planNotifications({
+      cdr: cdr({ voicemail: true, hasRecording: true }),
+      source: source({}),
+    });
+    expect(mail?.attachment).toEqual({
+      filename: 'voicemail-42.wav',
+      contentType: 'audio/wav',
+      sourceCdrId: '42',
+    });
   });
 
   it('sends no voicemail e-mail when the flag is off or there is no e-mail address', () => {
@@ -77,7 +88,10 @@ describe('planNotifications', () => {
   });
 
   it('treats a voicemail without a recording as a missed call', () => {
-    const planned = planNotifications({ cdr: cdr({ voicemail: true, hasRecording: false }), source: source({}) });
+    const planned = planNotifications({
+      cdr: cdr({ voicemail: true, hasRecording: false }),
+      source: source({}),
+    });
     expect(planned.map((n) => n.kind)).toEqual(['missed_call', 'missed_call']);
   });
 });

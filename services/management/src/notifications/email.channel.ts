@@ -1,0 +1,69 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
+
+export interface EmailChannelSettings {
+  /** smtp:// or smtps:// with credentials, as nodemailer reads it (SMTP_URL). */
+  smtpUrl: string;
+  /** SMTP_FROM, e.g. `Trackline <noreply@example.com>`. */
+  from: string;
+  /** Each SMTP phase (connect, greeting, socket idle) gives up after this long. */
+  timeoutMs: number;
+}
+
+/** E-mail over SMTP with nodemailer (SPEC §8). */
+export class EmailChannel implements DeliveryChannel {
+  private readonly transport: Transporter;
+  private readonly messageIdDomain: string;
+
+  constructor(private readonly settings: EmailChannelSettings) {
+    this.transport = nodemailer.createTransport(settings.smtpUrl, {
+      connectionTimeout: settings.timeoutMs,
+      greetingTimeout: settings.timeoutMs,
+      socketTimeout: settings.timeoutMs,
+    });
+    this.messageIdDomain = messageIdDomain(settings.from);
+  }
+
+  async deliver(notification: OutboundNotification, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    try {
+      await this.transport.sendMail({
+        from: this.settings.from,
+        to: notification.recipient,
+        subject: notification.subject ?? '',
+        text: notification.text,
+        messageId: emailMessageId(notification.deliveryKey, this.messageIdDomain),
+        headers: { 'X-Trackline-Notification': notification.deliveryKey },
+        attachments:
+          notification.attachment === undefined
+            ? []
+            : [
+                {
+                  filename: notification.attachment.filename,
+                  contentType: notification.attachment.contentType,
+                  content: notification.attachment.content,
+                },
+              ],
+      });
+    } catch (error) {
+      // 5xx is the server's final word on this message (bad mailbox, refused); 4xx and network
+      // errors are worth another try.
+      const code = (error as { responseCode?: number }).responseCode;
+      if (code !== undefined && code >= 500) throw new PermanentDeliveryError((error as Error).message);
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
+
+/** The same Message-ID for every attempt of one outbox row, so a redelivery is a recognisable duplicate. */
+export function emailMessageId(deliveryKey: string, domain: string): string {
+  return `<notification-${deliveryKey}@${domain}>`;
+}
+
+function messageIdDomain(from: string): string {
+  return /@([^>\s]+)/.exec(from)?.[1] ?? 'trackline.invalid';
+}

@@ -1,0 +1,89 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Generated,
+  Index,
+  PrimaryGeneratedColumn,
+  Unique,
+} from 'typeorm';
+import type { NotificationChannel, NotificationKind } from './outbox-writer';
+
+/**
+ * pending: waiting for next_attempt_at. sending: claimed by locked_by until locked_until (after
+ * that any worker may take it again). sent / dead / logged are final; logged means no channel was
+ * configured and the message went to the log instead (SPEC §8).
+ */
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'dead' | 'logged';
+
+/** What the message says; the attachment's audio is read from the CDR named in attachment_cdr_id. */
+export interface OutboxPayload {
+  subject?: string;
+  text: string;
+  attachment?: { filename: string; contentType: string };
+}
+
+@Entity({ name: 'notification_outbox' })
+@Unique('UQ_notification_outbox_delivery_key', ['deliveryKey'])
+@Check('CHK_notification_outbox_channel', `"channel" IN ('email', 'sms')`)
+@Check('CHK_notification_outbox_kind', `"kind" IN ('missed_call', 'new_voicemail')`)
+@Check('CHK_notification_outbox_status', `"status" IN ('pending', 'sending', 'sent', 'dead', 'logged')`)
+@Index('IDX_notification_outbox_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
+@Index('IDX_notification_outbox_lease', ['lockedUntil'], { where: `"status" = 'sending'` })
+@Index('IDX_notification_outbox_cdr', ['cdrId'])
+export class NotificationOutboxEntity {
+  @PrimaryGeneratedColumn('identity', {
+    type: 'bigint',
+    generatedIdentity: 'ALWAYS',
+    primaryKeyConstraintName: 'PK_notification_outbox',
+  })
+  id!: string;
+
+  /** Sent as the SMS idempotency key and in the e-mail Message-ID: unique across installations. */
+  @Column({ name: 'delivery_key', type: 'uuid' })
+  @Generated('uuid')
+  deliveryKey!: string;
+
+  @Column({ type: 'varchar', length: 8 })
+  channel!: NotificationChannel;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind!: NotificationKind;
+
+  @Column({ type: 'varchar', length: 320 })
+  recipient!: string;
+
+  @Column({ name: 'cdr_id', type: 'bigint' })
+  cdrId!: string;
+
+  @Column({ type: 'jsonb' })
+  payload!: OutboxPayload;
+
+  @Column({ name: 'attachment_cdr_id', type: 'bigint', nullable: true })
+  attachmentCdrId!: string | null;
+
+  @Column({ type: 'varchar', length: 8, default: 'pending' })
+  status!: OutboxStatus;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', default: () => 'now()' })
+  nextAttemptAt!: Date;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
+  @Column({ name: 'locked_by', type: 'varchar', length: 200, nullable: true })
+  lockedBy!: string | null;
+
+  @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
+  lockedUntil!: Date | null;
+
+  @CreateDateColumn({ name: 'created', type: 'timestamptz' })
+  created!: Date;
+
+  @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
+  sentAt!: Date | null;
+}

@@ -1,0 +1,180 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '@trackline/platform';
+import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
+import type { ClaimedNotification, OutboxStore } from './outbox.store';
+import type { NotificationChannel } from './outbox-writer';
+import type { RecordingReader } from './recording.reader';
+import { nextAttemptAt } from './retry-policy';
+
+export interface NotificationWorkerSettings {
+  /** Unique per worker instance: the lease is checked against it. */
+  workerId: string;
+  maxAttempts: number;
+  baseDelayMs: number;
+  leaseMs: number;
+  pollMs: number;
+  /** Rows claimed per round; they are delivered concurrently. */
+  batchSize: number;
+}
+
+export interface NotificationWorkerDeps {
+  store: OutboxStore;
+  /** null: not configured; such notifications are logged and marked `logged` (SPEC §8). */
+  channels: Record<NotificationChannel, DeliveryChannel | null>;
+  recordings: RecordingReader;
+  logger: Logger;
+  clock: () => Date;
+}
+
+/**
+ * Delivers the notification outbox (SPEC §8).
+ *
+ * Guarantees: a row is claimed under FOR UPDATE SKIP LOCKED with a lease, so two workers never
+ * hold it at once; a worker that dies leaves its rows to be taken again when the lease runs out, so
+ * nothing is lost. The final mark checks the lease in the same statement, so a worker that lost
+ * its lease changes nothing. Each delivery is cut off at half the lease, so a live worker's lease
+ * never runs out under a send.
+ *
+ * The one window left is at-least-once: a crash (or lost database connection) after the receiver
+ * accepted the message and before the mark commits makes another worker send it again. Every
+ * attempt of a row carries the same delivery key — the SMS gateway's idempotency_key and the
+ * e-mail's Message-ID — so the gateway drops the repeat and a mail client or filter can.
+ */
+export class NotificationWorker {
+  private readonly stopSignal = new AbortController();
+  private loop: Promise<void> | undefined;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly deps: NotificationWorkerDeps,
+    private readonly settings: NotificationWorkerSettings,
+  ) {
+    this.log = deps.logger.child({ component: 'notification-worker', worker: settings.workerId });
+  }
+
+  start(): void {
+    if (this.loop !== undefined) throw new Error('notification worker already started');
+    this.loop = this.run();
+  }
+
+  /** Finishes the round in flight (its rows are marked), then returns. */
+  async stop(): Promise<void> {
+    this.stopSignal.abort();
+    await this.loop;
+  }
+
+  /** One round: claim what is due, deliver it, mark it. Returns how many rows were claimed. */
+  async runOnce(): Promise<number> {
+    const now = this.deps.clock();
+    const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
+    const claimed = await this.deps.store.claim(
+      this.settings.workerId,
+      now,
+      leaseUntil,
+      this.settings.batchSize,
+    );
+    await Promise.all(claimed.map((row) => this.process(row)));
+    return claimed.length;
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.stopSignal.signal;
+    while (!signal.aborted) {
+      let claimed = 0;
+      try {
+        claimed = await this.runOnce();
+      } catch (error) {
+        this.log.error({ err: error }, 'notification round failed; retrying after the poll interval');
+      }
+      // A full batch means more may be due: go again at once.
+      if (claimed < this.settings.batchSize) {
+        await sleep(this.settings.pollMs, undefined, { signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  private async process(row: ClaimedNotification): Promise<void> {
+    const log = this.log.child({ notification: row.id, channel: row.channel, attempt: row.attempts });
+    try {
+      if (row.attempts > this.settings.maxAttempts) {
+        // Its last attempt's worker died mid-delivery; it may or may not have gone out.
+        await this.settle(row, log, 'worker lost during the last attempt', null);
+        return;
+      }
+      const channel = this.deps.channels[row.channel];
+      if (channel === null) {
+        log.info(
+          { kind: row.kind, recipient: row.recipient, subject: row.payload.subject, text: row.payload.text },
+          'notification not sent: no channel configured; logged instead',
+        );
+        await this.complete(row, log, 'logged');
+        return;
+      }
+      await this.deliver(channel, await this.outbound(row));
+      await this.complete(row, log, 'sent');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retryAt =
+        error instanceof PermanentDeliveryError
+          ? null
+          : nextAttemptAt(row.attempts, this.settings, this.deps.clock());
+      log.warn(
+        { err: error, retryAt },
+        retryAt === null ? 'notification dead' : 'notification failed; will retry',
+      );
+      await this.settle(row, log, message, retryAt).catch((markError: unknown) =>
+        // The lease runs out and another round retries it.
+        log.error({ err: markError }, 'could not record the failed delivery'),
+      );
+    }
+  }
+
+  private async deliver(channel: DeliveryChannel, notification: OutboundNotification): Promise<void> {
+    const timeout = AbortSignal.timeout(Math.floor(this.settings.leaseMs / 2));
+    let onAbort: (() => void) | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      onAbort = () =>
+        reject(new Error(`delivery timed out after ${Math.floor(this.settings.leaseMs / 2)} ms`));
+      timeout.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      // A channel that ignores the signal is still cut off here, so the lease cannot run out under it.
+      await Promise.race([channel.deliver(notification, timeout), timedOut]);
+    } finally {
+      if (onAbort !== undefined) timeout.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async outbound(row: ClaimedNotification): Promise<OutboundNotification> {
+    const notification: OutboundNotification = {
+      id: row.id,
+      deliveryKey: row.deliveryKey,
+      channel: row.channel,
+      kind: row.kind,
+      recipient: row.recipient,
+      text: row.payload.text,
+    };
+    if (row.payload.subject !== undefined) notification.subject = row.payload.subject;
+    if (row.attachmentCdrId !== null && row.payload.attachment !== undefined) {
+      const content = await this.deps.recordings.read(row.attachmentCdrId);
+      if (content === null) throw new PermanentDeliveryError(`CDR ${row.attachmentCdrId} has no recording`);
+      notification.attachment = { ...row.payload.attachment, content };
+    }
+    return notification;
+  }
+
+  private async complete(row: ClaimedNotification, log: Logger, status: 'sent' | 'logged'): Promise<void> {
+    const owned = await this.deps.store.complete(row.id, this.settings.workerId, status, this.deps.clock());
+    if (!owned) log.warn({ status }, 'lease lost before the mark; another worker owns the notification now');
+  }
+
+  private async settle(
+    row: ClaimedNotification,
+    log: Logger,
+    error: string,
+    retryAt: Date | null,
+  ): Promise<void> {
+    const owned = await this.deps.store.fail(row.id, this.settings.workerId, error, retryAt);
+    if (!owned) log.warn('lease lost before the mark; another worker owns the notification now');
+  }
+}
