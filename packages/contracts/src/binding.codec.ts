@@ -1,4 +1,11 @@
-import { fail, parseJsonObject, readBoolean, readInteger, readNullableString, readString } from './projection-error';
+import {
+  fail,
+  parseJsonObject,
+  readBoolean,
+  readInteger,
+  readNullableString,
+  readString,
+} from './projection-error';
 
 export type VisitorType = 'web' | 'app';
 
@@ -49,7 +56,8 @@ const WHAT = 'binding';
 export function decodeBinding(raw: string): Binding {
   const record = parseJsonObject(WHAT, raw);
   const context = record.context;
-  if (typeof context !== 'object' || context === null || Array.isArray(context)) fail(WHAT, 'context must be an object');
+  if (typeof context !== 'object' || context === null || Array.isArray(context))
+    fail(WHAT, 'context must be an object');
   return {
     sessionId: readString(WHAT, record, 'session_id'),
     numberOnPage: readString(WHAT, record, 'number_on_page'),

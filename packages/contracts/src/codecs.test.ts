@@ -1,6 +1,10 @@
 import { decodeBinding, encodeBindingContext } from './binding.codec';
 import { decodeCallAttribution, encodeCallAttribution, type CallAttribution } from './call-attribution.codec';
-import { customerMarker, decodeCustomerSeenEvent, encodeCustomerSeenEvent } from './customer-seen-event.codec';
+import {
+  customerMarker,
+  decodeCustomerSeenEvent,
+  encodeCustomerSeenEvent,
+} from './customer-seen-event.codec';
 import { decodeNumberIndexEntry, encodeNumberIndexEntry } from './number-index.codec';
 import { decodePartnerConfig, encodePartnerConfig, type PartnerConfig } from './partner-config.codec';
 import { ProjectionDecodeError } from './projection-error';
@@ -23,7 +27,9 @@ const route: SourceRoute = {
   customerId: '3',
   destnr: '+4791000001',
   phonenr: '+4722334455',
-  altNumbers: [{ phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'a1' }],
+  altNumbers: [
+    { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'a1' },
+  ],
   vmDivertAll: false,
   vmGreetingId: '7',
   closed: false,
@@ -34,7 +40,9 @@ describe('partner config codec', () => {
     const hash = encodePartnerConfig(config);
     expect(hash.version).toBe(String(PROJECTION_VERSION));
     expect(decodePartnerConfig(hash)).toEqual(config);
-    expect(decodePartnerConfig(encodePartnerConfig({ ...config, fallbackNumber: null }))?.fallbackNumber).toBeNull();
+    expect(
+      decodePartnerConfig(encodePartnerConfig({ ...config, fallbackNumber: null }))?.fallbackNumber,
+    ).toBeNull();
   });
 
   it('reads an empty hash as no partner', () => {
@@ -66,14 +74,24 @@ describe('source route codec', () => {
     expect(() => encodeSourceRoute({ ...route, altNumbers: [badWindow] })).toThrow(/window/);
     const json = JSON.parse(encodeSourceRoute(route)) as Record<string, unknown>;
     expect(() => decodeSourceRoute(JSON.stringify({ ...json, version: 0 }))).toThrow(/version/);
-    expect(() => decodeSourceRoute(JSON.stringify({ ...json, alt_numbers: [{ ...(json.alt_numbers as object[])[0], weekdays: ['mo'] }] }))).toThrow(/weekdays/);
+    expect(() =>
+      decodeSourceRoute(
+        JSON.stringify({
+          ...json,
+          alt_numbers: [{ ...(json.alt_numbers as object[])[0], weekdays: ['mo'] }],
+        }),
+      ),
+    ).toThrow(/weekdays/);
     expect(() => decodeSourceRoute('[]')).toThrow(ProjectionDecodeError);
   });
 });
 
 describe('number index codec', () => {
   it('round-trips names containing colons', () => {
-    expect(decodeNumberIndexEntry(encodeNumberIndexEntry({ advId: 'a:b', kind: 'static' }))).toEqual({ advId: 'a:b', kind: 'static' });
+    expect(decodeNumberIndexEntry(encodeNumberIndexEntry({ advId: 'a:b', kind: 'static' }))).toEqual({
+      advId: 'a:b',
+      kind: 'static',
+    });
     expect(() => decodeNumberIndexEntry('acme')).toThrow(ProjectionDecodeError);
     expect(() => decodeNumberIndexEntry('dynamic:acme')).toThrow(ProjectionDecodeError);
   });
@@ -96,7 +114,14 @@ describe('binding codec', () => {
       recycled: true,
       boundAt: 1700000000000,
       seenAt: 1700000001000,
-      context: { type: 'web', trackingId: 't-1', fullUrl: 'https://example.no/ad/1', fullReferrer: '', custnr: 'C1', parameters: { custnr: 'C1', adId: '1' } },
+      context: {
+        type: 'web',
+        trackingId: 't-1',
+        fullUrl: 'https://example.no/ad/1',
+        fullReferrer: '',
+        custnr: 'C1',
+        parameters: { custnr: 'C1', adId: '1' },
+      },
     });
     expect(() => decodeBinding(raw.replace('"web"', '"tv"'))).toThrow(/type/);
   });
@@ -111,13 +136,21 @@ describe('call attribution codec', () => {
       quarantined: true,
     }; // prettier-ignore
     expect(decodeCallAttribution(encodeCallAttribution(attribution))).toEqual(attribution);
-    expect(() => decodeCallAttribution(encodeCallAttribution({ ...attribution, action: 'ring' as 'dial' }))).toThrow(/action/);
+    expect(() =>
+      decodeCallAttribution(encodeCallAttribution({ ...attribution, action: 'ring' as 'dial' })),
+    ).toThrow(/action/);
   });
 });
 
 describe('customer-seen event codec', () => {
   it('round-trips with and without the optional fields', () => {
-    const full = { advId: 'acme', custnr: 'C1', custname: 'Kari', custemail: 'kari@example.no', at: 1700000000000 };
+    const full = {
+      advId: 'acme',
+      custnr: 'C1',
+      custname: 'Kari',
+      custemail: 'kari@example.no',
+      at: 1700000000000,
+    };
     expect(decodeCustomerSeenEvent(encodeCustomerSeenEvent(full))).toEqual(full);
     const bare = { advId: 'acme', custnr: 'C1', at: 1 };
     expect(decodeCustomerSeenEvent(encodeCustomerSeenEvent(bare))).toEqual(bare);
@@ -125,8 +158,12 @@ describe('customer-seen event codec', () => {
   });
 
   it('gives a new marker when the name or e-mail changes', () => {
-    expect(customerMarker({ custnr: 'C1', custname: 'Kari' })).toBe(customerMarker({ custnr: 'C1', custname: 'Kari' }));
-    expect(customerMarker({ custnr: 'C1', custname: 'Kari' })).not.toBe(customerMarker({ custnr: 'C1', custname: 'Kari N' }));
+    expect(customerMarker({ custnr: 'C1', custname: 'Kari' })).toBe(
+      customerMarker({ custnr: 'C1', custname: 'Kari' }),
+    );
+    expect(customerMarker({ custnr: 'C1', custname: 'Kari' })).not.toBe(
+      customerMarker({ custnr: 'C1', custname: 'Kari N' }),
+    );
     expect(customerMarker({ custnr: 'C1' })).not.toBe(customerMarker({ custnr: 'C1', custemail: '' }));
   });
 });

@@ -46,12 +46,14 @@ export function decodeCustomerSeenEvent(fields: readonly string[]): CustomerSeen
   if (fields.length % 2 !== 0) fail(what, 'odd number of fields');
   const map = new Map<string, string>();
   for (let i = 0; i < fields.length; i += 2) map.set(fields[i]!, fields[i + 1]!);
-  if (map.get('version') !== String(CUSTOMER_SEEN_EVENT_VERSION)) fail(what, `unknown version ${map.get('version')}`);
+  if (map.get('version') !== String(CUSTOMER_SEEN_EVENT_VERSION))
+    fail(what, `unknown version ${map.get('version')}`);
   if (map.get('type') !== CUSTOMER_SEEN_EVENT_TYPE) fail(what, `unknown type ${map.get('type')}`);
   const advId = map.get('adv_id');
   const custnr = map.get('custnr');
   const at = map.get('at');
-  if (advId === undefined || advId === '' || custnr === undefined || custnr === '') fail(what, 'adv_id and custnr are required');
+  if (advId === undefined || advId === '' || custnr === undefined || custnr === '')
+    fail(what, 'adv_id and custnr are required');
   if (at === undefined || !/^\d{1,15}$/.test(at)) fail(what, 'at must be epoch milliseconds');
   const event: CustomerSeenEvent = { advId, custnr, at: Number(at) };
   const custname = map.get('custname');

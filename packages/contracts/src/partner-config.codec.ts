@@ -86,5 +86,6 @@ function validate(config: PartnerConfig): void {
   if (!ON_EXHAUSTED_VALUES.includes(config.onExhausted)) {
     fail(WHAT, `on_exhausted must be one of ${ON_EXHAUSTED_VALUES.join(', ')}`);
   }
-  if (config.fallbackNumber !== null && !isE164(config.fallbackNumber)) fail(WHAT, 'fallback_number must be E.164');
+  if (config.fallbackNumber !== null && !isE164(config.fallbackNumber))
+    fail(WHAT, 'fallback_number must be E.164');
 }

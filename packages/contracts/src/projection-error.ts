@@ -33,7 +33,11 @@ export function readString(what: string, record: Record<string, unknown>, field:
   return value;
 }
 
-export function readNullableString(what: string, record: Record<string, unknown>, field: string): string | null {
+export function readNullableString(
+  what: string,
+  record: Record<string, unknown>,
+  field: string,
+): string | null {
   const value = record[field];
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string') fail(what, `${field} must be a string or null`);

@@ -1,6 +1,11 @@
 import { decodeNumberIndexEntry } from './number-index.codec';
 import { decodePartnerConfig, type PartnerConfig } from './partner-config.codec';
-import { answeringSources, writePartnerProjection, type ProjectionRedis, type ProjectionTransaction } from './projection-writer';
+import {
+  answeringSources,
+  writePartnerProjection,
+  type ProjectionRedis,
+  type ProjectionTransaction,
+} from './projection-writer';
 import { numberIndexKey, partnerKeys } from './redis-keys';
 import { decodeSourceRoute, type SourceRoute } from './source-route.codec';
 
@@ -60,7 +65,16 @@ const config: PartnerConfig = {
 }; // prettier-ignore
 
 function source(id: string, destnr: string, phonenr: string, closed = false): SourceRoute {
-  return { sourceId: id, customerId: '1', destnr, phonenr, altNumbers: [], vmDivertAll: false, vmGreetingId: null, closed };
+  return {
+    sourceId: id,
+    customerId: '1',
+    destnr,
+    phonenr,
+    altNumbers: [],
+    vmDivertAll: false,
+    vmGreetingId: null,
+    closed,
+  };
 }
 
 describe('writePartnerProjection', () => {
@@ -83,11 +97,21 @@ describe('writePartnerProjection', () => {
       poolNumbers: ['+4791000001', '+4791000003'],
       sources: [source('2', '+4790000002', '+4722334455')],
     });
-    expect([...redis.zsets.get(keys.pool)!.entries()]).toEqual([['+4791000001', 5_000], ['+4791000003', 0]]);
+    expect([...redis.zsets.get(keys.pool)!.entries()]).toEqual([
+      ['+4791000001', 5_000],
+      ['+4791000003', 0],
+    ]);
     expect(await redis.hkeys(keys.staticRoutes)).toEqual(['+4790000002']);
-    expect(decodeSourceRoute(redis.hashes.get(keys.sourcesByPhonenr)!.get('+4722334455')!).sourceId).toBe('2');
+    expect(decodeSourceRoute(redis.hashes.get(keys.sourcesByPhonenr)!.get('+4722334455')!).sourceId).toBe(
+      '2',
+    );
     const entries = Object.fromEntries(redis.hashes.get(index)!);
-    expect(entries).toEqual({ '+4791000001': 'pool:acme', '+4791000002': 'pool:other', '+4791000003': 'pool:acme', '+4790000002': 'static:acme' });
+    expect(entries).toEqual({
+      '+4791000001': 'pool:acme',
+      '+4791000002': 'pool:other',
+      '+4791000003': 'pool:acme',
+      '+4790000002': 'static:acme',
+    });
     expect(decodeNumberIndexEntry(entries['+4790000002']!)).toEqual({ advId: 'acme', kind: 'static' });
   });
 

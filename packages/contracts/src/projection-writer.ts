@@ -58,7 +58,8 @@ export async function writePartnerProjection(
   const staticRoutes: Record<string, string> = {};
   for (const source of projection.sources) staticRoutes[source.destnr] = encodeSourceRoute(source);
   const byPhonenr: Record<string, string> = {};
-  for (const source of answeringSources(projection.sources)) byPhonenr[source.phonenr] = encodeSourceRoute(source);
+  for (const source of answeringSources(projection.sources))
+    byPhonenr[source.phonenr] = encodeSourceRoute(source);
   const removedStatic = currentStatic.filter((destnr) => staticRoutes[destnr] === undefined);
 
   const tx = redis.multi().del(keys.config).hset(keys.config, encodePartnerConfig(projection.config));
@@ -70,7 +71,8 @@ export async function writePartnerProjection(
   await execOrThrow(tx);
 
   const index: Record<string, string> = {};
-  for (const number of wantedPool) index[number] = encodeNumberIndexEntry({ advId: keys.advId, kind: 'pool' });
+  for (const number of wantedPool)
+    index[number] = encodeNumberIndexEntry({ advId: keys.advId, kind: 'pool' });
   for (const destnr of Object.keys(staticRoutes)) {
     index[destnr] = encodeNumberIndexEntry({ advId: keys.advId, kind: 'static' });
   }
@@ -84,12 +86,20 @@ export async function writePartnerProjection(
  * Removes index entries that still point to this partner (a number moved to another partner in
  * between keeps its new entry).
  */
-async function dropIndexEntries(redis: ProjectionRedis, prefix: string, advId: string, numbers: string[]): Promise<void> {
+async function dropIndexEntries(
+  redis: ProjectionRedis,
+  prefix: string,
+  advId: string,
+  numbers: string[],
+): Promise<void> {
   if (numbers.length === 0) return;
   const candidates = [...new Set(numbers)];
   const indexKey = numberIndexKey(prefix);
   const current = await redis.hmget(indexKey, ...candidates);
-  const ours = new Set([encodeNumberIndexEntry({ advId, kind: 'pool' }), encodeNumberIndexEntry({ advId, kind: 'static' })]);
+  const ours = new Set([
+    encodeNumberIndexEntry({ advId, kind: 'pool' }),
+    encodeNumberIndexEntry({ advId, kind: 'static' }),
+  ]);
   const stale = candidates.filter((_, i) => current[i] !== null && ours.has(current[i]!));
   if (stale.length > 0) await redis.hdel(indexKey, ...stale);
 }

@@ -97,7 +97,10 @@ function validate(route: SourceRoute): void {
     if (rule.phonenr !== VOICEMAIL_TARGET && !isE164(rule.phonenr)) {
       fail(WHAT, 'alt rule phonenr must be E.164 or "voicemail"');
     }
-    if (rule.weekdays.length === 0 || !rule.weekdays.every((day) => (WEEKDAYS as readonly string[]).includes(day))) {
+    if (
+      rule.weekdays.length === 0 ||
+      !rule.weekdays.every((day) => (WEEKDAYS as readonly string[]).includes(day))
+    ) {
       fail(WHAT, 'alt rule weekdays must be mon..sun');
     }
     const { fromMinute: from, toMinute: to } = rule;

@@ -51,7 +51,10 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   const clock = options.clock ?? Date.now;
   const prefix = config.redis.keyPrefix;
 
-  const partners = new CachedPartnerConfigStore(new RedisPartnerConfigStore(redis, prefix), config.partnerConfigCacheMs);
+  const partners = new CachedPartnerConfigStore(
+    new RedisPartnerConfigStore(redis, prefix),
+    config.partnerConfigCacheMs,
+  );
   const dynamicNumbers = new DynamicNumbersService({
     partners,
     pools: new RedisNumberPoolStore(redis, prefix),

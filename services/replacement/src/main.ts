@@ -23,11 +23,15 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   const port = await listen(server, config.port, config.host);
   logger.info({ port, host: config.host }, 'replacement service listening');
-  process.stdout.write(`replacement service: http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}\n`);
+  process.stdout.write(
+    `replacement service: http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}\n`,
+  );
   onShutdownSignal(logger, () => closeGracefully([server], [() => replacement.close()], SHUTDOWN_TIMEOUT_MS));
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`replacement service failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(
+    `replacement service failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
   process.exit(1);
 });

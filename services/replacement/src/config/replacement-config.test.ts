@@ -5,7 +5,12 @@ describe('loadReplacementConfig', () => {
   it('has working defaults', () => {
     const config = loadReplacementConfig({});
     expect(config.port).toBe(8080);
-    expect(config.redis).toMatchObject({ url: 'redis://127.0.0.1:6379', clusterNodes: [], keyPrefix: '', commandTimeoutMs: 100 });
+    expect(config.redis).toMatchObject({
+      url: 'redis://127.0.0.1:6379',
+      clusterNodes: [],
+      keyPrefix: '',
+      commandTimeoutMs: 100,
+    });
     expect(config.partnerConfigCacheMs).toBe(1000);
     expect(config.telephonyToken).toBe('');
   });
@@ -16,19 +21,47 @@ describe('loadReplacementConfig', () => {
       REDIS_CLUSTER_NODES: '10.0.0.1:7000, 10.0.0.2:7001', REDIS_KEY_PREFIX: 'tl:', REDIS_COMMAND_TIMEOUT_MS: '80',
       TELEPHONY_TOKEN: 'tok', LOG_LEVEL: 'warn', PARTNER_CONFIG_CACHE_MS: '0', REQUEST_STORE_DEADLINE_MS: '120',
     }); // prettier-ignore
-    expect(config).toMatchObject({ port: 9090, host: '127.0.0.1', telephonyToken: 'tok', logLevel: 'warn', partnerConfigCacheMs: 0, storeDeadlineMs: 120 });
-    expect(config.redis).toMatchObject({ url: 'redis://r:6380', clusterNodes: ['10.0.0.1:7000', '10.0.0.2:7001'], keyPrefix: 'tl:', commandTimeoutMs: 80 });
+    expect(config).toMatchObject({
+      port: 9090,
+      host: '127.0.0.1',
+      telephonyToken: 'tok',
+      logLevel: 'warn',
+      partnerConfigCacheMs: 0,
+      storeDeadlineMs: 120,
+    });
+    expect(config.redis).toMatchObject({
+      url: 'redis://r:6380',
+      clusterNodes: ['10.0.0.1:7000', '10.0.0.2:7001'],
+      keyPrefix: 'tl:',
+      commandTimeoutMs: 80,
+    });
   });
 
   it('names every bad value in one error', () => {
     expect(() =>
-      loadReplacementConfig({ REPLACEMENT_PORT: 'x', PARTNER_CONFIG_CACHE_MS: '5000', REDIS_KEY_PREFIX: '{a}', REDIS_CLUSTER_NODES: 'nohost' }),
+      loadReplacementConfig({
+        REPLACEMENT_PORT: 'x',
+        PARTNER_CONFIG_CACHE_MS: '5000',
+        REDIS_KEY_PREFIX: '{a}',
+        REDIS_CLUSTER_NODES: 'nohost',
+      }),
     ).toThrow(ConfigError);
     try {
-      loadReplacementConfig({ REPLACEMENT_PORT: 'x', PARTNER_CONFIG_CACHE_MS: '5000', REDIS_KEY_PREFIX: '{a}', REDIS_CLUSTER_NODES: 'nohost' });
+      loadReplacementConfig({
+        REPLACEMENT_PORT: 'x',
+        PARTNER_CONFIG_CACHE_MS: '5000',
+        REDIS_KEY_PREFIX: '{a}',
+        REDIS_CLUSTER_NODES: 'nohost',
+      });
     } catch (error) {
       const message = (error as Error).message;
-      for (const name of ['REPLACEMENT_PORT', 'PARTNER_CONFIG_CACHE_MS', 'REDIS_KEY_PREFIX', 'REDIS_CLUSTER_NODES']) expect(message).toContain(name);
+      for (const name of [
+        'REPLACEMENT_PORT',
+        'PARTNER_CONFIG_CACHE_MS',
+        'REDIS_KEY_PREFIX',
+        'REDIS_CLUSTER_NODES',
+      ])
+        expect(message).toContain(name);
     }
   });
 });

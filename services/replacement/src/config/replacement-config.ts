@@ -63,7 +63,8 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
     read.reject('REDIS_KEY_PREFIX', 'must not contain braces or whitespace');
   }
   for (const node of config.redis.clusterNodes) {
-    if (!/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(node)) read.reject('REDIS_CLUSTER_NODES', `${node} is not host:port`);
+    if (!/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(node))
+      read.reject('REDIS_CLUSTER_NODES', `${node} is not host:port`);
   }
   read.done();
   return config;

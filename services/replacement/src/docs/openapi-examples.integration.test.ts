@@ -17,7 +17,9 @@ import { startTestServer, type TestServer } from '../testing/test-server';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const spec = parse(readFileSync(join(__dirname, '../../../../docs/openapi/replacement.yaml'), 'utf8')) as Json;
+const spec = parse(
+  readFileSync(join(__dirname, '../../../../docs/openapi/replacement.yaml'), 'utf8'),
+) as Json;
 const SECRET = 's3cret';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -40,7 +42,8 @@ function collectCases(): Case[] {
   const cases: Case[] = [];
   for (const [path, operations] of Object.entries(spec.paths as Json)) {
     for (const [method, operation] of Object.entries(operations as Json)) {
-      const requestExamples = resolve(operation.requestBody ?? {})?.content?.['application/json']?.examples ?? {};
+      const requestExamples =
+        resolve(operation.requestBody ?? {})?.content?.['application/json']?.examples ?? {};
       for (const [status, response] of Object.entries(operation.responses as Json)) {
         const examples = resolve(response).content?.['application/json']?.examples ?? {};
         for (const [name, example] of Object.entries(examples as Json)) {
@@ -60,14 +63,22 @@ function collectCases(): Case[] {
 }
 
 function matches(expected: unknown, actual: unknown): boolean {
-  if (typeof expected === 'string' && UUID.test(expected)) return typeof actual === 'string' && UUID.test(actual);
+  if (typeof expected === 'string' && UUID.test(expected))
+    return typeof actual === 'string' && UUID.test(actual);
   if (Array.isArray(expected)) {
-    return Array.isArray(actual) && expected.length === actual.length && expected.every((e, i) => matches(e, actual[i]));
+    return (
+      Array.isArray(actual) &&
+      expected.length === actual.length &&
+      expected.every((e, i) => matches(e, actual[i]))
+    );
   }
   if (typeof expected === 'object' && expected !== null) {
     if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return false;
     const keys = Object.keys(expected);
-    return keys.length === Object.keys(actual).length && keys.every((k) => matches((expected as Json)[k], (actual as Json)[k]));
+    return (
+      keys.length === Object.keys(actual).length &&
+      keys.every((k) => matches((expected as Json)[k], (actual as Json)[k]))
+    );
   }
   return expected === actual;
 }
@@ -80,13 +91,21 @@ describe('OpenAPI examples of the replacement service', () => {
   beforeAll(async () => {
     target = await singleRedisTarget();
     app = await startTestServer(target.redis, target.keyPrefix);
-    const acme = partnerConfig('acme', { signingSecret: SECRET, onExhausted: 'recycle', fallbackNumber: '+4721000000' });
+    const acme = partnerConfig('acme', {
+      signingSecret: SECRET,
+      onExhausted: 'recycle',
+      fallbackNumber: '+4721000000',
+    });
     const source = sourceRoute({
       sourceId: '101', customerId: '7', destnr: '+4790000001', phonenr: '+4722334455', vmGreetingId: '55',
       altNumbers: [{ phonenr: '+4723456789', weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'], fromMinute: 480, toMinute: 960, altKey: 'k1' }],
     }); // prettier-ignore
     await writePartnerProjection(target.redis, target.keyPrefix, projection(acme, ['+4791000001'], [source]));
-    await writePartnerProjection(target.redis, target.keyPrefix, projection(partnerConfig('nopool', { signingSecret: SECRET }), []));
+    await writePartnerProjection(
+      target.redis,
+      target.keyPrefix,
+      projection(partnerConfig('nopool', { signingSecret: SECRET }), []),
+    );
 
     // The same app over a Redis address where nothing listens, its client given up at once (so no
     // reconnection timer outlives the file): the 500 and 503 examples. The outage test covers the
@@ -110,7 +129,13 @@ describe('OpenAPI examples of the replacement service', () => {
 
   it('covers every operation with at least one example', () => {
     const operations = new Set(cases.map((c) => `${c.method} ${c.path}`));
-    expect([...operations].sort()).toEqual(['GET /health', 'GET /ready', 'POST /', 'POST /dynamic-numbers', 'POST /telephony/route']);
+    expect([...operations].sort()).toEqual([
+      'GET /health',
+      'GET /ready',
+      'POST /',
+      'POST /dynamic-numbers',
+      'POST /telephony/route',
+    ]);
   });
 
   it.each(cases.map((c) => [c.title, c] as const))('%s', async (_title, c) => {
@@ -118,7 +143,12 @@ describe('OpenAPI examples of the replacement service', () => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     let body: string | undefined;
     if (c.method === 'POST') {
-      body = c.example['x-oversized-body'] === true ? JSON.stringify({ advId: 'acme', fullUrl: 'x'.repeat(70_000) }) : typeof c.request === 'string' ? c.request : JSON.stringify(c.request);
+      body =
+        c.example['x-oversized-body'] === true
+          ? JSON.stringify({ advId: 'acme', fullUrl: 'x'.repeat(70_000) })
+          : typeof c.request === 'string'
+            ? c.request
+            : JSON.stringify(c.request);
       expect(body).toBeDefined();
     }
     let url = `${baseUrl}${c.path}`;

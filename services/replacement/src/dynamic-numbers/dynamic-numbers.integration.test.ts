@@ -6,7 +6,13 @@ import {
   type PartnerConfig,
 } from '@trackline/contracts';
 import { partnerConfig, poolNumbers, projection, uniqueAdvId } from '../testing/fixtures';
-import { partnerSign, sendReplacementRequest, webRequest, type PartnerCall, type SendOptions } from '../testing/partner-client';
+import {
+  partnerSign,
+  sendReplacementRequest,
+  webRequest,
+  type PartnerCall,
+  type SendOptions,
+} from '../testing/partner-client';
 import { singleRedisTarget, type RedisTarget } from '../testing/redis-target';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
@@ -42,8 +48,14 @@ describe('POST /dynamic-numbers as a partner sees it', () => {
     expect(call.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
 
-  type Case = [name: string, call: (httpStatuses: boolean) => Promise<PartnerCall>, status: number, error: string];
-  const request = (overrides: Record<string, unknown>, numbers = '22334455') => webRequest(partner.advId, numbers, overrides);
+  type Case = [
+    name: string,
+    call: (httpStatuses: boolean) => Promise<PartnerCall>,
+    status: number,
+    error: string,
+  ];
+  const request = (overrides: Record<string, unknown>, numbers = '22334455') =>
+    webRequest(partner.advId, numbers, overrides);
   const cases: Case[] = [
     ['a body that is not JSON', (h) => send('advId=acme', { httpStatuses: h }), 400, 'Invalid JSON: the body must be a JSON object'],
     ['no advId', (h) => send({ numbers: '22334455' }, { httpStatuses: h }), 400, 'Missing parameter: advId'],
@@ -93,19 +105,38 @@ describe('POST /dynamic-numbers as a partner sees it', () => {
     const sessionId = first.body.sessionId;
     await send(webRequest(partner.advId, '22334455', { ...base, sessionId }));
     app.clock.now += 1000;
-    await send(webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' }, sessionId }));
+    await send(
+      webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' }, sessionId }),
+    );
     await send(webRequest(partner.advId, '22334455', { parameters: { adId: '1' } }));
 
-    const entries = (await target.redis.xrange(keys.customerEvents, '-', '+')).map(([, fields]) => decodeCustomerSeenEvent(fields));
+    const entries = (await target.redis.xrange(keys.customerEvents, '-', '+')).map(([, fields]) =>
+      decodeCustomerSeenEvent(fields),
+    );
     const forC9 = entries.filter((e) => e.custnr === 'C-9');
     expect(forC9).toEqual([
-      { advId: partner.advId, custnr: 'C-9', custname: 'Ola', custemail: 'ola@example.no', at: app.clock.now - 1000 },
+      {
+        advId: partner.advId,
+        custnr: 'C-9',
+        custname: 'Ola',
+        custemail: 'ola@example.no',
+        at: app.clock.now - 1000,
+      },
       { advId: partner.advId, custnr: 'C-9', custname: 'Ola N', at: app.clock.now },
     ]);
 
     // Management's consumer group reads the stream from its start.
     await target.redis.xgroup('CREATE', keys.customerEvents, CUSTOMER_EVENTS_GROUP, '0', 'MKSTREAM');
-    const read = (await target.redis.xreadgroup('GROUP', CUSTOMER_EVENTS_GROUP, 'c1', 'COUNT', 100, 'STREAMS', keys.customerEvents, '>')) as Array<[string, Array<[string, string[]]>]>;
+    const read = (await target.redis.xreadgroup(
+      'GROUP',
+      CUSTOMER_EVENTS_GROUP,
+      'c1',
+      'COUNT',
+      100,
+      'STREAMS',
+      keys.customerEvents,
+      '>',
+    )) as Array<[string, Array<[string, string[]]>]>;
     expect(read[0]![1].length).toBe(entries.length);
   });
 });

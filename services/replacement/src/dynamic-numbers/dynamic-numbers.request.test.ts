@@ -41,22 +41,46 @@ describe('readAdvId', () => {
 
 describe('parseReplacementRequest', () => {
   it('accepts a web request and treats an empty sessionId as none', () => {
-    expect(parseReplacementRequest(web)).toMatchObject({ advId: 'acme', type: 'web', sessionId: null, userAgent: 'UA' });
+    expect(parseReplacementRequest(web)).toMatchObject({
+      advId: 'acme',
+      type: 'web',
+      sessionId: null,
+      userAgent: 'UA',
+    });
     expect(parseReplacementRequest(without('sessionId')).sessionId).toBeNull();
     expect(parseReplacementRequest({ ...web, sessionId: 'abc' }).sessionId).toBe('abc');
   });
 
   it('names each missing web field, in the seed order', () => {
-    for (const name of ['fullUrl', 'trackingId', 'numbers', 'type', 'fullReferrer', 'parameters', 'userAgent', 'requestIpAddress']) {
+    for (const name of [
+      'fullUrl',
+      'trackingId',
+      'numbers',
+      'type',
+      'fullReferrer',
+      'parameters',
+      'userAgent',
+      'requestIpAddress',
+    ]) {
       expect(errorOf(without(name))).toBe(`Missing parameter: ${name}`);
     }
     expect(errorOf({ advId: 'acme' })).toBe('Missing parameter: fullUrl');
   });
 
   it('does not require the web-only fields of an app request', () => {
-    const app = { advId: 'acme', fullUrl: 'app://x', trackingId: 'u1', numbers: '22334455', type: 'app', fullReferrer: '', parameters: {} };
+    const app = {
+      advId: 'acme',
+      fullUrl: 'app://x',
+      trackingId: 'u1',
+      numbers: '22334455',
+      type: 'app',
+      fullReferrer: '',
+      parameters: {},
+    };
     expect(parseReplacementRequest(app)).toMatchObject({ type: 'app', userAgent: null, sessionId: null });
-    expect(errorOf({ ...app, trackingId: ' ' })).toBe('Invalid parameter: trackingId (must not be empty for type app)');
+    expect(errorOf({ ...app, trackingId: ' ' })).toBe(
+      'Invalid parameter: trackingId (must not be empty for type app)',
+    );
   });
 
   it('refuses non-string values, a bad type and unknown fields', () => {
@@ -65,18 +89,37 @@ describe('parseReplacementRequest', () => {
     expect(errorOf({ ...web, sessionId: null })).toBe('Invalid parameter: sessionId (must be a string)');
     expect(errorOf({ ...web, type: 'tv' })).toBe('Invalid parameter: type (must be web or app)');
     expect(errorOf({ ...web, parameters: [] })).toBe('Invalid parameter: parameters (must be an object)');
-    expect(errorOf({ ...web, parameters: { adKm: 12000 } })).toBe('Invalid parameter: parameters.adKm (must be a string)');
+    expect(errorOf({ ...web, parameters: { adKm: 12000 } })).toBe(
+      'Invalid parameter: parameters.adKm (must be a string)',
+    );
     expect(errorOf({ ...web, sessionID: 'x' })).toBe('Unknown parameter: sessionID');
   });
 
   it('enforces the parameter limits in characters', () => {
-    const ok = { custnr: 'x'.repeat(45), custname: 'ø'.repeat(60), custemail: 'e'.repeat(150), adUrl: 'u'.repeat(2048) };
+    const ok = {
+      custnr: 'x'.repeat(45),
+      custname: 'ø'.repeat(60),
+      custemail: 'e'.repeat(150),
+      adUrl: 'u'.repeat(2048),
+    };
     expect(parseReplacementRequest({ ...web, parameters: ok }).parameters).toEqual(ok);
-    expect(parseReplacementRequest({ ...web, parameters: { custname: '😀'.repeat(60) } }).parameters.custname).toHaveLength(120);
-    expect(errorOf({ ...web, parameters: { custnr: 'x'.repeat(46) } })).toBe('Invalid parameter: parameters.custnr (max 45 characters)');
-    expect(errorOf({ ...web, parameters: { custnr: 'x'.repeat(60) } })).toBe('Invalid parameter: parameters.custnr (max 45 characters)');
-    expect(errorOf({ ...web, parameters: { custname: 'x'.repeat(61) } })).toBe('Invalid parameter: parameters.custname (max 60 characters)');
-    expect(errorOf({ ...web, parameters: { custemail: 'x'.repeat(151) } })).toBe('Invalid parameter: parameters.custemail (max 150 characters)');
-    expect(errorOf({ ...web, parameters: { adImage: 'x'.repeat(2049) } })).toBe('Invalid parameter: parameters.adImage (max 2048 characters)');
+    expect(
+      parseReplacementRequest({ ...web, parameters: { custname: '😀'.repeat(60) } }).parameters.custname,
+    ).toHaveLength(120);
+    expect(errorOf({ ...web, parameters: { custnr: 'x'.repeat(46) } })).toBe(
+      'Invalid parameter: parameters.custnr (max 45 characters)',
+    );
+    expect(errorOf({ ...web, parameters: { custnr: 'x'.repeat(60) } })).toBe(
+      'Invalid parameter: parameters.custnr (max 45 characters)',
+    );
+    expect(errorOf({ ...web, parameters: { custname: 'x'.repeat(61) } })).toBe(
+      'Invalid parameter: parameters.custname (max 60 characters)',
+    );
+    expect(errorOf({ ...web, parameters: { custemail: 'x'.repeat(151) } })).toBe(
+      'Invalid parameter: parameters.custemail (max 150 characters)',
+    );
+    expect(errorOf({ ...web, parameters: { adImage: 'x'.repeat(2049) } })).toBe(
+      'Invalid parameter: parameters.adImage (max 2048 characters)',
+    );
   });
 });

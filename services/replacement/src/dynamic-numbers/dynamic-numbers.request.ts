@@ -17,7 +17,15 @@ export interface ReplacementRequest {
 }
 
 // In the seed's table order, which is also the order the checks run in.
-const REQUIRED_FOR_ALL = ['advId', 'fullUrl', 'trackingId', 'numbers', 'type', 'fullReferrer', 'parameters'] as const;
+const REQUIRED_FOR_ALL = [
+  'advId',
+  'fullUrl',
+  'trackingId',
+  'numbers',
+  'type',
+  'fullReferrer',
+  'parameters',
+] as const;
 const REQUIRED_FOR_WEB = ['userAgent', 'requestIpAddress'] as const;
 const KNOWN_FIELDS = new Set<string>([...REQUIRED_FOR_ALL, ...REQUIRED_FOR_WEB, 'sessionId']);
 
@@ -106,7 +114,8 @@ function readParameters(body: JsonObject): Record<string, string> {
     const name = `parameters.${key}`;
     if (typeof entry !== 'string') throw InvalidRequestError.invalid(name, 'must be a string');
     const limit = PARAMETER_LIMITS[key] ?? CUSTOM_DIMENSION_LIMIT;
-    if (characterCount(entry, limit) > limit) throw InvalidRequestError.invalid(name, `max ${limit} characters`);
+    if (characterCount(entry, limit) > limit)
+      throw InvalidRequestError.invalid(name, `max ${limit} characters`);
   }
   return parameters as Record<string, string>;
 }

@@ -16,7 +16,10 @@ export function successBody(
 ): ReplacementSuccess {
   return {
     success: true,
-    numbers: numbers.map((n) => ({ number_on_page: n.numberOnPage, replace_with: { e164: n.e164, local: n.local } })),
+    numbers: numbers.map((n) => ({
+      number_on_page: n.numberOnPage,
+      replace_with: { e164: n.e164, local: n.local },
+    })),
     sessionId,
   };
 }

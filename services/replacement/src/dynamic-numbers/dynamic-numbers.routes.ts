@@ -20,7 +20,10 @@ export function dynamicNumbersRoutes(deps: DynamicNumbersRoutesDeps): Router {
     const wantsHttpStatuses = req.headers['x-http-statuses'] !== undefined;
     try {
       const body = await readRawBody(req);
-      const result = await withStoreDeadline(deps.service.replace(body, signatureOf(req), deps.clock()), deps.storeDeadlineMs);
+      const result = await withStoreDeadline(
+        deps.service.replace(body, signatureOf(req), deps.clock()),
+        deps.storeDeadlineMs,
+      );
       sendJson(res, 200, result);
     } catch (error) {
       const { status, message } = toHttpError(error, req.log);

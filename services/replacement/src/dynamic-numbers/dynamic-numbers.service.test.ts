@@ -74,26 +74,36 @@ describe('DynamicNumbersService', () => {
   it('answers an unknown partner and a bad signature alike, before looking at other fields', async () => {
     const pool = new FakePool({ kind: 'no_pool' });
     const unknown = Buffer.from(JSON.stringify({ advId: 'nobody' }));
-    await expect(service(pool).replace(unknown, signBody('k', unknown), 0)).rejects.toThrow(new ForbiddenError('Invalid signature'));
+    await expect(service(pool).replace(unknown, signBody('k', unknown), 0)).rejects.toThrow(
+      new ForbiddenError('Invalid signature'),
+    );
     const incomplete = Buffer.from(JSON.stringify({ advId: 'acme' }));
     await expect(service(pool).replace(incomplete, 'f'.repeat(40), 0)).rejects.toThrow('Invalid signature');
     await expect(service(pool).replace(incomplete, undefined, 0)).rejects.toThrow('Invalid signature');
-    await expect(service(pool).replace(incomplete, signBody('k', incomplete), 0)).rejects.toThrow('Missing parameter: fullUrl');
+    await expect(service(pool).replace(incomplete, signBody('k', incomplete), 0)).rejects.toThrow(
+      'Missing parameter: fullUrl',
+    );
     expect(pool.inputs).toHaveLength(0);
   });
 
   it('checks JSON and advId without touching Redis', async () => {
     const partners = new FakePartners();
     const pool = new FakePool({ kind: 'no_pool' });
-    await expect(service(pool, partners).replace(Buffer.from('nope'), undefined, 0)).rejects.toThrow('Invalid JSON');
-    await expect(service(pool, partners).replace(Buffer.from('{}'), undefined, 0)).rejects.toThrow('Missing parameter: advId');
+    await expect(service(pool, partners).replace(Buffer.from('nope'), undefined, 0)).rejects.toThrow(
+      'Invalid JSON',
+    );
+    await expect(service(pool, partners).replace(Buffer.from('{}'), undefined, 0)).rejects.toThrow(
+      'Missing parameter: advId',
+    );
     expect(partners.reads).toBe(0);
   });
 
   it('sends no customer event without custnr, and 501 without a pool', async () => {
     const pool = new FakePool({ kind: 'no_pool' });
     const raw = body({ parameters: { custname: 'Kari' } });
-    await expect(service(pool).replace(raw, signBody('k', raw), 0)).rejects.toThrow(new NotImplementedError('No number pool configured'));
+    await expect(service(pool).replace(raw, signBody('k', raw), 0)).rejects.toThrow(
+      new NotImplementedError('No number pool configured'),
+    );
     expect(pool.inputs[0]!.customer).toBeNull();
   });
 });

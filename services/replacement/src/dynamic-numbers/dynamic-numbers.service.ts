@@ -2,7 +2,12 @@ import type { CustomerSeenEvent, PartnerConfig } from '@trackline/contracts';
 import { ForbiddenError, NotImplementedError, verifySignature } from '@trackline/domain';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
 import type { NumberPoolStore } from '../pools/number-pool.store';
-import { parseJsonBody, parseReplacementRequest, readAdvId, type ReplacementRequest } from './dynamic-numbers.request';
+import {
+  parseJsonBody,
+  parseReplacementRequest,
+  readAdvId,
+  type ReplacementRequest,
+} from './dynamic-numbers.request';
 import { successBody, type ReplacementSuccess } from './dynamic-numbers.response';
 import { nationalDisplay, parseNumbersOnPage } from './numbers-on-page';
 
@@ -39,7 +44,8 @@ export class DynamicNumbersService {
       holdBackSeconds: partner.holdBackSeconds,
       onExhausted: partner.onExhausted,
       // A sessionId that is not one of ours cannot name a live session; it starts a new one.
-      sessionId: request.sessionId !== null && UUID.test(request.sessionId) ? request.sessionId.toLowerCase() : null,
+      sessionId:
+        request.sessionId !== null && UUID.test(request.sessionId) ? request.sessionId.toLowerCase() : null,
       newSessionId: this.deps.newSessionId(),
       context: {
         type: request.type,
@@ -63,7 +69,11 @@ export class DynamicNumbersService {
   }
 }
 
-function customerSeen(partner: PartnerConfig, request: ReplacementRequest, now: number): CustomerSeenEvent | null {
+function customerSeen(
+  partner: PartnerConfig,
+  request: ReplacementRequest,
+  now: number,
+): CustomerSeenEvent | null {
   const { custnr, custname, custemail } = request.parameters;
   if (custnr === undefined || custnr.trim() === '') return null;
   const event: CustomerSeenEvent = { advId: partner.advId, custnr, at: now };

@@ -10,10 +10,16 @@ describe('parseNumbersOnPage', () => {
   });
 
   it('refuses an entry that is not a phone number in the country', () => {
-    expect(() => parseNumbersOnPage('22334455,call us', 'NO')).toThrow('Invalid parameter: numbers (not a phone number in NO: "call us")');
-    expect(() => parseNumbersOnPage('22334455,', 'NO')).toThrow('Invalid parameter: numbers (not a phone number in NO: "")');
+    expect(() => parseNumbersOnPage('22334455,call us', 'NO')).toThrow(
+      'Invalid parameter: numbers (not a phone number in NO: "call us")',
+    );
+    expect(() => parseNumbersOnPage('22334455,', 'NO')).toThrow(
+      'Invalid parameter: numbers (not a phone number in NO: "")',
+    );
     expect(() => parseNumbersOnPage('123', 'NO')).toThrow(/not a phone number/);
-    expect(() => parseNumbersOnPage(Array(21).fill('22334455').join(','), 'NO')).toThrow('Invalid parameter: numbers (max 20 numbers)');
+    expect(() => parseNumbersOnPage(Array(21).fill('22334455').join(','), 'NO')).toThrow(
+      'Invalid parameter: numbers (max 20 numbers)',
+    );
   });
 
   it('shows numbers in the national format', () => {

@@ -1,4 +1,9 @@
-import { formatNationalDisplay, isTracklineError, normalizePhoneNumber, type CountryCode } from '@trackline/domain';
+import {
+  formatNationalDisplay,
+  isTracklineError,
+  normalizePhoneNumber,
+  type CountryCode,
+} from '@trackline/domain';
 import { InvalidRequestError } from '../http/replacement-errors';
 
 export const MAX_NUMBERS_PER_REQUEST = 20;
@@ -24,7 +29,10 @@ export function parseNumbersOnPage(numbers: string, country: CountryCode): Numbe
   return entries.map((asSent) => {
     const e164 = toE164(asSent, country);
     if (e164 === null) {
-      throw InvalidRequestError.invalid('numbers', `not a phone number in ${country}: ${JSON.stringify(asSent)}`);
+      throw InvalidRequestError.invalid(
+        'numbers',
+        `not a phone number in ${country}: ${JSON.stringify(asSent)}`,
+      );
     }
     return { asSent, e164 };
   });

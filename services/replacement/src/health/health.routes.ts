@@ -8,7 +8,10 @@ export function healthRoutes(redis: RedisConnection): Router {
   router.get('/health', (_req, res) => sendJson(res, 200, { status: 'ok' }));
   router.get('/ready', async (_req, res) => {
     const redisUp = await pingRedis(redis);
-    sendJson(res, redisUp ? 200 : 503, { status: redisUp ? 'ready' : 'unavailable', redis: redisUp ? 'up' : 'down' });
+    sendJson(res, redisUp ? 200 : 503, {
+      status: redisUp ? 'ready' : 'unavailable',
+      redis: redisUp ? 'up' : 'down',
+    });
   });
   return router;
 }

@@ -9,7 +9,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export function readRawBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const tooLarge = (): PayloadTooLargeError => new PayloadTooLargeError(`Request body too large (max ${limit} bytes)`);
+    const tooLarge = (): PayloadTooLargeError =>
+      new PayloadTooLargeError(`Request body too large (max ${limit} bytes)`);
     const declared = Number(req.headers['content-length']);
     if (declared > limit) {
       // Discard the rest instead of reading it into memory; the response can still be written.

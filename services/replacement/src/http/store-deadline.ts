@@ -7,7 +7,10 @@ import { StoreUnavailableError } from './replacement-errors';
 export function withStoreDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(`no answer within ${deadlineMs} ms`)), deadlineMs);
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(`no answer within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
   });
   // The losing promise may still reject later; that rejection is expected and must not go unhandled.
   work.catch(() => undefined);

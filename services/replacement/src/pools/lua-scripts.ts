@@ -33,7 +33,10 @@ export interface ReplacementScripts {
 export function defineReplacementScripts(redis: RedisConnection): RedisConnection & ReplacementScripts {
   const client = redis as RedisConnection & Partial<ReplacementScripts>;
   if (typeof client.allocateNumbers !== 'function') {
-    redis.defineCommand('allocateNumbers', { numberOfKeys: ALLOCATE_NUMBERS_KEYS, lua: readLuaScript('allocate-numbers') });
+    redis.defineCommand('allocateNumbers', {
+      numberOfKeys: ALLOCATE_NUMBERS_KEYS,
+      lua: readLuaScript('allocate-numbers'),
+    });
   }
   return client as RedisConnection & ReplacementScripts;
 }

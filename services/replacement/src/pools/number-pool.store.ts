@@ -54,7 +54,9 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     const keys = partnerKeys(this.keyPrefix, input.advId);
     // An app visitor's session is found by trackingId, so its key is the same whether it is new or not.
     const fresh =
-      input.context.type === 'app' ? keys.appSession(input.context.trackingId) : keys.webSession(input.newSessionId);
+      input.context.type === 'app'
+        ? keys.appSession(input.context.trackingId)
+        : keys.webSession(input.newSessionId);
     const requested =
       input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
     const event = input.customer === null ? [] : encodeCustomerSeenEvent(input.customer);

@@ -5,7 +5,14 @@ import { listen } from '@trackline/platform';
 import { freePort } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
 import { createReplacementApp, type ReplacementApp } from '../app';
-import { partnerConfig, poolNumbers, projection, silentLogger, testConfig, uniqueAdvId } from '../testing/fixtures';
+import {
+  partnerConfig,
+  poolNumbers,
+  projection,
+  silentLogger,
+  testConfig,
+  uniqueAdvId,
+} from '../testing/fixtures';
 import { sendReplacementRequest, webRequest } from '../testing/partner-client';
 
 // SPEC §3 / issue item 5: with Redis down or stalled every request is answered within 200 ms with
@@ -25,9 +32,13 @@ let baseUrl: string;
 
 function startRedis(): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -72,7 +83,10 @@ async function timedRequest(): Promise<{ ms: number; status: number; success: un
 }
 
 /** Runs `workers` clients back to back for `durationMs`; every answer is collected. */
-async function load(durationMs: number, workers = 8): Promise<Array<{ ms: number; status: number; success: unknown }>> {
+async function load(
+  durationMs: number,
+  workers = 8,
+): Promise<Array<{ ms: number; status: number; success: unknown }>> {
   const results: Array<{ ms: number; status: number; success: unknown }> = [];
   const until = performance.now() + durationMs;
   await Promise.all(
@@ -105,7 +119,12 @@ beforeAll(async () => {
   // The production wiring: the app makes its own client from config (no offline queue, 100 ms
   // command timeout, partner settings cached for 1 s).
   const config = testConfig(prefix, { storeDeadlineMs: 150, partnerConfigCacheMs: 1000 });
-  config.redis = { ...config.redis, url: `redis://127.0.0.1:${port}`, commandTimeoutMs: 100, maxReconnectDelayMs: 100 };
+  config.redis = {
+    ...config.redis,
+    url: `redis://127.0.0.1:${port}`,
+    commandTimeoutMs: 100,
+    maxReconnectDelayMs: 100,
+  };
   replacement = createReplacementApp({ config, logger: silentLogger });
   server = createServer(replacement.app);
   baseUrl = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;

@@ -50,7 +50,9 @@ export class RedisCallRoutingStore implements CallRoutingStore {
     if (freeFrom === null || raw === null || Number(freeFrom) <= now) return null;
     const binding = decodeBinding(raw);
     const sessionKey =
-      binding.context.type === 'app' ? keys.appSession(binding.context.trackingId) : keys.webSession(binding.sessionId);
+      binding.context.type === 'app'
+        ? keys.appSession(binding.context.trackingId)
+        : keys.webSession(binding.sessionId);
     const [liveId, endsAt] = await this.io(() => this.redis.hmget(sessionKey, 'id', 'x'));
     return { binding, sessionLive: liveId === binding.sessionId && Number(endsAt) > now };
   }
@@ -61,13 +63,17 @@ export class RedisCallRoutingStore implements CallRoutingStore {
   }
 
   async findSourceByPhonenr(advId: string, phonenr: string): Promise<SourceRoute | null> {
-    const raw = await this.io(() => this.redis.hget(partnerKeys(this.keyPrefix, advId).sourcesByPhonenr, phonenr));
+    const raw = await this.io(() =>
+      this.redis.hget(partnerKeys(this.keyPrefix, advId).sourcesByPhonenr, phonenr),
+    );
     return raw === null ? null : decodeSourceRoute(raw);
   }
 
   async saveAttribution(attribution: CallAttribution): Promise<void> {
     const key = partnerKeys(this.keyPrefix, attribution.advId).call(attribution.callId);
-    await this.io(() => this.redis.set(key, encodeCallAttribution(attribution), 'EX', CALL_ATTRIBUTION_TTL_SECONDS));
+    await this.io(() =>
+      this.redis.set(key, encodeCallAttribution(attribution), 'EX', CALL_ATTRIBUTION_TTL_SECONDS),
+    );
   }
 
   private async io<T>(command: () => Promise<T>): Promise<T> {

@@ -13,7 +13,14 @@ describe('parseCallTime', () => {
   });
 
   it('refuses what is not a real time or has no offset', () => {
-    for (const bad of ['2026-02-30 10:00:00', '2026-01-05 24:00:00', '2026-01-05T10:00:00', '2026-01-05', 'now', 1700000000]) {
+    for (const bad of [
+      '2026-02-30 10:00:00',
+      '2026-01-05 24:00:00',
+      '2026-01-05T10:00:00',
+      '2026-01-05',
+      'now',
+      1700000000,
+    ]) {
       expect(() => parseCallTime('at', bad)).toThrow(ValidationError);
     }
   });

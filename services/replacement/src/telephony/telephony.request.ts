@@ -35,7 +35,11 @@ function requiredString(record: Record<string, unknown>, field: string, maxLengt
 // Switches send the dialled number as +E.164, 00-prefixed or as bare international digits.
 function toE164(raw: string): string {
   const compact = raw.replace(/[\s\-().]/g, '');
-  const e164 = compact.startsWith('+') ? compact : compact.startsWith('00') ? `+${compact.slice(2)}` : `+${compact}`;
+  const e164 = compact.startsWith('+')
+    ? compact
+    : compact.startsWith('00')
+      ? `+${compact.slice(2)}`
+      : `+${compact}`;
   if (!isE164(e164)) throw new ValidationError('bnum', 'must be an international number (E.164)');
   return e164;
 }

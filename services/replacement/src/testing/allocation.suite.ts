@@ -34,7 +34,10 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     await target?.close();
   });
 
-  async function partnerWithPool(size: number, overrides: Partial<PartnerConfig> = {}): Promise<PartnerConfig> {
+  async function partnerWithPool(
+    size: number,
+    overrides: Partial<PartnerConfig> = {},
+  ): Promise<PartnerConfig> {
     const config = partnerConfig(uniqueAdvId('alloc'), overrides);
     await writePartnerProjection(target.redis, target.keyPrefix, projection(config, poolNumbers(size)));
     return config;
@@ -71,21 +74,31 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     const partner = await partnerWithPool(5);
     const call = await send(partner, webRequest(partner.advId, '22334455, +47 23 45 67 89 ,22 33 44 55'));
     const [a, b, c] = numbersOf(call);
-    expect([a!.number_on_page, b!.number_on_page, c!.number_on_page]).toEqual(['22334455', '+47 23 45 67 89', '22 33 44 55']);
+    expect([a!.number_on_page, b!.number_on_page, c!.number_on_page]).toEqual([
+      '22334455',
+      '+47 23 45 67 89',
+      '22 33 44 55',
+    ]);
     expect(a!.replace_with.e164).not.toBe(b!.replace_with.e164);
     expect(c!.replace_with.e164).toBe(a!.replace_with.e164);
   });
 
   it('starts a new session for an unknown or ended sessionId', async () => {
     const partner = await partnerWithPool(3);
-    const unknown = await send(partner, webRequest(partner.advId, '22334455', { sessionId: '0b5c2f7e-93a4-4c11-8f2e-5d6a7b8c9d0e' }));
+    const unknown = await send(
+      partner,
+      webRequest(partner.advId, '22334455', { sessionId: '0b5c2f7e-93a4-4c11-8f2e-5d6a7b8c9d0e' }),
+    );
     expect(unknown.body.sessionId).not.toBe('0b5c2f7e-93a4-4c11-8f2e-5d6a7b8c9d0e');
     const notOurs = await send(partner, webRequest(partner.advId, '22334455', { sessionId: 'hello' }));
     expect(notOurs.body.sessionId).toMatch(UUID);
 
     const first = await send(partner, webRequest(partner.advId, '23456789'));
     app.clock.now += partner.sessionTtlSeconds * 1000;
-    const later = await send(partner, webRequest(partner.advId, '23456789', { sessionId: first.body.sessionId }));
+    const later = await send(
+      partner,
+      webRequest(partner.advId, '23456789', { sessionId: first.body.sessionId }),
+    );
     expect(later.body.sessionId).not.toBe(first.body.sessionId);
   });
 
@@ -103,7 +116,9 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
   it('never binds one number to two live sessions: 200 concurrent new sessions, pool of 50', async () => {
     const partner = await partnerWithPool(50, { onExhausted: 'original' });
     const calls = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => send(partner, webRequest(partner.advId, '22334455', { trackingId: `v${i}` }))),
+      Array.from({ length: 200 }, (_, i) =>
+        send(partner, webRequest(partner.advId, '22334455', { trackingId: `v${i}` })),
+      ),
     );
     const given = calls.map((call) => numbersOf(call)[0]!.replace_with.e164);
     const tracked = given.filter((number) => number !== '+4722334455');
@@ -115,7 +130,9 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     const bindings = await target.redis.hgetall(partnerKeys(target.keyPrefix, partner.advId).bindings);
     expect(Object.keys(bindings)).toHaveLength(50);
     for (const [number, raw] of Object.entries(bindings)) {
-      const owners = calls.filter((call) => numbersOf(call)[0]!.replace_with.e164 === number).map((c) => c.body.sessionId);
+      const owners = calls
+        .filter((call) => numbersOf(call)[0]!.replace_with.e164 === number)
+        .map((c) => c.body.sessionId);
       expect(owners).toEqual([decodeBinding(raw).sessionId]);
     }
   });
@@ -123,7 +140,9 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
   it('recycles under load without giving one number to two sessions at the same time', async () => {
     const partner = await partnerWithPool(50, { onExhausted: 'recycle' });
     const calls = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => send(partner, webRequest(partner.advId, '22334455', { trackingId: `r${i}` }))),
+      Array.from({ length: 200 }, (_, i) =>
+        send(partner, webRequest(partner.advId, '22334455', { trackingId: `r${i}` })),
+      ),
     );
     expect(calls.every((call) => poolNumbers(50).includes(numbersOf(call)[0]!.replace_with.e164))).toBe(true);
     const bindings = await target.redis.hgetall(partnerKeys(target.keyPrefix, partner.advId).bindings);
@@ -133,7 +152,11 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
   });
 
   it('chooses the number free for the longest time and holds numbers back after the session', async () => {
-    const partner = await partnerWithPool(3, { onExhausted: 'original', sessionTtlSeconds: 1800, holdBackSeconds: 600 });
+    const partner = await partnerWithPool(3, {
+      onExhausted: 'original',
+      sessionTtlSeconds: 1800,
+      holdBackSeconds: 600,
+    });
     const t0 = app.clock.now;
     const numberAt = async (at: number, sessionId = ''): Promise<{ number: string; sessionId: string }> => {
       app.clock.now = at;
@@ -171,14 +194,20 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     await at(t0 + MINUTE);
     const third = await at(t0 + 2 * MINUTE);
     expect(numbersOf(third)[0]!.replace_with.e164).toBe(numbersOf(first)[0]!.replace_with.e164);
-    const raw = await target.redis.hget(partnerKeys(target.keyPrefix, partner.advId).bindings, numbersOf(third)[0]!.replace_with.e164);
+    const raw = await target.redis.hget(
+      partnerKeys(target.keyPrefix, partner.advId).bindings,
+      numbersOf(third)[0]!.replace_with.e164,
+    );
     const binding = decodeBinding(raw!);
     expect(binding.recycled).toBe(true);
     expect(binding.sessionId).toBe(third.body.sessionId);
 
     // The first session lost its number; coming back it gets one that is not the third session's.
     app.clock.now = t0 + 3 * MINUTE;
-    const back = await send(partner, webRequest(partner.advId, '22334455', { sessionId: first.body.sessionId }));
+    const back = await send(
+      partner,
+      webRequest(partner.advId, '22334455', { sessionId: first.body.sessionId }),
+    );
     expect(back.body.sessionId).toBe(first.body.sessionId);
     expect(numbersOf(back)[0]!.replace_with.e164).not.toBe(numbersOf(third)[0]!.replace_with.e164);
   });
@@ -188,12 +217,17 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     await send(partner, webRequest(partner.advId, '22334455'));
     const second = await send(partner, webRequest(partner.advId, '22 33 44 55'));
     expect(second.status).toBe(200);
-    expect(numbersOf(second)).toEqual([{ number_on_page: '22 33 44 55', replace_with: { e164: '+4722334455', local: '22 33 44 55' } }]);
+    expect(numbersOf(second)).toEqual([
+      { number_on_page: '22 33 44 55', replace_with: { e164: '+4722334455', local: '22 33 44 55' } },
+    ]);
   });
 
   it('keeps the request data with the binding', async () => {
     const partner = await partnerWithPool(2);
-    const call = await send(partner, webRequest(partner.advId, '22334455', { fullReferrer: '', trackingId: 'tr-9' }));
+    const call = await send(
+      partner,
+      webRequest(partner.advId, '22334455', { fullReferrer: '', trackingId: 'tr-9' }),
+    );
     const number = numbersOf(call)[0]!.replace_with.e164;
     const raw = await target.redis.hget(partnerKeys(target.keyPrefix, partner.advId).bindings, number);
     expect(decodeBinding(raw!)).toEqual({

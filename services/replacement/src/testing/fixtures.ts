@@ -58,7 +58,11 @@ export function sourceRoute(overrides: Partial<SourceRoute> = {}): SourceRoute {
   };
 }
 
-export function projection(config: PartnerConfig, pool: string[], sources: SourceRoute[] = []): PartnerProjection {
+export function projection(
+  config: PartnerConfig,
+  pool: string[],
+  sources: SourceRoute[] = [],
+): PartnerProjection {
   return { config, poolNumbers: pool, sources };
 }
 

@@ -39,11 +39,19 @@ export async function sendReplacementRequest(
   const path = options.path ?? '/dynamic-numbers';
   const url = signIn === 'query' ? `${baseUrl}${path}?sign=${signature}` : `${baseUrl}${path}`;
   const response = await fetch(url, { method: 'POST', headers, body: raw });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+    headers: response.headers,
+  };
 }
 
 /** A web request as a browser script would send it, for `numbers`, with overrides. */
-export function webRequest(advId: string, numbers: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function webRequest(
+  advId: string,
+  numbers: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     advId,
     fullUrl: 'https://www.example.no/ad/1234',

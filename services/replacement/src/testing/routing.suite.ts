@@ -30,7 +30,10 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
     await target?.close();
   });
 
-  async function route(body: Record<string, unknown>, token = 'switch-token'): Promise<{ status: number; body: Record<string, unknown> }> {
+  async function route(
+    body: Record<string, unknown>,
+    token = 'switch-token',
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${app.baseUrl}/telephony/route`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
@@ -66,7 +69,13 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       vmGreetingId: '55',
       altNumbers: [
         // Weekdays 08:00–16:00 Oslo time to the sales desk; weekends to voicemail.
-        { phonenr: '+4723456789', weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'], fromMinute: 480, toMinute: 960, altKey: 'a1' },
+        {
+          phonenr: '+4723456789',
+          weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'],
+          fromMinute: 480,
+          toMinute: 960,
+          altKey: 'a1',
+        },
         { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'a2' },
       ],
     });
@@ -74,21 +83,50 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
     const expectBase = { partner: partner.advId, customer_id: '7', source_id: '101' };
 
     // Monday 07:30 UTC = 08:30 Oslo (winter time).
-    const office = await route({ call_id: nextCallId(), anum: '+4799999999', bnum: destnr, at: '2026-01-05 07:30:00' });
+    const office = await route({
+      call_id: nextCallId(),
+      anum: '+4799999999',
+      bnum: destnr,
+      at: '2026-01-05 07:30:00',
+    });
     expect(office).toEqual({ status: 200, body: { action: 'dial', target: '+4723456789', ...expectBase } });
     // Monday 06:30 UTC = 07:30 Oslo: no rule, the source's own number.
-    const early = await route({ call_id: nextCallId(), anum: '+4799999999', bnum: destnr, at: '2026-01-05T07:30:00+01:00' });
+    const early = await route({
+      call_id: nextCallId(),
+      anum: '+4799999999',
+      bnum: destnr,
+      at: '2026-01-05T07:30:00+01:00',
+    });
     expect(early.body).toEqual({ action: 'dial', target: '+4722334455', ...expectBase });
     // Summer time: Monday 2026-06-01 06:30 UTC = 08:30 Oslo (UTC+2).
-    const summer = await route({ call_id: nextCallId(), anum: '+4799999999', bnum: destnr, at: '2026-06-01 06:30:00' });
+    const summer = await route({
+      call_id: nextCallId(),
+      anum: '+4799999999',
+      bnum: destnr,
+      at: '2026-06-01 06:30:00',
+    });
     expect(summer.body.target).toBe('+4723456789');
     // Saturday: voicemail with the source's greeting.
     const callId = nextCallId();
-    const weekend = await route({ call_id: callId, anum: '+4799999999', bnum: destnr, at: '2026-01-10 12:00:00' });
+    const weekend = await route({
+      call_id: callId,
+      anum: '+4799999999',
+      bnum: destnr,
+      at: '2026-01-10 12:00:00',
+    });
     expect(weekend.body).toEqual({ action: 'voicemail', vm_greeting_id: '55', ...expectBase });
 
     const { stored, ttl } = await attribution(partner.advId, callId);
-    expect(stored).toMatchObject({ callId, advId: partner.advId, bnum: destnr, action: 'voicemail', sourceId: '101', customerId: '7', sessionId: null, quarantined: false });
+    expect(stored).toMatchObject({
+      callId,
+      advId: partner.advId,
+      bnum: destnr,
+      action: 'voicemail',
+      sourceId: '101',
+      customerId: '7',
+      sessionId: null,
+      quarantined: false,
+    });
     expect(stored.at).toBe('2026-01-10T12:00:00.000Z');
     expect(ttl).toBeGreaterThan(CALL_ATTRIBUTION_TTL_SECONDS - 60);
     expect(ttl).toBeLessThanOrEqual(CALL_ATTRIBUTION_TTL_SECONDS);
@@ -96,10 +134,20 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
 
   it('sends everything to voicemail when vm_divert_all is set, and marks a closed source quarantined', async () => {
     const divert = sourceRoute({ sourceId: '201', destnr: '+4790100001', vmDivertAll: true, altNumbers: [] });
-    const closed = sourceRoute({ sourceId: '202', destnr: '+4790100002', phonenr: '+4723000000', closed: true });
+    const closed = sourceRoute({
+      sourceId: '202',
+      destnr: '+4790100002',
+      phonenr: '+4723000000',
+      closed: true,
+    });
     const partner = await setUp({}, poolNumbers(1, 901), [divert, closed]);
     const divertCall = await route({ call_id: nextCallId(), anum: '', bnum: '+4790100001' });
-    expect(divertCall.body).toEqual({ action: 'voicemail', partner: partner.advId, customer_id: '7', source_id: '201' });
+    expect(divertCall.body).toEqual({
+      action: 'voicemail',
+      partner: partner.advId,
+      customer_id: '7',
+      source_id: '201',
+    });
     const callId = nextCallId();
     const closedCall = await route({ call_id: callId, anum: '+4799999999', bnum: '4790100002' });
     expect(closedCall.body).toMatchObject({ action: 'dial', target: '+4723000000', source_id: '202' });
@@ -112,19 +160,36 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       sourceId: '301', destnr: '+4790200001', phonenr: '+4722334455',
       altNumbers: [{ phonenr: '+4741000000', weekdays: ['mon'], fromMinute: 550, toMinute: 560, altKey: 'x' }],
     }); // prettier-ignore
-    const partner = await setUp({ fallbackNumber: '+4721000000', sessionTtlSeconds: 1800, holdBackSeconds: 600 }, pool, [source]);
+    const partner = await setUp(
+      { fallbackNumber: '+4721000000', sessionTtlSeconds: 1800, holdBackSeconds: 600 },
+      pool,
+      [source],
+    );
     app.clock.now = Date.UTC(2026, 0, 5, 8, 0, 0); // Monday 09:00 Oslo
     const dni = await sendReplacementRequest(
       app.baseUrl,
       webRequest(partner.advId, '22 33 44 55', { trackingId: 'visitor-77' }),
       { secret: partner.signingSecret },
     );
-    const trackingNumber = (dni.body.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with.e164;
+    const trackingNumber = (dni.body.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with
+      .e164;
     const sessionId = dni.body.sessionId as string;
 
     const callId = nextCallId();
-    const live = await route({ call_id: callId, anum: '+4799999999', bnum: trackingNumber, at: '2026-01-05 08:05:00' });
-    expect(live.body).toEqual({ action: 'dial', target: '+4722334455', partner: partner.advId, customer_id: '7', source_id: '301', session_id: sessionId });
+    const live = await route({
+      call_id: callId,
+      anum: '+4799999999',
+      bnum: trackingNumber,
+      at: '2026-01-05 08:05:00',
+    });
+    expect(live.body).toEqual({
+      action: 'dial',
+      target: '+4722334455',
+      partner: partner.advId,
+      customer_id: '7',
+      source_id: '301',
+      session_id: sessionId,
+    });
     const { stored } = await attribution(partner.advId, callId);
     expect(stored).toMatchObject({
       sessionId, trackingId: 'visitor-77', fullUrl: 'https://www.example.no/ad/1234', fullReferrer: 'https://www.google.com/',
@@ -133,45 +198,88 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
     }); // prettier-ignore
 
     // Monday 09:15 Oslo: the source's alt rule (09:10–09:20) is in force for the bound number too.
-    const alt = await route({ call_id: nextCallId(), anum: '+4799999999', bnum: trackingNumber, at: '2026-01-05 08:15:00' });
+    const alt = await route({
+      call_id: nextCallId(),
+      anum: '+4799999999',
+      bnum: trackingNumber,
+      at: '2026-01-05 08:15:00',
+    });
     expect(alt.body).toMatchObject({ action: 'dial', target: '+4741000000', session_id: sessionId });
 
     // Session ended at 08:30 UTC; hold-back until 08:40: calls still reach the binding, quarantined.
     const heldId = nextCallId();
-    const held = await route({ call_id: heldId, anum: '+4799999999', bnum: trackingNumber, at: '2026-01-05 08:35:00' });
+    const held = await route({
+      call_id: heldId,
+      anum: '+4799999999',
+      bnum: trackingNumber,
+      at: '2026-01-05 08:35:00',
+    });
     expect(held.body).toMatchObject({ action: 'dial', target: '+4722334455', session_id: sessionId });
     expect((await attribution(partner.advId, heldId)).stored.quarantined).toBe(true);
 
     // After the hold-back the number is free: the partner's fallback number, no attribution to the session.
     const freeId = nextCallId();
-    const free = await route({ call_id: freeId, anum: '+4799999999', bnum: trackingNumber, at: '2026-01-05 08:40:00' });
+    const free = await route({
+      call_id: freeId,
+      anum: '+4799999999',
+      bnum: trackingNumber,
+      at: '2026-01-05 08:40:00',
+    });
     expect(free.body).toEqual({ action: 'dial', target: '+4721000000', partner: partner.advId });
-    expect((await attribution(partner.advId, freeId)).stored).toMatchObject({ sessionId: null, sourceId: null, action: 'dial' });
+    expect((await attribution(partner.advId, freeId)).stored).toMatchObject({
+      sessionId: null,
+      sourceId: null,
+      action: 'dial',
+    });
     // A never-bound pool number also goes to the fallback.
     const other = pool.find((n) => n !== trackingNumber)!;
-    expect((await route({ call_id: nextCallId(), anum: '1', bnum: other })).body).toEqual({ action: 'dial', target: '+4721000000', partner: partner.advId });
+    expect((await route({ call_id: nextCallId(), anum: '1', bnum: other })).body).toEqual({
+      action: 'dial',
+      target: '+4721000000',
+      partner: partner.advId,
+    });
   });
 
   it('dials the number on the page when it is no source, rejects unbound numbers without fallback and unknown numbers', async () => {
     const pool = poolNumbers(1, 701);
     const partner = await setUp({ fallbackNumber: null }, pool, []);
-    expect((await route({ call_id: nextCallId(), anum: '1', bnum: pool[0]! })).body).toEqual({ action: 'reject', partner: partner.advId });
+    expect((await route({ call_id: nextCallId(), anum: '1', bnum: pool[0]! })).body).toEqual({
+      action: 'reject',
+      partner: partner.advId,
+    });
 
-    const dni = await sendReplacementRequest(app.baseUrl, webRequest(partner.advId, '23 45 67 89'), { secret: partner.signingSecret });
+    const dni = await sendReplacementRequest(app.baseUrl, webRequest(partner.advId, '23 45 67 89'), {
+      secret: partner.signingSecret,
+    });
     const sessionId = dni.body.sessionId as string;
     const bound = await route({ call_id: nextCallId(), anum: '1', bnum: pool[0]! });
-    expect(bound.body).toEqual({ action: 'dial', target: '+4723456789', partner: partner.advId, session_id: sessionId });
+    expect(bound.body).toEqual({
+      action: 'dial',
+      target: '+4723456789',
+      partner: partner.advId,
+      session_id: sessionId,
+    });
 
-    expect((await route({ call_id: nextCallId(), anum: '1', bnum: '+4799000111' })).body).toEqual({ action: 'reject', partner: null });
+    expect((await route({ call_id: nextCallId(), anum: '1', bnum: '+4799000111' })).body).toEqual({
+      action: 'reject',
+      partner: null,
+    });
     app.clock.now += 5 * MINUTE;
   });
 
   it('requires the bearer token and names bad fields', async () => {
     const noToken = await route({ call_id: 'x', anum: '1', bnum: '+4790000001' }, 'wrong');
-    expect(noToken).toEqual({ status: 401, body: { error: { status: 401, message: 'A valid bearer token is required' } } });
-    expect((await route({ anum: '1', bnum: '+4790000001' })).body).toEqual({ error: { status: 400, message: 'call_id: is required' } });
+    expect(noToken).toEqual({
+      status: 401,
+      body: { error: { status: 401, message: 'A valid bearer token is required' } },
+    });
+    expect((await route({ anum: '1', bnum: '+4790000001' })).body).toEqual({
+      error: { status: 400, message: 'call_id: is required' },
+    });
     expect((await route({ call_id: 'x', anum: '1', bnum: 'abc' })).status).toBe(400);
-    expect((await route({ call_id: 'x', anum: '1', bnum: '+4790000001', at: '2026-02-30 10:00:00' })).body).toEqual({
+    expect(
+      (await route({ call_id: 'x', anum: '1', bnum: '+4790000001', at: '2026-02-30 10:00:00' })).body,
+    ).toEqual({
       error: { status: 400, message: 'at: must be YYYY-MM-DD HH:MM:SS (UTC) or ISO 8601 with an offset' },
     });
   });
