@@ -7,6 +7,7 @@ import { PricingModelEntity } from '../pricing-models/pricing-model.entity';
 import { CampaignEntity } from '../campaigns/campaign.entity';
 import { TrackingNumberEntity } from '../numbers/tracking-number.entity';
 import { SourceEntity } from '../sources/source.entity';
+import { CdrEntity } from '../cdrs/cdr.entity';
 import { NotificationOutboxEntity } from '../notifications/notification-outbox.entity';
 import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
 import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
@@ -14,6 +15,7 @@ import { CreatePricingModels1795263000000 } from './migrations/1795263000000-Cre
 import { CreateVoicemailGreetings1795263100000 } from './migrations/1795263100000-CreateVoicemailGreetings';
 import { CreateCampaigns1795263200000 } from './migrations/1795263200000-CreateCampaigns';
 import { CreateNumbersAndSources1795263300000 } from './migrations/1795263300000-CreateNumbersAndSources';
+import { CreateCdrs1795263500000 } from './migrations/1795263500000-CreateCdrs';
 import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
@@ -27,6 +29,7 @@ export const ENTITIES = [
   CampaignEntity,
   TrackingNumberEntity,
   SourceEntity,
+  CdrEntity,
   NotificationOutboxEntity,
 ];
 export const MIGRATIONS = [
@@ -36,6 +39,7 @@ export const MIGRATIONS = [
   CreateVoicemailGreetings1795263100000,
   CreateCampaigns1795263200000,
   CreateNumbersAndSources1795263300000,
+  CreateCdrs1795263500000,
   CreateNotificationOutbox1795263600000,
 ];
 

@@ -1,6 +1,9 @@
 import { isTracklineError, UnauthorizedError, ValidationError } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { ingestResponse } from '../cdrs/cdr-ingestion-response';
+import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
+import { splitCdrBody } from '../cdrs/cdrs.dto';
 import { parseGreetingRecording } from '../greetings/greetings.dto';
 import type { GreetingsService } from '../greetings/greetings.service';
 import { telephonyTokenMatches } from './telephony-token';
@@ -13,6 +16,8 @@ const BODY_LIMIT_BYTES = 14 * 1024 * 1024;
 
 export interface TelephonyDependencies {
   greetings: GreetingsService;
+  /** POST /telephony/cdrs; the route exists only when given. */
+  cdrs?: CdrIngestionService;
   /** TELEPHONY_TOKEN; when unset every request is refused with 401. */
   token: string | undefined;
   log: Logger;
@@ -54,6 +59,21 @@ export function telephonyRoutes(dependencies: TelephonyDependencies): Router {
       datalength: String(greeting.datalength),
     });
   });
+
+  const cdrs = dependencies.cdrs;
+  if (cdrs !== undefined) {
+    router.post('/cdrs', async (request: Request, response: Response) => {
+      if (!request.is('application/json')) {
+        throw new ValidationError('body', 'must be JSON (Content-Type: application/json)');
+      }
+      const { records, batch } = splitCdrBody(request.body);
+      const outcomes = await cdrs.ingest(records, clock());
+      const failed = outcomes.filter((outcome) => !outcome.ok).length;
+      dependencies.log.info({ records: records.length, failed }, 'call records ingested');
+      const answer = ingestResponse(outcomes, batch);
+      response.status(answer.status).json(answer.body);
+    });
+  }
 
   router.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
     const { status, message } = describeError(error);

@@ -1,0 +1,51 @@
+import { formatUtcTimestamp, renderFlag } from '@trackline/domain';
+import type { ApiRecord, ResourceNames } from '../http/api-response';
+import type { Cdr } from './cdr';
+
+export const CDR_NAMES: ResourceNames = { plural: 'cdrs', singular: 'cdr' };
+
+/** The caller's number with its last three digits hidden (SPEC §6); stored whole. */
+export function maskAnum(anum: string): string {
+  return anum.length <= 3 ? 'x'.repeat(anum.length) : `${anum.slice(0, -3)}xxx`;
+}
+
+/**
+ * The seed's cdrs record: basic fields, and with `extended` the seed's extended fields plus the
+ * DNI attribution. Every value a string or null.
+ */
+export function toCdrRecord(cdr: Cdr, options: { extended: boolean; showFullAnum: boolean }): ApiRecord {
+  const record: ApiRecord = {
+    cdr_id: cdr.id,
+    start: formatUtcTimestamp(cdr.start),
+    duration: String(cdr.durationSeconds),
+    anum: options.showFullAnum ? cdr.anum : maskAnum(cdr.anum),
+    bnum: cdr.bnum,
+    cnum: cdr.cnum,
+    customer_id: cdr.customerId,
+    source_id: cdr.sourceId,
+    custnr: cdr.custnr,
+    answered: renderFlag(cdr.answered),
+    anum_ndc_name: cdr.anumNdcName,
+  };
+  if (!options.extended) return record;
+  return {
+    ...record,
+    quarantined: renderFlag(cdr.quarantined),
+    timestamp: formatUtcTimestamp(cdr.timestamp),
+    expire: cdr.expire === null ? null : formatUtcTimestamp(cdr.expire),
+    media: cdr.media,
+    class: cdr.sourceClass,
+    voicemail: renderFlag(cdr.voicemail),
+    publisher_id: cdr.publisherId,
+    campaign_id: cdr.campaignId,
+    pricing_model_id: cdr.pricingModelId,
+    commission: cdr.commission,
+    cli_id: cdr.cliId,
+    order_id: cdr.orderId,
+    session_id: cdr.sessionId,
+    tracking_id: cdr.trackingId,
+    full_url: cdr.fullUrl,
+    full_referrer: cdr.fullReferrer,
+    parameters: cdr.parameters,
+  };
+}

@@ -1,0 +1,112 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { PartnerEntity } from '../partners/partner.entity';
+
+/** One call record (SPEC §5, §6). Mirrors migration 1795263500000-CreateCdrs. */
+@Entity({ name: 'cdrs' })
+@Index('UQ_cdrs_call_id', ['callId'], { unique: true })
+@Index('IDX_cdrs_partner_customer_start', ['partnerId', 'customerId', 'start', 'id'])
+@Index('IDX_cdrs_campaign_anum_leads', ['campaignId', 'anum', 'start'], { where: `"commission" IS NOT NULL` })
+export class CdrEntity {
+  @PrimaryGeneratedColumn('identity', {
+    type: 'bigint',
+    generatedIdentity: 'ALWAYS',
+    primaryKeyConstraintName: 'PK_cdrs',
+  })
+  id!: string;
+
+  @Column({ name: 'call_id', type: 'varchar', length: 128 })
+  callId!: string;
+
+  @Column({ name: 'partner_id', type: 'bigint' })
+  partnerId!: string;
+
+  @ManyToOne(() => PartnerEntity, { onDelete: 'RESTRICT', nullable: false })
+  @JoinColumn({ name: 'partner_id', foreignKeyConstraintName: 'FK_cdrs_partner' })
+  partner?: PartnerEntity;
+
+  @Column({ name: 'customer_id', type: 'bigint', nullable: true })
+  customerId!: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  custnr!: string | null;
+
+  @Column({ name: 'source_id', type: 'bigint', nullable: true })
+  sourceId!: string | null;
+
+  @Column({ name: 'campaign_id', type: 'bigint', nullable: true })
+  campaignId!: string | null;
+
+  @Column({ name: 'pricing_model_id', type: 'uuid', nullable: true })
+  pricingModelId!: string | null;
+
+  @Column({ type: 'timestamptz' })
+  start!: Date;
+
+  @Column({ type: 'integer' })
+  duration!: number;
+
+  @Column({ type: 'varchar', length: 32 })
+  anum!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  bnum!: string;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  cnum!: string | null;
+
+  @Column({ type: 'boolean' })
+  answered!: boolean;
+
+  @Column({ type: 'boolean' })
+  voicemail!: boolean;
+
+  @Column({ name: 'anum_ndc_name', type: 'varchar', length: 45, nullable: true })
+  anumNdcName!: string | null;
+
+  @Column({ type: 'boolean' })
+  quarantined!: boolean;
+
+  /** Exact decimal; read back as text, never as a float. */
+  @Column({ type: 'numeric', precision: 12, scale: 2, nullable: true })
+  commission!: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  media!: string | null;
+
+  @Column({ name: 'class', type: 'varchar', length: 45, nullable: true })
+  sourceClass!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  expire!: Date | null;
+
+  @Column({ name: 'publisher_id', type: 'varchar', length: 100, nullable: true })
+  publisherId!: string | null;
+
+  @Column({ name: 'cli_id', type: 'varchar', length: 100, nullable: true })
+  cliId!: string | null;
+
+  @Column({ name: 'order_id', type: 'varchar', length: 100, nullable: true })
+  orderId!: string | null;
+
+  @Column({ name: 'session_id', type: 'varchar', length: 100, nullable: true })
+  sessionId!: string | null;
+
+  @Column({ name: 'tracking_id', type: 'varchar', length: 100, nullable: true })
+  trackingId!: string | null;
+
+  @Column({ name: 'full_url', type: 'text', nullable: true })
+  fullUrl!: string | null;
+
+  @Column({ name: 'full_referrer', type: 'text', nullable: true })
+  fullReferrer!: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  parameters!: Record<string, string> | null;
+
+  @Column({ type: 'bytea', nullable: true })
+  recording!: Buffer | null;
+
+  /** When the record was stored. */
+  @Column({ name: 'timestamp', type: 'timestamptz' })
+  timestamp!: Date;
+}

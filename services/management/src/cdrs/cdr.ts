@@ -1,0 +1,77 @@
+import type { NumberKind } from '../numbers/tracking-number.entity';
+
+/** A stored call record, as the service and the renderer see it. */
+export interface Cdr {
+  id: string;
+  callId: string;
+  partnerId: string;
+  customerId: string | null;
+  custnr: string | null;
+  sourceId: string | null;
+  campaignId: string | null;
+  pricingModelId: string | null;
+  start: Date;
+  durationSeconds: number;
+  anum: string;
+  bnum: string;
+  cnum: string | null;
+  answered: boolean;
+  voicemail: boolean;
+  anumNdcName: string | null;
+  quarantined: boolean;
+  /** Two-decimal string, or null when the call earned nothing. */
+  commission: string | null;
+  media: string | null;
+  sourceClass: string | null;
+  expire: Date | null;
+  publisherId: string | null;
+  cliId: string | null;
+  orderId: string | null;
+  sessionId: string | null;
+  trackingId: string | null;
+  fullUrl: string | null;
+  fullReferrer: string | null;
+  parameters: Record<string, string> | null;
+  hasRecording: boolean;
+  timestamp: Date;
+}
+
+/** A new record: everything but the id and whether it has a recording (the bytes are given). */
+export type NewCdr = Omit<Cdr, 'id' | 'hasRecording'> & { recording: Buffer | null };
+
+/** Who a dialled number belongs to. */
+export interface DialledNumber {
+  partnerId: string;
+  advId: string;
+  timeZone: string;
+  kind: NumberKind;
+  heldUntil: Date | null;
+}
+
+/** The source a call is attributed to, with what the record copies from it. */
+export interface CdrSource {
+  id: string;
+  customerId: string;
+  custnr: string;
+  name: string;
+  campaignId: string | null;
+  media: string | null;
+  sourceClass: string;
+  expire: Date | null;
+  publisherId: string | null;
+  status: 'active' | 'closed';
+  closedAt: Date | null;
+  email: string | null;
+  smsnumber: string | null;
+  notifyOnMissedCall: boolean;
+  notifyOnNewVoicemail: boolean;
+}
+
+/** A campaign with its pricing model, as stored (conditions in the wire form). */
+export interface CdrCampaignPricing {
+  campaignId: string;
+  state: string;
+  pricingModelId: string;
+  uniqueCallerSeconds: number;
+  conditions: unknown;
+}

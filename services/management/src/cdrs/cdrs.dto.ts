@@ -1,0 +1,139 @@
+import { isE164, parseCallTime, parseLocalDate, parseWholeSeconds, ValidationError } from '@trackline/domain';
+
+/** One call record as the switch sends it (SPEC §5), checked and typed. */
+export interface CdrInput {
+  callId: string;
+  anum: string;
+  bnum: string;
+  cnum: string | null;
+  start: Date;
+  durationSeconds: number;
+  answered: boolean;
+  voicemail: boolean;
+  recording: Buffer | null;
+}
+
+export const MAX_CDR_BATCH = 1_000;
+const CDR_KEYS = new Set([
+  'call_id',
+  'anum',
+  'bnum',
+  'cnum',
+  'start',
+  'duration',
+  'answered',
+  'voicemail',
+  'recording',
+]);
+const CALL_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
+// Callers may be withheld ("anonymous") or national; the number is stored as the switch saw it.
+const ANUM_PATTERN = /^[\x21-\x7e]{1,32}$/;
+const MAX_DURATION_SECONDS = 2_147_483_647;
+const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The body: one record or an array of 1..1,000. Records are parsed one by one later. */
+export function splitCdrBody(body: unknown): { records: unknown[]; batch: boolean } {
+  if (Array.isArray(body)) {
+    if (body.length === 0) throw new ValidationError('body', 'must hold at least one call record');
+    if (body.length > MAX_CDR_BATCH)
+      throw new ValidationError('body', `must hold at most ${MAX_CDR_BATCH} call records`);
+    return { records: body, batch: true };
+  }
+  if (typeof body === 'object' && body !== null) return { records: [body], batch: false };
+  throw new ValidationError('body', 'must be a call record object or an array of them');
+}
+
+export function parseCdrInput(raw: unknown): CdrInput {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ValidationError('record', 'must be a JSON object');
+  const record = raw as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!CDR_KEYS.has(key)) throw new ValidationError(key, 'is not a call record field');
+  }
+  const callId = record.call_id;
+  if (typeof callId !== 'string' || !CALL_ID_PATTERN.test(callId))
+    throw new ValidationError('call_id', 'must be 1 to 128 printable characters without spaces');
+  const anum = record.anum;
+  if (typeof anum !== 'string' || !ANUM_PATTERN.test(anum))
+    throw new ValidationError('anum', 'must be 1 to 32 printable characters without spaces');
+  const bnum = record.bnum;
+  if (typeof bnum !== 'string' || !isE164(bnum)) throw new ValidationError('bnum', 'must be an E.164 number');
+  const cnum = record.cnum ?? null;
+  if (cnum !== null && (typeof cnum !== 'string' || !ANUM_PATTERN.test(cnum)))
+    throw new ValidationError('cnum', 'must be 1 to 32 printable characters without spaces, or null');
+  if (record.start === undefined) throw new ValidationError('start', 'is required');
+  const start = parseCallTime('start', record.start);
+  if (record.duration === undefined) throw new ValidationError('duration', 'is required');
+  const durationSeconds = parseWholeSeconds('duration', record.duration);
+  if (durationSeconds > MAX_DURATION_SECONDS)
+    throw new ValidationError('duration', `must be at most ${MAX_DURATION_SECONDS} seconds`);
+  if (record.answered === undefined) throw new ValidationError('answered', 'is required');
+  return {
+    callId,
+    anum,
+    bnum,
+    cnum,
+    start,
+    durationSeconds,
+    answered: parseNumericFlag('answered', record.answered),
+    voicemail: record.voicemail === undefined ? false : parseNumericFlag('voicemail', record.voicemail),
+    recording: parseRecording(record.recording),
+  };
+}
+
+/** SPEC §5: flags arrive as 0/1 numbers or "0"/"1" strings. */
+function parseNumericFlag(field: string, value: unknown): boolean {
+  if (value === 1 || value === '1') return true;
+  if (value === 0 || value === '0') return false;
+  throw new ValidationError(field, 'must be 0 or 1 (number or string)');
+}
+
+function parseRecording(value: unknown): Buffer | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new ValidationError('recording', 'must be a base64 string');
+  const compact = value.replace(/\r?\n/g, '');
+  if (compact === '') return null;
+  // Buffer.from(…, 'base64') skips junk silently; only a strict check tells a truncated upload.
+  if (!BASE64_PATTERN.test(compact)) throw new ValidationError('recording', 'must be valid base64');
+  return Buffer.from(compact, 'base64');
+}
+
+/** GET /statistics/cdrs query (seed "Operations", SPEC §6). */
+export interface CdrListQuery {
+  customerId: string | null;
+  custnr: string | null;
+  fromDate: string | null;
+  toDate: string | null;
+  extended: boolean;
+  page: number;
+  pageSize: number;
+}
+
+export const MAX_CDR_PAGE_SIZE = 1_000;
+const ID_PATTERN = /^[1-9]\d{0,17}$/;
+const PAGE_PATTERN = /^(0|[1-9]\d{0,8})$/;
+
+export function parseCdrListQuery(query: Record<string, string>): CdrListQuery {
+  const customerId = query.customer_id ?? null;
+  const custnr = query.custnr ?? null;
+  if ((customerId === null || customerId === '') && (custnr === null || custnr === ''))
+    throw new ValidationError('customer_id', 'customer_id or custnr is required');
+  if (customerId !== null && customerId !== '' && !ID_PATTERN.test(customerId))
+    throw new ValidationError('customer_id', 'must be a customer id (decimal digits)');
+  const extended = query.extended ?? '0';
+  if (extended !== '0' && extended !== '1') throw new ValidationError('extended', 'must be "0" or "1"');
+  const page = query.page ?? '0';
+  if (!PAGE_PATTERN.test(page)) throw new ValidationError('page', 'must be a whole number, 0 or more');
+  const pageSize = query.pagesize ?? String(MAX_CDR_PAGE_SIZE);
+  if (!PAGE_PATTERN.test(pageSize) || Number(pageSize) < 1 || Number(pageSize) > MAX_CDR_PAGE_SIZE)
+    throw new ValidationError('pagesize', `must be a whole number from 1 to ${MAX_CDR_PAGE_SIZE}`);
+  return {
+    customerId: customerId === '' ? null : customerId,
+    custnr: custnr === '' ? null : custnr,
+    fromDate: query.from_date === undefined ? null : parseLocalDate('from_date', query.from_date),
+    toDate: query.to_date === undefined ? null : parseLocalDate('to_date', query.to_date),
+    extended: extended === '1',
+    page: Number(page),
+    pageSize: Number(pageSize),
+  };
+}

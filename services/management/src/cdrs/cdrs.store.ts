@@ -1,0 +1,276 @@
+import type { EntityManager } from 'typeorm';
+import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
+
+/** What ingestion reads and writes, all inside the record's transaction. */
+export interface CdrWriteStore {
+  findByCallId(callId: string): Promise<Cdr | null>;
+  findDialledNumber(e164: string): Promise<DialledNumber | null>;
+  /** The open source on a static number, else the one that held it last. */
+  findStaticSource(partnerId: string, destnr: string): Promise<CdrSource | null>;
+  findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null>;
+  findActiveSourceByPhonenr(partnerId: string, phonenr: string): Promise<CdrSource | null>;
+  findCampaignPricing(partnerId: string, campaignId: string): Promise<CdrCampaignPricing | null>;
+  /** Held until the transaction ends: one caller's calls into one campaign are priced one at a time. */
+  lockCaller(campaignId: string, anum: string): Promise<void>;
+  /**
+   * The start of the caller's lead in the campaign nearest to `at`, before or after it: records
+   * may arrive out of order, and a later-started lead stored first must still count.
+   */
+  nearestLeadAt(campaignId: string, anum: string, at: Date): Promise<Date | null>;
+  /** Null when a record with this call_id exists already (a concurrent twin won). */
+  insert(cdr: NewCdr): Promise<Cdr | null>;
+}
+
+export interface CdrPageQuery {
+  partnerId: string;
+  customerId: string;
+  from: Date | null;
+  to: Date | null;
+  limit: number;
+  offset: number;
+}
+
+export interface CdrReadStore {
+  findCustomerId(partnerId: string, by: { customerId: string } | { custnr: string }): Promise<string | null>;
+  page(query: CdrPageQuery): Promise<{ cdrs: Cdr[]; total: number }>;
+}
+
+const CDR_COLUMNS = `
+  "id"::text AS "id", "call_id", "partner_id"::text AS "partner_id", "customer_id"::text AS "customer_id",
+  "custnr", "source_id"::text AS "source_id", "campaign_id"::text AS "campaign_id", "pricing_model_id",
+  "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail", "anum_ndc_name", "quarantined",
+  "commission"::text AS "commission", "media", "class", "expire", "publisher_id", "cli_id", "order_id",
+  "session_id", "tracking_id", "full_url", "full_referrer", "parameters",
+  ("recording" IS NOT NULL) AS "has_recording", "timestamp"`;
+
+const SOURCE_COLUMNS = `
+  s."id"::text AS "id", s."customer_id"::text AS "customer_id", c."custnr", s."name",
+  s."campaign_id"::text AS "campaign_id", s."media", s."class", s."expire", s."publisher_id", s."status",
+  s."closed_at", s."email", s."smsnumber", s."notify_on_missed_call", s."notify_on_new_voicemail"`;
+
+type Row = Record<string, unknown>;
+
+export class TypeormCdrsStore implements CdrWriteStore, CdrReadStore {
+  constructor(private readonly manager: EntityManager) {}
+
+  async findByCallId(callId: string): Promise<Cdr | null> {
+    const rows: Row[] = await this.manager.query(`SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "call_id" = $1`, [
+      callId,
+    ]);
+    return rows[0] === undefined ? null : toCdr(rows[0]);
+  }
+
+  async findDialledNumber(e164: string): Promise<DialledNumber | null> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT t."partner_id"::text AS "partner_id", p."name", p."time_zone", t."kind", t."held_until"
+         FROM "tracking_numbers" t JOIN "partners" p ON p."id" = t."partner_id"
+        WHERE t."e164" = $1`,
+      [e164],
+    );
+    const row = rows[0];
+    if (row === undefined) return null;
+    return {
+      partnerId: row.partner_id as string,
+      advId: row.name as string,
+      timeZone: row.time_zone as string,
+      kind: row.kind as DialledNumber['kind'],
+      heldUntil: (row.held_until as Date | null) ?? null,
+    };
+  }
+
+  findStaticSource(partnerId: string, destnr: string): Promise<CdrSource | null> {
+    return this.oneSource(
+      `s."partner_id" = $1 AND s."destnr" = $2
+       ORDER BY (s."status" = 'active') DESC, s."closed_at" DESC NULLS FIRST, s."id" DESC`,
+      [partnerId, destnr],
+    );
+  }
+
+  findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null> {
+    if (!/^[1-9]\d{0,17}$/.test(sourceId)) return Promise.resolve(null);
+    return this.oneSource(`s."partner_id" = $1 AND s."id" = $2`, [partnerId, sourceId]);
+  }
+
+  findActiveSourceByPhonenr(partnerId: string, phonenr: string): Promise<CdrSource | null> {
+    return this.oneSource(
+      `s."partner_id" = $1 AND s."phonenr" = $2 AND s."status" = 'active' ORDER BY s."id"`,
+      [partnerId, phonenr],
+    );
+  }
+
+  async findCampaignPricing(partnerId: string, campaignId: string): Promise<CdrCampaignPricing | null> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT c."state", c."pricing_model_id", m."unique_caller_time"::text AS "unique_caller_time", m."conditions"
+         FROM "campaigns" c JOIN "pricing_models" m ON m."id" = c."pricing_model_id"
+        WHERE c."partner_id" = $1 AND c."id" = $2`,
+      [partnerId, campaignId],
+    );
+    const row = rows[0];
+    if (row === undefined) return null;
+    return {
+      campaignId,
+      state: row.state as string,
+      pricingModelId: row.pricing_model_id as string,
+      uniqueCallerSeconds: Number(row.unique_caller_time),
+      conditions: row.conditions,
+    };
+  }
+
+  async lockCaller(campaignId: string, anum: string): Promise<void> {
+    // Two 32-bit halves of one hash: the lock space is shared with other advisory-lock users.
+    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('cdr-lead'), hashtext($1))`, [
+      `${campaignId}:${anum}`,
+    ]);
+  }
+
+  async nearestLeadAt(campaignId: string, anum: string, at: Date): Promise<Date | null> {
+    const leads = `SELECT "start" FROM "cdrs" WHERE "campaign_id" = $1 AND "anum" = $2 AND "commission" IS NOT NULL`;
+    const rows: Row[] = await this.manager.query(
+      `SELECT "start" FROM (
+         (${leads} AND "start" <= $3 ORDER BY "start" DESC LIMIT 1)
+         UNION ALL
+         (${leads} AND "start" > $3 ORDER BY "start" LIMIT 1)
+       ) AS "nearest" ORDER BY abs(extract(epoch FROM "start" - $3::timestamptz)) LIMIT 1`,
+      [campaignId, anum, at],
+    );
+    return (rows[0]?.start as Date | undefined) ?? null;
+  }
+
+  async insert(cdr: NewCdr): Promise<Cdr | null> {
+    const rows: Row[] = await this.manager.query(
+      `INSERT INTO "cdrs" ("call_id", "partner_id", "customer_id", "custnr", "source_id", "campaign_id",
+         "pricing_model_id", "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail",
+         "anum_ndc_name", "quarantined", "commission", "media", "class", "expire", "publisher_id", "cli_id",
+         "order_id", "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "recording",
+         "timestamp")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::numeric, $18, $19,
+         $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)
+       ON CONFLICT ("call_id") DO NOTHING
+       RETURNING ${CDR_COLUMNS}`,
+      [
+        cdr.callId,
+        cdr.partnerId,
+        cdr.customerId,
+        cdr.custnr,
+        cdr.sourceId,
+        cdr.campaignId,
+        cdr.pricingModelId,
+        cdr.start,
+        cdr.durationSeconds,
+        cdr.anum,
+        cdr.bnum,
+        cdr.cnum,
+        cdr.answered,
+        cdr.voicemail,
+        cdr.anumNdcName,
+        cdr.quarantined,
+        cdr.commission,
+        cdr.media,
+        cdr.sourceClass,
+        cdr.expire,
+        cdr.publisherId,
+        cdr.cliId,
+        cdr.orderId,
+        cdr.sessionId,
+        cdr.trackingId,
+        cdr.fullUrl,
+        cdr.fullReferrer,
+        cdr.parameters === null ? null : JSON.stringify(cdr.parameters),
+        cdr.recording,
+        cdr.timestamp,
+      ],
+    );
+    return rows[0] === undefined ? null : toCdr(rows[0]);
+  }
+
+  async findCustomerId(
+    partnerId: string,
+    by: { customerId: string } | { custnr: string },
+  ): Promise<string | null> {
+    const [column, value] = 'customerId' in by ? ['id', by.customerId] : ['custnr', by.custnr];
+    const rows: Row[] = await this.manager.query(
+      `SELECT "id"::text AS "id" FROM "customers" WHERE "partner_id" = $1 AND "${column}" = $2`,
+      [partnerId, value],
+    );
+    return (rows[0]?.id as string | undefined) ?? null;
+  }
+
+  async page(query: CdrPageQuery): Promise<{ cdrs: Cdr[]; total: number }> {
+    const where = `"partner_id" = $1 AND "customer_id" = $2
+      AND ($3::timestamptz IS NULL OR "start" >= $3) AND ($4::timestamptz IS NULL OR "start" < $4)`;
+    const parameters = [query.partnerId, query.customerId, query.from, query.to];
+    const [rows, counted] = await Promise.all([
+      this.manager.query(
+        `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE ${where} ORDER BY "start", "id" LIMIT $5 OFFSET $6`,
+        [...parameters, query.limit, query.offset],
+      ) as Promise<Row[]>,
+      this.manager.query(`SELECT count(*)::int AS "total" FROM "cdrs" WHERE ${where}`, parameters) as Promise<
+        Row[]
+      >,
+    ]);
+    return { cdrs: rows.map(toCdr), total: counted[0]!.total as number };
+  }
+
+  private async oneSource(condition: string, parameters: unknown[]): Promise<CdrSource | null> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT ${SOURCE_COLUMNS} FROM "sources" s JOIN "customers" c ON c."id" = s."customer_id"
+        WHERE ${condition} LIMIT 1`,
+      parameters,
+    );
+    const row = rows[0];
+    if (row === undefined) return null;
+    return {
+      id: row.id as string,
+      customerId: row.customer_id as string,
+      custnr: row.custnr as string,
+      name: row.name as string,
+      campaignId: (row.campaign_id as string | null) ?? null,
+      media: (row.media as string | null) ?? null,
+      sourceClass: row.class as string,
+      expire: (row.expire as Date | null) ?? null,
+      publisherId: (row.publisher_id as string | null) ?? null,
+      status: row.status as CdrSource['status'],
+      closedAt: (row.closed_at as Date | null) ?? null,
+      email: (row.email as string | null) ?? null,
+      smsnumber: (row.smsnumber as string | null) ?? null,
+      notifyOnMissedCall: row.notify_on_missed_call as boolean,
+      notifyOnNewVoicemail: row.notify_on_new_voicemail as boolean,
+    };
+  }
+}
+
+function toCdr(row: Row): Cdr {
+  return {
+    id: row.id as string,
+    callId: row.call_id as string,
+    partnerId: row.partner_id as string,
+    customerId: (row.customer_id as string | null) ?? null,
+    custnr: (row.custnr as string | null) ?? null,
+    sourceId: (row.source_id as string | null) ?? null,
+    campaignId: (row.campaign_id as string | null) ?? null,
+    pricingModelId: (row.pricing_model_id as string | null) ?? null,
+    start: row.start as Date,
+    durationSeconds: row.duration as number,
+    anum: row.anum as string,
+    bnum: row.bnum as string,
+    cnum: (row.cnum as string | null) ?? null,
+    answered: row.answered as boolean,
+    voicemail: row.voicemail as boolean,
+    anumNdcName: (row.anum_ndc_name as string | null) ?? null,
+    quarantined: row.quarantined as boolean,
+    commission: (row.commission as string | null) ?? null,
+    media: (row.media as string | null) ?? null,
+    sourceClass: (row.class as string | null) ?? null,
+    expire: (row.expire as Date | null) ?? null,
+    publisherId: (row.publisher_id as string | null) ?? null,
+    cliId: (row.cli_id as string | null) ?? null,
+    orderId: (row.order_id as string | null) ?? null,
+    sessionId: (row.session_id as string | null) ?? null,
+    trackingId: (row.tracking_id as string | null) ?? null,
+    fullUrl: (row.full_url as string | null) ?? null,
+    fullReferrer: (row.full_referrer as string | null) ?? null,
+    parameters: (row.parameters as Record<string, string> | null) ?? null,
+    hasRecording: row.has_recording as boolean,
+    timestamp: row.timestamp as Date,
+  };
+}
