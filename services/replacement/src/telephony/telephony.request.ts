@@ -1,5 +1,4 @@
-import { isE164, ValidationError } from '@trackline/domain';
-import { parseCallTime } from './call-time';
+import { isE164, parseCallTime, ValidationError } from '@trackline/domain';
 import type { RouteCallInput } from './call-routing.service';
 
 const KNOWN = new Set(['call_id', 'anum', 'bnum', 'at']);

@@ -280,7 +280,7 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
     expect(
       (await route({ call_id: 'x', anum: '1', bnum: '+4790000001', at: '2026-02-30 10:00:00' })).body,
     ).toEqual({
-      error: { status: 400, message: 'at: must be YYYY-MM-DD HH:MM:SS (UTC) or ISO 8601 with an offset' },
+      error: { status: 400, message: 'at: must be "YYYY-MM-DD HH:MM:SS" (UTC) or ISO 8601 with an offset' },
     });
   });
 }
