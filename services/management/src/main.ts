@@ -1,6 +1,7 @@
 import { ConfigError, createLogger, onShutdownSignal } from '@trackline/platform';
 import { createManagementApp } from './app';
 import { loadManagementConfig } from './config/management-config';
+import { startNotificationWorker } from './notifications/start-notification-worker';
 
 /**
  * Process entry of the management service: config from the environment, the app, the port.
@@ -12,7 +13,8 @@ async function main(): Promise<void> {
   const app = await createManagementApp(config, logger);
   const port = await app.listen();
   logger.info({ address: `https://${config.host}:${port}` }, 'management service listening');
-  onShutdownSignal(logger, () => app.close());
+  const notifications = await startNotificationWorker({ config, logger });
+  onShutdownSignal(logger, () => app.close().finally(() => notifications.stop()));
 }
 
 main().catch((error: unknown) => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@trackline/platform';
-import type { DataSource } from 'typeorm';
 import type { ManagementConfig } from '../config/management-config';
+import { createDataSource } from '../db/data-source';
 import { EmailChannel } from './email.channel';
 import { NotificationWorker } from './notification-worker';
 import { TypeormOutboxStore } from './outbox.store';
@@ -10,16 +10,27 @@ import { SqlRecordingReader } from './recording.reader';
 import { SmsChannel } from './sms.channel';
 
 export interface StartNotificationWorkerDeps {
-  config: Pick<ManagementConfig, 'notifications' | 'smtpUrl' | 'smtpFrom' | 'smsGatewayUrl'>;
-  dataSource: DataSource;
+  config: Pick<ManagementConfig, 'databaseUrl' | 'notifications' | 'smtpUrl' | 'smtpFrom' | 'smsGatewayUrl'>;
   logger: Logger;
 }
 
-const BATCH_SIZE = 10;
+export interface RunningNotificationWorker {
+  /** Finishes the round in flight, then closes the SMTP transport and the worker's database pool. */
+  stop(): Promise<void>;
+}
 
-/** Builds the channels from configuration and starts delivering; stop() at shutdown. */
-export function startNotificationWorker(deps: StartNotificationWorkerDeps): { stop(): Promise<void> } {
+const BATCH_SIZE = 10;
+// The worker's own small pool: its claims and recording reads never queue behind API requests.
+const POOL_SIZE = 2;
+
+/** Builds the channels from configuration and starts delivering the outbox (SPEC §8). */
+export async function startNotificationWorker(
+  deps: StartNotificationWorkerDeps,
+): Promise<RunningNotificationWorker> {
   const { config } = deps;
+  const dataSource = createDataSource(config.databaseUrl);
+  dataSource.setOptions({ extra: { max: POOL_SIZE }, applicationName: 'trackline-management-notifications' });
+  await dataSource.initialize();
   const email =
     config.smtpUrl === undefined
       ? null
@@ -29,11 +40,17 @@ export function startNotificationWorker(deps: StartNotificationWorkerDeps): { st
           timeoutMs: Math.floor(config.notifications.leaseMs / 2),
         });
   const sms = config.smsGatewayUrl === undefined ? null : new SmsChannel(config.smsGatewayUrl);
+  if (email === null || sms === null) {
+    deps.logger.warn(
+      { email: email !== null, sms: sms !== null },
+      'notification channel(s) not configured (SMTP_URL / SMS_GATEWAY_URL): those notifications are logged only',
+    );
+  }
   const worker = new NotificationWorker(
     {
-      store: new TypeormOutboxStore(deps.dataSource.manager),
+      store: new TypeormOutboxStore(dataSource.manager),
       channels: { email, sms },
-      recordings: new SqlRecordingReader(deps.dataSource.manager),
+      recordings: new SqlRecordingReader(dataSource.manager),
       logger: deps.logger,
       clock: () => new Date(),
     },
@@ -48,6 +65,7 @@ export function startNotificationWorker(deps: StartNotificationWorkerDeps): { st
     stop: async () => {
       await worker.stop();
       email?.close();
+      await dataSource.destroy();
     },
   };
 }
