@@ -15,6 +15,8 @@ import { createHttpApp } from './http/http-app';
 import { createHttpsFront, type HttpsFront } from './http/https-front';
 import { loadTlsMaterial } from './http/tls-certificate';
 import { pingRoutes } from './ping/ping.routes';
+import { createProjections, projectionListeners } from './projections/create-projections';
+import { TELEPHONY_BASE_PATH, telephonyRoutes } from './telephony/telephony.routes';
 
 export interface ManagementApp {
   /** Starts listening; resolves with the bound port (0 in the config asks for a free one). */
@@ -63,8 +65,15 @@ export async function createManagementApp(
     throw error;
   }
 
-  const stores = createManagementStores(dataSource);
-  const services = createManagementServices(stores, config);
+  const projections = createProjections({ dataSource, redis, keyPrefix: config.redis.keyPrefix, logger, clock });
+  // Start from a Redis that matches the database, whatever happened while no writer ran (SPEC §1).
+  // A failure is logged, not fatal: the partner API works without it, and a rebuild repairs Redis.
+  await projections.rebuild().then(
+    (counts) => logger.info(counts, 'Redis projections rebuilt'),
+    (error: unknown) => logger.error({ err: error }, 'Redis projections rebuild failed; run projections:rebuild'),
+  );
+  const stores = createManagementStores(dataSource, { client: redis, keyPrefix: config.redis.keyPrefix });
+  const services = createManagementServices(stores, config, projectionListeners(projections));
   const authenticator = new DigestAuthenticator(
     config.digest.realm,
     new NonceIssuer(nonceSecret(config, logger), config.digest.nonceTtlSeconds * 1000),
@@ -78,6 +87,15 @@ export async function createManagementApp(
     trustedProxies,
     readiness: readinessChecks(dataSource, redis),
     clock,
+    telephony: {
+      path: TELEPHONY_BASE_PATH,
+      router: telephonyRoutes({
+        greetings: services.greetings,
+        token: config.telephonyToken,
+        log: logger,
+        clock,
+      }),
+    },
   });
   const front = createHttpsFront(await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }, logger, clock()), app);
 

@@ -1,6 +1,6 @@
 import { ForbiddenError } from '@trackline/domain';
 import { requestContext, type Logger } from '@trackline/platform';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { AddressList } from './address-list';
 import { clientAddress, isHttps } from './client-address';
 import type { DigestAuthenticator } from './digest/digest-authenticator';
@@ -21,6 +21,8 @@ export interface HttpAppDependencies {
   trustedProxies: AddressList;
   readiness: readonly ReadinessCheck[];
   clock: () => Date;
+  /** The switch's endpoints (SPEC §5), with their own bearer authentication, at this path. */
+  telephony?: { path: string; router: Router };
 }
 
 /**
@@ -56,6 +58,8 @@ export function createHttpApp(deps: HttpAppDependencies): Express {
     if (!isHttps(req, deps.trustedProxies)) throw new ForbiddenError('HTTPS required');
     next();
   });
+  // Not a partner resource: no digest, no allowlist, no version segment; after the HTTPS check.
+  if (deps.telephony !== undefined) app.use(deps.telephony.path, deps.telephony.router);
   app.use(partnerAuthentication(deps.authenticator, deps.clock));
   app.use(requestBody());
   app.use((req: Request, res: Response, next: NextFunction) => {

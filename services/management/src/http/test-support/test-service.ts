@@ -31,6 +31,7 @@ export async function createTestStores(): Promise<TestStores> {
   await dataSource.initialize();
   const services = createManagementServices(createManagementStores(dataSource), {
     digest: { realm: 'Trackline', nonceSecret: TEST_NONCE_SECRET, nonceTtlSeconds: 300 },
+    greetingRecordNumber: '+4722000000',
   });
   return {
     database,
