@@ -39,7 +39,7 @@ export function checkTargets(phases: PhaseResult[]): TargetCheck[] {
     if (serviceRate) {
       checks.push({
         target: `${workload} sessions at ${serviceRate.offeredRate} req/s: service processing p99 ≤ 5 ms`,
-        measured: `${serviceRate.processing.p99.toFixed(2)} ms`,
+        measured: ms(serviceRate.processing.p99),
         met: serviceRate.processing.p99 <= 5,
       });
     }
@@ -47,7 +47,7 @@ export function checkTargets(phases: PhaseResult[]): TargetCheck[] {
       const ratio = serviceRate.latency.p99 / bareRate.latency.p99;
       checks.push({
         target: `${workload} sessions at ${serviceRate.offeredRate} req/s: service client p99 ≤ 2 × bare`,
-        measured: `${ratio.toFixed(2)} × (${serviceRate.latency.p99} vs ${bareRate.latency.p99} ms)`,
+        measured: `${ratio.toFixed(2)} × (${ms(serviceRate.latency.p99)} vs ${ms(bareRate.latency.p99)})`,
         met: ratio <= 2,
       });
     }
@@ -72,10 +72,10 @@ export function phaseTable(phases: PhaseResult[]): string {
     p.server,
     String(round(p.requestsPerSecond)),
     p.requests === 0 ? '-' : ((100 * p.succeeded) / p.requests).toFixed(2),
-    `${p.latency.p50} ms`,
-    `${p.latency.p99} ms`,
-    `${p.processing.p50.toFixed(2)} ms`,
-    `${p.processing.p99.toFixed(2)} ms`,
+    ms(p.latency.p50),
+    ms(p.latency.p99),
+    ms(p.processing.p50),
+    ms(p.processing.p99),
     Object.entries(p.failures)
       .map(([reason, count]) => `${reason}: ${count}`)
       .join('; ') || 'none',
@@ -98,6 +98,10 @@ function table(rows: string[][]): string {
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...rows.slice(1).map(line),
   ].join('\n');
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(2)} ms`;
 }
 
 function round(value: number): number {

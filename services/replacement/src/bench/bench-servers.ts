@@ -22,13 +22,10 @@ const STOP_TIMEOUT_MS = 10_000;
 /** The baseline: dist/bench/bare-process.js. */
 export async function startBareServer(settings: ServerSettings): Promise<ServerUnderTest> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [join(__dirname, 'bare-process.js'), String(port), settings.redisUrl, settings.keyPrefix],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const args = [join(__dirname, 'bare-process.js'), String(port), settings.redisUrl, settings.keyPrefix];
+  const child = spawn(process.execPath, [...profiling(settings), ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return underTest('bare', child, port);
 }
 
@@ -39,9 +36,7 @@ export async function startBareServer(settings: ServerSettings): Promise<ServerU
  */
 export async function startService(settings: ServerSettings): Promise<ServerUnderTest> {
   const port = await freePort();
-  const profiling =
-    settings.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`];
-  const child = spawn(process.execPath, [...profiling, join(__dirname, '..', 'main.js')], {
+  const child = spawn(process.execPath, [...profiling(settings), join(__dirname, '..', 'main.js')], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
@@ -53,6 +48,13 @@ export async function startService(settings: ServerSettings): Promise<ServerUnde
     },
   });
   return underTest('service', child, port);
+}
+
+// Each profile file is named after its process id, which the run prints.
+function profiling(settings: ServerSettings): string[] {
+  return settings.cpuProfileDir === undefined
+    ? []
+    : ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`];
 }
 
 function underTest(name: ServerUnderTest['name'], child: ChildProcess, port: number): ServerUnderTest {

@@ -13,7 +13,7 @@ import {
   signedRequests,
   type Workload,
 } from './bench-fixtures';
-import { runLoad, type SignedRequest } from './bench-load';
+import { runLoad, summarizeLoads, type RawLoad, type SignedRequest } from './bench-load';
 import {
   checkTargets,
   phaseTable,
@@ -59,6 +59,7 @@ async function main(): Promise<void> {
       cpuProfileDir: config.cpuProfileDir,
     };
     servers.push(await startBareServer(settings), await startService(settings));
+    log(`bare server pid ${servers[0]!.pid}, service pid ${servers[1]!.pid}`);
     for (const server of servers) await waitUntilServing(server, requests[server.name].new);
 
     for (const server of servers) {
@@ -75,8 +76,7 @@ async function main(): Promise<void> {
     const phases: PhaseResult[] = [];
     for (const mode of ['saturation', 'rate'] as const) {
       for (const workload of ['new', 'existing'] as const) {
-        for (const server of servers)
-          phases.push(await runPhase(config, server, workload, mode, requests[server.name][workload]));
+        phases.push(...(await runPhase(config, servers, workload, mode, requests)));
       }
     }
 
@@ -114,26 +114,42 @@ async function prepareWorkloads(redis: RedisConnection, keyPrefix: string): Prom
   return requests;
 }
 
+/** One workload and mode on both servers, in alternating rounds (A B, B A, …), pooled per server. */
 async function runPhase(
   config: BenchConfig,
-  server: ServerUnderTest,
+  servers: ServerUnderTest[],
   workload: Workload,
   mode: Mode,
-  requests: SignedRequest[],
-): Promise<PhaseResult> {
+  requests: Requests,
+): Promise<PhaseResult[]> {
   const connections = mode === 'rate' ? config.rateConnections : config.connections;
   const offeredRate = mode === 'rate' ? config.rate : null;
+  const roundSeconds = config.durationSeconds / config.rounds;
   log(
-    `${workload} sessions, ${mode === 'rate' ? `${offeredRate} req/s` : 'saturation'}: ${server.name}, ${config.durationSeconds} s`,
+    `${workload} sessions, ${mode === 'rate' ? `${offeredRate} req/s` : 'saturation'}: ${config.rounds} × ${roundSeconds} s per server`,
   );
-  const result = await runLoad({
-    baseUrl: server.baseUrl,
-    requests,
+  const rounds = new Map<ServerName, RawLoad[]>(servers.map((server) => [server.name, []]));
+  for (let round = 0; round < config.rounds; round++) {
+    const order = round % 2 === 0 ? servers : [...servers].reverse();
+    for (const server of order) {
+      const raw = await runLoad({
+        baseUrl: server.baseUrl,
+        requests: requests[server.name][workload],
+        connections,
+        durationSeconds: roundSeconds,
+        overallRate: offeredRate ?? undefined,
+      });
+      rounds.get(server.name)!.push(raw);
+    }
+  }
+  return servers.map((server) => ({
+    server: server.name,
+    workload,
+    mode,
     connections,
-    durationSeconds: config.durationSeconds,
-    overallRate: offeredRate ?? undefined,
-  });
-  return { server: server.name, workload, mode, connections, offeredRate, ...result };
+    offeredRate,
+    ...summarizeLoads(rounds.get(server.name)!),
+  }));
 }
 
 /** Sends a real request until it succeeds: the process listens and its Redis client is ready. */
