@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import { createRedisClient, requestContext, type Logger, type RedisConnection } from '@trackline/platform';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ReplacementConfig } from './config/replacement-config';
-import { dynamicNumbersRoutes } from './dynamic-numbers/dynamic-numbers.routes';
+import { dynamicNumbersRoutes, isDynamicNumbersRequest } from './dynamic-numbers/dynamic-numbers.routes';
 import { DynamicNumbersService } from './dynamic-numbers/dynamic-numbers.service';
 import { healthRoutes } from './health/health.routes';
 import { toHttpError } from './http/error-mapper';
 import { markRequestStart, sendJson } from './http/json-response';
+import { requestIdSource } from './http/request-id';
 import { CachedPartnerConfigStore } from './partners/partner-config.cache';
 import { RedisPartnerConfigStore } from './partners/partner-config.store';
 import { RedisNumberPoolStore } from './pools/number-pool.store';
@@ -25,7 +27,11 @@ export interface ReplacementAppOptions {
 }
 
 export interface ReplacementApp {
-  app: Express;
+  /**
+   * The server's request listener: POST / and POST /dynamic-numbers on plain node:http, everything
+   * else (telephony, health, 404/405) through Express. Give this to http.createServer.
+   */
+  handler: RequestListener;
   redis: RedisConnection;
   /** Closes the Redis connection when this app made it. */
   close(): Promise<void>;
@@ -71,7 +77,6 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   });
   app.use(requestContext(logger));
   app.use(healthRoutes(redis));
-  app.use(dynamicNumbersRoutes({ service: dynamicNumbers, clock, storeDeadlineMs: config.storeDeadlineMs }));
   app.use(
     telephonyRoutes({
       service: callRouting,
@@ -90,8 +95,22 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     sendJson(res, status, { success: false, error: message });
   });
 
+  const replacementRoutes = dynamicNumbersRoutes({
+    service: dynamicNumbers,
+    clock,
+    storeDeadlineMs: config.storeDeadlineMs,
+    logger,
+    requestId: requestIdSource(),
+  });
+  // The replacement endpoint skips Express: its router and per-request logging context cost the
+  // hot path about half its throughput (docs/benchmarks.md).
+  const handler: RequestListener = (req, res) => {
+    if (isDynamicNumbersRequest(req)) replacementRoutes(req, res);
+    else app(req, res);
+  };
+
   return {
-    app,
+    handler,
     redis,
     close: async () => {
       if (ownsRedis) await redis.quit().catch(() => redis.disconnect());

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ service: 'replacement', level: config.logLevel });
   const replacement = createReplacementApp({ config, logger });
-  const server = createServer(replacement.app);
+  const server = createServer(replacement.handler);
   // Partners keep connections open between requests; outlive a typical proxy's idle timeout.
   server.keepAliveTimeout = 65_000;
   const port = await listen(server, config.port, config.host);

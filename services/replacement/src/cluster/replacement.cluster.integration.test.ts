@@ -81,7 +81,7 @@ describe('replacement service on a three-master Redis Cluster', () => {
         logger: silentLogger,
       });
       await whenReady(replacement.redis);
-      const server = createServer(replacement.app);
+      const server = createServer(replacement.handler);
       const port = await listen(server, 0, '127.0.0.1');
       service = {
         baseUrl: `http://127.0.0.1:${port}`,

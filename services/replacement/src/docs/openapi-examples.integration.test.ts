@@ -114,7 +114,7 @@ describe('OpenAPI examples of the replacement service', () => {
     config.redis = { ...config.redis, url: `redis://127.0.0.1:${await freePort()}`, commandTimeoutMs: 100 };
     const replacement = createReplacementApp({ config, logger: silentLogger });
     replacement.redis.disconnect();
-    const server = createServer(replacement.app);
+    const server = createServer(replacement.handler);
     broken = { replacement, server, baseUrl: `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}` };
   });
 

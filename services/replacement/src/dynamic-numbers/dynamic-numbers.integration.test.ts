@@ -48,6 +48,49 @@ describe('POST /dynamic-numbers as a partner sees it', () => {
     expect(call.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
 
+  it('serves the paths Express matched: any case, one trailing slash, `//` as `/`', async () => {
+    for (const path of ['/DYNAMIC-Numbers', '/dynamic-numbers/', '//']) {
+      const call = await send(webRequest(partner.advId, '22334455'), { path });
+      expect([path, call.status, call.body.success]).toEqual([path, 200, true]);
+    }
+    const other = await send(webRequest(partner.advId, '22334455'), { path: '/dynamic-numbers.json' });
+    expect([other.status, other.body]).toEqual([404, { success: false, error: 'Not found' }]);
+  });
+
+  it('echoes a well-formed X-Request-Id and otherwise makes a fresh one per request', async () => {
+    const body = JSON.stringify(webRequest(partner.advId, '22334455'));
+    const post = (requestId?: string) =>
+      fetch(`${app.baseUrl}/dynamic-numbers?sign=${partnerSign(partner.signingSecret, body)}`, {
+        method: 'POST',
+        headers: requestId === undefined ? {} : { 'X-Request-Id': requestId },
+        body,
+      });
+    expect((await post('edge-42')).headers.get('x-request-id')).toBe('edge-42');
+    const made = [
+      (await post()).headers.get('x-request-id'),
+      (await post('bad id')).headers.get('x-request-id'),
+    ];
+    expect(made[0]).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
+    expect(made[1]).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
+    expect(made[0]).not.toBe(made[1]);
+  });
+
+  it('takes ?sign= before X-SIGN, and a repeated sign parameter is no signature', async () => {
+    const body = JSON.stringify(webRequest(partner.advId, '22334455'));
+    const good = partnerSign(partner.signingSecret, body);
+    const post = (query: string, header?: string) =>
+      fetch(`${app.baseUrl}/dynamic-numbers${query}`, {
+        method: 'POST',
+        headers: header === undefined ? {} : { 'X-SIGN': header },
+        body,
+      }).then(async (r) => (await r.json()) as Record<string, unknown>);
+    expect((await post(`?sign=${good}`, 'wrong')).success).toBe(true);
+    expect((await post('?sign=wrong', good)).error).toBe('Invalid signature');
+    expect((await post(`?sign=${good}&sign=${good}`, good)).success).toBe(true);
+    expect((await post(`?sign=${good}&sign=${good}`)).error).toBe('Invalid signature');
+    expect((await post(`?sign=${good.toUpperCase()}`)).success).toBe(true);
+  });
+
   type Case = [
     name: string,
     call: (httpStatuses: boolean) => Promise<PartnerCall>,

@@ -1,6 +1,8 @@
-import { Router, type Request, type Response } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { Logger } from '@trackline/platform';
 import { toHttpError } from '../http/error-mapper';
-import { sendJson } from '../http/json-response';
+import { elapsedMs, markRequestStart, sendJson } from '../http/json-response';
 import { readRawBody } from '../http/raw-body';
 import { withStoreDeadline } from '../http/store-deadline';
 import { failureBody, responseStatus } from './dynamic-numbers.response';
@@ -11,34 +13,90 @@ export interface DynamicNumbersRoutesDeps {
   /** Epoch ms of "now" for the pool rules. */
   clock: () => number;
   storeDeadlineMs: number;
+  logger: Logger;
+  /** The request's id from its `X-Request-Id` header (see http/request-id.ts). */
+  requestId: (incoming: unknown) => string;
 }
 
-/** `POST /dynamic-numbers` and `POST /` (SPEC §3). */
-export function dynamicNumbersRoutes(deps: DynamicNumbersRoutesDeps): Router {
-  const router = Router();
-  const handle = async (req: Request, res: Response): Promise<void> => {
-    const wantsHttpStatuses = req.headers['x-http-statuses'] !== undefined;
+/**
+ * `POST /dynamic-numbers` and `POST /` (SPEC §3) on plain node:http, in front of Express. This is
+ * the only hot path of the service, and Express's router plus a per-request child logger cost it
+ * about half its throughput (docs/benchmarks.md). What Express gave it is done here directly: the
+ * request id (echoed in `X-Request-Id`), `?sign=` parsed as Express's query parser does, and the
+ * access-log line, which on this path is written at debug level so a loaded service does not
+ * spend its time logging every request; failures are still logged by the error mapper with the id.
+ */
+export function dynamicNumbersRoutes(deps: DynamicNumbersRoutesDeps): RequestListener {
+  const { service, clock, storeDeadlineMs, logger } = deps;
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> => {
+    const headers = { 'X-Request-Id': requestId };
     try {
       const body = await readRawBody(req);
       const result = await withStoreDeadline(
-        deps.service.replace(body, signatureOf(req), deps.clock()),
-        deps.storeDeadlineMs,
+        service.replace(body, signatureOf(req), clock()),
+        storeDeadlineMs,
       );
-      sendJson(res, 200, result);
+      sendJson(res, 200, result, headers);
     } catch (error) {
-      const { status, message } = toHttpError(error, req.log);
-      sendJson(res, responseStatus(status, wantsHttpStatuses), failureBody(message));
+      const { status, message } = toHttpError(error, logger.child({ reqId: requestId }));
+      const wantsHttpStatuses = req.headers['x-http-statuses'] !== undefined;
+      sendJson(res, responseStatus(status, wantsHttpStatuses), failureBody(message), headers);
+    }
+    if (logger.isLevelEnabled('debug')) {
+      logger.debug(
+        {
+          reqId: requestId,
+          method: req.method,
+          url: req.url,
+          status: res.statusCode,
+          ms: round2(elapsedMs(res)),
+        },
+        'request',
+      );
     }
   };
-  router.post('/dynamic-numbers', handle);
-  router.post('/', handle);
-  return router;
+
+  return (req, res) => {
+    markRequestStart(res);
+    const requestId = deps.requestId(req.headers['x-request-id']);
+    serve(req, res, requestId).catch((error: unknown) => {
+      // Only a failure while writing the answer gets here; the connection may already be gone.
+      logger.error({ err: error, reqId: requestId }, 'replacement response failed');
+      if (!res.headersSent) sendJson(res, 500, failureBody('Internal error'), { 'X-Request-Id': requestId });
+      else res.destroy();
+    });
+  };
 }
 
-// `?sign=` or `X-SIGN` (seed, Authentication); a repeated parameter is not a signature.
-function signatureOf(req: Request): string | undefined {
-  const fromQuery = (req.query as Record<string, unknown>).sign;
-  if (typeof fromQuery === 'string') return fromQuery;
+/**
+ * The requests this path serves, matched as Express's router matched them before: POST, path `/`
+ * or `/dynamic-numbers`, case-insensitive, one trailing slash allowed (so `//` is `/`), any query
+ * string.
+ */
+export function isDynamicNumbersRequest(req: IncomingMessage): boolean {
+  if (req.method !== 'POST') return false;
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  if (path === '/dynamic-numbers' || path === '/' || path === '//') return true;
+  const lower = path.toLowerCase();
+  return lower === '/dynamic-numbers' || lower === '/dynamic-numbers/';
+}
+
+// `?sign=` or `X-SIGN` (seed, Authentication); a repeated parameter is not a signature. The query
+// is parsed with node:querystring, Express's default query parser, only when there is one.
+function signatureOf(req: IncomingMessage): string | undefined {
+  const url = req.url ?? '';
+  const queryAt = url.indexOf('?');
+  if (queryAt !== -1) {
+    const fromQuery = parseQuery(url.slice(queryAt + 1)).sign;
+    if (typeof fromQuery === 'string') return fromQuery;
+  }
   const fromHeader = req.headers['x-sign'];
   return typeof fromHeader === 'string' ? fromHeader : undefined;
+}
+
+function round2(ms: number): number {
+  return Math.round(ms * 100) / 100;
 }

@@ -1,23 +1,25 @@
-import type { Response } from 'express';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 /**
  * Writes a JSON response with `Server-Timing: app;dur=<ms>`, the processing time from the request's
  * arrival, on every response (SPEC §11 measures p99 from it). Written with writeHead/end directly:
- * Express's res.json would also compute an ETag nobody uses on this API.
+ * Express's res.json would also compute an ETag nobody uses on this API. Serves both the plain
+ * node:http replacement path and the Express routes (an Express Response is a ServerResponse).
  */
 export function sendJson(
-  res: Response,
+  res: ServerResponse,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers?: OutgoingHttpHeaders,
 ): void {
   const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
+  const all: OutgoingHttpHeaders = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(payload),
     'Server-Timing': `app;dur=${elapsedMs(res).toFixed(2)}`,
-  });
+  };
+  if (headers !== undefined) Object.assign(all, headers);
+  res.writeHead(status, all);
   res.end(payload);
 }
 
@@ -27,12 +29,13 @@ interface Timed {
   [STARTED]?: bigint;
 }
 
-/** The first middleware marks the arrival; sendJson reads it. */
-export function markRequestStart(res: Response): void {
+/** Marks the request's arrival (first thing on either path); sendJson reads it. */
+export function markRequestStart(res: ServerResponse): void {
   (res as Timed)[STARTED] = process.hrtime.bigint();
 }
 
-function elapsedMs(res: Response): number {
+/** Milliseconds since markRequestStart; 0 when it was never called. */
+export function elapsedMs(res: ServerResponse): number {
   const started = (res as Timed)[STARTED];
   return started === undefined ? 0 : Number(process.hrtime.bigint() - started) / 1e6;
 }

@@ -126,7 +126,7 @@ beforeAll(async () => {
     maxReconnectDelayMs: 100,
   };
   replacement = createReplacementApp({ config, logger: silentLogger });
-  server = createServer(replacement.app);
+  server = createServer(replacement.handler);
   baseUrl = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
   await eventually(async () => (await readyStatus()).status === 200);
 });

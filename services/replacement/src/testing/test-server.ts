@@ -25,7 +25,7 @@ export async function startTestServer(
     redis,
     clock: () => clock.now,
   });
-  const server = createServer(replacement.app);
+  const server = createServer(replacement.handler);
   const port = await listen(server, 0, '127.0.0.1');
   return {
     baseUrl: `http://127.0.0.1:${port}`,
