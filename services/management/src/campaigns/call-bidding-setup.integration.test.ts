@@ -34,6 +34,7 @@ describe('call-bidding set-up (seed flow)', () => {
     await dataSource.initialize();
     services = createManagementServices(createManagementStores(dataSource), {
       digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
+      greetingRecordNumber: '+4722000000',
     });
     routes = createManagementRoutes(services);
     await services.partners.create({

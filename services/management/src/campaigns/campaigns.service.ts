@@ -2,6 +2,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domai
 import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { PricingModelsStore } from '../pricing-models/pricing-models.store';
+import type { ProjectionPublisher } from '../projections/projection-publisher';
 import {
   CAMPAIGN_STATE_ACTIVE,
   CAMPAIGN_STATE_CLOSED,
@@ -32,6 +33,12 @@ export interface CampaignsServiceDependencies {
   greetings: CustomerGreetings;
   sources: CampaignSources;
   deletion: UnitOfWork<CampaignDeletionStores>;
+  /**
+   * Told after a committed update: the campaign's voicemail settings and state reach its sources'
+   * routes in Redis. Create and delete need not: a new campaign has no sources, and one with
+   * sources cannot be deleted.
+   */
+  listeners?: readonly ProjectionPublisher[];
 }
 
 // Numeric ids are bigint identities and pricing model ids UUIDs; a value of another shape cannot
@@ -91,6 +98,7 @@ export class CampaignsService {
     }
     const updated = await this.deps.campaigns.update(partnerId, customer, id, columns);
     if (updated === null) throw notFound(campaignId);
+    for (const listener of this.deps.listeners ?? []) await listener.partnerChanged(partnerId);
     const [view] = await this.withSources(partnerId, [updated]);
     return view!;
   }

@@ -1,4 +1,9 @@
-import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import { runCli } from './run-cli';
@@ -6,6 +11,8 @@ import { runCli } from './run-cli';
 describe('numbers:add and numbers:list', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
+  // The commands project into Redis; a namespace of this file's own keeps the shared server clean.
+  const redis: TestRedis = createTestRedis();
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -30,6 +37,7 @@ describe('numbers:add and numbers:list', () => {
   afterAll(async () => {
     await dataSource.destroy();
     await database.drop();
+    await redis.cleanup();
   });
 
   async function cli(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -37,7 +45,7 @@ describe('numbers:add and numbers:list', () => {
     const err: string[] = [];
     const code = await runCli(
       argv,
-      { DATABASE_URL: database.url },
+      { DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix },
       { out: (line) => out.push(line), err: (line) => err.push(line) },
     );
     return { code, out, err };

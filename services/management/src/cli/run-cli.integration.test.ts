@@ -1,10 +1,19 @@
 import { createHash } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '@trackline/test-harness';
+import { decodePartnerConfig, partnerKeys } from '@trackline/contracts';
+import { Redis } from 'ioredis';
 import { createDataSource } from '../db/data-source';
 import { runCli } from './run-cli';
 
 describe('operator CLI', () => {
   let database: TestDatabase;
+  // The commands project into Redis; a namespace of this file's own keeps the shared server clean.
+  const redis: TestRedis = createTestRedis();
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -12,6 +21,7 @@ describe('operator CLI', () => {
 
   afterAll(async () => {
     await database.drop();
+    await redis.cleanup();
   });
 
   async function cli(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -19,7 +29,12 @@ describe('operator CLI', () => {
     const err: string[] = [];
     const code = await runCli(
       argv,
-      { DATABASE_URL: database.url, DIGEST_REALM: 'Trackline' },
+      {
+        DATABASE_URL: database.url,
+        DIGEST_REALM: 'Trackline',
+        REDIS_URL: redis.url,
+        REDIS_KEY_PREFIX: redis.keyPrefix,
+      },
       {
         out: (line) => out.push(line),
         err: (line) => err.push(line),
@@ -182,6 +197,23 @@ describe('operator CLI', () => {
         customFields: { customer: ['custom_1'], source: [] },
       },
     ]);
+  });
+
+  it('projects partners into Redis and rebuilds the projections', async () => {
+    const client = new Redis(redis.url);
+    try {
+      const config = partnerKeys(redis.keyPrefix, 'acme').config;
+      expect(decodePartnerConfig(await client.hgetall(config))?.advId).toBe('acme');
+      await client.del(config);
+      const rebuilt = await cli('projections:rebuild');
+      expect(rebuilt.code).toBe(0);
+      expect(rebuilt.out).toEqual([
+        'Rebuilt projections of 1 partner: 0 pool numbers, 0 static routes, 0 answering numbers; removed 0 stale index entries',
+      ]);
+      expect(decodePartnerConfig(await client.hgetall(config))?.advId).toBe('acme');
+    } finally {
+      client.disconnect();
+    }
   });
 
   it('reports a bad environment as a refusal', async () => {

@@ -7,6 +7,7 @@ import { createCliContext } from './cli-context';
 import type { CliOutput } from './cli-output';
 import { addNumberCommands } from './number-commands';
 import { addPartnerCommands } from './partner-commands';
+import { addProjectionCommands } from './projection-commands';
 
 const UNDEFINED_TABLE = '42P01';
 
@@ -34,6 +35,7 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
     });
   addPartnerCommands(program, context);
   addNumberCommands(program, context);
+  addProjectionCommands(program, context);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -24,6 +24,7 @@ describe('management composition', () => {
     await dataSource.initialize();
     services = createManagementServices(createManagementStores(dataSource), {
       digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
+      greetingRecordNumber: '+4722000000',
     });
     routes = createManagementRoutes(services);
   });

@@ -3,6 +3,9 @@ import { CampaignsService } from '../campaigns/campaigns.service';
 import type { ManagementConfig } from '../config/management-config';
 import { CustomersService } from '../customers/customers.service';
 import { customerRoutes } from '../customers/customers.routes';
+import { greetingRoutes } from '../greetings/greetings.routes';
+import { GreetingsService } from '../greetings/greetings.service';
+import { randomRecordPin } from '../greetings/record-pin';
 import type { RouteDefinition } from '../http/route-definition';
 import type { NumberInventoryListener } from '../numbers/number-inventory-listener';
 import { numberPoolRoutes } from '../numbers/number-pools.routes';
@@ -12,6 +15,7 @@ import type { PartnerDirectory } from '../partners/partner-directory';
 import { PartnersService } from '../partners/partners.service';
 import { pricingModelRoutes } from '../pricing-models/pricing-models.routes';
 import { PricingModelsService } from '../pricing-models/pricing-models.service';
+import type { ProjectionPublisher } from '../projections/projection-publisher';
 import type { SourceChangeListener } from '../sources/source-change-listener';
 import { sourceRoutes } from '../sources/sources.routes';
 import { SourcesService } from '../sources/sources.service';
@@ -26,6 +30,7 @@ export interface ManagementServices {
   campaigns: CampaignsService;
   numbers: NumbersService;
   sources: SourcesService;
+  greetings: GreetingsService;
   /** GET /number_pools; present when the stores were given Redis. */
   numberPools?: NumberPoolsService;
 }
@@ -34,16 +39,18 @@ export interface ManagementServices {
 export interface ManagementListeners {
   sourceChanges: SourceChangeListener[];
   numberChanges: NumberInventoryListener[];
+  /** Partner settings and campaigns' voicemail settings. */
+  configChanges: ProjectionPublisher[];
 }
 
 // Composition root, step 3 of config → stores → services → app (STYLE §3).
 export function createManagementServices(
   stores: ManagementStores,
-  config: Pick<ManagementConfig, 'digest'>,
-  listeners: ManagementListeners = { sourceChanges: [], numberChanges: [] },
+  config: Pick<ManagementConfig, 'digest' | 'greetingRecordNumber'>,
+  listeners: ManagementListeners = { sourceChanges: [], numberChanges: [], configChanges: [] },
 ): ManagementServices {
   return {
-    partners: new PartnersService(stores.partners, config.digest.realm),
+    partners: new PartnersService(stores.partners, config.digest.realm, listeners.configChanges),
     customers: new CustomersService(stores.customers, stores.customerDeletion),
     pricingModels: new PricingModelsService(
       stores.pricingModels,
@@ -57,9 +64,18 @@ export function createManagementServices(
       greetings: stores.campaignGreetings,
       sources: stores.campaignSources,
       deletion: stores.campaignDeletion,
+      listeners: listeners.configChanges,
     }),
     numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges),
     sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
+    greetings: new GreetingsService(
+      stores.greetings,
+      stores.customers,
+      stores.greetingUsage,
+      stores.greetingDeletion,
+      randomRecordPin,
+      config.greetingRecordNumber,
+    ),
     ...(stores.poolBindings === undefined
       ? {}
       : { numberPools: new NumberPoolsService(stores.numbers, stores.poolBindings) }),
@@ -73,6 +89,7 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...pricingModelRoutes(services.pricingModels),
     ...campaignRoutes(services.campaigns),
     ...sourceRoutes(services.sources),
+    ...greetingRoutes(services.greetings),
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
   ];
 }

@@ -6,7 +6,10 @@ import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
 import type { CustomerDeletionStores } from '../customers/customers.service';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
-import { TypeormGreetingsStore } from '../greetings/greetings.store';
+import type { GreetingUsageReader } from '../greetings/greeting-usage';
+import { TypeormGreetingUsageReader } from '../greetings/greeting-usage.store';
+import type { GreetingDeletionStores } from '../greetings/greetings.service';
+import { TypeormGreetingsStore, type GreetingsStore } from '../greetings/greetings.store';
 import { TypeormNumbersStore, type NumbersStore } from '../numbers/numbers.store';
 import {
   RedisPoolBindingsReader,
@@ -32,6 +35,9 @@ export interface ManagementStores {
   campaignDeletion: UnitOfWork<CampaignDeletionStores>;
   campaignSources: CampaignSources;
   campaignGreetings: CustomerGreetings;
+  greetings: GreetingsStore;
+  greetingUsage: GreetingUsageReader;
+  greetingDeletion: UnitOfWork<GreetingDeletionStores>;
   numbers: NumbersStore;
   sources: SourcesStore;
   sourceWrites: UnitOfWork<SourceWriteStores>;
@@ -77,5 +83,11 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     })),
     campaignSources: new TypeormCampaignSources(dataSource.manager),
     campaignGreetings: new TypeormGreetingsStore(dataSource.manager),
+    greetings: new TypeormGreetingsStore(dataSource.manager),
+    greetingUsage: new TypeormGreetingUsageReader(dataSource.manager),
+    greetingDeletion: typeormUnitOfWork(dataSource, (manager) => ({
+      greetings: new TypeormGreetingsStore(manager),
+      usage: new TypeormGreetingUsageReader(manager),
+    })),
   };
 }

@@ -52,8 +52,9 @@ describe('voicemail greeting routes', () => {
         if (pin === undefined) throw new Error('test ran out of PINs');
         return pin;
       },
+      RECORD_NUMBER,
     );
-    routes = greetingRoutes(service, RECORD_NUMBER);
+    routes = greetingRoutes(service);
     const values = {
       corporateid: null,
       email: null,

@@ -8,9 +8,10 @@ const BASE = '/customers/:customerId/voicemail_greetings';
 
 /**
  * List, create, read (with the recording) and delete a customer's voicemail greetings (seed
- * "Operations", SPEC §6). `recordNumber` is GREETING_RECORD_NUMBER, the dial-in for recording.
+ * "Operations", SPEC §6).
  */
-export function greetingRoutes(service: GreetingsService, recordNumber: string): RouteDefinition[] {
+export function greetingRoutes(service: GreetingsService): RouteDefinition[] {
+  const recordNumber = service.recordNumber;
   return [
     {
       method: 'GET',

@@ -33,6 +33,8 @@ export class GreetingsService {
     private readonly usage: GreetingUsageReader,
     private readonly deletion: UnitOfWork<GreetingDeletionStores>,
     private readonly pins: PinSource,
+    /** GREETING_RECORD_NUMBER: the dial-in number every greeting is recorded through. */
+    readonly recordNumber: string,
   ) {}
 
   async list(partnerId: string, customerId: string): Promise<UsedGreeting[]> {

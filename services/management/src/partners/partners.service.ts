@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from '@trackline/domain';
 import type { AuthenticatedPartner } from '../http/route-definition';
+import type { ProjectionPublisher } from '../projections/projection-publisher';
 import { parseCustomFieldName } from './custom-field-name';
 import { digestHa1 } from './digest-ha1';
 import { CUSTOM_FIELD_ENTITIES, type CustomFieldEntity } from './partner-custom-field.entity';
@@ -61,6 +62,8 @@ export class PartnersService implements PartnerDirectory {
     private readonly store: PartnersStore,
     /** The digest realm (DIGEST_REALM); part of every stored HA1. */
     private readonly realm: string,
+    /** Told after each committed create/update: the signing secret and DNI settings live in Redis too. */
+    private readonly listeners: readonly ProjectionPublisher[] = [],
   ) {}
 
   async create(input: CreatePartnerInput): Promise<Partner> {
@@ -91,7 +94,9 @@ export class PartnersService implements PartnerDirectory {
     if ((await this.store.findByUsername(username)) !== null) {
       throw new ValidationError('username', 'is already taken by another partner');
     }
-    return this.store.insert(values);
+    const partner = await this.store.insert(values);
+    await this.notify(partner.id);
+    return partner;
   }
 
   async update(name: string, input: PartnerSettingsInput): Promise<PartnerUpdate> {
@@ -151,7 +156,9 @@ export class PartnersService implements PartnerDirectory {
     if (taken !== null && taken.id !== current.id) {
       throw new ValidationError('username', 'is already taken by another partner');
     }
-    return { partner: await this.store.update(current.id, changes), changed };
+    const partner = await this.store.update(current.id, changes);
+    await this.notify(partner.id);
+    return { partner, changed };
   }
 
   list(): Promise<Partner[]> {
@@ -189,6 +196,10 @@ export class PartnersService implements PartnerDirectory {
     const partner = await this.store.findByName(name);
     if (partner === null) throw new NotFoundError(`partner ${name}`);
     return partner;
+  }
+
+  private async notify(partnerId: string): Promise<void> {
+    for (const listener of this.listeners) await listener.partnerChanged(partnerId);
   }
 
   private ha1Of(username: string, password: string): { ha1Md5: string; ha1Sha256: string } {

@@ -50,6 +50,16 @@ export class ProjectionsService implements ProjectionPublisher {
     }
   }
 
+  /** As the numbers feature's NumberInventoryListener: a partner's inventory changed. */
+  numbersChanged(partnerId: string): Promise<void> {
+    return this.partnerChanged(partnerId);
+  }
+
+  /** As the sources feature's SourceChangeListener: the whole partner is rewritten, not one route. */
+  sourceChanged(partnerId: string, _sourceId: string): Promise<void> {
+    return this.partnerChanged(partnerId);
+  }
+
   /**
    * Rewrites every partner's projection from the database and removes index entries nobody owns.
    * Idempotent; pool scores and bindings, which replacement owns, survive (the contracts' writer

@@ -38,8 +38,13 @@ describe('POST /telephony/greetings', () => {
     greetings = new FakeGreetingsStore(() => NOW);
     const usage = { usage: async () => new Map() };
     const pins = ['123456', '654321'];
-    service = new GreetingsService(greetings, customers, usage, inlineUnitOfWork({ greetings, usage }), () =>
-      pins.shift()!,
+    service = new GreetingsService(
+      greetings,
+      customers,
+      usage,
+      inlineUnitOfWork({ greetings, usage }),
+      () => pins.shift()!,
+      '+4722000000',
     );
     const customer = await customers.insert('1', {
       name: 'Kari',

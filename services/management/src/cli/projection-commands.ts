@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import type { CliContext } from './cli-context';
+
+export function addProjectionCommands(program: Command, context: CliContext): void {
+  program
+    .command('projections:rebuild')
+    .description('rewrite every Redis projection from the database (idempotent; pool LRU state is kept)')
+    .action(async () => {
+      await context.withProjections(async (projections) => {
+        const counts = await projections.rebuild();
+        context.output.out(
+          `Rebuilt projections of ${counts.partners} partner${counts.partners === 1 ? '' : 's'}: ` +
+            `${counts.poolNumbers} pool numbers, ${counts.staticRoutes} static routes, ` +
+            `${counts.answeringNumbers} answering numbers; ` +
+            `removed ${counts.staleIndexEntries} stale index entr${counts.staleIndexEntries === 1 ? 'y' : 'ies'}`,
+        );
+      });
+    });
+}

@@ -1,0 +1,33 @@
+import type { Logger, RedisConnection } from '@trackline/platform';
+import type { DataSource } from 'typeorm';
+import type { ManagementListeners } from '../composition/management-services';
+import { IoredisProjectionStore } from './projection-redis.store';
+import { TypeormProjectionStore } from './projection.store';
+import { ProjectionsService } from './projections.service';
+
+export interface ProjectionsDependencies {
+  dataSource: DataSource;
+  redis: RedisConnection;
+  /** REDIS_KEY_PREFIX; the replacement service must use the same. */
+  keyPrefix: string;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/**
+ * The projections' part of the composition root: the publisher every service calls after its
+ * commit (also the numbers' and sources' change listener), and `rebuild()` for start and the CLI.
+ */
+export function createProjections(dependencies: ProjectionsDependencies): ProjectionsService {
+  return new ProjectionsService(
+    new TypeormProjectionStore(dependencies.dataSource),
+    new IoredisProjectionStore(dependencies.redis, dependencies.keyPrefix),
+    dependencies.logger.child({ component: 'projections' }),
+    dependencies.clock ?? (() => new Date()),
+  );
+}
+
+/** The projections as every change listener the services take. */
+export function projectionListeners(projections: ProjectionsService): ManagementListeners {
+  return { sourceChanges: [projections], numberChanges: [projections], configChanges: [projections] };
+}
