@@ -15,6 +15,8 @@ import { createHttpApp } from './http/http-app';
 import { createHttpsFront, type HttpsFront } from './http/https-front';
 import { loadTlsMaterial } from './http/tls-certificate';
 import { pingRoutes } from './ping/ping.routes';
+import { createCdrFeature } from './cdrs/create-cdrs';
+import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
 import { createProjections, projectionListeners } from './projections/create-projections';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from './telephony/telephony.routes';
 
@@ -31,6 +33,11 @@ export interface ManagementAppOptions {
   clock?: () => Date;
   /** More operations behind the same platform; the platform's tests mount probe routes here. */
   extraRoutes?: RouteDefinition[];
+  /**
+   * Consume the customer-seen stream (SPEC §3). On in the service process; tests that exercise the
+   * HTTP platform leave it off so no background loop outlives them.
+   */
+  consumeCustomerEvents?: boolean;
 }
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -74,6 +81,10 @@ export async function createManagementApp(
   );
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix: config.redis.keyPrefix });
   const services = createManagementServices(stores, config, projectionListeners(projections));
+  const cdrs = createCdrFeature(dataSource, redis, config.redis.keyPrefix);
+  const customerEvents = options.consumeCustomerEvents
+    ? startCustomerEventsConsumer({ config, customers: stores.customers, partners: stores.partners, logger })
+    : undefined;
   const authenticator = new DigestAuthenticator(
     config.digest.realm,
     new NonceIssuer(nonceSecret(config, logger), config.digest.nonceTtlSeconds * 1000),
@@ -82,7 +93,7 @@ export async function createManagementApp(
   );
   const app = createHttpApp({
     logger,
-    routes: [...pingRoutes(), ...createManagementRoutes(services), ...(options.extraRoutes ?? [])],
+    routes: [...pingRoutes(), ...createManagementRoutes(services), ...cdrs.routes, ...(options.extraRoutes ?? [])],
     authenticator,
     trustedProxies,
     readiness: readinessChecks(dataSource, redis),
@@ -91,6 +102,7 @@ export async function createManagementApp(
       path: TELEPHONY_BASE_PATH,
       router: telephonyRoutes({
         greetings: services.greetings,
+        cdrs: cdrs.ingestion,
         token: config.telephonyToken,
         log: logger,
         clock,
@@ -104,6 +116,7 @@ export async function createManagementApp(
     listen: () => front.listen(config.port, config.host),
     close: async () => {
       await front.close(SHUTDOWN_TIMEOUT_MS);
+      await customerEvents?.stop();
       await redis.quit().catch(() => redis.disconnect());
       await dataSource.destroy();
     },
