@@ -14,10 +14,17 @@ export interface NumberOnPage {
   e164: string;
 }
 
-const CACHE_LIMIT = 10_000;
 // A partner's pages show the same few answering numbers again and again; parsing with the full
-// metadata costs tens of microseconds, so parsed numbers (and display forms) are remembered.
+// metadata costs tens of microseconds, so parsed numbers are remembered. That cache is keyed by
+// what callers send, so it stays small.
+const PARSED_CACHE_LIMIT = 10_000;
 const parsedCache = new Map<string, string | null>();
+// Display forms are asked for the pool numbers the script hands out (and a kept page number), a set
+// bounded by the number inventory. Pools hand numbers out least-recently-used first, so a cache
+// smaller than a pool never hits (first-in-first-out eviction drops each number just before it
+// comes round again) and every new session paid ~5 µs of libphonenumber formatting. Sized to hold
+// a whole inventory: 100,000 short strings are a few MB.
+const DISPLAY_CACHE_LIMIT = 100_000;
 const displayCache = new Map<string, string>();
 
 /** `numbers` is one or more numbers separated by commas (SPEC §3), each a phone number in the partner's country. */
@@ -42,7 +49,7 @@ export function nationalDisplay(e164: string): string {
   let display = displayCache.get(e164);
   if (display === undefined) {
     display = formatNationalDisplay(e164);
-    remember(displayCache, e164, display);
+    remember(displayCache, e164, display, DISPLAY_CACHE_LIMIT);
   }
   return display;
 }
@@ -58,11 +65,11 @@ function toE164(input: string, country: CountryCode): string | null {
     if (!isTracklineError(error)) throw error;
     e164 = null;
   }
-  remember(parsedCache, key, e164);
+  remember(parsedCache, key, e164, PARSED_CACHE_LIMIT);
   return e164;
 }
 
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+function remember<V>(cache: Map<string, V>, key: string, value: V, limit: number): void {
+  if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
   cache.set(key, value);
 }
