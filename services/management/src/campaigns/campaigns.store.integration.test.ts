@@ -5,12 +5,12 @@ import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormGreetingsStore } from '../greetings/greetings.store';
-import { TypeormPartnersStore } from '../partners/partners.store';
 import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
 import type { CampaignValues } from './campaign';
 import type { CampaignSources } from './campaign-references';
 import { CampaignsService } from './campaigns.service';
 import { TypeormCampaignsStore } from './campaigns.store';
+import { insertTestPartners } from '../testing/test-partners';
 
 const NO_SOURCES: CampaignSources = { sourcesAttached: async () => new Map() };
 
@@ -65,24 +65,7 @@ describe('TypeormCampaignsStore', () => {
       })),
     });
 
-    const partners = new TypeormPartnersStore(dataSource.manager);
-    const partner = {
-      ha1Md5: 'a'.repeat(32),
-      ha1Sha256: 'b'.repeat(64),
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: [],
-      country: 'NO' as const,
-      timeZone: 'Europe/Oslo',
-      dni: {
-        sessionTtlSeconds: 1800,
-        holdBackSeconds: 600,
-        onExhausted: 'recycle' as const,
-        fallbackNumber: null,
-      },
-      showFullAnum: false,
-    };
-    acme = (await partners.insert({ ...partner, name: 'acme', digestUsername: 'acme-api' })).id;
-    beta = (await partners.insert({ ...partner, name: 'beta', digestUsername: 'beta-api' })).id;
+    [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
     const newCustomer = async (custnr: string) =>
       (
         await customers.insert(acme, {

@@ -21,24 +21,9 @@ import { createDataSource } from '../db/data-source';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { CustomerEventsConsumer, type CustomerEventsConsumerSettings } from './customer-events.consumer';
 import { CustomerEventsService } from './customer-events.service';
+import { testPartnerValues } from '../testing/test-partners';
 
 const logger = createLogger({ service: 'customer-events-test', level: 'silent' });
-
-const partnerValues = {
-  ha1Md5: 'a'.repeat(32),
-  ha1Sha256: 'b'.repeat(64),
-  signingSecret: 'sixteen-chars-ok',
-  allowIps: [],
-  country: 'NO' as const,
-  timeZone: 'Europe/Oslo',
-  dni: {
-    sessionTtlSeconds: 1800,
-    holdBackSeconds: 600,
-    onExhausted: 'recycle' as const,
-    fallbackNumber: null,
-  },
-  showFullAnum: false,
-};
 
 // The consumer against a real Redis (a key prefix of this file's own) and a real database. Events are
 // appended as the allocation script appends them: XADD <stream> MAXLEN ~ <cap> * <encoded fields>.
@@ -76,7 +61,7 @@ describe('CustomerEventsConsumer', () => {
   async function createPartner(): Promise<{ id: string; name: string; stream: string }> {
     partnerCount += 1;
     const name = `partner-${partnerCount}`;
-    const partner = await partners.insert({ ...partnerValues, name, digestUsername: `${name}-api` });
+    const partner = await partners.insert(testPartnerValues(name));
     return { id: partner.id, name, stream: partnerKeys(testRedis.keyPrefix, name).customerEvents };
   }
 

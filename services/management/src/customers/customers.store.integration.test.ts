@@ -3,9 +3,9 @@ import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormPartnersStore } from '../partners/partners.store';
 import type { CustomerValues } from './customer';
 import { TypeormCustomersStore } from './customers.store';
+import { insertTestPartners } from '../testing/test-partners';
 
 function values(overrides: Partial<CustomerValues> = {}): CustomerValues {
   return {
@@ -33,24 +33,7 @@ describe('TypeormCustomersStore', () => {
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormCustomersStore(dataSource.manager);
-    const partners = new TypeormPartnersStore(dataSource.manager);
-    const partner = {
-      ha1Md5: 'a'.repeat(32),
-      ha1Sha256: 'b'.repeat(64),
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: [],
-      country: 'NO' as const,
-      timeZone: 'Europe/Oslo',
-      dni: {
-        sessionTtlSeconds: 1800,
-        holdBackSeconds: 600,
-        onExhausted: 'recycle' as const,
-        fallbackNumber: null,
-      },
-      showFullAnum: false,
-    };
-    acme = (await partners.insert({ ...partner, name: 'acme', digestUsername: 'acme-api' })).id;
-    beta = (await partners.insert({ ...partner, name: 'beta', digestUsername: 'beta-api' })).id;
+    [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
   });
 
   afterAll(async () => {

@@ -3,8 +3,8 @@ import type { DataSource } from 'typeorm';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormPartnersStore } from '../partners/partners.store';
 import { TypeormGreetingsStore } from './greetings.store';
+import { insertTestPartners } from '../testing/test-partners';
 
 describe('TypeormGreetingsStore', () => {
   let database: TestDatabase;
@@ -21,24 +21,7 @@ describe('TypeormGreetingsStore', () => {
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormGreetingsStore(dataSource.manager);
-    const partners = new TypeormPartnersStore(dataSource.manager);
-    const partner = {
-      ha1Md5: 'a'.repeat(32),
-      ha1Sha256: 'b'.repeat(64),
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: [],
-      country: 'NO' as const,
-      timeZone: 'Europe/Oslo',
-      dni: {
-        sessionTtlSeconds: 1800,
-        holdBackSeconds: 600,
-        onExhausted: 'recycle' as const,
-        fallbackNumber: null,
-      },
-      showFullAnum: false,
-    };
-    acme = (await partners.insert({ ...partner, name: 'acme', digestUsername: 'acme-api' })).id;
-    beta = (await partners.insert({ ...partner, name: 'beta', digestUsername: 'beta-api' })).id;
+    [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
     const customers = new TypeormCustomersStore(dataSource.manager);
     const values = {
       name: 'Kari',

@@ -1,26 +1,11 @@
 import { NotFoundError, ValidationError } from '@trackline/domain';
 import { FakePartnersStore } from '../partners/fake-partners.store';
-import type { PartnerValues } from '../partners/partner';
 import { FakeNumbersStore } from './fake-numbers.store';
 import type { NumberInventoryListener } from './number-inventory-listener';
 import { NumbersService } from './numbers.service';
+import { testPartnerValues } from '../testing/test-partners';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
-
-function partner(name: string): PartnerValues {
-  return {
-    name,
-    digestUsername: `${name}-api`,
-    ha1Md5: 'a'.repeat(32),
-    ha1Sha256: 'b'.repeat(64),
-    signingSecret: 'sixteen-chars-ok',
-    allowIps: [],
-    country: 'NO',
-    timeZone: 'Europe/Oslo',
-    dni: { sessionTtlSeconds: 1800, holdBackSeconds: 600, onExhausted: 'recycle', fallbackNumber: null },
-    showFullAnum: false,
-  };
-}
 
 describe('NumbersService', () => {
   let numbers: FakeNumbersStore;
@@ -30,8 +15,8 @@ describe('NumbersService', () => {
 
   beforeEach(async () => {
     const partners = new FakePartnersStore();
-    acmeId = (await partners.insert(partner('acme'))).id;
-    const beta = await partners.insert(partner('beta'));
+    acmeId = (await partners.insert(testPartnerValues('acme'))).id;
+    const beta = await partners.insert(testPartnerValues('beta'));
     numbers = new FakeNumbersStore();
     numbers.partnerNames.set(acmeId, 'acme');
     numbers.partnerNames.set(beta.id, 'beta');

@@ -5,10 +5,10 @@ import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormPartnersStore } from '../partners/partners.store';
 import type { PricingModelValues } from './pricing-model';
 import { PricingModelsService } from './pricing-models.service';
 import { TypeormPricingModelsStore } from './pricing-models.store';
+import { insertTestPartners } from '../testing/test-partners';
 
 const WEEKDAYS = {
   cost_per_lead: '12.50',
@@ -57,24 +57,7 @@ describe('TypeormPricingModelsStore', () => {
         users: new TypeormCampaignsStore(manager),
       })),
     );
-    const partners = new TypeormPartnersStore(dataSource.manager);
-    const partner = {
-      ha1Md5: 'a'.repeat(32),
-      ha1Sha256: 'b'.repeat(64),
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: [],
-      country: 'NO' as const,
-      timeZone: 'Europe/Oslo',
-      dni: {
-        sessionTtlSeconds: 1800,
-        holdBackSeconds: 600,
-        onExhausted: 'recycle' as const,
-        fallbackNumber: null,
-      },
-      showFullAnum: false,
-    };
-    acme = (await partners.insert({ ...partner, name: 'acme', digestUsername: 'acme-api' })).id;
-    beta = (await partners.insert({ ...partner, name: 'beta', digestUsername: 'beta-api' })).id;
+    [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
     customer = (
       await new TypeormCustomersStore(dataSource.manager).insert(acme, {
         name: 'Kari AS',
