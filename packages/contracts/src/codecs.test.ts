@@ -31,6 +31,8 @@ const route: SourceRoute = {
     { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'a1' },
   ],
   vmDivertAll: false,
+  vmDivertBusy: true,
+  vmDivertNoanswer: false,
   vmGreetingId: '7',
   closed: false,
 };
@@ -45,6 +47,15 @@ describe('partner config codec', () => {
     ).toBeNull();
   });
 
+  it('reads a version-1 hash, whose layout version 2 kept', () => {
+    // As management wrote it under PROJECTION_VERSION 1.
+    const v1 = {
+      version: '1', adv_id: 'acme', signing_secret: 's3cret', country: 'NO', time_zone: 'Europe/Oslo',
+      session_ttl: '1800', hold_back: '600', on_exhausted: 'recycle', fallback_number: '+4722334455',
+    }; // prettier-ignore
+    expect(decodePartnerConfig(v1)).toEqual(config);
+  });
+
   it('reads an empty hash as no partner', () => {
     expect(decodePartnerConfig({})).toBeNull();
   });
@@ -52,6 +63,13 @@ describe('partner config codec', () => {
   it('refuses another projection version and bad values', () => {
     const hash = encodePartnerConfig(config);
     expect(() => decodePartnerConfig({ ...hash, version: '999' })).toThrow(ProjectionDecodeError);
+    expect(() => decodePartnerConfig({ ...hash, version: String(PROJECTION_VERSION + 1) })).toThrow(
+      /projection version/,
+    );
+    expect(() => decodePartnerConfig({ ...hash, version: '0' })).toThrow(/projection version/);
+    expect(() => decodePartnerConfig({ ...hash, version: '2.0' })).toThrow(/projection version/);
+    const { version: _version, ...unversioned } = hash;
+    expect(() => decodePartnerConfig(unversioned)).toThrow(/projection version/);
     expect(() => decodePartnerConfig({ ...hash, country: 'XX' })).toThrow(/country/);
     expect(() => decodePartnerConfig({ ...hash, time_zone: 'Mars/Base' })).toThrow(/time zone/);
     expect(() => decodePartnerConfig({ ...hash, session_ttl: '0' })).toThrow(/session_ttl/);
@@ -64,8 +82,48 @@ describe('partner config codec', () => {
 });
 
 describe('source route codec', () => {
-  it('round-trips', () => {
-    expect(decodeSourceRoute(encodeSourceRoute(route))).toEqual(route);
+  it('round-trips the diversion flags, read back as fresh', () => {
+    expect(PROJECTION_VERSION).toBe(2);
+    const encoded = JSON.parse(encodeSourceRoute(route)) as Record<string, unknown>;
+    expect(encoded).toMatchObject({
+      version: 2,
+      vm_divert_all: false,
+      vm_divert_busy: true,
+      vm_divert_noanswer: false,
+    });
+    expect(decodeSourceRoute(encodeSourceRoute(route))).toEqual({ ...route, stale: false });
+    const noanswer = { ...route, vmDivertBusy: false, vmDivertNoanswer: true, vmGreetingId: null };
+    expect(decodeSourceRoute(encodeSourceRoute(noanswer))).toEqual({ ...noanswer, stale: false });
+  });
+
+  it('reads a version-1 route as stale, without busy or no-answer diversion', () => {
+    // As management wrote it under PROJECTION_VERSION 1: no vm_divert_busy / vm_divert_noanswer.
+    const v1 = JSON.stringify({
+      version: 1, source_id: '12', customer_id: '3', destnr: '+4791000001', phonenr: '+4722334455',
+      alt_numbers: [{ phonenr: 'voicemail', weekdays: ['sat', 'sun'], from_minute: 0, to_minute: 1440, alt_key: 'a1' }],
+      vm_divert_all: true, vm_greeting_id: '7', closed: false,
+    }); // prettier-ignore
+    expect(decodeSourceRoute(v1)).toEqual({
+      ...route,
+      vmDivertAll: true,
+      vmDivertBusy: false,
+      vmDivertNoanswer: false,
+      stale: true,
+    });
+  });
+
+  it('refuses versions it does not know, and a current route without the flags', () => {
+    const json = JSON.parse(encodeSourceRoute(route)) as Record<string, unknown>;
+    for (const version of [0, 3, '2', 1.5, null]) {
+      expect(() => decodeSourceRoute(JSON.stringify({ ...json, version }))).toThrow(/projection version/);
+    }
+    const { version: _version, ...unversioned } = json;
+    expect(() => decodeSourceRoute(JSON.stringify(unversioned))).toThrow(/projection version/);
+    const { vm_divert_busy: _busy, ...withoutBusy } = json;
+    expect(() => decodeSourceRoute(JSON.stringify(withoutBusy))).toThrow(/vm_divert_busy/);
+    expect(() => decodeSourceRoute(JSON.stringify({ ...json, vm_divert_noanswer: 1 }))).toThrow(
+      /vm_divert_noanswer/,
+    );
   });
 
   it('refuses bad rules on both sides', () => {

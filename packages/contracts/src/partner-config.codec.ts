@@ -1,5 +1,5 @@
 import { isCountryCode, isE164, isValidTimeZone, type CountryCode } from '@trackline/domain';
-import { PROJECTION_VERSION } from './projection-version';
+import { isReadableProjectionVersion, PROJECTION_VERSION } from './projection-version';
 import { fail } from './projection-error';
 
 export type OnExhausted = 'recycle' | 'original';
@@ -43,8 +43,13 @@ export function encodePartnerConfig(config: PartnerConfig): Record<string, strin
 /** HGETALL result → config; an empty hash (no such partner) is null. */
 export function decodePartnerConfig(hash: Record<string, string>): PartnerConfig | null {
   if (Object.keys(hash).length === 0) return null;
-  if (hash.version !== String(PROJECTION_VERSION)) {
-    fail(WHAT, `projection version ${JSON.stringify(hash.version)}, this code reads ${PROJECTION_VERSION}`);
+  // Every readable version shares this layout (version 2 changed only the source routes).
+  const version = hash.version !== undefined && /^\d{1,9}$/.test(hash.version) ? Number(hash.version) : null;
+  if (!isReadableProjectionVersion(version)) {
+    fail(
+      WHAT,
+      `projection version ${JSON.stringify(hash.version)}, this code reads up to ${PROJECTION_VERSION}`,
+    );
   }
   const config: PartnerConfig = {
     advId: field(hash, 'adv_id'),

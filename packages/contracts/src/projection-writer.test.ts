@@ -72,6 +72,8 @@ function source(id: string, destnr: string, phonenr: string, closed = false): So
     phonenr,
     altNumbers: [],
     vmDivertAll: false,
+    vmDivertBusy: false,
+    vmDivertNoanswer: false,
     vmGreetingId: null,
     closed,
   };

@@ -1,5 +1,5 @@
 import { isE164, MINUTES_PER_DAY, VOICEMAIL_TARGET, WEEKDAYS, type Weekday } from '@trackline/domain';
-import { PROJECTION_VERSION } from './projection-version';
+import { isReadableProjectionVersion, PROJECTION_VERSION } from './projection-version';
 import { fail, parseJsonObject, readBoolean, readNullableString, readString } from './projection-error';
 
 /** One alt-number rule; the domain's AltNumberRule shape, so selectAnsweringNumber takes it as is. */
@@ -26,11 +26,30 @@ export interface SourceRoute {
   /** The answering number, E.164. */
   phonenr: string;
   altNumbers: RouteAltRule[];
+  /** Every call goes to voicemail (the source's flag, or its campaign's). */
   vmDivertAll: boolean;
+  /** A dialled call that finds the number busy goes to voicemail (the source's flag, or its campaign's). */
+  vmDivertBusy: boolean;
+  /** A dialled call nobody answers goes to voicemail (the source's flag, or its campaign's). */
+  vmDivertNoanswer: boolean;
+  /** The greeting played on any voicemail diversion (the source's, else its campaign's). */
   vmGreetingId: string | null;
   /** A closed source's number is held back: calls still route, and are marked quarantined. */
   closed: boolean;
 }
+
+/** A route as read back from Redis. */
+export interface StoredSourceRoute extends SourceRoute {
+  /**
+   * Written under projection version 1, before busy and no-answer diversion were projected: both
+   * read as false (what routing did under version 1) although the source may have them set, until
+   * management's rebuild at its next start rewrites the route. Readers can say so in their logs.
+   */
+  stale: boolean;
+}
+
+/** The first version whose routes carry `vm_divert_busy` and `vm_divert_noanswer`. */
+const BUSY_NOANSWER_SINCE = 2;
 
 const WHAT = 'source route';
 
@@ -50,27 +69,39 @@ export function encodeSourceRoute(route: SourceRoute): string {
       alt_key: rule.altKey,
     })),
     vm_divert_all: route.vmDivertAll,
+    vm_divert_busy: route.vmDivertBusy,
+    vm_divert_noanswer: route.vmDivertNoanswer,
     vm_greeting_id: route.vmGreetingId,
     closed: route.closed,
   });
 }
 
-export function decodeSourceRoute(raw: string): SourceRoute {
+/**
+ * Reads a route of any readable projection version. One of an older version is returned marked
+ * `stale`, with the fields it predates at the value that version's routing implied; a version this
+ * code does not know (newer, or never issued) is refused.
+ */
+export function decodeSourceRoute(raw: string): StoredSourceRoute {
   const record = parseJsonObject(WHAT, raw);
-  if (record.version !== PROJECTION_VERSION) {
-    fail(WHAT, `projection version ${JSON.stringify(record.version)}, this code reads ${PROJECTION_VERSION}`);
+  const version = record.version;
+  if (!isReadableProjectionVersion(version)) {
+    fail(WHAT, `projection version ${JSON.stringify(version)}, this code reads up to ${PROJECTION_VERSION}`);
   }
   const rules = record.alt_numbers;
   if (!Array.isArray(rules)) fail(WHAT, 'alt_numbers must be an array');
-  const route: SourceRoute = {
+  const hasBusyNoanswer = version >= BUSY_NOANSWER_SINCE;
+  const route: StoredSourceRoute = {
     sourceId: readString(WHAT, record, 'source_id'),
     customerId: readString(WHAT, record, 'customer_id'),
     destnr: readString(WHAT, record, 'destnr'),
     phonenr: readString(WHAT, record, 'phonenr'),
     altNumbers: rules.map((rule: unknown) => decodeRule(rule)),
     vmDivertAll: readBoolean(WHAT, record, 'vm_divert_all'),
+    vmDivertBusy: hasBusyNoanswer && readBoolean(WHAT, record, 'vm_divert_busy'),
+    vmDivertNoanswer: hasBusyNoanswer && readBoolean(WHAT, record, 'vm_divert_noanswer'),
     vmGreetingId: readNullableString(WHAT, record, 'vm_greeting_id'),
     closed: readBoolean(WHAT, record, 'closed'),
+    stale: version < PROJECTION_VERSION,
   };
   validate(route);
   return route;
