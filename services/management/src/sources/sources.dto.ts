@@ -48,17 +48,8 @@ const FIXED_FIELDS = [
   'modified',
 ];
 
-/** POST /sources: customer_id, name and phonenr are required. */
-export class CreateSourceDto {
-  @Text(SOURCE_LIMITS.id, 'required')
-  customer_id?: string;
-
-  @Text(SOURCE_LIMITS.name, 'required')
-  name?: string;
-
-  @Text(SOURCE_LIMITS.phoneInput, 'required')
-  phonenr?: string;
-
+/** The fields POST and PUT both accept; each may be left out (PUT then keeps its value). */
+class SourceSettingsDto {
   @Text(SOURCE_LIMITS.media, 'clearable')
   media?: string | null;
 
@@ -76,9 +67,6 @@ export class CreateSourceDto {
 
   @Text(SOURCE_LIMITS.id, 'clearable')
   vm_greeting_id?: string | null;
-
-  @Text(SOURCE_LIMITS.sourceClass, 'optional')
-  class?: string;
 
   @Flag('optional')
   notify_on_missed_call?: string;
@@ -100,46 +88,25 @@ export class CreateSourceDto {
   alt_numbers?: unknown;
 }
 
-/** PUT /sources/:id: the changeable fields; every key may be left out and then keeps its value. */
-export class UpdateSourceDto {
-  @Text(SOURCE_LIMITS.name, 'optional')
+/** POST /sources: customer_id, name and phonenr are required. */
+export class CreateSourceDto extends SourceSettingsDto {
+  @Text(SOURCE_LIMITS.id, 'required')
+  customer_id?: string;
+
+  @Text(SOURCE_LIMITS.name, 'required')
   name?: string;
 
-  @Text(SOURCE_LIMITS.media, 'clearable')
-  media?: string | null;
+  @Text(SOURCE_LIMITS.phoneInput, 'required')
+  phonenr?: string;
 
-  @Text(SOURCE_LIMITS.id, 'clearable')
-  campaign_id?: string | null;
+  @Text(SOURCE_LIMITS.sourceClass, 'optional')
+  class?: string;
+}
 
-  @Text(SOURCE_LIMITS.publisherId, 'clearable')
-  publisher_id?: string | null;
-
-  @Email(SOURCE_LIMITS.email, 'clearable')
-  email?: string | null;
-
-  @Text(SOURCE_LIMITS.phoneInput, 'clearable')
-  smsnumber?: string | null;
-
-  @Text(SOURCE_LIMITS.id, 'clearable')
-  vm_greeting_id?: string | null;
-
-  @Flag('optional')
-  notify_on_missed_call?: string;
-
-  @Flag('optional')
-  notify_on_new_voicemail?: string;
-
-  @Flag('optional')
-  vm_divert_all?: string;
-
-  @Flag('optional')
-  vm_divert_busy?: string;
-
-  @Flag('optional')
-  vm_divert_noanswer?: string;
-
-  @Allow()
-  alt_numbers?: unknown;
+/** PUT /sources/:id: the changeable fields; every key may be left out and then keeps its value. */
+export class UpdateSourceDto extends SourceSettingsDto {
+  @Text(SOURCE_LIMITS.name, 'optional')
+  name?: string;
 }
 
 export class SourceListQueryDto {
