@@ -61,9 +61,13 @@ interface SourceRow {
   held_until: Date | null;
   alt_numbers: SourceRouteRow['altNumbers'];
   vm_divert_all: boolean;
+  vm_divert_busy: boolean;
+  vm_divert_noanswer: boolean;
   vm_greeting_id: string | null;
   campaign_id: string | null;
   campaign_vm_divert_all: boolean | null;
+  campaign_vm_divert_busy: boolean | null;
+  campaign_vm_divert_noanswer: boolean | null;
   campaign_vm_greeting_id: string | null;
 }
 
@@ -86,8 +90,10 @@ class SqlProjectionReader implements PartnerProjectionReader {
     // number is projectSourceRoutes'. A closed campaign's settings no longer apply to its sources.
     const sources = (await this.manager.query(
       `SELECT s.id, s.customer_id, s.destnr, s.phonenr, s.status, s.closed_at, n.held_until, s.alt_numbers,
-              s.vm_divert_all, s.vm_greeting_id, c.id AS campaign_id,
-              c.vm_divert_all AS campaign_vm_divert_all, c.vm_greeting_id AS campaign_vm_greeting_id
+              s.vm_divert_all, s.vm_divert_busy, s.vm_divert_noanswer, s.vm_greeting_id,
+              c.id AS campaign_id, c.vm_divert_all AS campaign_vm_divert_all,
+              c.vm_divert_busy AS campaign_vm_divert_busy, c.vm_divert_noanswer AS campaign_vm_divert_noanswer,
+              c.vm_greeting_id AS campaign_vm_greeting_id
          FROM sources s
          JOIN tracking_numbers n ON n.e164 = s.destnr AND n.partner_id = s.partner_id
          LEFT JOIN campaigns c ON c.id = s.campaign_id AND c.state <> '2'
@@ -127,10 +133,17 @@ function toSourceRouteRow(row: SourceRow): SourceRouteRow {
     heldUntil: row.held_until,
     altNumbers: row.alt_numbers,
     vmDivertAll: row.vm_divert_all,
+    vmDivertBusy: row.vm_divert_busy,
+    vmDivertNoanswer: row.vm_divert_noanswer,
     vmGreetingId: row.vm_greeting_id,
     campaign:
       row.campaign_id === null
         ? null
-        : { vmDivertAll: row.campaign_vm_divert_all === true, vmGreetingId: row.campaign_vm_greeting_id },
+        : {
+            vmDivertAll: row.campaign_vm_divert_all === true,
+            vmDivertBusy: row.campaign_vm_divert_busy === true,
+            vmDivertNoanswer: row.campaign_vm_divert_noanswer === true,
+            vmGreetingId: row.campaign_vm_greeting_id,
+          },
   };
 }

@@ -4,6 +4,7 @@ import {
   decodeSourceRoute,
   numberIndexKey,
   partnerKeys,
+  PROJECTION_VERSION,
 } from '@trackline/contracts';
 import { parseAltNumbers } from '@trackline/domain';
 import { createLogger } from '@trackline/platform';
@@ -289,5 +290,85 @@ describe('Redis projections', () => {
 
     await projections.rebuild();
     expect(decodePartnerConfig(await redis.hgetall(keys().config))?.onExhausted).toBe('recycle');
+  });
+
+  it("projects busy and no-answer diversion, the source's flag else its open campaign's", async () => {
+    const { model } = await services.pricingModels.create(acmeId, {
+      name: 'CPL',
+      type: '0',
+      uniqueCallerSeconds: 0,
+      conditions: [
+        {
+          costPerLead: '10.00',
+          minDuration: 0,
+          window: { weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'], fromMinute: 0, toMinute: 1440 },
+        },
+      ],
+    });
+    const { greeting } = await services.greetings.create(acmeId, customerId, 'Campaign greeting');
+    const { campaign } = await services.campaigns.create(acmeId, customerId, {
+      pricingModelId: model.id,
+      name: 'Spring',
+      partnerCampaignId: null,
+      email: null,
+      smsnumber: null,
+      vmGreetingId: greeting.id,
+      notifyOnMissedCall: false,
+      notifyOnNewVoicemail: false,
+      vmDivertAll: false,
+      vmDivertBusy: false,
+      vmDivertNoanswer: true,
+    });
+    const source = await services.sources.create(
+      acmeId,
+      sourceInput({
+        name: 'Campaign ad',
+        phonenr: '+4722445566',
+        campaignId: campaign.id,
+        vmDivertBusy: true,
+      }),
+      now,
+    );
+    const routeOf = async () => decodeSourceRoute((await redis.hget(keys().staticRoutes, source.destnr))!);
+    expect(await routeOf()).toMatchObject({
+      sourceId: source.id,
+      vmDivertAll: false,
+      vmDivertBusy: true,
+      vmDivertNoanswer: true,
+      vmGreetingId: greeting.id,
+      stale: false,
+    });
+    const raw = JSON.parse((await redis.hget(keys().sourcesByPhonenr, '+4722445566'))!) as Record<
+      string,
+      unknown
+    >;
+    expect(raw).toMatchObject({
+      version: PROJECTION_VERSION,
+      vm_divert_busy: true,
+      vm_divert_noanswer: true,
+    });
+
+    await services.campaigns.update(
+      acmeId,
+      customerId,
+      campaign.id,
+      { vmDivertNoanswer: false, vmDivertBusy: true },
+      now,
+    );
+    expect(await routeOf()).toMatchObject({ vmDivertBusy: true, vmDivertNoanswer: false });
+    await services.sources.update(acmeId, source.id, { vmDivertBusy: false, vmDivertNoanswer: true });
+    // The campaign still diverts on busy; the source now adds no answer.
+    expect(await routeOf()).toMatchObject({ vmDivertBusy: true, vmDivertNoanswer: true });
+    // A closed campaign lends nothing any more: only the source's own flag and no greeting.
+    await services.campaigns.update(acmeId, customerId, campaign.id, { state: '2' }, now);
+    expect(await routeOf()).toMatchObject({
+      vmDivertBusy: false,
+      vmDivertNoanswer: true,
+      vmGreetingId: null,
+    });
+
+    const before = await snapshot();
+    await projections.rebuild();
+    expect(await snapshot()).toEqual(before);
   });
 });

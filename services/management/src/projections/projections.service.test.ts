@@ -31,6 +31,8 @@ function route(sourceId: string, destnr: string, phonenr: string): SourceRoute {
     phonenr,
     altNumbers: [],
     vmDivertAll: false,
+    vmDivertBusy: false,
+    vmDivertNoanswer: false,
     vmGreetingId: null,
     closed: false,
   };

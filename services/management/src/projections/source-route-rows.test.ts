@@ -1,4 +1,4 @@
-import { projectSourceRoutes, type SourceRouteRow } from './source-route-rows';
+import { projectSourceRoutes, type CampaignVoicemail, type SourceRouteRow } from './source-route-rows';
 
 const NOW = new Date('2026-04-01T12:00:00Z');
 const LATER = new Date('2026-04-20T00:00:00Z');
@@ -15,6 +15,8 @@ function row(overrides: Partial<SourceRouteRow>): SourceRouteRow {
     heldUntil: null,
     altNumbers: [],
     vmDivertAll: false,
+    vmDivertBusy: false,
+    vmDivertNoanswer: false,
     vmGreetingId: null,
     campaign: null,
     ...overrides,
@@ -49,6 +51,8 @@ describe('projectSourceRoutes', () => {
         { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'k1' },
       ],
       vmDivertAll: false,
+      vmDivertBusy: false,
+      vmDivertNoanswer: false,
       vmGreetingId: '4',
       closed: false,
     });
@@ -83,22 +87,55 @@ describe('projectSourceRoutes', () => {
   });
 
   it("applies an attached campaign's voicemail settings: divert when either says so, the source's greeting first", () => {
+    const campaign = (overrides: Partial<CampaignVoicemail>): CampaignVoicemail => ({
+      vmDivertAll: false,
+      vmDivertBusy: false,
+      vmDivertNoanswer: false,
+      vmGreetingId: null,
+      ...overrides,
+    });
     const [fromCampaign, ownGreeting, neither] = projectSourceRoutes(
       [
-        row({ id: '1', destnr: '+4790000001', campaign: { vmDivertAll: true, vmGreetingId: '8' } }),
+        row({ id: '1', destnr: '+4790000001', campaign: campaign({ vmDivertAll: true, vmGreetingId: '8' }) }),
         row({
           id: '2',
           destnr: '+4790000002',
           vmGreetingId: '3',
-          campaign: { vmDivertAll: false, vmGreetingId: '8' },
+          campaign: campaign({ vmGreetingId: '8' }),
         }),
-        row({ id: '3', destnr: '+4790000003', campaign: { vmDivertAll: false, vmGreetingId: null } }),
+        row({ id: '3', destnr: '+4790000003', campaign: campaign({}) }),
       ],
       NOW,
     );
     expect(fromCampaign).toMatchObject({ vmDivertAll: true, vmGreetingId: '8' });
     expect(ownGreeting).toMatchObject({ vmDivertAll: false, vmGreetingId: '3' });
     expect(neither).toMatchObject({ vmDivertAll: false, vmGreetingId: null });
+  });
+
+  it("diverts on busy and on no answer by the source's flag, else its campaign's", () => {
+    const off = { vmDivertAll: false, vmDivertBusy: false, vmDivertNoanswer: false, vmGreetingId: null };
+    const [ownFlags, campaignFlags, mixed, noCampaign] = projectSourceRoutes(
+      [
+        row({ id: '1', destnr: '+4790000001', vmDivertBusy: true, vmDivertNoanswer: true, campaign: off }),
+        row({
+          id: '2',
+          destnr: '+4790000002',
+          campaign: { ...off, vmDivertBusy: true, vmDivertNoanswer: true, vmGreetingId: '8' },
+        }),
+        row({
+          id: '3',
+          destnr: '+4790000003',
+          vmDivertNoanswer: true,
+          campaign: { ...off, vmDivertBusy: true },
+        }),
+        row({ id: '4', destnr: '+4790000004', vmDivertBusy: true }),
+      ],
+      NOW,
+    );
+    expect(ownFlags).toMatchObject({ vmDivertAll: false, vmDivertBusy: true, vmDivertNoanswer: true });
+    expect(campaignFlags).toMatchObject({ vmDivertBusy: true, vmDivertNoanswer: true, vmGreetingId: '8' });
+    expect(mixed).toMatchObject({ vmDivertBusy: true, vmDivertNoanswer: true });
+    expect(noCampaign).toMatchObject({ vmDivertBusy: true, vmDivertNoanswer: false });
   });
 
   it('orders routes by source id numerically', () => {

@@ -19,9 +19,19 @@ export interface SourceRouteRow {
     alt_key: string;
   }>;
   vmDivertAll: boolean;
+  vmDivertBusy: boolean;
+  vmDivertNoanswer: boolean;
   vmGreetingId: string | null;
   /** Null when the source has no campaign, or its campaign is closed. */
-  campaign: { vmDivertAll: boolean; vmGreetingId: string | null } | null;
+  campaign: CampaignVoicemail | null;
+}
+
+/** The voicemail settings a campaign lends its sources. */
+export interface CampaignVoicemail {
+  vmDivertAll: boolean;
+  vmDivertBusy: boolean;
+  vmDivertNoanswer: boolean;
+  vmGreetingId: string | null;
 }
 
 /**
@@ -29,8 +39,9 @@ export interface SourceRouteRow {
  * else the source closed last while its number is held back (calls still reach it, marked
  * quarantined). A number past its hold-back routes nowhere, so its source is left out.
  *
- * Voicemail: a campaign's settings apply to its sources — diverting all calls when either the
- * source or its campaign says so, and the source's own greeting before the campaign's.
+ * Voicemail: a campaign's settings apply to its sources — diverting (all calls, or on busy, or on
+ * no answer) when either the source or its campaign says so, and the source's own greeting before
+ * the campaign's. A source flag at 0 cannot switch off its campaign's: the flags only add diversion.
  */
 export function projectSourceRoutes(rows: readonly SourceRouteRow[], now: Date): SourceRoute[] {
   const chosen = new Map<string, SourceRouteRow>();
@@ -64,6 +75,8 @@ function toSourceRoute(row: SourceRouteRow): SourceRoute {
       altKey: rule.alt_key,
     })),
     vmDivertAll: row.vmDivertAll || (row.campaign?.vmDivertAll ?? false),
+    vmDivertBusy: row.vmDivertBusy || (row.campaign?.vmDivertBusy ?? false),
+    vmDivertNoanswer: row.vmDivertNoanswer || (row.campaign?.vmDivertNoanswer ?? false),
     vmGreetingId: row.vmGreetingId ?? row.campaign?.vmGreetingId ?? null,
     closed: row.status === 'closed',
   };

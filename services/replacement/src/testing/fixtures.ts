@@ -52,6 +52,8 @@ export function sourceRoute(overrides: Partial<SourceRoute> = {}): SourceRoute {
     phonenr: '+4722334455',
     altNumbers: [],
     vmDivertAll: false,
+    vmDivertBusy: false,
+    vmDivertNoanswer: false,
     vmGreetingId: null,
     closed: false,
     ...overrides,
