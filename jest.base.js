@@ -24,6 +24,7 @@ function jestConfig(packageDir, displayName, overrides = {}) {
     transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
     moduleNameMapper: {
       '^@trackline/(domain|contracts|platform|test-harness)$': `${root}/packages/$1/src/index.ts`,
+      '^@trackline/(replacement)$': `${root}/services/$1/src/index.ts`,
     },
     ...overrides,
   };

@@ -1,0 +1,174 @@
+import { createServer, type Server } from 'node:http';
+import { createLogger, listen } from '@trackline/platform';
+import { createReplacementApp, loadReplacementConfig, type ReplacementApp } from '@trackline/replacement';
+import { Redis } from 'ioredis';
+import { runCli } from '../cli/run-cli';
+import { rawRequest } from '../http/test-support/https-request';
+import {
+  createTestStores,
+  startTestService,
+  testConfig,
+  type RunningService,
+  type TestStores,
+} from '../http/test-support/test-service';
+import { PartnerApi } from './partner-api';
+
+export const TELEPHONY_TOKEN = 'e2e-switch-token-0123456789';
+
+export interface E2ePartner {
+  advId: string;
+  username: string;
+  password: string;
+  signingSecret: string;
+}
+
+export interface ReplacementService {
+  baseUrl: string;
+  /** Epoch ms the replacement's pool and routing rules run on; tests set it. */
+  clock: { now: number };
+}
+
+export interface JsonAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Both services as they run in production, on one Redis key namespace and this file's own database:
+ * management (composition root, HTTPS, digest, customer-seen consumer) and replacement (its app on
+ * plain HTTP), with the partner and its numbers made by the operator CLI.
+ */
+export interface E2eEnvironment {
+  stores: TestStores;
+  management: RunningService;
+  replacement: ReplacementService;
+  partner: E2ePartner;
+  api: PartnerApi;
+  /** A plain client on the shared namespace, for reading what the services wrote. */
+  redis: Redis;
+  keyPrefix: string;
+  /** `pnpm trackline <argv>` against this environment; throws when the command fails. */
+  operator(...argv: string[]): Promise<string[]>;
+  /** POST /telephony/route on replacement with the switch's token. */
+  route(call: Record<string, unknown>): Promise<JsonAnswer>;
+  /** POST /telephony/cdrs on management with the switch's token. */
+  ingest(records: unknown): Promise<JsonAnswer>;
+  close(): Promise<void>;
+}
+
+export async function startE2eEnvironment(partner: E2ePartner): Promise<E2eEnvironment> {
+  const stores = await createTestStores();
+  const cliEnv = {
+    DATABASE_URL: stores.database.url,
+    REDIS_URL: stores.redis.url,
+    REDIS_KEY_PREFIX: stores.redis.keyPrefix,
+  };
+  const operator = async (...argv: string[]): Promise<string[]> => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, cliEnv, { out: (line) => out.push(line), err: (line) => err.push(line) });
+    if (code !== 0 || err.length > 0)
+      throw new Error(`trackline ${argv.join(' ')}: exit ${code}: ${err.join('\n')}`);
+    return out;
+  };
+
+  // Made before management starts, so its customer-seen consumer knows the partner from the first round.
+  await operator(
+    'partner:create',
+    '--name', partner.advId,
+    '--username', partner.username,
+    '--password', partner.password,
+    '--signing-secret', partner.signingSecret,
+    '--allow-ip', '127.0.0.1',
+  ); // prettier-ignore
+  const management = await startTestService(
+    testConfig(stores, { TELEPHONY_TOKEN, CUSTOMER_EVENTS_BLOCK_MS: '50' }),
+    { consumeCustomerEvents: true },
+  );
+  const replacement = await startReplacement(stores);
+  const redis = new Redis(stores.redis.url);
+
+  return {
+    stores,
+    management,
+    replacement: { baseUrl: replacement.baseUrl, clock: replacement.clock },
+    partner,
+    api: new PartnerApi(management.port, partner.username, partner.password),
+    redis,
+    keyPrefix: stores.redis.keyPrefix,
+    operator,
+    route: async (call) => {
+      const response = await fetch(`${replacement.baseUrl}/telephony/route`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TELEPHONY_TOKEN}` },
+        body: JSON.stringify(call),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
+    ingest: async (records) => {
+      const result = await rawRequest({
+        port: management.port,
+        method: 'POST',
+        path: '/telephony/cdrs',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TELEPHONY_TOKEN}` },
+        body: JSON.stringify(records),
+      });
+      return { status: result.status, body: result.json() as Record<string, unknown> };
+    },
+    close: async () => {
+      redis.disconnect();
+      await replacement.close();
+      await management.close();
+      await stores.release();
+    },
+  };
+}
+
+interface RunningReplacement {
+  baseUrl: string;
+  clock: { now: number };
+  close(): Promise<void>;
+}
+
+async function startReplacement(stores: TestStores): Promise<RunningReplacement> {
+  const clock = { now: Date.now() };
+  const config = loadReplacementConfig({
+    REDIS_URL: stores.redis.url,
+    REDIS_KEY_PREFIX: stores.redis.keyPrefix,
+    TELEPHONY_TOKEN,
+    // Management's changes must be seen by the next request, not a second later.
+    PARTNER_CONFIG_CACHE_MS: '0',
+    REDIS_COMMAND_TIMEOUT_MS: '2000',
+    REQUEST_STORE_DEADLINE_MS: '5000',
+    LOG_LEVEL: 'silent',
+  });
+  const app: ReplacementApp = createReplacementApp({
+    config,
+    logger: createLogger({ service: 'replacement-e2e', level: 'silent' }),
+    clock: () => clock.now,
+  });
+  await whenReady(app);
+  const server: Server = createServer(app.handler);
+  const port = await listen(server, 0, '127.0.0.1');
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    clock,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+    },
+  };
+}
+
+// The app's client fails commands at once while connecting (queueWhileDisconnected off).
+function whenReady(app: ReplacementApp): Promise<void> {
+  if (app.redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('replacement: Redis not ready within 10 s')), 10_000);
+    app.redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
