@@ -6,7 +6,7 @@ import {
   partnerKeys,
 } from '@trackline/contracts';
 import { createBiddingSetup, recordOf, type BiddingSetup } from './bidding-setup';
-import { startE2eEnvironment, type E2eEnvironment } from './e2e-environment';
+import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from './e2e-environment';
 
 const PARTNER = {
   advId: 'acme',
@@ -29,6 +29,8 @@ const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 // server sends it, once in JSON and once in XML; what replacement will read is in Redis when each
 // answer returns, read back with the contracts' decoders.
 describe('call-bidding set-up over the partner API (seed flow)', () => {
+  // Two services, a database and the operator CLI start per file; other suites share the 2 cores.
+  jest.setTimeout(E2E_TIMEOUT_MS);
   let env: E2eEnvironment;
   const usedDestnrs: string[] = [];
 

@@ -15,6 +15,9 @@ import { PartnerApi } from './partner-api';
 
 export const TELEPHONY_TOKEN = 'e2e-switch-token-0123456789';
 
+/** Per test and hook: the customer-seen wait alone may take seconds on a loaded machine. */
+export const E2E_TIMEOUT_MS = 30_000;
+
 export interface E2ePartner {
   advId: string;
   username: string;
@@ -72,28 +75,38 @@ export async function startE2eEnvironment(partner: E2ePartner): Promise<E2eEnvir
     return out;
   };
 
-  // Made before management starts, so its customer-seen consumer knows the partner from the first round.
-  await operator(
-    'partner:create',
-    '--name', partner.advId,
-    '--username', partner.username,
-    '--password', partner.password,
-    '--signing-secret', partner.signingSecret,
-    '--allow-ip', '127.0.0.1',
-  ); // prettier-ignore
-  const management = await startTestService(
-    testConfig(stores, { TELEPHONY_TOKEN, CUSTOMER_EVENTS_BLOCK_MS: '50' }),
-    { consumeCustomerEvents: true },
-  );
-  const replacement = await startReplacement(stores);
+  let management: RunningService | undefined;
+  let replacement: RunningReplacement;
+  try {
+    // Made before management starts, so its customer-seen consumer knows the partner from the first round.
+    await operator(
+      'partner:create',
+      '--name', partner.advId,
+      '--username', partner.username,
+      '--password', partner.password,
+      '--signing-secret', partner.signingSecret,
+      '--allow-ip', '127.0.0.1',
+    ); // prettier-ignore
+    management = await startTestService(
+      testConfig(stores, { TELEPHONY_TOKEN, CUSTOMER_EVENTS_BLOCK_MS: '50' }),
+      { consumeCustomerEvents: true },
+    );
+    replacement = await startReplacement(stores);
+  } catch (error) {
+    // A half-started environment must not leave its database, keys or consumer loop behind.
+    await management?.close();
+    await stores.release();
+    throw error;
+  }
   const redis = new Redis(stores.redis.url);
+  const running = management;
 
   return {
     stores,
-    management,
+    management: running,
     replacement: { baseUrl: replacement.baseUrl, clock: replacement.clock },
     partner,
-    api: new PartnerApi(management.port, partner.username, partner.password),
+    api: new PartnerApi(running.port, partner.username, partner.password),
     redis,
     keyPrefix: stores.redis.keyPrefix,
     operator,
@@ -107,7 +120,7 @@ export async function startE2eEnvironment(partner: E2ePartner): Promise<E2eEnvir
     },
     ingest: async (records) => {
       const result = await rawRequest({
-        port: management.port,
+        port: running.port,
         method: 'POST',
         path: '/telephony/cdrs',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TELEPHONY_TOKEN}` },
@@ -118,7 +131,7 @@ export async function startE2eEnvironment(partner: E2ePartner): Promise<E2eEnvir
     close: async () => {
       redis.disconnect();
       await replacement.close();
-      await management.close();
+      await running.close();
       await stores.release();
     },
   };

@@ -1,0 +1,286 @@
+import { createHmac } from 'node:crypto';
+import { createBiddingSetup, recordOf, type BiddingSetup } from './bidding-setup';
+import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from './e2e-environment';
+import { xmlList } from './partner-api';
+
+const PARTNER = {
+  advId: 'acme',
+  username: 'acme-api',
+  password: 'correct horse',
+  signingSecret: 'a-signing-secret-of-32-characters',
+};
+const STATIC_NUMBER = '+4722000001';
+const POOL_NUMBERS = ['+4791000001', '+4791000002', '+4791000003'];
+const SOURCE_PHONENR = '+4723456789';
+// 2026-03-02 is a Monday; Oslo is UTC+1, so 08:00–08:59Z is 09:00–09:59 local, inside the window.
+const DAY = { from: '2026-03-02', to: '2026-03-03' };
+const DNI_AT = Date.parse('2026-03-02T08:00:00Z');
+const CONDITION = {
+  min_duration: '30',
+  from_time: '08:00',
+  to_time: '16:00',
+  weekdays: 'mon,tue,wed,thu,fri',
+};
+const DNI_PARAMETERS = { custnr: 'D-77', custname: 'Ola Bil AS', custemail: 'ola@example.no', adId: '1234' };
+const FULL_URL = 'https://www.example.no/ad/1234?utm_source=finn';
+const FULL_REFERRER = 'https://www.google.com/';
+
+type Body = Record<string, unknown>;
+
+interface Call {
+  call_id: string;
+  anum: string;
+  bnum: string;
+  start: string;
+  duration: number;
+  answered: 0 | 1;
+}
+
+interface PlacedCall extends Call {
+  /** cost_per_lead of the model when the call was placed. */
+  priceThen: string;
+}
+
+/** Exact sum of two-decimal strings, in cents, back as a two-decimal string. */
+function sumOfDecimals(values: string[]): string {
+  const cents = values.reduce((total, value) => {
+    const match = /^(\d+)\.(\d\d)$/.exec(value);
+    if (match === null) throw new Error(`not a two-decimal amount: ${value}`);
+    return total + BigInt(match[1]!) * 100n + BigInt(match[2]!);
+  }, 0n);
+  return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+}
+
+// Issue 6 item 5: the seed's bidding flow across both services. The partner sets up through the
+// management API; a visitor's page gets a pool number from replacement; the switch routes calls
+// through replacement and delivers their records to management; the partner lists them with
+// commission and the DNI attribution; a price change affects later calls only.
+describe('call-bidding flow end to end (seed)', () => {
+  // Two services, a database and the operator CLI start per file; other suites share the 2 cores.
+  jest.setTimeout(E2E_TIMEOUT_MS);
+  let env: E2eEnvironment;
+  let setup: BiddingSetup;
+  let poolNumber: string;
+  let sessionId: string;
+  const calls: Record<string, PlacedCall> = {};
+  let currentPrice = '50.00';
+
+  beforeAll(async () => {
+    env = await startE2eEnvironment(PARTNER);
+    await env.operator('numbers:add', '--partner', PARTNER.advId, '--kind', 'static', STATIC_NUMBER);
+    await env.operator('numbers:add', '--partner', PARTNER.advId, '--kind', 'pool', ...POOL_NUMBERS);
+    env.replacement.clock.now = DNI_AT;
+  });
+
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  function call(callId: string, bnum: string, start: string, duration: number, answered: 0 | 1 = 1): Call {
+    const anum = `+47980000${String(Object.keys(calls).length).padStart(2, '0')}`;
+    calls[callId] = { call_id: callId, anum, bnum, start, duration, answered, priceThen: currentPrice };
+    return { call_id: callId, anum, bnum, start, duration, answered };
+  }
+
+  /** The switch: route the call through replacement, then deliver its record to management. */
+  async function placeCall(record: Call): Promise<Body> {
+    const routed = await env.route({
+      call_id: record.call_id,
+      anum: record.anum,
+      bnum: record.bnum,
+      at: record.start,
+    });
+    expect(routed).toMatchObject({
+      status: 200,
+      body: {
+        action: 'dial',
+        target: SOURCE_PHONENR,
+        partner: PARTNER.advId,
+        customer_id: setup.customerId,
+        source_id: setup.sourceId,
+      },
+    });
+    if (record.bnum === poolNumber) expect(routed.body.session_id).toBe(sessionId);
+    else expect(routed.body).not.toHaveProperty('session_id');
+    const ingested = await env.ingest(record);
+    expect(ingested.status).toBe(201);
+    return (ingested.body.cdrs as Body[])[0]!;
+  }
+
+  async function listCdrs(format: 'json' | 'xml' = 'json') {
+    const answer = await env.api.read(
+      `/statistics/cdrs?customer_id=${setup.customerId}&from_date=${DAY.from}&to_date=${DAY.to}&extended=1`,
+      format,
+    );
+    expect(answer.status).toBe(200);
+    return answer;
+  }
+
+  it('sets up through the API, hands a visitor a pool number, and sees the visitor’s customer', async () => {
+    setup = await createBiddingSetup(env.api, 'json', {
+      custnr: '5001',
+      phonenr: '23 45 67 89',
+      costPerLead: '50',
+      condition: CONDITION,
+    });
+    expect(setup.source).toMatchObject({
+      destnr: STATIC_NUMBER,
+      phonenr: SOURCE_PHONENR,
+      campaign_id: setup.campaignId,
+    });
+
+    // The partner's server asks for the number shown on the ad page: the source's own number.
+    const request = JSON.stringify({
+      advId: PARTNER.advId,
+      fullUrl: FULL_URL,
+      trackingId: 'visitor-1',
+      numbers: '23 45 67 89',
+      type: 'web',
+      fullReferrer: FULL_REFERRER,
+      parameters: DNI_PARAMETERS,
+      userAgent: 'Mozilla/5.0',
+      requestIpAddress: '203.0.113.0',
+      sessionId: '',
+    });
+    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
+    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
+      body: request,
+    });
+    const dni = (await response.json()) as Body;
+    expect({ status: response.status, dni }).toEqual({
+      status: 200,
+      dni: {
+        success: true,
+        numbers: [
+          {
+            number_on_page: '23 45 67 89',
+            replace_with: { e164: expect.any(String), local: expect.any(String) },
+          },
+        ],
+        sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
+    });
+    poolNumber = (dni.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with.e164;
+    sessionId = dni.sessionId as string;
+    expect(POOL_NUMBERS).toContain(poolNumber);
+
+    // The custnr of the request reaches management through the customer-seen stream.
+    let seen: Body[] = [];
+    for (const deadline = Date.now() + 10_000; seen.length === 0 && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const answer = await env.api.read(`/customers?custnr=${DNI_PARAMETERS.custnr}`);
+      if (answer.status === 200) seen = answer.body.customers as Body[];
+    }
+    expect(seen).toEqual([
+      expect.objectContaining({ custnr: 'D-77', name: 'Ola Bil AS', email: 'ola@example.no' }),
+    ]);
+  });
+
+  it('routes and ingests calls, prices them, and keeps earlier prices after a price change', async () => {
+    // Before the change: a lead on the static number, a lead on the pool number, a missed call, a short one.
+    expect(await placeCall(call('c1', STATIC_NUMBER, '2026-03-02 08:05:00', 45))).toMatchObject({
+      commission: '50.00',
+    });
+    expect(await placeCall(call('c2', poolNumber, '2026-03-02 08:06:00', 120))).toMatchObject({
+      commission: '50.00',
+      session_id: sessionId,
+    });
+    expect(await placeCall(call('c3', STATIC_NUMBER, '2026-03-02 08:07:00', 0, 0))).toMatchObject({
+      commission: null,
+    });
+    // Exactly min_duration is not longer than it: no lead.
+    expect(await placeCall(call('c4', poolNumber, '2026-03-02 08:08:00', 30))).toMatchObject({
+      commission: null,
+    });
+
+    // cost_per_lead alone: the other condition values stay (seed: conditions merged by position).
+    const changed = await env.api.write('PUT', `/pricing_models/${setup.pricingModelId}`, {
+      conditions: '[{"cost_per_lead":"65.5"}]',
+    });
+    expect(changed.status).toBe(200);
+    expect(recordOf(changed, 'pricing_models', 'pricing_model', 'json').conditions).toEqual([
+      { cost_per_lead: '65.50', ...CONDITION },
+    ]);
+    currentPrice = '65.50';
+
+    expect(await placeCall(call('c5', STATIC_NUMBER, '2026-03-02 08:15:00', 31))).toMatchObject({
+      commission: '65.50',
+    });
+    expect(await placeCall(call('c6', poolNumber, '2026-03-02 08:16:00', 600))).toMatchObject({
+      commission: '65.50',
+    });
+    expect(await placeCall(call('c7', poolNumber, '2026-03-02 08:17:00', 0, 0))).toMatchObject({
+      commission: null,
+    });
+    // A repeat delivery of an earlier call changes nothing: it keeps the price it was stored with.
+    const { priceThen: _price, ...c1 } = calls.c1!;
+    const repeat = await env.ingest(c1);
+    expect(repeat.status).toBe(200);
+    expect((repeat.body.cdrs as Body[])[0]).toMatchObject({ call_id: 'c1', commission: '50.00' });
+
+    const answer = await listCdrs();
+    expect(answer.body).toMatchObject({ total: 7, page: 0, pagesize: 1000, numpages: 1 });
+    const records = answer.body.cdrs as Body[];
+    const common = {
+      customer_id: setup.customerId,
+      source_id: setup.sourceId,
+      custnr: '5001',
+      campaign_id: setup.campaignId,
+      pricing_model_id: setup.pricingModelId,
+      media: 'finn.no',
+      quarantined: '0',
+    };
+    const noDni = {
+      session_id: null,
+      tracking_id: null,
+      full_url: null,
+      full_referrer: null,
+      parameters: null,
+    };
+    const dni = {
+      session_id: sessionId,
+      tracking_id: 'visitor-1',
+      full_url: FULL_URL,
+      full_referrer: FULL_REFERRER,
+      parameters: DNI_PARAMETERS,
+    };
+    const expected: Array<[string, string, string, string | null, Body]> = [
+      ['2026-03-02 08:05:00', STATIC_NUMBER, '1', '50.00', noDni],
+      ['2026-03-02 08:06:00', poolNumber, '1', '50.00', dni],
+      ['2026-03-02 08:07:00', STATIC_NUMBER, '0', null, noDni],
+      ['2026-03-02 08:08:00', poolNumber, '1', null, dni],
+      ['2026-03-02 08:15:00', STATIC_NUMBER, '1', '65.50', noDni],
+      ['2026-03-02 08:16:00', poolNumber, '1', '65.50', dni],
+      ['2026-03-02 08:17:00', poolNumber, '0', null, dni],
+    ];
+    expect(records).toEqual(
+      expected.map(([start, bnum, answered, commission, attribution]) =>
+        expect.objectContaining({ start, bnum, answered, commission, ...common, ...attribution }),
+      ),
+    );
+
+    // Seed: summing commission over answered records with a commission gives the payable amount
+    // and the count of verified leads — the calls longer than min_duration in the window.
+    const leads = records.filter((record) => record.answered === '1' && record.commission !== null);
+    const payable = Object.values(calls).filter(
+      (c) => c.answered === 1 && c.duration > Number(CONDITION.min_duration),
+    );
+    expect(leads.map((record) => record.start)).toEqual(payable.map((c) => c.start));
+    expect(leads.map((record) => record.commission)).toEqual(payable.map((c) => c.priceThen));
+    const total = sumOfDecimals(leads.map((record) => record.commission as string));
+    expect(total).toBe(sumOfDecimals(payable.map((c) => c.priceThen)));
+    expect({ leads: leads.length, total }).toEqual({ leads: 4, total: '231.00' });
+
+    // The same list in XML: the same records and commissions (null → empty element).
+    const xml = await listCdrs('xml');
+    expect(xml.text).toContain(
+      '<cdrs><total>7</total><page>0</page><pagesize>1000</pagesize><numpages>1</numpages><cdr>',
+    );
+    const xmlRecords = xmlList<Body>((xml.body.cdrs as Body).cdr);
+    expect(xmlRecords.map((record) => [record.cdr_id, record.commission, record.session_id])).toEqual(
+      records.map((record) => [record.cdr_id, record.commission ?? '', record.session_id ?? '']),
+    );
+  });
+});
