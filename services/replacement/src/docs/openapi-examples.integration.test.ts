@@ -100,7 +100,15 @@ describe('OpenAPI examples of the replacement service', () => {
       sourceId: '101', customerId: '7', destnr: '+4790000001', phonenr: '+4722334455', vmGreetingId: '55',
       altNumbers: [{ phonenr: '+4723456789', weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'], fromMinute: 480, toMinute: 960, altKey: 'k1' }],
     }); // prettier-ignore
-    await writePartnerProjection(target.redis, target.keyPrefix, projection(acme, ['+4791000001'], [source]));
+    const diverting = sourceRoute({
+      sourceId: '102', customerId: '7', destnr: '+4790000002', phonenr: '+4722445566', vmGreetingId: '56',
+      vmDivertBusy: true, vmDivertNoanswer: true,
+    }); // prettier-ignore
+    await writePartnerProjection(
+      target.redis,
+      target.keyPrefix,
+      projection(acme, ['+4791000001'], [source, diverting]),
+    );
     await writePartnerProjection(
       target.redis,
       target.keyPrefix,

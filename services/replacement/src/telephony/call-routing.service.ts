@@ -1,4 +1,4 @@
-import type { CallAttribution, PartnerConfig, SourceRoute } from '@trackline/contracts';
+import type { CallAttribution, PartnerConfig, StoredSourceRoute } from '@trackline/contracts';
 import { selectAnsweringNumber, VOICEMAIL_TARGET } from '@trackline/domain';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
 import type { CallRoutingStore, PoolBinding } from './call-routing.store';
@@ -11,7 +11,15 @@ export interface RouteCallInput {
   at: Date;
 }
 
-/** The switch's instruction (SPEC §5); absent fields are left out of the JSON. */
+/** Where a dialled call goes when its target is busy or does not answer; null: nowhere else. */
+export type DialFallback = typeof VOICEMAIL_TARGET | null;
+
+/**
+ * The switch's instruction (SPEC §5); absent fields are left out of the JSON. Every `dial` carries
+ * `on_busy` and `on_no_answer` (the source's busy / no-answer diversion; null when the call has no
+ * source or the source does not divert), and `vm_greeting_id` when one of them is voicemail and the
+ * source has a greeting.
+ */
 export interface RouteDecision {
   action: 'dial' | 'voicemail' | 'reject';
   target?: string;
@@ -19,7 +27,18 @@ export interface RouteDecision {
   customer_id?: string;
   source_id?: string;
   session_id?: string;
+  on_busy?: DialFallback;
+  on_no_answer?: DialFallback;
   vm_greeting_id?: string;
+}
+
+export interface RoutedCall {
+  decision: RouteDecision;
+  /**
+   * The source route was projected under an older projection version, so its busy / no-answer
+   * diversion is unknown and left out (null) until management rebuilds the projections.
+   */
+  staleRoute: boolean;
 }
 
 export class CallRoutingService {
@@ -28,15 +47,16 @@ export class CallRoutingService {
     private readonly store: CallRoutingStore,
   ) {}
 
-  async route(input: RouteCallInput): Promise<RouteDecision> {
+  async route(input: RouteCallInput): Promise<RoutedCall> {
     const entry = await this.store.findNumber(input.bnum);
     // Not one of ours: nothing to attribute, and no partner's key space to store it in.
-    if (entry === null) return { action: 'reject', partner: null };
+    if (entry === null) return { decision: { action: 'reject', partner: null }, staleRoute: false };
     const partner = await this.partners.find(entry.advId);
-    if (partner === null) return { action: 'reject', partner: entry.advId };
+    if (partner === null) return { decision: { action: 'reject', partner: entry.advId }, staleRoute: false };
 
     let decision: RouteDecision;
     let attribution: CallAttribution;
+    let source: StoredSourceRoute | null = null;
     if (entry.kind === 'pool') {
       const bound = await this.store.findPoolBinding(entry.advId, input.bnum, input.at.getTime());
       if (bound === null) {
@@ -44,47 +64,65 @@ export class CallRoutingService {
         attribution = attributionOf(input, partner, decision, null, null, false);
       } else {
         // The binding's answering number may be a source's: its rules apply and the call is its lead.
-        const source = await this.store.findSourceByPhonenr(entry.advId, bound.binding.numberOnPage);
+        source = await this.store.findSourceByPhonenr(entry.advId, bound.binding.numberOnPage);
         decision =
           source === null
-            ? { action: 'dial', target: bound.binding.numberOnPage, partner: partner.advId }
+            ? dial(bound.binding.numberOnPage, partner)
             : applySource(source, partner, input.at);
         decision.session_id = bound.binding.sessionId;
         attribution = attributionOf(input, partner, decision, source, bound, !bound.sessionLive);
       }
     } else {
-      const source = await this.store.findStaticRoute(entry.advId, input.bnum);
+      source = await this.store.findStaticRoute(entry.advId, input.bnum);
       decision = source === null ? fallback(partner) : applySource(source, partner, input.at);
       attribution = attributionOf(input, partner, decision, source, null, source?.closed ?? false);
     }
     await this.store.saveAttribution(attribution);
-    return decision;
+    return { decision, staleRoute: source?.stale ?? false };
   }
+}
+
+/** A dial without a source: the switch has nowhere to send it on busy or no answer. */
+function dial(target: string, partner: PartnerConfig): RouteDecision {
+  return { action: 'dial', target, partner: partner.advId, on_busy: null, on_no_answer: null };
 }
 
 function fallback(partner: PartnerConfig): RouteDecision {
   return partner.fallbackNumber === null
     ? { action: 'reject', partner: partner.advId }
-    : { action: 'dial', target: partner.fallbackNumber, partner: partner.advId };
+    : dial(partner.fallbackNumber, partner);
 }
 
-/** vm_divert_all, then the alt-number rule in force at the call's local time, else the source's number. */
-function applySource(source: SourceRoute, partner: PartnerConfig, at: Date): RouteDecision {
+/**
+ * vm_divert_all, then the alt-number rule in force at the call's local time, else the source's
+ * number. A dial keeps the source's busy / no-answer diversion whichever number it rings: the
+ * voicemail box is the source's, not the answering number's.
+ */
+function applySource(source: StoredSourceRoute, partner: PartnerConfig, at: Date): RouteDecision {
   const base = { partner: partner.advId, customer_id: source.customerId, source_id: source.sourceId };
+  const greeting = source.vmGreetingId === null ? {} : { vm_greeting_id: source.vmGreetingId };
   const target = source.vmDivertAll
     ? VOICEMAIL_TARGET
     : selectAnsweringNumber(source.altNumbers, source.phonenr, at, partner.timeZone).target;
-  if (target !== VOICEMAIL_TARGET) return { action: 'dial', target, ...base };
-  return source.vmGreetingId === null
-    ? { action: 'voicemail', ...base }
-    : { action: 'voicemail', ...base, vm_greeting_id: source.vmGreetingId };
+  if (target === VOICEMAIL_TARGET) return { action: 'voicemail', ...base, ...greeting };
+  const onBusy: DialFallback = source.vmDivertBusy ? VOICEMAIL_TARGET : null;
+  const onNoAnswer: DialFallback = source.vmDivertNoanswer ? VOICEMAIL_TARGET : null;
+  const diverts = onBusy !== null || onNoAnswer !== null;
+  return {
+    action: 'dial',
+    target,
+    ...base,
+    on_busy: onBusy,
+    on_no_answer: onNoAnswer,
+    ...(diverts ? greeting : {}),
+  };
 }
 
 function attributionOf(
   input: RouteCallInput,
   partner: PartnerConfig,
   decision: RouteDecision,
-  source: SourceRoute | null,
+  source: StoredSourceRoute | null,
   bound: PoolBinding | null,
   quarantined: boolean,
 ): CallAttribution {

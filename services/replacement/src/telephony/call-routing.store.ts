@@ -9,7 +9,7 @@ import {
   type Binding,
   type CallAttribution,
   type NumberIndexEntry,
-  type SourceRoute,
+  type StoredSourceRoute,
 } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
 import { StoreUnavailableError } from '../http/replacement-errors';
@@ -25,8 +25,8 @@ export interface CallRoutingStore {
   findNumber(number: string): Promise<NumberIndexEntry | null>;
   /** The pool number's binding, unless the number is free (no binding, or its hold-back is over). */
   findPoolBinding(advId: string, number: string, now: number): Promise<PoolBinding | null>;
-  findStaticRoute(advId: string, destnr: string): Promise<SourceRoute | null>;
-  findSourceByPhonenr(advId: string, phonenr: string): Promise<SourceRoute | null>;
+  findStaticRoute(advId: string, destnr: string): Promise<StoredSourceRoute | null>;
+  findSourceByPhonenr(advId: string, phonenr: string): Promise<StoredSourceRoute | null>;
   saveAttribution(attribution: CallAttribution): Promise<void>;
 }
 
@@ -57,12 +57,12 @@ export class RedisCallRoutingStore implements CallRoutingStore {
     return { binding, sessionLive: liveId === binding.sessionId && Number(endsAt) > now };
   }
 
-  async findStaticRoute(advId: string, destnr: string): Promise<SourceRoute | null> {
+  async findStaticRoute(advId: string, destnr: string): Promise<StoredSourceRoute | null> {
     const raw = await this.io(() => this.redis.hget(partnerKeys(this.keyPrefix, advId).staticRoutes, destnr));
     return raw === null ? null : decodeSourceRoute(raw);
   }
 
-  async findSourceByPhonenr(advId: string, phonenr: string): Promise<SourceRoute | null> {
+  async findSourceByPhonenr(advId: string, phonenr: string): Promise<StoredSourceRoute | null> {
     const raw = await this.io(() =>
       this.redis.hget(partnerKeys(this.keyPrefix, advId).sourcesByPhonenr, phonenr),
     );

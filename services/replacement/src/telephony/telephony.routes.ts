@@ -28,7 +28,16 @@ export function telephonyRoutes(deps: TelephonyRoutesDeps): Router {
       }
       const input = parseRouteCallRequest(parseJson(await readRawBody(req)), new Date(deps.clock()));
       // Routing reads up to four keys in sequence, so it gets twice the replacement budget.
-      const decision = await withStoreDeadline(deps.service.route(input), deps.storeDeadlineMs * 2);
+      const { decision, staleRoute } = await withStoreDeadline(
+        deps.service.route(input),
+        deps.storeDeadlineMs * 2,
+      );
+      if (staleRoute) {
+        req.log.warn(
+          { callId: input.callId, sourceId: decision.source_id },
+          'source route from an older projection version: busy/no-answer diversion unknown until management rebuilds projections (projections:rebuild)',
+        );
+      }
       sendJson(res, 200, decision);
     } catch (error) {
       const { status, message } = toHttpError(error, req.log);

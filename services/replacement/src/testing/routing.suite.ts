@@ -81,6 +81,8 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
     });
     const partner = await setUp({}, poolNumbers(1), [source]);
     const expectBase = { partner: partner.advId, customer_id: '7', source_id: '101' };
+    // The source diverts neither on busy nor on no answer, so its greeting stays out of a dial.
+    const noDivert = { on_busy: null, on_no_answer: null };
 
     // Monday 07:30 UTC = 08:30 Oslo (winter time).
     const office = await route({
@@ -89,7 +91,10 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       bnum: destnr,
       at: '2026-01-05 07:30:00',
     });
-    expect(office).toEqual({ status: 200, body: { action: 'dial', target: '+4723456789', ...expectBase } });
+    expect(office).toEqual({
+      status: 200,
+      body: { action: 'dial', target: '+4723456789', ...expectBase, ...noDivert },
+    });
     // Monday 06:30 UTC = 07:30 Oslo: no rule, the source's own number.
     const early = await route({
       call_id: nextCallId(),
@@ -97,7 +102,7 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       bnum: destnr,
       at: '2026-01-05T07:30:00+01:00',
     });
-    expect(early.body).toEqual({ action: 'dial', target: '+4722334455', ...expectBase });
+    expect(early.body).toEqual({ action: 'dial', target: '+4722334455', ...expectBase, ...noDivert });
     // Summer time: Monday 2026-06-01 06:30 UTC = 08:30 Oslo (UTC+2).
     const summer = await route({
       call_id: nextCallId(),
@@ -189,6 +194,8 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       customer_id: '7',
       source_id: '301',
       session_id: sessionId,
+      on_busy: null,
+      on_no_answer: null,
     });
     const { stored } = await attribution(partner.advId, callId);
     expect(stored).toMatchObject({
@@ -225,7 +232,13 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       bnum: trackingNumber,
       at: '2026-01-05 08:40:00',
     });
-    expect(free.body).toEqual({ action: 'dial', target: '+4721000000', partner: partner.advId });
+    expect(free.body).toEqual({
+      action: 'dial',
+      target: '+4721000000',
+      partner: partner.advId,
+      on_busy: null,
+      on_no_answer: null,
+    });
     expect((await attribution(partner.advId, freeId)).stored).toMatchObject({
       sessionId: null,
       sourceId: null,
@@ -237,6 +250,8 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       action: 'dial',
       target: '+4721000000',
       partner: partner.advId,
+      on_busy: null,
+      on_no_answer: null,
     });
   });
 
@@ -258,6 +273,8 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       target: '+4723456789',
       partner: partner.advId,
       session_id: sessionId,
+      on_busy: null,
+      on_no_answer: null,
     });
 
     expect((await route({ call_id: nextCallId(), anum: '1', bnum: '+4799000111' })).body).toEqual({
@@ -265,6 +282,118 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       partner: null,
     });
     app.clock.now += 5 * MINUTE;
+  });
+
+  it('tells the switch to divert a dialled call to voicemail on busy / no answer, with the greeting', async () => {
+    const both = sourceRoute({
+      sourceId: '401', destnr: '+4790400001', phonenr: '+4722334455', vmGreetingId: '66',
+      vmDivertBusy: true, vmDivertNoanswer: true,
+      altNumbers: [{ phonenr: '+4723456789', weekdays: ['mon'], fromMinute: 480, toMinute: 960, altKey: 'day' }],
+    }); // prettier-ignore
+    const noAnswerOnly = sourceRoute({
+      sourceId: '402',
+      destnr: '+4790400002',
+      phonenr: '+4722000402',
+      vmDivertNoanswer: true,
+    });
+    const busyOnly = sourceRoute({
+      sourceId: '403', destnr: '+4790400003', phonenr: '+4722000403', vmGreetingId: '67', vmDivertBusy: true,
+    }); // prettier-ignore
+    const partner = await setUp({}, poolNumbers(1, 801), [both, noAnswerOnly, busyOnly]);
+    const base = { partner: partner.advId, customer_id: '7' };
+
+    // Monday 09:00 Oslo: the alt rule's number rings, and the source's voicemail still takes over.
+    const callId = nextCallId();
+    const dayCall = await route({
+      call_id: callId,
+      anum: '+4799999999',
+      bnum: '+4790400001',
+      at: '2026-01-05 08:00:00',
+    });
+    expect(dayCall).toEqual({
+      status: 200,
+      body: {
+        action: 'dial', target: '+4723456789', ...base, source_id: '401',
+        on_busy: 'voicemail', on_no_answer: 'voicemail', vm_greeting_id: '66',
+      },
+    }); // prettier-ignore
+    // The greeting the switch may play is kept with the call for its record.
+    expect((await attribution(partner.advId, callId)).stored).toMatchObject({
+      action: 'dial',
+      target: '+4723456789',
+      vmGreetingId: '66',
+    });
+    const evening = await route({
+      call_id: nextCallId(),
+      anum: '1',
+      bnum: '+4790400001',
+      at: '2026-01-05 20:00:00',
+    });
+    expect(evening.body).toMatchObject({
+      target: '+4722334455',
+      on_busy: 'voicemail',
+      on_no_answer: 'voicemail',
+    });
+
+    // No greeting: no vm_greeting_id; the switch plays its default.
+    expect((await route({ call_id: nextCallId(), anum: '1', bnum: '+4790400002' })).body).toEqual({
+      action: 'dial', target: '+4722000402', ...base, source_id: '402', on_busy: null, on_no_answer: 'voicemail',
+    }); // prettier-ignore
+    expect((await route({ call_id: nextCallId(), anum: '1', bnum: '+4790400003' })).body).toEqual({
+      action: 'dial', target: '+4722000403', ...base, source_id: '403',
+      on_busy: 'voicemail', on_no_answer: null, vm_greeting_id: '67',
+    }); // prettier-ignore
+  });
+
+  it("applies the source's busy / no-answer diversion to a pool number bound to its answering number", async () => {
+    const pool = poolNumbers(1, 851);
+    const source = sourceRoute({
+      sourceId: '451', destnr: '+4790450001', phonenr: '+4722450451', vmGreetingId: '9', vmDivertBusy: true,
+    }); // prettier-ignore
+    const partner = await setUp({}, pool, [source]);
+    const dni = await sendReplacementRequest(app.baseUrl, webRequest(partner.advId, '22 45 04 51'), {
+      secret: partner.signingSecret,
+    });
+    const call = await route({ call_id: nextCallId(), anum: '1', bnum: pool[0]! });
+    expect(call.body).toEqual({
+      action: 'dial', target: '+4722450451', partner: partner.advId, customer_id: '7', source_id: '451',
+      session_id: dni.body.sessionId, on_busy: 'voicemail', on_no_answer: null, vm_greeting_id: '9',
+    }); // prettier-ignore
+  });
+
+  it('routes from projections written under version 1 (before a rebuild) and refuses unknown versions', async () => {
+    const source = sourceRoute({
+      sourceId: '501',
+      destnr: '+4790500001',
+      phonenr: '+4722500501',
+      vmGreetingId: '5',
+    });
+    const partner = await setUp({}, poolNumbers(1, 951), [source]);
+    const keys = partnerKeys(target.keyPrefix, partner.advId);
+    // What management of version 1 wrote: the same config hash, routes without the busy / no-answer flags.
+    await target.redis.hset(keys.config, 'version', '1');
+    const current = JSON.parse((await target.redis.hget(keys.staticRoutes, '+4790500001'))!) as Record<
+      string,
+      unknown
+    >;
+    const { vm_divert_busy: _busy, vm_divert_noanswer: _noanswer, ...v1 } = current;
+    await target.redis.hset(keys.staticRoutes, '+4790500001', JSON.stringify({ ...v1, version: 1 }));
+
+    // Diversion unknown: the routing version 1 gave, answered (a call is not failed over it).
+    expect(await route({ call_id: nextCallId(), anum: '1', bnum: '+4790500001' })).toEqual({
+      status: 200,
+      body: {
+        action: 'dial', target: '+4722500501', partner: partner.advId, customer_id: '7', source_id: '501',
+        on_busy: null, on_no_answer: null,
+      },
+    }); // prettier-ignore
+
+    // A version this code does not know (a newer management deployed first) is not guessed at.
+    await target.redis.hset(keys.staticRoutes, '+4790500001', JSON.stringify({ ...current, version: 3 }));
+    expect(await route({ call_id: nextCallId(), anum: '1', bnum: '+4790500001' })).toEqual({
+      status: 500,
+      body: { error: { status: 500, message: 'Partner configuration unreadable' } },
+    });
   });
 
   it('requires the bearer token and names bad fields', async () => {

@@ -1,0 +1,78 @@
+import type { CallAttribution, NumberIndexEntry, StoredSourceRoute } from '@trackline/contracts';
+import { partnerConfig, sourceRoute } from '../testing/fixtures';
+import { CallRoutingService } from './call-routing.service';
+import type { CallRoutingStore, PoolBinding } from './call-routing.store';
+
+const partner = partnerConfig('acme');
+const AT = new Date('2026-01-05T10:00:00Z');
+
+/** One static number with the route given; records the attributions saved. */
+class StaticRouteStore implements CallRoutingStore {
+  readonly saved: CallAttribution[] = [];
+  constructor(private readonly route: StoredSourceRoute) {}
+  async findNumber(number: string): Promise<NumberIndexEntry | null> {
+    return number === this.route.destnr ? { advId: 'acme', kind: 'static' } : null;
+  }
+  async findPoolBinding(): Promise<PoolBinding | null> {
+    return null;
+  }
+  async findStaticRoute(_advId: string, destnr: string): Promise<StoredSourceRoute | null> {
+    return destnr === this.route.destnr ? this.route : null;
+  }
+  async findSourceByPhonenr(): Promise<StoredSourceRoute | null> {
+    return null;
+  }
+  async saveAttribution(attribution: CallAttribution): Promise<void> {
+    this.saved.push(attribution);
+  }
+}
+
+function serviceFor(route: StoredSourceRoute): { service: CallRoutingService; store: StaticRouteStore } {
+  const store = new StaticRouteStore(route);
+  return { service: new CallRoutingService({ find: async () => partner }, store), store };
+}
+
+const call = { callId: 'c1', anum: '+4799999999', bnum: '+4790000001', at: AT };
+
+describe('CallRoutingService busy / no-answer diversion', () => {
+  it('says when the route it used is stale, so the caller can log it', async () => {
+    const stale = serviceFor({ ...sourceRoute(), stale: true });
+    expect(await stale.service.route(call)).toEqual({
+      decision: expect.objectContaining({ action: 'dial', on_busy: null, on_no_answer: null }),
+      staleRoute: true,
+    });
+    const fresh = serviceFor({ ...sourceRoute({ vmDivertNoanswer: true }), stale: false });
+    expect(await fresh.service.route(call)).toEqual({
+      decision: expect.objectContaining({ on_busy: null, on_no_answer: 'voicemail' }),
+      staleRoute: false,
+    });
+  });
+
+  it('gives vm_divert_all precedence: a voicemail action carries no dial fallbacks', async () => {
+    const route = sourceRoute({ vmDivertAll: true, vmDivertBusy: true, vmGreetingId: '3' });
+    const { service, store } = serviceFor({ ...route, stale: false });
+    expect((await service.route(call)).decision).toEqual({
+      action: 'voicemail',
+      partner: 'acme',
+      customer_id: '7',
+      source_id: '101',
+      vm_greeting_id: '3',
+    });
+    expect(store.saved[0]).toMatchObject({ action: 'voicemail', vmGreetingId: '3' });
+  });
+
+  it('leaves the greeting out of a dial that cannot reach voicemail', async () => {
+    const { service, store } = serviceFor({ ...sourceRoute({ vmGreetingId: '3' }), stale: false });
+    const { decision } = await service.route(call);
+    expect(decision).toEqual({
+      action: 'dial',
+      target: '+4722334455',
+      partner: 'acme',
+      customer_id: '7',
+      source_id: '101',
+      on_busy: null,
+      on_no_answer: null,
+    });
+    expect(store.saved[0]!.vmGreetingId).toBeNull();
+  });
+});
