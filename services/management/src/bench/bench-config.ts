@@ -1,0 +1,41 @@
+import { EnvReader, type Env } from '@trackline/platform';
+
+/** The management bench's settings (docs/benchmarks.md), read once. */
+export interface ManagementBenchConfig {
+  /** A server URL; the bench creates and drops its own database there. */
+  serverUrl: string;
+  redisUrl: string;
+  /** Records of the measured customer (SPEC §11: 1,000,000). */
+  customerCdrs: number;
+  /** Records of each of the other customers, so the index holds more than one customer. */
+  otherCustomerCdrs: number;
+  otherCustomers: number;
+  /** Timed requests per statistics case. */
+  pageRuns: number;
+  ingestCalls: number;
+  ingestBatch: number;
+  ingestConcurrency: number;
+  serviceLogLevel: string;
+}
+
+export function loadManagementBenchConfig(env: Env): ManagementBenchConfig {
+  const read = new EnvReader(env);
+  const config: ManagementBenchConfig = {
+    serverUrl: read.url(
+      env.TEST_DATABASE_URL !== undefined ? 'TEST_DATABASE_URL' : 'DATABASE_URL',
+      'postgres://postgres@127.0.0.1:5432/postgres',
+      ['postgres:', 'postgresql:'],
+    )!,
+    redisUrl: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:'])!,
+    customerCdrs: read.integer('BENCH_CUSTOMER_CDRS', 1_000_000, { min: 1_000, max: 20_000_000 }),
+    otherCustomerCdrs: read.integer('BENCH_OTHER_CUSTOMER_CDRS', 50_000, { min: 0, max: 5_000_000 }),
+    otherCustomers: read.integer('BENCH_OTHER_CUSTOMERS', 4, { min: 1, max: 50 }),
+    pageRuns: read.integer('BENCH_PAGE_RUNS', 20, { min: 1, max: 1_000 }),
+    ingestCalls: read.integer('BENCH_INGEST_CALLS', 20_000, { min: 500, max: 1_000_000 }),
+    ingestBatch: read.integer('BENCH_INGEST_BATCH', 500, { min: 1, max: 1_000 }),
+    ingestConcurrency: read.integer('BENCH_INGEST_CONCURRENCY', 4, { min: 1, max: 64 }),
+    serviceLogLevel: read.string('LOG_LEVEL', 'warn'),
+  };
+  read.done();
+  return config;
+}

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { rawRequest } from '../http/test-support/https-request';
+
+export const BENCH_TELEPHONY_TOKEN = 'bench-telephony-token-0123456789';
+const READY_TIMEOUT_MS = 30_000;
+
+export interface ServiceUnderTest {
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface ServiceSettings {
+  databaseUrl: string;
+  redisUrl: string;
+  keyPrefix: string;
+  dataDir: string;
+  logLevel: string;
+}
+
+/** The real management service (dist/main.js) in a child process, configured as deployed. */
+export async function startManagementService(settings: ServiceSettings): Promise<ServiceUnderTest> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(__dirname, '..', 'main.js')], {
+    env: {
+      PATH: process.env.PATH,
+      MANAGEMENT_PORT: String(port),
+      MANAGEMENT_HOST: '127.0.0.1',
+      DATA_DIR: settings.dataDir,
+      DATABASE_URL: settings.databaseUrl,
+      REDIS_URL: settings.redisUrl,
+      REDIS_KEY_PREFIX: settings.keyPrefix,
+      DIGEST_NONCE_SECRET: 'bench-nonce-secret-of-at-least-32-characters',
+      TELEPHONY_TOKEN: BENCH_TELEPHONY_TOKEN,
+      LOG_LEVEL: settings.logLevel,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await waitUntilReady(port, child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    port,
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function waitUntilReady(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`management service exited with ${child.exitCode}`);
+    const ready = await rawRequest({ port, method: 'GET', path: '/ready' }).then(
+      (result) => result.status === 200,
+      () => false,
+    );
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`management service not ready within ${READY_TIMEOUT_MS} ms`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,272 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import { ConfigError } from '@trackline/platform';
+import { createDataSource } from '../db/data-source';
+import { runMigrations } from '../db/migrate';
+import { BULK_FIRST_START, bulkLoadCdrs } from './bench-bulk-load';
+import { loadManagementBenchConfig, type ManagementBenchConfig } from './bench-config';
+import { BENCH_PASSWORD, BENCH_USERNAME, seedBenchPartner, type BenchFixture } from './bench-fixtures';
+import { BenchDigestClient, BenchSwitchClient } from './bench-http';
+import { measureIngestion, type IngestionResult } from './bench-ingestion';
+import { BENCH_TELEPHONY_TOKEN, startManagementService, type ServiceUnderTest } from './bench-service';
+import { measurePages, type PageCase, type PageResult } from './bench-statistics';
+
+const PAGE_TARGET_MS = 100;
+const INGEST_TARGET_PER_SECOND = 1_000;
+const PAGE_SIZE = 1_000;
+
+/**
+ * The management half of `pnpm bench` (SPEC §11): a database of its own with 1,000,000 records for
+ * one customer, the statistics page and batch ingestion through the real HTTPS service. Results go
+ * to stdout and bench-results/management-<time>.json; the database and Redis keys go at the end.
+ */
+async function main(): Promise<void> {
+  const config = loadManagementBenchConfig(process.env);
+  const tag = randomBytes(4).toString('hex');
+  const databaseName = `tl_bench_${tag}`;
+  const databaseUrl = withDatabase(config.serverUrl, databaseName);
+  const keyPrefix = `tl_bench_${tag}:`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'tl-bench-'));
+  const redis = new Redis(config.redisUrl, { lazyConnect: true });
+  let service: ServiceUnderTest | undefined;
+  await admin(config.serverUrl, `CREATE DATABASE "${databaseName}"`);
+  try {
+    const machine = await describeMachine(config.serverUrl);
+    log(`machine: ${machine.cpus} × ${machine.cpuModel}, node ${machine.node}, ${machine.postgres}`);
+    log(`database ${databaseName}, Redis key prefix ${keyPrefix}`);
+    await runMigrations(databaseUrl);
+    const fixture = await prepareData(config, databaseUrl, tag);
+
+    service = await startManagementService({
+      databaseUrl,
+      redisUrl: config.redisUrl,
+      keyPrefix,
+      dataDir,
+      logLevel: config.serviceLogLevel,
+    });
+    log(`management service pid ${service.pid} on https://127.0.0.1:${service.port}`);
+
+    const pages = await runPages(config, service.port, fixture);
+    const ingestion = await runIngestion(config, service.port, fixture, tag);
+
+    const verdicts = [
+      ...pages.map((page) => ({
+        target: `page ${page.name}: p95 ≤ ${PAGE_TARGET_MS} ms`,
+        met: page.p95 <= PAGE_TARGET_MS,
+      })),
+      {
+        target: `ingestion ≥ ${INGEST_TARGET_PER_SECOND} calls/s`,
+        met: ingestion.callsPerSecond >= INGEST_TARGET_PER_SECOND,
+      },
+    ];
+    printReport(pages, ingestion, verdicts);
+    await saveResults({ machine, config, pages, ingestion, verdicts });
+    if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
+  } finally {
+    await service?.stop();
+    await deleteKeys(redis, keyPrefix).catch((error: unknown) =>
+      log(`Redis clean-up failed: ${String(error)}`),
+    );
+    redis.disconnect();
+    await admin(config.serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function prepareData(
+  config: ManagementBenchConfig,
+  databaseUrl: string,
+  tag: string,
+): Promise<BenchFixture> {
+  const dataSource = createDataSource(databaseUrl);
+  await dataSource.initialize();
+  try {
+    const fixture = await seedBenchPartner(dataSource, config.otherCustomers + 1, new Date());
+    const started = Date.now();
+    const mainLines = fixture.lines.filter((line) => line.customerId === fixture.mainCustomerId);
+    await bulkLoadCdrs(dataSource, fixture.partnerId, mainLines, config.customerCdrs, `${tag}-main`, (done) =>
+      log(`bulk load: ${done} records of the measured customer`),
+    );
+    const others = [...new Set(fixture.lines.map((line) => line.customerId))].filter(
+      (id) => id !== fixture.mainCustomerId,
+    );
+    for (const customerId of others) {
+      const lines = fixture.lines.filter((line) => line.customerId === customerId);
+      await bulkLoadCdrs(
+        dataSource,
+        fixture.partnerId,
+        lines,
+        config.otherCustomerCdrs,
+        `${tag}-${customerId}`,
+        () => {},
+      );
+    }
+    log(`bulk load: ${others.length} × ${config.otherCustomerCdrs} records of other customers`);
+    // What autovacuum leaves behind after a bulk insert: statistics and the visibility map, so every
+    // run measures the same steady state instead of racing the autovacuum daemon.
+    await dataSource.query('VACUUM (ANALYZE) "cdrs"');
+    log(`bulk load, VACUUM (ANALYZE): ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return fixture;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+async function runPages(
+  config: ManagementBenchConfig,
+  port: number,
+  fixture: BenchFixture,
+): Promise<PageResult[]> {
+  const total = config.customerCdrs;
+  const lastPage = Math.ceil(total / PAGE_SIZE) - 1;
+  const customer = `customer_id=${fixture.mainCustomerId}`;
+  // One partner-local day (Europe/Oslo) in the middle of the loaded year; the load is evenly spread.
+  const dayStart = Date.parse('2025-07-01T00:00:00+02:00');
+  const step = (365 * 86_400_000) / total;
+  const firstIndex = Math.ceil((dayStart - BULK_FIRST_START.getTime()) / step);
+  const lastIndex = Math.ceil((dayStart + 86_400_000 - BULK_FIRST_START.getTime()) / step);
+  const dayTotal = lastIndex - firstIndex;
+  const cases: PageCase[] = [
+    { name: 'first', query: `${customer}&page=0`, expect: { total, records: PAGE_SIZE } },
+    {
+      name: 'middle',
+      query: `${customer}&page=${Math.floor(lastPage / 2)}`,
+      expect: { total, records: PAGE_SIZE },
+    },
+    {
+      name: 'last',
+      query: `${customer}&page=${lastPage}`,
+      expect: { total, records: total - lastPage * PAGE_SIZE },
+    },
+    {
+      name: 'middle extended',
+      query: `${customer}&extended=1&page=${Math.floor(lastPage / 3)}`,
+      expect: { total, records: PAGE_SIZE },
+    },
+    {
+      name: 'one day',
+      query: `${customer}&from_date=2025-07-01&to_date=2025-07-02&page=1`,
+      expect: { total: dayTotal, records: Math.min(PAGE_SIZE, Math.max(0, dayTotal - PAGE_SIZE)) },
+    },
+  ];
+  const client = new BenchDigestClient(port, BENCH_USERNAME, BENCH_PASSWORD);
+  try {
+    log(`statistics: ${cases.length} cases × ${config.pageRuns} runs`);
+    return await measurePages(client, cases, config.pageRuns);
+  } finally {
+    client.close();
+  }
+}
+
+async function runIngestion(
+  config: ManagementBenchConfig,
+  port: number,
+  fixture: BenchFixture,
+  tag: string,
+): Promise<IngestionResult> {
+  const clients = Array.from(
+    { length: config.ingestConcurrency },
+    () => new BenchSwitchClient(port, BENCH_TELEPHONY_TOKEN),
+  );
+  try {
+    const settings = { batch: config.ingestBatch, concurrency: config.ingestConcurrency, now: new Date() };
+    log('ingestion: warm-up');
+    await measureIngestion(clients, fixture.lines, {
+      ...settings,
+      calls: config.ingestBatch * config.ingestConcurrency,
+      runTag: `${tag}-warm`,
+    });
+    log(
+      `ingestion: ${config.ingestCalls} calls, batches of ${config.ingestBatch}, ${config.ingestConcurrency} in flight`,
+    );
+    return await measureIngestion(clients, fixture.lines, {
+      ...settings,
+      calls: config.ingestCalls,
+      runTag: tag,
+    });
+  } finally {
+    for (const client of clients) client.close();
+  }
+}
+
+function printReport(
+  pages: PageResult[],
+  ingestion: IngestionResult,
+  verdicts: { target: string; met: boolean }[],
+): void {
+  const ms = (value: number) => value.toFixed(1).padStart(8);
+  log('');
+  log('GET /statistics/cdrs (client-observed ms, HTTPS + digest, keep-alive)');
+  log(
+    `${'case'.padEnd(18)}${'p50'.padStart(8)}${'p95'.padStart(8)}${'max'.padStart(8)}   total  records   bytes`,
+  );
+  for (const page of pages)
+    log(
+      `${page.name.padEnd(18)}${ms(page.p50)}${ms(page.p95)}${ms(page.max)}  ${String(page.total).padStart(7)}  ${String(page.records).padStart(7)}  ${String(page.bytes).padStart(7)}`,
+    );
+  log('');
+  log(
+    `POST /telephony/cdrs: ${ingestion.calls} calls in ${ingestion.seconds.toFixed(2)} s = ${ingestion.callsPerSecond.toFixed(0)} calls/s ` +
+      `(batches of ${ingestion.batch}, ${ingestion.concurrency} in flight; batch p50 ${ingestion.batchLatencyMs.p50.toFixed(0)} ms, ` +
+      `p95 ${ingestion.batchLatencyMs.p95.toFixed(0)} ms; ${ingestion.withCommission} with commission)`,
+  );
+  log('');
+  for (const verdict of verdicts) log(`${verdict.met ? 'MET   ' : 'MISSED'} ${verdict.target}`);
+}
+
+async function saveResults(results: Record<string, unknown>): Promise<void> {
+  const folder = join(process.cwd(), 'bench-results');
+  await mkdir(folder, { recursive: true });
+  const file = join(folder, `management-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  log(`results: ${file}`);
+}
+
+async function describeMachine(serverUrl: string) {
+  const rows = await admin(serverUrl, 'SELECT version() AS version');
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    postgres: String(rows[0]?.version).split(' on ')[0],
+  };
+}
+
+async function admin(serverUrl: string, sql: string): Promise<Record<string, unknown>[]> {
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+function withDatabase(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`management bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
