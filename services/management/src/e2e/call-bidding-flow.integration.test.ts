@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createBiddingSetup, recordOf, type BiddingSetup } from './bidding-setup';
-import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from './e2e-environment';
+import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment, type JsonAnswer } from './e2e-environment';
 import { xmlList } from './partner-api';
 
 const PARTNER = {
@@ -22,6 +22,8 @@ const CONDITION = {
   weekdays: 'mon,tue,wed,thu,fri',
 };
 const DNI_PARAMETERS = { custnr: 'D-77', custname: 'Ola Bil AS', custemail: 'ola@example.no', adId: '1234' };
+// The session's second request renames the customer; the binding keeps the latest parameters.
+const LATER_PARAMETERS = { ...DNI_PARAMETERS, custname: 'Ola Bil Oslo AS' };
 const FULL_URL = 'https://www.example.no/ad/1234?utm_source=finn';
 const FULL_REFERRER = 'https://www.google.com/';
 
@@ -116,6 +118,41 @@ describe('call-bidding flow end to end (seed)', () => {
     return answer;
   }
 
+  /** A signed replacement request for the source's number, as the partner's server sends it. */
+  async function requestNumbers(parameters: Record<string, string>, session: string): Promise<JsonAnswer> {
+    const request = JSON.stringify({
+      advId: PARTNER.advId,
+      fullUrl: FULL_URL,
+      trackingId: 'visitor-1',
+      numbers: '23 45 67 89',
+      type: 'web',
+      fullReferrer: FULL_REFERRER,
+      parameters,
+      userAgent: 'Mozilla/5.0',
+      requestIpAddress: '203.0.113.0',
+      sessionId: session,
+    });
+    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
+    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
+      body: request,
+    });
+    return { status: response.status, body: (await response.json()) as Body };
+  }
+
+  /** The customer with `custnr` once it satisfies `ready`, through the partner API (the consumer runs behind it). */
+  async function customerSeen(custnr: string, ready: (customer: Body) => boolean): Promise<Body | undefined> {
+    let customer: Body | undefined;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+      const answer = await env.api.read(`/customers?custnr=${encodeURIComponent(custnr)}`);
+      customer = answer.status === 200 ? (answer.body.customers as Body[])[0] : undefined;
+      if (customer !== undefined && ready(customer)) return customer;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return customer;
+  }
+
   it('sets up through the API, hands a visitor a pool number, and sees the visitor’s customer', async () => {
     setup = await createBiddingSetup(env.api, 'json', {
       custnr: '5001',
@@ -130,28 +167,10 @@ describe('call-bidding flow end to end (seed)', () => {
     });
 
     // The partner's server asks for the number shown on the ad page: the source's own number.
-    const request = JSON.stringify({
-      advId: PARTNER.advId,
-      fullUrl: FULL_URL,
-      trackingId: 'visitor-1',
-      numbers: '23 45 67 89',
-      type: 'web',
-      fullReferrer: FULL_REFERRER,
-      parameters: DNI_PARAMETERS,
-      userAgent: 'Mozilla/5.0',
-      requestIpAddress: '203.0.113.0',
-      sessionId: '',
-    });
-    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-      body: request,
-    });
-    const dni = (await response.json()) as Body;
-    expect({ status: response.status, dni }).toEqual({
+    const dni = await requestNumbers(DNI_PARAMETERS, '');
+    expect(dni).toEqual({
       status: 200,
-      dni: {
+      body: {
         success: true,
         numbers: [
           {
@@ -162,20 +181,25 @@ describe('call-bidding flow end to end (seed)', () => {
         sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     });
-    poolNumber = (dni.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with.e164;
-    sessionId = dni.sessionId as string;
+    poolNumber = (dni.body.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with.e164;
+    sessionId = dni.body.sessionId as string;
     expect(POOL_NUMBERS).toContain(poolNumber);
 
-    // The custnr of the request reaches management through the customer-seen stream.
-    let seen: Body[] = [];
-    for (const deadline = Date.now() + 10_000; seen.length === 0 && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const answer = await env.api.read(`/customers?custnr=${DNI_PARAMETERS.custnr}`);
-      if (answer.status === 200) seen = answer.body.customers as Body[];
-    }
-    expect(seen).toEqual([
-      expect.objectContaining({ custnr: 'D-77', name: 'Ola Bil AS', email: 'ola@example.no' }),
-    ]);
+    // The custnr of the request reaches management through the customer-seen stream (SPEC §3).
+    expect(await customerSeen('D-77', (customer) => customer.name === 'Ola Bil AS')).toMatchObject({
+      custnr: 'D-77',
+      name: 'Ola Bil AS',
+      email: 'ola@example.no',
+    });
+    // A later request of the same session keeps its number and updates the customer's name.
+    const again = await requestNumbers(LATER_PARAMETERS, sessionId);
+    expect(again.body).toMatchObject({ success: true, sessionId });
+    expect((again.body.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with.e164).toBe(
+      poolNumber,
+    );
+    expect(await customerSeen('D-77', (customer) => customer.name === 'Ola Bil Oslo AS')).toMatchObject({
+      email: 'ola@example.no',
+    });
   });
 
   it('routes and ingests calls, prices them, and keeps earlier prices after a price change', async () => {
@@ -244,7 +268,7 @@ describe('call-bidding flow end to end (seed)', () => {
       tracking_id: 'visitor-1',
       full_url: FULL_URL,
       full_referrer: FULL_REFERRER,
-      parameters: DNI_PARAMETERS,
+      parameters: LATER_PARAMETERS,
     };
     const expected: Array<[string, string, string, string | null, Body]> = [
       ['2026-03-02 08:05:00', STATIC_NUMBER, '1', '50.00', noDni],
@@ -282,5 +306,97 @@ describe('call-bidding flow end to end (seed)', () => {
     expect(xmlRecords.map((record) => [record.cdr_id, record.commission, record.session_id])).toEqual(
       records.map((record) => [record.cdr_id, record.commission ?? '', record.session_id ?? '']),
     );
+  });
+
+  it('follows later changes of the source and the campaign, and quarantines a held-back pool call', async () => {
+    const base = { partner: PARTNER.advId, customer_id: setup.customerId, source_id: setup.sourceId };
+    // Weekdays 09:20–10:00 Oslo time to the sales desk: 08:25Z is 09:25 local, inside the session.
+    const altNumbers =
+      '[{"phonenr":"23 00 09 99","weekdays":"mon,tue,wed,thu,fri","from_time":"09:20","to_time":"10:00"}]';
+    const changed = await env.api.write('PUT', `/sources/${setup.sourceId}`, { alt_numbers: altNumbers });
+    expect(changed.status).toBe(200);
+    expect(recordOf(changed, 'sources', 'source', 'json').alt_numbers).toEqual([
+      expect.objectContaining({ phonenr: '+4723000999', from_time: '09:20', to_time: '10:00' }),
+    ]);
+    for (const [callId, bnum] of [
+      ['a1', STATIC_NUMBER],
+      ['a2', poolNumber],
+    ] as const) {
+      const record = call(callId, bnum, '2026-03-02 08:25:00', 90);
+      const routed = await env.route({ call_id: callId, anum: record.anum, bnum, at: record.start });
+      expect(routed).toMatchObject({
+        status: 200,
+        body: {
+          action: 'dial',
+          target: '+4723000999',
+          ...base,
+          ...(bnum === poolNumber ? { session_id: sessionId } : {}),
+        },
+      });
+      // Answered on the alt number, still the source's lead.
+      expect((await env.ingest(record)).body.cdrs).toEqual([
+        expect.objectContaining({
+          source_id: setup.sourceId,
+          campaign_id: setup.campaignId,
+          commission: '65.50',
+        }),
+      ]);
+    }
+
+    // The campaign's diversion reaches the routes of its sources.
+    const diverted = await env.api.write(
+      'PUT',
+      `/customers/${setup.customerId}/campaigns/${setup.campaignId}`,
+      {
+        vm_divert_all: '1',
+      },
+    );
+    expect(diverted.status).toBe(200);
+    const voicemail = call('a3', STATIC_NUMBER, '2026-03-02 08:26:00', 20);
+    expect(
+      await env.route({ call_id: 'a3', anum: voicemail.anum, bnum: STATIC_NUMBER, at: voicemail.start }),
+    ).toEqual({
+      status: 200,
+      body: { action: 'voicemail', ...base },
+    });
+
+    // A paused campaign still names its calls but pays nothing.
+    const paused = await env.api.write(
+      'PUT',
+      `/customers/${setup.customerId}/campaigns/${setup.campaignId}`,
+      {
+        vm_divert_all: '0',
+        state: '1',
+      },
+    );
+    expect(paused.status).toBe(200);
+    const unpaid = call('a4', STATIC_NUMBER, '2026-03-02 08:27:00', 300);
+    await env.route({ call_id: 'a4', anum: unpaid.anum, bnum: STATIC_NUMBER, at: unpaid.start });
+    expect((await env.ingest(unpaid)).body.cdrs).toEqual([
+      expect.objectContaining({
+        campaign_id: setup.campaignId,
+        pricing_model_id: setup.pricingModelId,
+        commission: null,
+      }),
+    ]);
+
+    // Past the session (08:00Z + 1800 s) the pool number is held back for 600 s: calls still reach
+    // the binding's source and are marked quarantined; after that the number routes nowhere.
+    const late = call('a5', poolNumber, '2026-03-02 08:35:00', 60);
+    expect(
+      await env.route({ call_id: 'a5', anum: late.anum, bnum: poolNumber, at: late.start }),
+    ).toMatchObject({
+      status: 200,
+      body: { action: 'dial', target: '+4723000999', ...base, session_id: sessionId },
+    });
+    expect((await env.ingest(late)).body.cdrs).toEqual([
+      expect.objectContaining({ source_id: setup.sourceId, quarantined: '1', session_id: sessionId }),
+    ]);
+    expect(
+      await env.route({ call_id: 'a6', anum: late.anum, bnum: poolNumber, at: '2026-03-02 08:40:01' }),
+    ).toMatchObject({
+      status: 200,
+      body: { action: 'reject', partner: PARTNER.advId },
+    });
   });
 });
