@@ -1,3 +1,6 @@
 const { jestConfig } = require('../../jest.base.js');
 
-module.exports = jestConfig(__dirname, 'launcher');
+module.exports = jestConfig(__dirname, 'launcher', {
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+});

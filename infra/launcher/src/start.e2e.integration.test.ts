@@ -1,0 +1,228 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { digestGet, probe } from './test-support/http-probe';
+import {
+  descendantPids,
+  freePort,
+  isAlive,
+  killGroup,
+  portIsFree,
+  spawnLauncher,
+  type LauncherProcess,
+} from './test-support/launcher-process';
+
+// What `pnpm start` runs, end to end: the built launcher, which runs the built services and CLI.
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const BUILT = [
+  'infra/launcher/dist/start.js',
+  'services/management/dist/main.js',
+  'services/management/dist/cli.js',
+  'services/replacement/dist/main.js',
+];
+const missing = BUILT.filter((file) => !existsSync(path.join(ROOT, file)));
+if (missing.length > 0) {
+  console.warn(`Skipping the pnpm start end-to-end test: not built (${missing.join(', ')}); run pnpm build.`);
+}
+const describeBuilt = missing.length === 0 ? describe : describe.skip;
+
+const RUNNING_LINE = /Press Ctrl-C to stop everything this command started\./;
+// First start on an empty folder: PGlite's initdb, eight migrations, demo partner, two services.
+const START_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 30_000;
+jest.setTimeout(240_000);
+
+interface Ports {
+  management: number;
+  replacement: number;
+  postgres: number;
+}
+
+describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () => {
+  const keyPrefix = `tl-e2e-${randomBytes(6).toString('hex')}:`;
+  let dataDir: string | undefined;
+  let redisUrl: string | undefined;
+  let ports: Ports;
+  let launcher: LauncherProcess | undefined;
+  // Every process the launchers started, for the cleanup should a test fail half way.
+  const started = new Set<number>();
+  let firstPassword: string;
+
+  beforeAll(async () => {
+    const testRedis = process.env.TEST_REDIS_URL;
+    if (testRedis === undefined || testRedis === '')
+      throw new Error(
+        'TEST_REDIS_URL is not set: run under jest with the launcher project (its global setup sets it).',
+      );
+    redisUrl = testRedis;
+    dataDir = mkdtempSync(path.join(tmpdir(), 'trackline-start-e2e-'));
+    ports = { management: await freePort(), replacement: await freePort(), postgres: await freePort() };
+  });
+
+  afterAll(async () => {
+    // A launcher still running (a test failed) is asked for its children before it is killed.
+    for (const pid of [...started]) for (const child of descendantPids(pid)) started.add(child);
+    for (const pid of started) killGroup(pid);
+    await launcher?.exited;
+    if (redisUrl !== undefined) expect(await deleteKeys(redisUrl, keyPrefix)).toBe(0);
+    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function startLauncher(): LauncherProcess {
+    // Only what the launcher needs: no DATABASE_URL (so PGlite), no TLS files, no settings of the machine.
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      PGLITE_PORT: String(ports.postgres),
+      MANAGEMENT_PORT: String(ports.management),
+      REPLACEMENT_PORT: String(ports.replacement),
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: keyPrefix,
+      LOG_LEVEL: 'warn',
+    };
+    const child = spawnLauncher(path.join(ROOT, 'infra/launcher/dist/start.js'), ROOT, env);
+    started.add(child.pid);
+    return child;
+  }
+
+  async function waitUntilRunning(current: LauncherProcess): Promise<void> {
+    await current.waitForOutput(RUNNING_LINE, START_TIMEOUT_MS);
+    for (const pid of descendantPids(current.pid)) started.add(pid);
+  }
+
+  async function stopWithSigterm(current: LauncherProcess): Promise<void> {
+    const children = descendantPids(current.pid);
+    // Management and replacement at least (the check below would prove nothing if none were found).
+    if (existsSync('/proc')) expect(children.length).toBeGreaterThanOrEqual(2);
+    process.kill(current.pid, 'SIGTERM');
+    const code = await exitWithin(current, STOP_TIMEOUT_MS);
+    expect(code).toBe(0);
+    expect(current.output()).toContain('Stopped embedded Postgres');
+    expect(children.filter(isAlive)).toEqual([]);
+    // Gone: forget them, so the final cleanup cannot hit a process that reuses one of these ids.
+    for (const pid of [current.pid, ...children]) started.delete(pid);
+    for (const port of Object.values(ports)) expect(await portIsFree(port)).toBe(true);
+  }
+
+  it('brings everything up on an empty data folder, and both APIs answer the demo partner', async () => {
+    launcher = startLauncher();
+    await waitUntilRunning(launcher);
+    const output = launcher.output();
+    expect(output).toContain('Postgres: DATABASE_URL is unset, starting embedded Postgres (PGlite)');
+    expect(output).toMatch(/Migrations: Applied migration /);
+    expect(output).toContain('Demo partner (created now;');
+    // A pool is what makes the replacement example answer with numbers instead of 501.
+    expect(output).not.toContain('could not add demo pool numbers');
+
+    const management = `https://127.0.0.1:${ports.management}`;
+    const replacement = `http://127.0.0.1:${ports.replacement}`;
+    expect((await probe(`${management}/health`)).status).toBe(200);
+    expect((await probe(`${replacement}/health`)).status).toBe(200);
+
+    firstPassword = summaryValue(output, 'password');
+    const ping = await digestGet(
+      `${management}/v1/miscellaneous/ping`,
+      summaryValue(output, 'username'),
+      firstPassword,
+    );
+    expect(ping.status).toBe(200);
+    expect(JSON.parse(ping.text)).toEqual({ ping: 'ok' });
+
+    // The printed curl example, sent as printed: its signature and body must work as they are.
+    const example = replacementExample(output);
+    expect(example.url.startsWith(`${replacement}/dynamic-numbers?sign=`)).toBe(true);
+    const answer = await probe(example.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: example.body,
+    });
+    expect(answer.status).toBe(200);
+    const result = JSON.parse(answer.text) as {
+      success: boolean;
+      numbers: Array<{ number_on_page: string; replace_with: { e164: string } }>;
+    };
+    expect(result.success).toBe(true);
+    expect(result.numbers).toHaveLength(1);
+    expect(result.numbers[0].number_on_page).toBe('22334455');
+    expect(result.numbers[0].replace_with.e164).toMatch(/^\+47910000(0[1-9]|10)$/);
+  });
+
+  it('stops everything it started on SIGTERM and frees its ports', async () => {
+    await stopWithSigterm(launcher!);
+  });
+
+  it('reuses the data folder on a second start: same demo partner, no migration applied', async () => {
+    launcher = startLauncher();
+    await waitUntilRunning(launcher);
+    const output = launcher.output();
+    expect(output).toContain('Migrations: Database schema is up to date; no migration applied');
+    expect(output).not.toMatch(/Applied migration/);
+    expect(output).toContain('Demo partner (created by an earlier start;');
+    expect(summaryValue(output, 'password')).toBe(firstPassword);
+
+    // The partner's password digest lives in the embedded database: accepted again, so the data survived.
+    const ping = await digestGet(
+      `https://127.0.0.1:${ports.management}/v1/miscellaneous/ping`,
+      summaryValue(output, 'username'),
+      firstPassword,
+    );
+    expect(ping.status).toBe(200);
+
+    await stopWithSigterm(launcher);
+  });
+});
+
+function exitWithin(current: LauncherProcess, timeoutMs: number): Promise<number | string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`still running ${timeoutMs} ms after SIGTERM:\n${current.output()}`)),
+      timeoutMs,
+    );
+  });
+  return Promise.race([current.exited, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A `  <label>   <value>` line of the summary. */
+function summaryValue(output: string, label: string): string {
+  const match = new RegExp(`^\\s+${label}\\s+(\\S+)\\s*$`, 'm').exec(output);
+  if (match === null) throw new Error(`no ${label} line in the launcher's output:\n${output}`);
+  return match[1];
+}
+
+function replacementExample(output: string): { url: string; body: string } {
+  const url = /curl -s -X POST '([^']+)'/.exec(output)?.[1];
+  const body = /--data-raw '([^']+)'/.exec(output)?.[1];
+  if (url === undefined || body === undefined)
+    throw new Error(`no replacement curl example in the launcher's output:\n${output}`);
+  return { url, body };
+}
+
+/**
+ * SCAN + UNLINK of this test's namespace only (other runs share the server); returns how many keys
+ * a second scan still finds, which must be none.
+ */
+async function deleteKeys(url: string, prefix: string): Promise<number> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await client.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length > 0) await client.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    let left = 0;
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      left += keys.length;
+      cursor = next;
+    } while (cursor !== '0');
+    return left;
+  } finally {
+    client.disconnect();
+  }
+}
