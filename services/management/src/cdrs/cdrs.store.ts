@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
+import { locatePage, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
 /** What ingestion reads and writes, all inside the record's transaction. */
 export interface CdrWriteStore {
@@ -195,20 +196,60 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrReadStore {
     return (rows[0]?.id as string | undefined) ?? null;
   }
 
+  /**
+   * Total and page without walking the customer's records from the start (SPEC §11: a page in
+   * ≤ 100 ms at 1,000,000 records): whole UTC days come from "cdr_day_counts", the partial days at
+   * the ends are counted in the index, and the page's scan starts at the part that holds it.
+   */
   async page(query: CdrPageQuery): Promise<{ cdrs: Cdr[]; total: number }> {
-    const where = `"partner_id" = $1 AND "customer_id" = $2
-      AND ($3::timestamptz IS NULL OR "start" >= $3) AND ($4::timestamptz IS NULL OR "start" < $4)`;
-    const parameters = [query.partnerId, query.customerId, query.from, query.to];
-    const [rows, counted] = await Promise.all([
-      this.manager.query(
-        `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE ${where} ORDER BY "start", "id" LIMIT $5 OFFSET $6`,
-        [...parameters, query.limit, query.offset],
-      ) as Promise<Row[]>,
-      this.manager.query(`SELECT count(*)::int AS "total" FROM "cdrs" WHERE ${where}`, parameters) as Promise<
-        Row[]
-      >,
+    const split = splitAtUtcDays(query.from, query.to);
+    const [head, days, tail] = await Promise.all([
+      split.head === null ? null : this.countSpan(query, split.head),
+      split.days === null ? [] : this.dayCounts(query, split.days),
+      split.tail === null ? null : this.countSpan(query, split.tail),
     ]);
-    return { cdrs: rows.map(toCdr), total: counted[0]!.total as number };
+    const counts: SplitCounts = {
+      head: split.head === null ? null : { from: split.head.from, count: head! },
+      days,
+      tail: split.tail === null ? null : { from: split.tail.from, count: tail! },
+    };
+    const total = totalOf(counts);
+    const start = locatePage(counts, query.offset);
+    if (start === null) return { cdrs: [], total };
+    const rows: Row[] = await this.manager.query(
+      `SELECT ${CDR_COLUMNS} FROM "cdrs"
+        WHERE "partner_id" = $1 AND "customer_id" = $2 AND "start" >= $3
+          AND ($4::timestamptz IS NULL OR "start" < $4)
+        ORDER BY "start", "id" LIMIT $5 OFFSET $6`,
+      [query.partnerId, query.customerId, start.seek, query.to, query.limit, start.skip],
+    );
+    return { cdrs: rows.map(toCdr), total };
+  }
+
+  private async countSpan(query: CdrPageQuery, span: Span): Promise<number> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT count(*)::int AS "count" FROM "cdrs"
+        WHERE "partner_id" = $1 AND "customer_id" = $2 AND "start" >= $3 AND "start" < $4`,
+      [query.partnerId, query.customerId, span.from, span.to],
+    );
+    return rows[0]!.count as number;
+  }
+
+  private async dayCounts(
+    query: CdrPageQuery,
+    days: { firstDay: Date | null; endDay: Date | null },
+  ): Promise<{ day: Date; count: number }[]> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT to_char("day", 'YYYY-MM-DD') AS "day", "count" FROM "cdr_day_counts"
+        WHERE "partner_id" = $1 AND "customer_id" = $2 AND "count" > 0
+          AND ($3::date IS NULL OR "day" >= $3::date) AND ($4::date IS NULL OR "day" < $4::date)
+        ORDER BY "day"`,
+      [query.partnerId, query.customerId, isoDay(days.firstDay), isoDay(days.endDay)],
+    );
+    return rows.map((row) => ({
+      day: new Date(`${row.day as string}T00:00:00Z`),
+      count: row.count as number,
+    }));
   }
 
   private async oneSource(condition: string, parameters: unknown[]): Promise<CdrSource | null> {
@@ -273,4 +314,9 @@ function toCdr(row: Row): Cdr {
     hasRecording: row.has_recording as boolean,
     timestamp: row.timestamp as Date,
   };
+}
+
+/** A UTC midnight as the date "cdr_day_counts" keys it. */
+function isoDay(midnight: Date | null): string | null {
+  return midnight === null ? null : midnight.toISOString().slice(0, 10);
 }

@@ -8,6 +8,7 @@ import { CampaignEntity } from '../campaigns/campaign.entity';
 import { TrackingNumberEntity } from '../numbers/tracking-number.entity';
 import { SourceEntity } from '../sources/source.entity';
 import { CdrEntity } from '../cdrs/cdr.entity';
+import { CdrDayCountEntity } from '../cdrs/cdr-day-count.entity';
 import { NotificationOutboxEntity } from '../notifications/notification-outbox.entity';
 import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
 import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
@@ -17,6 +18,7 @@ import { CreateCampaigns1795263200000 } from './migrations/1795263200000-CreateC
 import { CreateNumbersAndSources1795263300000 } from './migrations/1795263300000-CreateNumbersAndSources';
 import { CreateCdrs1795263500000 } from './migrations/1795263500000-CreateCdrs';
 import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
+import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -30,6 +32,7 @@ export const ENTITIES = [
   TrackingNumberEntity,
   SourceEntity,
   CdrEntity,
+  CdrDayCountEntity,
   NotificationOutboxEntity,
 ];
 export const MIGRATIONS = [
@@ -41,6 +44,7 @@ export const MIGRATIONS = [
   CreateNumbersAndSources1795263300000,
   CreateCdrs1795263500000,
   CreateNotificationOutbox1795263600000,
+  CreateCdrDayCounts1795263700000,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
