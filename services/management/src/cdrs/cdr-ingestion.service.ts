@@ -11,6 +11,7 @@ import { planNotifications } from '../notifications/notification-planner';
 import type { NotificationToSend } from '../notifications/outbox-writer';
 import type { Cdr, CdrSource, DialledNumber, NewCdr } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
+import { CdrBatchLookup, type CdrLookupStore } from './cdr-batch-lookup';
 import { parseCdrInput, type CdrInput } from './cdrs.dto';
 import type { CdrWriteStore } from './cdrs.store';
 
@@ -30,46 +31,64 @@ export type IngestOutcome =
 
 const CAMPAIGN_STATE_ACTIVE = '0';
 
-/** POST /telephony/cdrs (SPEC §5, §7): one transaction per record, so a bad one spoils no other. */
+/**
+ * POST /telephony/cdrs (SPEC §5, §7): the batch's lookups in a few queries, then one transaction per
+ * record, so a bad one spoils no other.
+ */
 export class CdrIngestionService {
   constructor(
     private readonly writes: UnitOfWork<CdrWriteStores>,
+    private readonly lookups: CdrLookupStore,
     private readonly attributions: CallAttributionReader,
   ) {}
 
   async ingest(records: readonly unknown[], now: Date): Promise<IngestOutcome[]> {
+    const parsed = records.map(parseRecord);
+    const lookup = await CdrBatchLookup.load(
+      this.lookups,
+      this.attributions,
+      parsed.flatMap((entry) => ('input' in entry ? [entry.input] : [])),
+    );
     const outcomes: IngestOutcome[] = [];
-    for (const raw of records) outcomes.push(await this.ingestOne(raw, now));
+    for (const entry of parsed)
+      outcomes.push('input' in entry ? await this.ingestOne(entry.input, lookup, now) : entry.failure);
     return outcomes;
   }
 
-  private async ingestOne(raw: unknown, now: Date): Promise<IngestOutcome> {
-    const callId = readCallId(raw);
+  private async ingestOne(input: CdrInput, lookup: CdrBatchLookup, now: Date): Promise<IngestOutcome> {
+    const existing = lookup.existing(input.callId);
+    if (existing !== null) return { ok: true, cdr: existing, created: false };
     try {
-      const input = parseCdrInput(raw);
-      return await this.writes.run((stores) => this.store(input, now, stores));
+      return await this.writes.run((stores) => this.store(input, lookup, now, stores));
     } catch (error) {
       if (!isTracklineError(error)) throw error;
-      return { ok: false, callId, status: error.status, message: error.message };
+      return { ok: false, callId: input.callId, status: error.status, message: error.message };
     }
   }
 
   private async store(
     input: CdrInput,
+    lookup: CdrBatchLookup,
     now: Date,
     { cdrs, notifications }: CdrWriteStores,
   ): Promise<IngestOutcome> {
-    const existing = await cdrs.findByCallId(input.callId);
-    if (existing !== null) return { ok: true, cdr: existing, created: false };
-    const dialled = await cdrs.findDialledNumber(input.bnum);
+    const dialled = lookup.dialled(input.bnum);
     if (dialled === null) throw new NotFoundError(`tracking number ${input.bnum}`);
-    const stored = await this.attributions.find(dialled.advId, input.callId);
-    // An attribution routed for another partner's number (a reused call id) is not this call's.
-    const attribution = stored !== null && stored.bnum === input.bnum ? stored : null;
-    const { source, heldBack } = await resolveSource(cdrs, dialled, attribution, input.bnum, input.start);
+    const attribution = lookup.attribution(input.callId, input.bnum);
+    const { source, heldBack } = await resolveSource(
+      cdrs,
+      lookup,
+      dialled,
+      attribution,
+      input.bnum,
+      input.start,
+    );
     const campaignId = source?.campaignId ?? null;
     const pricing =
-      campaignId === null ? null : await cdrs.findCampaignPricing(dialled.partnerId, campaignId);
+      campaignId === null
+        ? null
+        : (lookup.pricing(dialled.partnerId, campaignId) ??
+          (await cdrs.findCampaignPricing(dialled.partnerId, campaignId)));
 
     let commission: string | null = null;
     if (pricing !== null && pricing.state === CAMPAIGN_STATE_ACTIVE && input.answered) {
@@ -97,7 +116,7 @@ export class CdrIngestionService {
       newCdr(input, now, dialled, source, attribution, heldBack, pricing, commission),
     );
     if (cdr === null) {
-      // A concurrent delivery of the same call committed first; answer with its record.
+      // A concurrent delivery of the same call (or its twin earlier in this batch) committed first.
       const twin = await cdrs.findByCallId(input.callId);
       if (twin === null) throw new Error(`call ${input.callId} conflicted but is not stored`);
       return { ok: true, cdr: twin, created: false };
@@ -110,6 +129,15 @@ export class CdrIngestionService {
   }
 }
 
+function parseRecord(raw: unknown): { input: CdrInput } | { failure: IngestOutcome } {
+  try {
+    return { input: parseCdrInput(raw) };
+  } catch (error) {
+    if (!isTracklineError(error)) throw error;
+    return { failure: { ok: false, callId: readCallId(raw), status: error.status, message: error.message } };
+  }
+}
+
 /**
  * Static number: its open source, or the source that held it while the number is held back after
  * closing. Pool number: the source replacement attributed the call to, else the source whose
@@ -117,13 +145,14 @@ export class CdrIngestionService {
  */
 async function resolveSource(
   cdrs: CdrWriteStore,
+  lookup: CdrBatchLookup,
   dialled: DialledNumber,
   attribution: CallAttribution | null,
   bnum: string,
   start: Date,
 ): Promise<{ source: CdrSource | null; heldBack: boolean }> {
   if (dialled.kind === 'static') {
-    const source = await cdrs.findStaticSource(dialled.partnerId, bnum);
+    const source = lookup.staticSource(dialled.partnerId, bnum);
     if (source === null || source.status === 'active') return { source, heldBack: false };
     // A late record for a call made while the source was still open belongs to it.
     if (source.closedAt !== null && source.closedAt > start) return { source, heldBack: false };

@@ -63,6 +63,7 @@ describe('call records', () => {
     }));
     const ingestion = new CdrIngestionService(
       writes,
+      new TypeormCdrsStore(dataSource.manager),
       new RedisCallAttributionReader(redis, testRedis.keyPrefix),
     );
     listService = new CdrsService(new TypeormCdrsStore(dataSource.manager));

@@ -1,13 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
+import type { CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
-/** What ingestion reads and writes, all inside the record's transaction. */
+/** What ingestion reads and writes inside a record's transaction (the batch's lookups come first). */
 export interface CdrWriteStore {
   findByCallId(callId: string): Promise<Cdr | null>;
-  findDialledNumber(e164: string): Promise<DialledNumber | null>;
-  /** The open source on a static number, else the one that held it last. */
-  findStaticSource(partnerId: string, destnr: string): Promise<CdrSource | null>;
   findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null>;
   findActiveSourceByPhonenr(partnerId: string, phonenr: string): Promise<CdrSource | null>;
   findCampaignPricing(partnerId: string, campaignId: string): Promise<CdrCampaignPricing | null>;
@@ -49,9 +47,12 @@ const SOURCE_COLUMNS = `
   s."campaign_id"::text AS "campaign_id", s."media", s."class", s."expire", s."publisher_id", s."status",
   s."closed_at", s."email", s."smsnumber", s."notify_on_missed_call", s."notify_on_new_voicemail"`;
 
+const PRICING_COLUMNS = `
+  c."state", c."pricing_model_id", m."unique_caller_time"::text AS "unique_caller_time", m."conditions"`;
+
 type Row = Record<string, unknown>;
 
-export class TypeormCdrsStore implements CdrWriteStore, CdrReadStore {
+export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadStore {
   constructor(private readonly manager: EntityManager) {}
 
   async findByCallId(callId: string): Promise<Cdr | null> {
@@ -61,29 +62,74 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrReadStore {
     return rows[0] === undefined ? null : toCdr(rows[0]);
   }
 
-  async findDialledNumber(e164: string): Promise<DialledNumber | null> {
+  async findByCallIds(callIds: readonly string[]): Promise<Map<string, Cdr>> {
+    if (callIds.length === 0) return new Map();
     const rows: Row[] = await this.manager.query(
-      `SELECT t."partner_id"::text AS "partner_id", p."name", p."time_zone", t."kind", t."held_until"
-         FROM "tracking_numbers" t JOIN "partners" p ON p."id" = t."partner_id"
-        WHERE t."e164" = $1`,
-      [e164],
+      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "call_id" = ANY($1::varchar[])`,
+      [callIds],
     );
-    const row = rows[0];
-    if (row === undefined) return null;
-    return {
-      partnerId: row.partner_id as string,
-      advId: row.name as string,
-      timeZone: row.time_zone as string,
-      kind: row.kind as DialledNumber['kind'],
-      heldUntil: (row.held_until as Date | null) ?? null,
-    };
+    return new Map(rows.map((row) => [row.call_id as string, toCdr(row)]));
   }
 
-  findStaticSource(partnerId: string, destnr: string): Promise<CdrSource | null> {
-    return this.oneSource(
-      `s."partner_id" = $1 AND s."destnr" = $2
-       ORDER BY (s."status" = 'active') DESC, s."closed_at" DESC NULLS FIRST, s."id" DESC`,
-      [partnerId, destnr],
+  async findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>> {
+    if (e164s.length === 0) return new Map();
+    const rows: Row[] = await this.manager.query(
+      `SELECT t."e164", t."partner_id"::text AS "partner_id", p."name", p."time_zone", t."kind", t."held_until"
+         FROM "tracking_numbers" t JOIN "partners" p ON p."id" = t."partner_id"
+        WHERE t."e164" = ANY($1::varchar[])`,
+      [e164s],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.e164 as string,
+        {
+          partnerId: row.partner_id as string,
+          advId: row.name as string,
+          timeZone: row.time_zone as string,
+          kind: row.kind as DialledNumber['kind'],
+          heldUntil: (row.held_until as Date | null) ?? null,
+        },
+      ]),
+    );
+  }
+
+  async findStaticSources(
+    destnrs: readonly string[],
+  ): Promise<Map<string, { partnerId: string; source: CdrSource }>> {
+    if (destnrs.length === 0) return new Map();
+    // The number's owner's sources only; per number the open one, else the one closed last.
+    const rows: Row[] = await this.manager.query(
+      `SELECT DISTINCT ON (s."destnr") s."destnr", s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
+         FROM "sources" s
+         JOIN "customers" c ON c."id" = s."customer_id"
+         JOIN "tracking_numbers" t ON t."e164" = s."destnr" AND t."partner_id" = s."partner_id"
+        WHERE s."destnr" = ANY($1::varchar[])
+        ORDER BY s."destnr", (s."status" = 'active') DESC, s."closed_at" DESC NULLS FIRST, s."id" DESC`,
+      [destnrs],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.destnr as string,
+        { partnerId: row.partner_id as string, source: toSource(row) },
+      ]),
+    );
+  }
+
+  async findCampaignPricings(
+    campaignIds: readonly string[],
+  ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>> {
+    if (campaignIds.length === 0) return new Map();
+    const rows: Row[] = await this.manager.query(
+      `SELECT c."id"::text AS "campaign_id", c."partner_id"::text AS "partner_id", ${PRICING_COLUMNS}
+         FROM "campaigns" c JOIN "pricing_models" m ON m."id" = c."pricing_model_id"
+        WHERE c."id" = ANY($1::bigint[])`,
+      [campaignIds],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.campaign_id as string,
+        { partnerId: row.partner_id as string, pricing: toPricing(row.campaign_id as string, row) },
+      ]),
     );
   }
 
@@ -101,20 +147,12 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrReadStore {
 
   async findCampaignPricing(partnerId: string, campaignId: string): Promise<CdrCampaignPricing | null> {
     const rows: Row[] = await this.manager.query(
-      `SELECT c."state", c."pricing_model_id", m."unique_caller_time"::text AS "unique_caller_time", m."conditions"
+      `SELECT ${PRICING_COLUMNS}
          FROM "campaigns" c JOIN "pricing_models" m ON m."id" = c."pricing_model_id"
         WHERE c."partner_id" = $1 AND c."id" = $2`,
       [partnerId, campaignId],
     );
-    const row = rows[0];
-    if (row === undefined) return null;
-    return {
-      campaignId,
-      state: row.state as string,
-      pricingModelId: row.pricing_model_id as string,
-      uniqueCallerSeconds: Number(row.unique_caller_time),
-      conditions: row.conditions,
-    };
+    return rows[0] === undefined ? null : toPricing(campaignId, rows[0]);
   }
 
   async lockCaller(campaignId: string, anum: string): Promise<void> {
@@ -258,26 +296,38 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrReadStore {
         WHERE ${condition} LIMIT 1`,
       parameters,
     );
-    const row = rows[0];
-    if (row === undefined) return null;
-    return {
-      id: row.id as string,
-      customerId: row.customer_id as string,
-      custnr: row.custnr as string,
-      name: row.name as string,
-      campaignId: (row.campaign_id as string | null) ?? null,
-      media: (row.media as string | null) ?? null,
-      sourceClass: row.class as string,
-      expire: (row.expire as Date | null) ?? null,
-      publisherId: (row.publisher_id as string | null) ?? null,
-      status: row.status as CdrSource['status'],
-      closedAt: (row.closed_at as Date | null) ?? null,
-      email: (row.email as string | null) ?? null,
-      smsnumber: (row.smsnumber as string | null) ?? null,
-      notifyOnMissedCall: row.notify_on_missed_call as boolean,
-      notifyOnNewVoicemail: row.notify_on_new_voicemail as boolean,
-    };
+    return rows[0] === undefined ? null : toSource(rows[0]);
   }
+}
+
+function toSource(row: Row): CdrSource {
+  return {
+    id: row.id as string,
+    customerId: row.customer_id as string,
+    custnr: row.custnr as string,
+    name: row.name as string,
+    campaignId: (row.campaign_id as string | null) ?? null,
+    media: (row.media as string | null) ?? null,
+    sourceClass: row.class as string,
+    expire: (row.expire as Date | null) ?? null,
+    publisherId: (row.publisher_id as string | null) ?? null,
+    status: row.status as CdrSource['status'],
+    closedAt: (row.closed_at as Date | null) ?? null,
+    email: (row.email as string | null) ?? null,
+    smsnumber: (row.smsnumber as string | null) ?? null,
+    notifyOnMissedCall: row.notify_on_missed_call as boolean,
+    notifyOnNewVoicemail: row.notify_on_new_voicemail as boolean,
+  };
+}
+
+function toPricing(campaignId: string, row: Row): CdrCampaignPricing {
+  return {
+    campaignId,
+    state: row.state as string,
+    pricingModelId: row.pricing_model_id as string,
+    uniqueCallerSeconds: Number(row.unique_caller_time),
+    conditions: row.conditions,
+  };
 }
 
 function toCdr(row: Row): Cdr {

@@ -32,9 +32,10 @@ export function createCdrFeature(
       notifications: { enqueue: (items) => outbox.enqueue(manager, items) },
     };
   });
-  const list = new CdrsService(new TypeormCdrsStore(dataSource.manager));
+  const reads = new TypeormCdrsStore(dataSource.manager);
+  const list = new CdrsService(reads);
   return {
-    ingestion: new CdrIngestionService(writes, new RedisCallAttributionReader(redis, keyPrefix)),
+    ingestion: new CdrIngestionService(writes, reads, new RedisCallAttributionReader(redis, keyPrefix)),
     list,
     routes: cdrRoutes(list),
   };
