@@ -276,6 +276,22 @@ describe('docs/openapi/management.yaml', () => {
     }
   });
 
+  it('resolves every $ref', () => {
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') refs.push(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(spec);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(() => resolve({ $ref: ref })).not.toThrow();
+  });
+
   it.each(steps.map((step) => [step.name, step] as const))(
     '%s: the documented response matches a real one',
     async (_name, step) => {
