@@ -21,6 +21,9 @@ function jestConfig(packageDir, displayName, overrides = {}) {
     roots: ['<rootDir>/src'],
     testMatch: ['**/*.test.ts'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+    // Integration tests start servers and Redis processes on a shared 2-core machine; a generous
+    // ceiling keeps load from failing them, while a hung test still ends.
+    testTimeout: 30_000,
     transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
     moduleNameMapper: {
       '^@trackline/(domain|contracts|platform|test-harness)$': `${root}/packages/$1/src/index.ts`,

@@ -11,7 +11,13 @@ describe('EnvReader', () => {
   });
 
   it('parses well-formed values', () => {
-    const env = new EnvReader({ PORT: '9000', FLAG: 'false', LIST: 'a, b,,c', LEVEL: 'debug', URL: 'redis://h:1' });
+    const env = new EnvReader({
+      PORT: '9000',
+      FLAG: 'false',
+      LIST: 'a, b,,c',
+      LEVEL: 'debug',
+      URL: 'redis://h:1',
+    });
     expect(env.port('PORT', 1)).toBe(9000);
     expect(env.boolean('FLAG', true)).toBe(false);
     expect(env.list('LIST')).toEqual(['a', 'b', 'c']);

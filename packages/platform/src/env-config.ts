@@ -74,7 +74,9 @@ export class EnvReader {
       if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
       return raw;
     } catch {
-      this.problems.push(`${name}=${JSON.stringify(raw)}: must be a URL starting with ${protocols.join(' or ')}//`);
+      this.problems.push(
+        `${name}=${JSON.stringify(raw)}: must be a URL starting with ${protocols.join(' or ')}//`,
+      );
       return fallback;
     }
   }

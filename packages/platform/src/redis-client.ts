@@ -24,7 +24,8 @@ export interface RedisClientOptions {
 
 /** The one place Redis connections are made: explicit timeouts, retry strategy, logged state changes. */
 export function createRedisClient(options: RedisClientOptions): RedisConnection {
-  const retryStrategy = (attempt: number): number => Math.min(50 * 2 ** Math.min(attempt, 10), options.maxReconnectDelayMs);
+  const retryStrategy = (attempt: number): number =>
+    Math.min(50 * 2 ** Math.min(attempt, 10), options.maxReconnectDelayMs);
   const base: RedisOptions = {
     connectionName: options.name,
     connectTimeout: options.connectTimeoutMs,

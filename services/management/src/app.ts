@@ -72,12 +72,19 @@ export async function createManagementApp(
     throw error;
   }
 
-  const projections = createProjections({ dataSource, redis, keyPrefix: config.redis.keyPrefix, logger, clock });
+  const projections = createProjections({
+    dataSource,
+    redis,
+    keyPrefix: config.redis.keyPrefix,
+    logger,
+    clock,
+  });
   // Start from a Redis that matches the database, whatever happened while no writer ran (SPEC §1).
   // A failure is logged, not fatal: the partner API works without it, and a rebuild repairs Redis.
   await projections.rebuild().then(
     (counts) => logger.info(counts, 'Redis projections rebuilt'),
-    (error: unknown) => logger.error({ err: error }, 'Redis projections rebuild failed; run projections:rebuild'),
+    (error: unknown) =>
+      logger.error({ err: error }, 'Redis projections rebuild failed; run projections:rebuild'),
   );
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix: config.redis.keyPrefix });
   const services = createManagementServices(stores, config, projectionListeners(projections));
@@ -93,7 +100,12 @@ export async function createManagementApp(
   );
   const app = createHttpApp({
     logger,
-    routes: [...pingRoutes(), ...createManagementRoutes(services), ...cdrs.routes, ...(options.extraRoutes ?? [])],
+    routes: [
+      ...pingRoutes(),
+      ...createManagementRoutes(services),
+      ...cdrs.routes,
+      ...(options.extraRoutes ?? []),
+    ],
     authenticator,
     trustedProxies,
     readiness: readinessChecks(dataSource, redis),
@@ -109,7 +121,10 @@ export async function createManagementApp(
       }),
     },
   });
-  const front = createHttpsFront(await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }, logger, clock()), app);
+  const front = createHttpsFront(
+    await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }, logger, clock()),
+    app,
+  );
 
   return {
     front,
@@ -134,7 +149,7 @@ function parseTrustedProxies(entries: string[]): AddressList {
 function nonceSecret(config: ManagementConfig, logger: Logger): string {
   if (config.digest.nonceSecret !== '') return config.digest.nonceSecret;
   logger.warn(
-    'DIGEST_NONCE_SECRET is unset: using a random key for this process; replicas will not accept each other\'s nonces and a restart invalidates them',
+    "DIGEST_NONCE_SECRET is unset: using a random key for this process; replicas will not accept each other's nonces and a restart invalidates them",
   );
   return randomBytes(32).toString('hex');
 }

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // A bad setting is the operator's to fix: one clear message, no stack.
   if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
-  else process.stderr.write(`management service failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  else
+    process.stderr.write(`management service failed to start: ${(error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });

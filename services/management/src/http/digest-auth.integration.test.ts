@@ -2,7 +2,13 @@ import { Agent } from 'node:https';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
-import { createTestStores, startTestService, testConfig, type RunningService, type TestStores } from './test-support/test-service';
+import {
+  createTestStores,
+  startTestService,
+  testConfig,
+  type RunningService,
+  type TestStores,
+} from './test-support/test-service';
 import { rawRequest, type HttpResult } from './test-support/https-request';
 import { DigestClient, digestAuthorization, parseChallenges } from './test-support/digest-client';
 import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy';
@@ -73,7 +79,9 @@ describe('digest authentication', () => {
     expect(result.status).toBe(401);
     expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Digest authentication required' } });
     const challenges = parseChallenges(result.headers);
-    expect(challenges.map((challenge) => [challenge.algorithm, challenge.qop, challenge.realm, challenge.stale])).toEqual([
+    expect(
+      challenges.map((challenge) => [challenge.algorithm, challenge.qop, challenge.realm, challenge.stale]),
+    ).toEqual([
       ['MD5', 'auth', 'Trackline', false],
       ['SHA-256', 'auth', 'Trackline', false],
     ]);
@@ -84,7 +92,10 @@ describe('digest authentication', () => {
       ['acme-api', 'wrong'],
       ['nobody', PASSWORD],
     ]) {
-      const result = await new DigestClient(service.port, username, password).request({ method: 'GET', path: '/miscellaneous/ping' });
+      const result = await new DigestClient(service.port, username, password).request({
+        method: 'GET',
+        path: '/miscellaneous/ping',
+      });
       expect(result.status).toBe(401);
       expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Invalid credentials' } });
       expect(parseChallenges(result.headers)).toHaveLength(2);
@@ -102,9 +113,16 @@ describe('digest authentication', () => {
       nc: 1,
       withoutQop: true,
     });
-    const result = await rawRequest({ port: service.port, method: 'GET', path: '/miscellaneous/ping', headers: { Authorization: authorization } });
+    const result = await rawRequest({
+      port: service.port,
+      method: 'GET',
+      path: '/miscellaneous/ping',
+      headers: { Authorization: authorization },
+    });
     expect(result.status).toBe(401);
-    expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Digest qop=auth with cnonce and nc is required' } });
+    expect(errorOf(result)).toEqual({
+      error: { status: 401, message: 'Digest qop=auth with cnonce and nc is required' },
+    });
   });
 
   it('refuses a header whose uri is not the request line', async () => {
@@ -117,16 +135,38 @@ describe('digest authentication', () => {
       uri: '/miscellaneous/ping',
       nc: 1,
     });
-    const result = await rawRequest({ port: service.port, method: 'GET', path: '/v1/miscellaneous/ping', headers: { Authorization: authorization } });
+    const result = await rawRequest({
+      port: service.port,
+      method: 'GET',
+      path: '/v1/miscellaneous/ping',
+      headers: { Authorization: authorization },
+    });
     expect(result.status).toBe(401);
-    expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Digest uri does not match the request' } });
+    expect(errorOf(result)).toEqual({
+      error: { status: 401, message: 'Digest uri does not match the request' },
+    });
   });
 
   it('refuses a nonce it did not issue', async () => {
     const [challenge] = await challengeFrom(service.port);
-    const forged = { ...challenge, nonce: `${challenge.nonce.slice(0, -1)}${challenge.nonce.endsWith('0') ? '1' : '0'}` };
-    const authorization = digestAuthorization({ username: 'acme-api', password: PASSWORD, challenge: forged, method: 'GET', uri: '/miscellaneous/ping', nc: 1 });
-    const result = await rawRequest({ port: service.port, method: 'GET', path: '/miscellaneous/ping', headers: { Authorization: authorization } });
+    const forged = {
+      ...challenge,
+      nonce: `${challenge.nonce.slice(0, -1)}${challenge.nonce.endsWith('0') ? '1' : '0'}`,
+    };
+    const authorization = digestAuthorization({
+      username: 'acme-api',
+      password: PASSWORD,
+      challenge: forged,
+      method: 'GET',
+      uri: '/miscellaneous/ping',
+      nc: 1,
+    });
+    const result = await rawRequest({
+      port: service.port,
+      method: 'GET',
+      path: '/miscellaneous/ping',
+      headers: { Authorization: authorization },
+    });
     expect(result.status).toBe(401);
     expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Invalid digest nonce' } });
   });
@@ -134,10 +174,22 @@ describe('digest authentication', () => {
   it('refuses a replayed Authorization header on another replica, which still accepts the nonce with a higher nc', async () => {
     const [challenge] = await challengeFrom(service.port);
     const authorize = (nc: number) =>
-      digestAuthorization({ username: 'acme-api', password: PASSWORD, challenge, method: 'GET', uri: '/miscellaneous/ping', nc });
+      digestAuthorization({
+        username: 'acme-api',
+        password: PASSWORD,
+        challenge,
+        method: 'GET',
+        uri: '/miscellaneous/ping',
+        nc,
+      });
     const first = authorize(1);
     const send = (port: number, authorization: string) =>
-      rawRequest({ port, method: 'GET', path: '/miscellaneous/ping', headers: { Authorization: authorization } });
+      rawRequest({
+        port,
+        method: 'GET',
+        path: '/miscellaneous/ping',
+        headers: { Authorization: authorization },
+      });
 
     expect((await send(service.port, first)).status).toBe(200);
     const replayed = await send(second.port, first);
@@ -155,8 +207,20 @@ describe('digest authentication', () => {
     const [challenge] = await challengeFrom(service.port);
     now += 301_000;
     try {
-      const late = digestAuthorization({ username: 'acme-api', password: PASSWORD, challenge, method: 'GET', uri: '/miscellaneous/ping', nc: 1 });
-      const result = await rawRequest({ port: service.port, method: 'GET', path: '/miscellaneous/ping', headers: { Authorization: late } });
+      const late = digestAuthorization({
+        username: 'acme-api',
+        password: PASSWORD,
+        challenge,
+        method: 'GET',
+        uri: '/miscellaneous/ping',
+        nc: 1,
+      });
+      const result = await rawRequest({
+        port: service.port,
+        method: 'GET',
+        path: '/miscellaneous/ping',
+        headers: { Authorization: late },
+      });
       expect(result.status).toBe(401);
       expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Digest nonce expired' } });
       expect(parseChallenges(result.headers).every((fresh) => fresh.stale)).toBe(true);
@@ -168,12 +232,16 @@ describe('digest authentication', () => {
   });
 
   it('checks the partner IP allowlist after authentication and says why it refuses', async () => {
-    const result = await new DigestClient(service.port, 'elsewhere-api', PASSWORD).request({ method: 'GET', path: '/miscellaneous/ping' });
+    const result = await new DigestClient(service.port, 'elsewhere-api', PASSWORD).request({
+      method: 'GET',
+      path: '/miscellaneous/ping',
+    });
     expect(result.status).toBe(401);
     expect(errorOf(result)).toEqual({
       error: {
         status: 401,
-        message: 'Client address 127.0.0.1 is not in the IP allowlist of this account; ask the operator to add it',
+        message:
+          'Client address 127.0.0.1 is not in the IP allowlist of this account; ask the operator to add it',
       },
     });
   });
@@ -187,7 +255,12 @@ describe('digest authentication', () => {
       const worker = async () => {
         while (next < count) {
           next += 1;
-          const result = await rawRequest({ port: service.port, method: 'GET', path: '/miscellaneous/ping', agent });
+          const result = await rawRequest({
+            port: service.port,
+            method: 'GET',
+            path: '/miscellaneous/ping',
+            agent,
+          });
           if (result.status !== 401) throw new Error(`unexpected ${result.status}`);
         }
       };
@@ -210,7 +283,13 @@ describe('digest authentication', () => {
     }
     const redis = new Redis(stores.redis.url);
     try {
-      const [, keys] = await redis.scan('0', 'MATCH', `${stores.redis.keyPrefix}mgmt:digest-nc:*`, 'COUNT', 100_000);
+      const [, keys] = await redis.scan(
+        '0',
+        'MATCH',
+        `${stores.redis.keyPrefix}mgmt:digest-nc:*`,
+        'COUNT',
+        100_000,
+      );
       // Only the successful requests of the tests above left counters; not one per 401.
       expect(keys.length).toBeLessThan(20);
     } finally {
@@ -249,15 +328,36 @@ describe('client addresses', () => {
   });
 
   it('matches IPv4-mapped IPv6 peers against IPv4 ranges and IPv6 peers against IPv6 ranges', async () => {
-    const v4 = await new DigestClient(service.port, 'v4-api', PASSWORD).request({ method: 'GET', path: '/miscellaneous/ping' });
+    const v4 = await new DigestClient(service.port, 'v4-api', PASSWORD).request({
+      method: 'GET',
+      path: '/miscellaneous/ping',
+    });
     expect(v4.status).toBe(200);
     const v6 = new DigestClient(service.port, 'v6-api', PASSWORD);
     const fromV4 = await v6.request({ method: 'GET', path: '/miscellaneous/ping' });
     expect(fromV4.status).toBe(401);
-    const overV6 = await rawRequest({ port: service.port, host: '::1', method: 'GET', path: '/miscellaneous/ping' });
+    const overV6 = await rawRequest({
+      port: service.port,
+      host: '::1',
+      method: 'GET',
+      path: '/miscellaneous/ping',
+    });
     const [challenge] = parseChallenges(overV6.headers);
-    const authorization = digestAuthorization({ username: 'v6-api', password: PASSWORD, challenge, method: 'GET', uri: '/miscellaneous/ping', nc: 1 });
-    const ok = await rawRequest({ port: service.port, host: '::1', method: 'GET', path: '/miscellaneous/ping', headers: { Authorization: authorization } });
+    const authorization = digestAuthorization({
+      username: 'v6-api',
+      password: PASSWORD,
+      challenge,
+      method: 'GET',
+      uri: '/miscellaneous/ping',
+      nc: 1,
+    });
+    const ok = await rawRequest({
+      port: service.port,
+      host: '::1',
+      method: 'GET',
+      path: '/miscellaneous/ping',
+      headers: { Authorization: authorization },
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -302,10 +402,15 @@ describe('stores unreachable', () => {
     try {
       const down = await client.request({ method: 'GET', path: '/miscellaneous/ping.xml' });
       expect(down.status).toBe(503);
-      expect(down.text).toContain('<error><status>503</status><message>Service temporarily unavailable; retry later</message></error>');
+      expect(down.text).toContain(
+        '<error><status>503</status><message>Service temporarily unavailable; retry later</message></error>',
+      );
       const ready = await rawRequest({ port: service.port, method: 'GET', path: '/ready' });
       expect(ready.status).toBe(503);
-      expect(ready.json()).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'unreachable' } });
+      expect(ready.json()).toEqual({
+        status: 'unavailable',
+        checks: { postgres: 'ok', redis: 'unreachable' },
+      });
     } finally {
       redisProxy.restore();
     }
@@ -319,9 +424,14 @@ describe('stores unreachable', () => {
     }
     postgresProxy.cut();
     try {
-      const down = await new DigestClient(service.port, 'acme-api', PASSWORD).request({ method: 'GET', path: '/miscellaneous/ping' });
+      const down = await new DigestClient(service.port, 'acme-api', PASSWORD).request({
+        method: 'GET',
+        path: '/miscellaneous/ping',
+      });
       expect(down.status).toBe(503);
-      expect(down.json()).toEqual({ error: { status: 503, message: 'Service temporarily unavailable; retry later' } });
+      expect(down.json()).toEqual({
+        error: { status: 503, message: 'Service temporarily unavailable; retry later' },
+      });
       const ready = await rawRequest({ port: service.port, method: 'GET', path: '/ready' });
       expect(ready.status).toBe(503);
       expect((ready.json() as { checks: unknown }).checks).toEqual({ postgres: 'unreachable', redis: 'ok' });

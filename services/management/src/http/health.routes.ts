@@ -15,16 +15,24 @@ export interface ReadinessCheck {
 export function healthHandlers(checks: readonly ReadinessCheck[]) {
   return {
     health: (_req: Request, res: Response): void => {
-      res.status(200).type(JSON_TYPE).send(JSON.stringify({ status: 'ok' }));
+      res
+        .status(200)
+        .type(JSON_TYPE)
+        .send(JSON.stringify({ status: 'ok' }));
     },
     ready: async (_req: Request, res: Response): Promise<void> => {
-      const results = await Promise.all(checks.map(async (entry) => [entry.name, await entry.check()] as const));
+      const results = await Promise.all(
+        checks.map(async (entry) => [entry.name, await entry.check()] as const),
+      );
       const ready = results.every(([, ok]) => ok);
       const body = {
         status: ready ? 'ready' : 'unavailable',
         checks: Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'ok' : 'unreachable'])),
       };
-      res.status(ready ? 200 : 503).type(JSON_TYPE).send(JSON.stringify(body));
+      res
+        .status(ready ? 200 : 503)
+        .type(JSON_TYPE)
+        .send(JSON.stringify(body));
     },
   };
 }

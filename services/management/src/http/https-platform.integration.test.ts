@@ -4,7 +4,13 @@ import { connect } from 'node:tls';
 import { createLogger } from '@trackline/platform';
 import { generate } from 'selfsigned';
 import { writeFile } from 'node:fs/promises';
-import { createTestStores, startTestService, testConfig, type RunningService, type TestStores } from './test-support/test-service';
+import {
+  createTestStores,
+  startTestService,
+  testConfig,
+  type RunningService,
+  type TestStores,
+} from './test-support/test-service';
 import { rawRequest } from './test-support/https-request';
 import { DigestClient } from './test-support/digest-client';
 
@@ -74,7 +80,10 @@ describe('HTTPS only', () => {
   });
 
   it('serves the operator certificate from TLS_CERT/TLS_KEY', async () => {
-    const made = await generate([{ name: 'commonName', value: 'operator.example' }], { keyType: 'ec', curve: 'P-256' });
+    const made = await generate([{ name: 'commonName', value: 'operator.example' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+    });
     const certFile = join(stores.dataDir, 'operator-cert.pem');
     const keyFile = join(stores.dataDir, 'operator-key.pem');
     await writeFile(certFile, made.cert);
@@ -88,15 +97,27 @@ describe('HTTPS only', () => {
   });
 
   it('answers plain HTTP on the same port with 403 HTTPS required, in JSON or XML', async () => {
-    const json = await rawRequest({ port: service.port, method: 'GET', path: '/miscellaneous/ping', plain: true });
+    const json = await rawRequest({
+      port: service.port,
+      method: 'GET',
+      path: '/miscellaneous/ping',
+      plain: true,
+    });
     expect(json.status).toBe(403);
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(json.json()).toEqual({ error: { status: 403, message: 'HTTPS required' } });
 
-    const xml = await rawRequest({ port: service.port, method: 'GET', path: '/v1/customers.xml', plain: true });
+    const xml = await rawRequest({
+      port: service.port,
+      method: 'GET',
+      path: '/v1/customers.xml',
+      plain: true,
+    });
     expect(xml.status).toBe(403);
     expect(xml.headers['content-type']).toBe('application/xml; charset=utf-8');
-    expect(xml.text).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<error><status>403</status><message>HTTPS required</message></error>');
+    expect(xml.text).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<error><status>403</status><message>HTTPS required</message></error>',
+    );
   });
 
   it('does not believe X-Forwarded-Proto from an untrusted peer', async () => {
@@ -170,7 +191,12 @@ describe('behind a trusted TLS-terminating proxy', () => {
     });
     // Past the HTTPS check: now credentials are asked for.
     expect(plain.status).toBe(401);
-    const refused = await rawRequest({ port: service.port, method: 'GET', path: '/miscellaneous/ping', plain: true });
+    const refused = await rawRequest({
+      port: service.port,
+      method: 'GET',
+      path: '/miscellaneous/ping',
+      plain: true,
+    });
     expect(refused.status).toBe(403);
   });
 
@@ -183,7 +209,8 @@ describe('behind a trusted TLS-terminating proxy', () => {
     expect(spoofed.json()).toEqual({
       error: {
         status: 401,
-        message: 'Client address 198.51.100.1 is not in the IP allowlist of this account; ask the operator to add it',
+        message:
+          'Client address 198.51.100.1 is not in the IP allowlist of this account; ask the operator to add it',
       },
     });
   });

@@ -8,13 +8,20 @@ const METHOD_TOKEN = /^[A-Za-z]+$/;
  * only speak GET and POST. Other methods are taken as sent: overriding a GET could turn a link
  * into a DELETE.
  */
-export function effectiveMethod(wireMethod: string, query: Record<string, string>, header: string | undefined): string {
+export function effectiveMethod(
+  wireMethod: string,
+  query: Record<string, string>,
+  header: string | undefined,
+): string {
   if (wireMethod !== 'POST') return wireMethod;
   const override = query._method ?? header;
   if (override === undefined || override.trim() === '') return wireMethod;
   const method = override.trim();
   if (!METHOD_TOKEN.test(method)) {
-    throw new ValidationError(query._method !== undefined ? '_method' : 'X-HTTP-Method-Override', 'must be an HTTP method name');
+    throw new ValidationError(
+      query._method !== undefined ? '_method' : 'X-HTTP-Method-Override',
+      'must be an HTTP method name',
+    );
   }
   return method.toUpperCase();
 }

@@ -27,6 +27,9 @@ export function mountRoutes(definitions: readonly RouteDefinition[], clock: () =
       log: req.log,
     });
     const rendered = renderResponse(response, state.format);
-    res.status(response.status ?? 200).type(rendered.contentType).send(rendered.body);
+    res
+      .status(response.status ?? 200)
+      .type(rendered.contentType)
+      .send(rendered.body);
   };
 }

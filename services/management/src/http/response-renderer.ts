@@ -70,7 +70,12 @@ function renderXml(response: ApiResponse): RenderedBody {
     }
     case 'value': {
       const value = xmlValue(singularOf(response.root), response.value);
-      body = xmlDocument(response.root, typeof value === 'object' && value !== null && !Array.isArray(value) ? value : (value as string | null));
+      body = xmlDocument(
+        response.root,
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? value
+          : (value as string | null),
+      );
       break;
     }
   }

@@ -1,4 +1,9 @@
-import { MethodNotAllowedError, NotFoundError, NotImplementedError, ValidationError } from '@trackline/domain';
+import {
+  MethodNotAllowedError,
+  NotFoundError,
+  NotImplementedError,
+  ValidationError,
+} from '@trackline/domain';
 import type { HttpMethod, RouteDefinition } from './route-definition';
 
 /** Every method some resource implements; others (PATCH, OPTIONS, …) are 501 everywhere. */
@@ -46,14 +51,18 @@ export class RouteTable {
     const remainingQuery = rewritten?.query ?? query;
     const candidates = this.routes
       .map((route) => ({ route, params: bind(route, segments) }))
-      .filter((entry): entry is { route: CompiledRoute; params: Record<string, string> } => entry.params !== undefined);
+      .filter(
+        (entry): entry is { route: CompiledRoute; params: Record<string, string> } =>
+          entry.params !== undefined,
+      );
     if (candidates.length === 0) throw new NotFoundError(`Resource /${rawSegments.join('/')}`);
     // A literal beats a parameter: `/customers/campaigns` is not customer "campaigns".
     const best = Math.max(...candidates.map((entry) => entry.route.literals));
     const onPath = candidates.filter((entry) => entry.route.literals === best);
     const wanted = method === 'HEAD' ? 'GET' : method;
     const hit = onPath.find((entry) => entry.route.definition.method === wanted);
-    if (hit !== undefined) return { definition: hit.route.definition, params: hit.params, query: remainingQuery };
+    if (hit !== undefined)
+      return { definition: hit.route.definition, params: hit.params, query: remainingQuery };
     if (!(PLATFORM_METHODS as readonly string[]).includes(wanted)) {
       throw new NotImplementedError(`Method ${method} is not implemented`);
     }
@@ -68,11 +77,17 @@ export class RouteTable {
     let chosen: { route: CompiledRoute; params: number } | undefined;
     for (const route of this.routes) {
       if (!route.isSubResource) continue;
-      const literals = route.segments.filter((segment): segment is { literal: string } => 'literal' in segment);
-      const params = route.segments.filter((segment): segment is { param: string; queryKey: string } => 'param' in segment);
+      const literals = route.segments.filter(
+        (segment): segment is { literal: string } => 'literal' in segment,
+      );
+      const params = route.segments.filter(
+        (segment): segment is { param: string; queryKey: string } => 'param' in segment,
+      );
       if (literals.length !== rawSegments.length) continue;
-      if (!literals.every((segment, index) => segment.literal === decodeSegment(rawSegments[index]))) continue;
-      if (!params.every((segment) => query[segment.queryKey] !== undefined && query[segment.queryKey] !== '')) continue;
+      if (!literals.every((segment, index) => segment.literal === decodeSegment(rawSegments[index])))
+        continue;
+      if (!params.every((segment) => query[segment.queryKey] !== undefined && query[segment.queryKey] !== ''))
+        continue;
       if (chosen === undefined || params.length > chosen.params) chosen = { route, params: params.length };
     }
     if (chosen === undefined) return undefined;
@@ -130,6 +145,9 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new ValidationError('path', `segment ${JSON.stringify(segment)} is not valid percent-encoded UTF-8`);
+    throw new ValidationError(
+      'path',
+      `segment ${JSON.stringify(segment)} is not valid percent-encoded UTF-8`,
+    );
   }
 }

@@ -1,6 +1,12 @@
 import type { ApiRecord } from './api-response';
 import type { RouteDefinition } from './route-definition';
-import { createTestStores, startTestService, testConfig, type RunningService, type TestStores } from './test-support/test-service';
+import {
+  createTestStores,
+  startTestService,
+  testConfig,
+  type RunningService,
+  type TestStores,
+} from './test-support/test-service';
 import { DigestClient } from './test-support/digest-client';
 import type { HttpResult } from './test-support/https-request';
 
@@ -24,7 +30,9 @@ const record: ApiRecord = {
   source_id: '12',
   name: 'Bjørn & Søn <AS>',
   expire: null,
-  alt_numbers: [{ phonenr: '+4790000000', weekdays: 'mon,tue', from_time: '08:00', to_time: '16:00', alt_key: '1' }],
+  alt_numbers: [
+    { phonenr: '+4790000000', weekdays: 'mon,tue', from_time: '08:00', to_time: '16:00', alt_key: '1' },
+  ],
   conditions: [],
   used_by: { '31': 'Main ad', '32': 'Second ad' },
 };
@@ -36,7 +44,15 @@ const probes: RouteDefinition[] = [
   echo('POST', '/probes/echo'),
   echo('PUT', '/probes/echo'),
   echo('DELETE', '/probes/echo'),
-  { method: 'GET', path: '/probes/records', handle: async () => ({ kind: 'records', names: { plural: 'sources', singular: 'source' }, records: [record] }) },
+  {
+    method: 'GET',
+    path: '/probes/records',
+    handle: async () => ({
+      kind: 'records',
+      names: { plural: 'sources', singular: 'source' },
+      records: [record],
+    }),
+  },
   {
     method: 'GET',
     path: '/probes/paged',
@@ -52,7 +68,12 @@ const probes: RouteDefinition[] = [
   {
     method: 'POST',
     path: '/probes/created',
-    handle: async () => ({ kind: 'record', names: { plural: 'campaigns', singular: 'campaign' }, record: { campaign_id: '5', expire: null }, status: 201 }),
+    handle: async () => ({
+      kind: 'record',
+      names: { plural: 'campaigns', singular: 'campaign' },
+      record: { campaign_id: '5', expire: null },
+      status: 201,
+    }),
   },
   {
     method: 'GET',
@@ -86,7 +107,8 @@ describe('routing, negotiation, bodies and rendering', () => {
     await stores.release();
   });
 
-  const get = (path: string, headers: Record<string, string> = {}) => client.request({ method: 'GET', path, headers });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    client.request({ method: 'GET', path, headers });
   const echoOf = (result: HttpResult) => (result.json() as { echo: Record<string, unknown> }).echo;
 
   describe('versions and formats', () => {
@@ -97,17 +119,24 @@ describe('routing, negotiation, bodies and rendering', () => {
       expect(versioned.text).toBe(plain.text);
     });
 
-    it.each(['/v2/miscellaneous/ping', '/v0/miscellaneous/ping'])('answers 404 for another version: %s', async (path) => {
-      const result = await get(path);
-      expect(result.status).toBe(404);
-      expect(result.json()).toEqual({ error: { status: 404, message: `API version ${path.split('/')[1]} not found` } });
-    });
+    it.each(['/v2/miscellaneous/ping', '/v0/miscellaneous/ping'])(
+      'answers 404 for another version: %s',
+      async (path) => {
+        const result = await get(path);
+        expect(result.status).toBe(404);
+        expect(result.json()).toEqual({
+          error: { status: 404, message: `API version ${path.split('/')[1]} not found` },
+        });
+      },
+    );
 
     it('selects XML by a suffix on the resource name or by Accept; JSON otherwise', async () => {
       const suffix = await get('/miscellaneous/ping.xml');
       expect(suffix.headers['content-type']).toBe('application/xml; charset=utf-8');
       expect(suffix.text).toBe(`${XML_HEAD}<ping>ok</ping>`);
-      expect((await get('/v1/miscellaneous/ping', { Accept: 'application/xml' })).text).toBe(`${XML_HEAD}<ping>ok</ping>`);
+      expect((await get('/v1/miscellaneous/ping', { Accept: 'application/xml' })).text).toBe(
+        `${XML_HEAD}<ping>ok</ping>`,
+      );
       const json = await get('/miscellaneous/ping.json', { Accept: 'application/xml' });
       expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(json.json()).toEqual({ ping: 'ok' });
@@ -142,8 +171,16 @@ describe('routing, negotiation, bodies and rendering', () => {
         headers: { 'Content-Type': 'application/x-www-form-urlencode' },
         body: 'name=Hello',
       });
-      expect(echoOf(byQuery)).toMatchObject({ route: 'PUT /probes/:probeId/voice_items/:voiceItemId', query: {}, body: '{"name":"Hello"}' });
-      const byHeader = await client.request({ method: 'POST', path: '/probes/echo', headers: { 'X-HTTP-Method-Override': 'DELETE' } });
+      expect(echoOf(byQuery)).toMatchObject({
+        route: 'PUT /probes/:probeId/voice_items/:voiceItemId',
+        query: {},
+        body: '{"name":"Hello"}',
+      });
+      const byHeader = await client.request({
+        method: 'POST',
+        path: '/probes/echo',
+        headers: { 'X-HTTP-Method-Override': 'DELETE' },
+      });
       expect(echoOf(byHeader).route).toBe('DELETE /probes/echo');
     });
 
@@ -155,7 +192,9 @@ describe('routing, negotiation, bodies and rendering', () => {
       const wrong = await client.request({ method: 'DELETE', path: '/probes/records.xml' });
       expect(wrong.status).toBe(405);
       expect(wrong.headers.allow).toBe('GET, HEAD');
-      expect(wrong.text).toBe(`${XML_HEAD}<error><status>405</status><message>Method not allowed; allowed: GET, HEAD</message></error>`);
+      expect(wrong.text).toBe(
+        `${XML_HEAD}<error><status>405</status><message>Method not allowed; allowed: GET, HEAD</message></error>`,
+      );
 
       const patch = await client.request({ method: 'PATCH', path: '/probes/echo' });
       expect(patch.status).toBe(501);
@@ -167,7 +206,12 @@ describe('routing, negotiation, bodies and rendering', () => {
 
   describe('request bodies', () => {
     const post = (contentType: string | undefined, body: string | undefined) =>
-      client.request({ method: 'POST', path: '/probes/echo', headers: contentType ? { 'Content-Type': contentType } : {}, body });
+      client.request({
+        method: 'POST',
+        path: '/probes/echo',
+        headers: contentType ? { 'Content-Type': contentType } : {},
+        body,
+      });
 
     it.each([
       ['application/x-www-form-urlencoded', 'name=Bj%C3%B8rn+%C3%86r%C3%B8&custnr=45'],
@@ -183,9 +227,21 @@ describe('routing, negotiation, bodies and rendering', () => {
     it.each([
       ['application/json', '{"name": ', /^body: is not valid JSON/],
       ['application/json', '["a"]', /^body: must be a JSON object$/],
-      ['text/plain', 'name=x', /^Content-Type: must be application\/x-www-form-urlencoded or application\/json, not text\/plain$/],
-      ['application/x-www-form-urlencoded; charset=ISO-8859-1', 'name=x', /^Content-Type: charset must be UTF-8, not ISO-8859-1$/],
-      ['application/x-www-form-urlencoded', 'name=%FF', /^body: has a percent-escape that is not valid UTF-8$/],
+      [
+        'text/plain',
+        'name=x',
+        /^Content-Type: must be application\/x-www-form-urlencoded or application\/json, not text\/plain$/,
+      ],
+      [
+        'application/x-www-form-urlencoded; charset=ISO-8859-1',
+        'name=x',
+        /^Content-Type: charset must be UTF-8, not ISO-8859-1$/,
+      ],
+      [
+        'application/x-www-form-urlencoded',
+        'name=%FF',
+        /^body: has a percent-escape that is not valid UTF-8$/,
+      ],
     ])('refuses %s body %s with 400 naming the problem', async (type, body, message) => {
       const result = await post(type, body);
       expect(result.status).toBe(400);
@@ -197,7 +253,9 @@ describe('routing, negotiation, bodies and rendering', () => {
     it('refuses a body over 1 MiB with 413', async () => {
       const result = await post('application/x-www-form-urlencoded', `name=${'x'.repeat(1024 * 1024)}`);
       expect(result.status).toBe(413);
-      expect(result.json()).toEqual({ error: { status: 413, message: 'body: must be at most 1048576 bytes' } });
+      expect(result.json()).toEqual({
+        error: { status: 413, message: 'body: must be at most 1048576 bytes' },
+      });
     });
   });
 

@@ -65,7 +65,8 @@ export function xmlValue(name: string, value: ApiValue): XmlNode {
   return {
     [item]: keys.map((key): XmlNode => {
       const inner = xmlValue(item, value[key]);
-      if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) return { '@_id': key, ...inner };
+      if (inner !== null && typeof inner === 'object' && !Array.isArray(inner))
+        return { '@_id': key, ...inner };
       return { '@_id': key, '#text': inner ?? '' };
     }),
   };

@@ -13,7 +13,7 @@ const HttpAuthDigest = Object.getPrototypeOf(digest({ realm: 'unused' })).constr
 
 type Hash = 'md5' | 'sha256';
 const ALGORITHMS: Record<string, { hash: Hash; session: boolean }> = {
-  'MD5': { hash: 'md5', session: false },
+  MD5: { hash: 'md5', session: false },
   'MD5-SESS': { hash: 'md5', session: true },
   'SHA-256': { hash: 'sha256', session: false },
   'SHA-256-SESS': { hash: 'sha256', session: true },
@@ -21,8 +21,7 @@ const ALGORITHMS: Record<string, { hash: Hash; session: boolean }> = {
 const NC_PATTERN = /^[0-9a-f]{8}$/i;
 
 export type DigestOutcome =
-  | { pass: true; credentials: DigestCredentials }
-  | { pass: false; reason: string; stale: boolean };
+  { pass: true; credentials: DigestCredentials } | { pass: false; reason: string; stale: boolean };
 
 /**
  * RFC 7616 digest authentication on top of http-auth's Digest: its Authorization parser and realm
@@ -58,7 +57,12 @@ export class DigestAuthenticator extends HttpAuthDigest {
    * sent (before any override or rewrite): that is what the client hashed. Stores nothing unless
    * the response is correct.
    */
-  async authenticate(req: IncomingMessage, method: string, target: string, now: Date): Promise<DigestOutcome> {
+  async authenticate(
+    req: IncomingMessage,
+    method: string,
+    target: string,
+    now: Date,
+  ): Promise<DigestOutcome> {
     const header = req.headers.authorization;
     const fields = header === undefined ? undefined : this.parseAuthorization(header);
     if (fields === undefined) return fail('Digest authentication required');

@@ -27,7 +27,11 @@ export class RedisNonceCounter implements NonceCounter {
 
   async advance(nonce: string, nc: number, ttlMs: number): Promise<boolean> {
     const key = `${this.keyPrefix}mgmt:digest-nc:${nonce}`;
-    const accepted = await this.redis.digestNonceCount(key, String(nc), String(Math.max(1, Math.ceil(ttlMs))));
+    const accepted = await this.redis.digestNonceCount(
+      key,
+      String(nc),
+      String(Math.max(1, Math.ceil(ttlMs))),
+    );
     return accepted === 1;
   }
 }

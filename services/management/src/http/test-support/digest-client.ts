@@ -21,7 +21,8 @@ export function parseChallenges(headers: IncomingHttpHeaders): Challenge[] {
     .filter((value) => /^digest\s/i.test(value))
     .map((value) => {
       const params: Record<string, string> = {};
-      for (const match of value.matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]*))/g)) params[match[1]] = match[2] ?? match[3];
+      for (const match of value.matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]*))/g))
+        params[match[1]] = match[2] ?? match[3];
       return {
         realm: params.realm,
         nonce: params.nonce,
@@ -48,7 +49,9 @@ export interface AuthorizationInput {
 export function digestAuthorization(input: AuthorizationInput): string {
   const algorithm = input.challenge.algorithm.toUpperCase();
   const hash = (text: string): string =>
-    createHash(algorithm.startsWith('SHA-256') ? 'sha256' : 'md5').update(text).digest('hex');
+    createHash(algorithm.startsWith('SHA-256') ? 'sha256' : 'md5')
+      .update(text)
+      .digest('hex');
   const nc = input.nc.toString(16).padStart(8, '0');
   const cnonce = input.cnonce ?? randomBytes(16).toString('base64');
   const ha1 = hash(`${input.username}:${input.challenge.realm}:${input.password}`);
@@ -105,8 +108,11 @@ export class DigestClient {
   }
 
   private adopt(result: HttpResult): void {
-    const challenge = parseChallenges(result.headers).find((candidate) => candidate.algorithm === this.algorithm);
-    if (challenge === undefined) throw new Error(`no ${this.algorithm} challenge in ${JSON.stringify(result.headers)}`);
+    const challenge = parseChallenges(result.headers).find(
+      (candidate) => candidate.algorithm === this.algorithm,
+    );
+    if (challenge === undefined)
+      throw new Error(`no ${this.algorithm} challenge in ${JSON.stringify(result.headers)}`);
     this.challenge = challenge;
     this.nc = 0;
   }
@@ -127,7 +133,13 @@ export class DigestClient {
   private send(input: DigestRequest, authorization: string | undefined): Promise<HttpResult> {
     const headers: Record<string, string> = { ...(input.headers ?? {}) };
     if (authorization !== undefined) headers.Authorization = authorization;
-    const request: RawRequest = { port: this.port, method: input.method, path: input.path, headers, body: input.body };
+    const request: RawRequest = {
+      port: this.port,
+      method: input.method,
+      path: input.path,
+      headers,
+      body: input.body,
+    };
     return rawRequest(request);
   }
 }

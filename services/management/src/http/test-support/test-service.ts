@@ -2,7 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type Logger } from '@trackline/platform';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@trackline/test-harness';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createManagementApp, type ManagementApp, type ManagementAppOptions } from '../../app';
 import { createManagementServices, type ManagementServices } from '../../composition/management-services';
