@@ -1,5 +1,6 @@
 // One `pnpm test` runs every package's unit and integration tests.
 module.exports = {
+  reporters: ['default', '<rootDir>/jest-summary-reporter.js'],
   projects: [
     '<rootDir>/packages/domain',
     '<rootDir>/packages/contracts',
