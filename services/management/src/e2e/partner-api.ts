@@ -64,12 +64,14 @@ export class PartnerApi {
   }
 }
 
-/** `/customers/7/campaigns` → `/customers.xml/7/campaigns` (the seed's `/customers.xml/1` form). */
+/** `/customers/7/campaigns` → `/customers.xml/7/campaigns` (the seed's `/customers.xml/1` form); `/v1/x` → `/v1/x.xml`. */
 export function withFormat(path: string, format: Format): string {
   if (format === 'json') return path;
   const [pathname, query] = path.split('?', 2);
   const segments = pathname.split('/');
-  segments[1] = `${segments[1]}.xml`;
+  // The suffix goes on the resource name, after a version segment when there is one.
+  const resource = /^v\d+$/.test(segments[1] ?? '') ? 2 : 1;
+  segments[resource] = `${segments[resource]}.xml`;
   return query === undefined ? segments.join('/') : `${segments.join('/')}?${query}`;
 }
 
