@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createManagementRoutes, createManagementServices } from './composition/management-services';
 import { createManagementStores } from './composition/management-stores';
 import type { ManagementConfig } from './config/management-config';
-import { createDataSource } from './db/data-source';
+import { createDataSource, createReadDataSource } from './db/data-source';
 import { AddressList } from './http/address-list';
 import { DigestAuthenticator } from './http/digest/digest-authenticator';
 import { NonceIssuer } from './http/digest/digest-nonce';
@@ -53,6 +53,15 @@ export async function createManagementApp(
   const trustedProxies = parseTrustedProxies(config.trustProxy);
   const dataSource = createDataSource(config.databaseUrl);
   await dataSource.initialize();
+  // The read replica (SPEC §10) when DATABASE_READ_URL names one; CDR statistics pages read there.
+  const readDataSource =
+    config.databaseReadUrl === undefined ? undefined : createReadDataSource(config.databaseReadUrl);
+  try {
+    await readDataSource?.initialize();
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
   const redis = createRedisClient({
     url: config.redis.url,
     clusterNodes: config.redis.clusterNodes,
@@ -68,6 +77,7 @@ export async function createManagementApp(
     await waitUntilReady(redis);
   } catch (error) {
     redis.disconnect();
+    await readDataSource?.destroy();
     await dataSource.destroy();
     throw error;
   }
@@ -88,7 +98,7 @@ export async function createManagementApp(
   );
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix: config.redis.keyPrefix });
   const services = createManagementServices(stores, config, projectionListeners(projections));
-  const cdrs = createCdrFeature(dataSource, redis, config.redis.keyPrefix);
+  const cdrs = createCdrFeature(dataSource, redis, config.redis.keyPrefix, readDataSource);
   const customerEvents = options.consumeCustomerEvents
     ? startCustomerEventsConsumer({ config, customers: stores.customers, partners: stores.partners, logger })
     : undefined;
@@ -108,7 +118,7 @@ export async function createManagementApp(
     ],
     authenticator,
     trustedProxies,
-    readiness: readinessChecks(dataSource, redis),
+    readiness: readinessChecks(dataSource, redis, readDataSource),
     clock,
     telephony: {
       path: TELEPHONY_BASE_PATH,
@@ -133,6 +143,7 @@ export async function createManagementApp(
       await front.close(SHUTDOWN_TIMEOUT_MS);
       await customerEvents?.stop();
       await redis.quit().catch(() => redis.disconnect());
+      await readDataSource?.destroy();
       await dataSource.destroy();
     },
   };
@@ -154,10 +165,17 @@ function nonceSecret(config: ManagementConfig, logger: Logger): string {
   return randomBytes(32).toString('hex');
 }
 
-function readinessChecks(dataSource: DataSource, redis: RedisConnection): ReadinessCheck[] {
+function readinessChecks(
+  dataSource: DataSource,
+  redis: RedisConnection,
+  readDataSource: DataSource | undefined,
+): ReadinessCheck[] {
+  const answers = (source: DataSource) => () => withTimeout(source.query('SELECT 1').then(() => true));
   return [
-    { name: 'postgres', check: () => withTimeout(dataSource.query('SELECT 1').then(() => true)) },
+    { name: 'postgres', check: answers(dataSource) },
     { name: 'redis', check: () => withTimeout(pingRedis(redis)) },
+    // Only when configured: statistics pages cannot be served while the replica is unreachable.
+    ...(readDataSource === undefined ? [] : [{ name: 'postgres_replica', check: answers(readDataSource) }]),
   ];
 }
 

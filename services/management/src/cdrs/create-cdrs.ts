@@ -17,13 +17,21 @@ export interface CdrFeature {
 }
 
 /**
- * The CDR feature on one DataSource and the Redis replacement writes attributions to. Each record's
- * transaction stores the CDR and its outbox rows together (SPEC §8).
+ * The CDR feature on the primary DataSource and the Redis replacement writes attributions to. Each
+ * record's transaction stores the CDR and its outbox rows together (SPEC §8).
+ *
+ * `readDataSource` (a read replica, SPEC §10) serves the statistics pages, the one read that
+ * tolerates replication lag: a record ingested a moment ago may be listed a moment later. Ingestion's
+ * lookups (existing call ids, numbers, sources, pricing, leads) stay on the primary: on a lagging
+ * replica a retried call_id would be stored twice over and a caller's fresh lead not seen. The
+ * customer named by the request is resolved on the primary too, so a customer the partner has just
+ * created answers with its records so far instead of 404.
  */
 export function createCdrFeature(
   dataSource: DataSource,
   redis: AttributionRedis,
   keyPrefix: string,
+  readDataSource: DataSource = dataSource,
 ): CdrFeature {
   const writes = typeormUnitOfWork<CdrWriteStores>(dataSource, (manager) => {
     const outbox = new TypeormOutboxStore(manager);
@@ -32,10 +40,14 @@ export function createCdrFeature(
       notifications: { enqueue: (items) => outbox.enqueue(manager, items) },
     };
   });
-  const reads = new TypeormCdrsStore(dataSource.manager);
-  const list = new CdrsService(reads);
+  const primary = new TypeormCdrsStore(dataSource.manager);
+  const replica = readDataSource === dataSource ? primary : new TypeormCdrsStore(readDataSource.manager);
+  const list = new CdrsService({
+    findCustomerId: (partnerId, by) => primary.findCustomerId(partnerId, by),
+    page: (query) => replica.page(query),
+  });
   return {
-    ingestion: new CdrIngestionService(writes, reads, new RedisCallAttributionReader(redis, keyPrefix)),
+    ingestion: new CdrIngestionService(writes, primary, new RedisCallAttributionReader(redis, keyPrefix)),
     list,
     routes: cdrRoutes(list),
   };

@@ -7,6 +7,11 @@ export interface ManagementConfig {
   /** Folder for generated files (the self-signed certificate). */
   dataDir: string;
   databaseUrl: string;
+  /**
+   * A read replica for queries that tolerate replication lag (CDR statistics pages); unset, they
+   * run on the primary. Never migrated, never written.
+   */
+  databaseReadUrl?: string;
   redis: { url: string; clusterNodes: string[]; keyPrefix: string };
   tls: { certFile?: string; keyFile?: string };
   /** Addresses (IPs or CIDRs) of TLS-terminating proxies whose X-Forwarded-* headers are trusted. */
@@ -60,6 +65,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       'postgres:',
       'postgresql:',
     ])!,
+    databaseReadUrl: read.url('DATABASE_READ_URL', undefined, ['postgres:', 'postgresql:']),
     redis: {
       url: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
       clusterNodes: read.list('REDIS_CLUSTER_NODES'),

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { CustomerEntity } from '../customers/customer.entity';
 import { PartnerCustomFieldEntity } from '../partners/partner-custom-field.entity';
 import { PartnerEntity } from '../partners/partner.entity';
@@ -50,10 +51,24 @@ export const MIGRATIONS = [
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
 export function createDataSource(databaseUrl: string): DataSource {
   return new DataSource({
+    ...connectionOptions(databaseUrl, 'trackline-management'),
+    migrations: MIGRATIONS,
+  });
+}
+
+/**
+ * A read replica: the same entities, no migrations (a replica follows the primary's schema and
+ * refuses writes). Not yet connected; call `initialize()`.
+ */
+export function createReadDataSource(databaseUrl: string): DataSource {
+  return new DataSource({ ...connectionOptions(databaseUrl, 'trackline-management-read'), migrations: [] });
+}
+
+function connectionOptions(databaseUrl: string, applicationName: string): PostgresConnectionOptions {
+  return {
     type: 'postgres',
     url: databaseUrl,
     entities: ENTITIES,
-    migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
@@ -61,6 +76,6 @@ export function createDataSource(databaseUrl: string): DataSource {
     // gen_random_uuid() is built into Postgres ≥ 13; nothing needs installing (or superuser rights).
     uuidExtension: 'pgcrypto',
     installExtensions: false,
-    applicationName: 'trackline-management',
-  });
+    applicationName,
+  };
 }
