@@ -8,8 +8,15 @@ export interface ReceivedMail {
   to: string[];
 }
 
-/** A real SMTP server on a free local port that keeps every message it accepts. */
-export async function startSmtpReceiver(): Promise<{
+/**
+ * A real SMTP server on a free local port that keeps every message it receives (once the whole
+ * DATA is in). The `250` answer waits for `answer` (default: at once), so a test can make the
+ * server slow or hold the answer while the client dies: the message is then received but the
+ * sender never learns it, which is how an SMTP resend happens.
+ */
+export async function startSmtpReceiver(
+  answer: (mail: ReceivedMail, index: number) => void | Promise<void> = () => undefined,
+): Promise<{
   url: string;
   messages: ReceivedMail[];
   close(): Promise<void>;
@@ -24,15 +31,18 @@ export async function startSmtpReceiver(): Promise<{
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        messages.push({
+        const mail: ReceivedMail = {
           raw,
           messageId: /^Message-ID:\s*(\S+)/im.exec(raw)?.[1],
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-        });
-        callback();
+        };
+        const index = messages.push(mail) - 1;
+        void Promise.resolve(answer(mail, index)).then(() => callback());
       });
     },
   });
+  // A client that dies mid-session resets its connection; that is the scenario, not a failure.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
