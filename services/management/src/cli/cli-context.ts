@@ -21,6 +21,8 @@ export interface CliContext {
   withServices<T>(work: (services: ManagementServices) => Promise<T>): Promise<T>;
   /** The same connections, for projections:rebuild. */
   withProjections<T>(work: (projections: ProjectionsService) => Promise<T>): Promise<T>;
+  /** Postgres only, for commands that change nothing Redis projects (the notification outbox). */
+  withDatabase<T>(work: (dataSource: DataSource) => Promise<T>): Promise<T>;
 }
 
 export function createCliContext(env: Env, output: CliOutput): CliContext {
@@ -43,6 +45,15 @@ export function createCliContext(env: Env, output: CliOutput): CliContext {
       ),
     withProjections: (work) =>
       withConnections(context.config(), output, ({ projections }) => work(projections)),
+    withDatabase: async (work) => {
+      const dataSource = createDataSource(context.config().databaseUrl);
+      await dataSource.initialize();
+      try {
+        return await work(dataSource);
+      } finally {
+        await dataSource.destroy();
+      }
+    },
   };
   return context;
 }

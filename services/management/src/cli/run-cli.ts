@@ -5,6 +5,7 @@ import { QueryFailedError } from 'typeorm';
 import { runMigrations } from '../db/migrate';
 import { createCliContext } from './cli-context';
 import type { CliOutput } from './cli-output';
+import { addNotificationCommands } from './notification-commands';
 import { addNumberCommands } from './number-commands';
 import { addPartnerCommands } from './partner-commands';
 import { addProjectionCommands } from './projection-commands';
@@ -36,6 +37,7 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
   addPartnerCommands(program, context);
   addNumberCommands(program, context);
   addProjectionCommands(program, context);
+  addNotificationCommands(program, context);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });
