@@ -21,8 +21,7 @@ function jestConfig(packageDir, displayName, overrides = {}) {
     roots: ['<rootDir>/src'],
     testMatch: ['**/*.test.ts'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-    // Integration tests start servers and Redis processes on a shared 2-core machine; a generous
-    // ceiling keeps load from failing them, while a hung test still ends.
+    // Used when a package's own jest.config.js is the run's config; the root config sets the same.
     testTimeout: 30_000,
     transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
     moduleNameMapper: {
