@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { createRedisClient, requestContext, type Logger, type RedisConnection } from '@trackline/platform';
+import {
+  createRedisClient,
+  metricsHandler,
+  requestContext,
+  type Logger,
+  type RedisConnection,
+} from '@trackline/platform';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ReplacementConfig } from './config/replacement-config';
 import { dynamicNumbersRoutes, isDynamicNumbersRequest } from './dynamic-numbers/dynamic-numbers.routes';
@@ -9,6 +15,7 @@ import { healthRoutes } from './health/health.routes';
 import { toHttpError } from './http/error-mapper';
 import { markRequestStart, sendJson } from './http/json-response';
 import { requestIdSource } from './http/request-id';
+import { ReplacementMetrics } from './metrics/replacement-metrics';
 import { CachedPartnerConfigStore } from './partners/partner-config.cache';
 import { RedisPartnerConfigStore } from './partners/partner-config.store';
 import { RedisNumberPoolStore } from './pools/number-pool.store';
@@ -33,6 +40,8 @@ export interface ReplacementApp {
    */
   handler: RequestListener;
   redis: RedisConnection;
+  /** What `GET /metrics` exposes. */
+  metrics: ReplacementMetrics;
   /** Closes the Redis connection when this app made it. */
   close(): Promise<void>;
 }
@@ -56,6 +65,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     });
   const clock = options.clock ?? Date.now;
   const prefix = config.redis.keyPrefix;
+  const metrics = new ReplacementMetrics();
 
   const partners = new CachedPartnerConfigStore(
     new RedisPartnerConfigStore(redis, prefix),
@@ -65,6 +75,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     partners,
     pools: new RedisNumberPoolStore(redis, prefix),
     newSessionId: options.newSessionId ?? randomUUID,
+    sessions: metrics,
   });
   const callRouting = new CallRoutingService(partners, new RedisCallRoutingStore(redis, prefix));
 
@@ -77,17 +88,22 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   });
   app.use(requestContext(logger));
   app.use(healthRoutes(redis));
+  // No authentication and no partner names in it; keep it off the public route (docs/operations.md).
+  app.get('/metrics', metricsHandler(metrics.registry, logger));
   app.use(
     telephonyRoutes({
       service: callRouting,
       telephonyToken: config.telephonyToken,
       clock,
       storeDeadlineMs: config.storeDeadlineMs,
+      metrics,
     }),
   );
   app.use((req: Request, res: Response) => {
     const known = req.path === '/' || req.path === '/dynamic-numbers' || req.path === '/telephony/route';
     if (known) sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'POST' });
+    else if (req.path === '/metrics')
+      sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'GET' });
     else sendJson(res, 404, { success: false, error: 'Not found' });
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -101,6 +117,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     storeDeadlineMs: config.storeDeadlineMs,
     logger,
     requestId: requestIdSource(),
+    metrics,
   });
   // The replacement endpoint skips Express: its router and per-request logging context cost the
   // hot path about half its throughput (docs/benchmarks.md).
@@ -112,6 +129,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   return {
     handler,
     redis,
+    metrics,
     close: async () => {
       if (ownsRedis) await redis.quit().catch(() => redis.disconnect());
     },

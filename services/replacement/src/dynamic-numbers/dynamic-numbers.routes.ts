@@ -4,7 +4,9 @@ import type { Logger } from '@trackline/platform';
 import { toHttpError } from '../http/error-mapper';
 import { elapsedMs, markRequestStart, sendJson } from '../http/json-response';
 import { readRawBody } from '../http/raw-body';
+import { StoreUnavailableError } from '../http/replacement-errors';
 import { withStoreDeadline } from '../http/store-deadline';
+import type { ReplacementMetrics } from '../metrics/replacement-metrics';
 import { failureBody, responseStatus } from './dynamic-numbers.response';
 import type { DynamicNumbersService } from './dynamic-numbers.service';
 
@@ -16,6 +18,7 @@ export interface DynamicNumbersRoutesDeps {
   logger: Logger;
   /** The request's id from its `X-Request-Id` header (see http/request-id.ts). */
   requestId: (incoming: unknown) => string;
+  metrics: Pick<ReplacementMetrics, 'replacementAnswered' | 'redisFailure'>;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface DynamicNumbersRoutesDeps {
  * spend its time logging every request; failures are still logged by the error mapper with the id.
  */
 export function dynamicNumbersRoutes(deps: DynamicNumbersRoutesDeps): RequestListener {
-  const { service, clock, storeDeadlineMs, logger } = deps;
+  const { service, clock, storeDeadlineMs, logger, metrics } = deps;
 
   const serve = async (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> => {
     const headers = { 'X-Request-Id': requestId };
@@ -37,11 +40,13 @@ export function dynamicNumbersRoutes(deps: DynamicNumbersRoutesDeps): RequestLis
         service.replace(body, signatureOf(req), clock()),
         storeDeadlineMs,
       );
-      sendJson(res, 200, result, headers);
+      metrics.replacementAnswered(200, sendJson(res, 200, result, headers));
     } catch (error) {
       const { status, message } = toHttpError(error, logger.child({ reqId: requestId }));
+      if (error instanceof StoreUnavailableError) metrics.redisFailure(error.timedOut);
       const wantsHttpStatuses = req.headers['x-http-statuses'] !== undefined;
-      sendJson(res, responseStatus(status, wantsHttpStatuses), failureBody(message), headers);
+      const ms = sendJson(res, responseStatus(status, wantsHttpStatuses), failureBody(message), headers);
+      metrics.replacementAnswered(status, ms);
     }
     if (logger.isLevelEnabled('debug')) {
       logger.debug(

@@ -17,6 +17,8 @@ export interface DynamicNumbersDeps {
   partners: PartnerConfigStore;
   pools: NumberPoolStore;
   newSessionId: () => string;
+  /** Told, per allocation, whether it started a session (metrics). */
+  sessions?: { session(isNew: boolean): void };
 }
 
 /**
@@ -37,6 +39,7 @@ export class DynamicNumbersService {
     }
     const request = parseReplacementRequest(body);
     const numbers = parseNumbersOnPage(request.numbers, partner.country);
+    const newSessionId = this.deps.newSessionId();
     const result = await this.deps.pools.allocate({
       advId,
       now,
@@ -46,7 +49,7 @@ export class DynamicNumbersService {
       // A sessionId that is not one of ours cannot name a live session; it starts a new one.
       sessionId:
         request.sessionId !== null && UUID.test(request.sessionId) ? request.sessionId.toLowerCase() : null,
-      newSessionId: this.deps.newSessionId(),
+      newSessionId,
       context: {
         type: request.type,
         trackingId: request.trackingId,
@@ -59,6 +62,8 @@ export class DynamicNumbersService {
       numbersOnPage: numbers.map((n) => n.e164),
     });
     if (result.kind === 'no_pool') throw new NotImplementedError('No number pool configured');
+    // The script answers with the prepared id only when it started a session (web or app).
+    this.deps.sessions?.session(result.sessionId === newSessionId);
     return successBody(
       numbers.map((n, i) => {
         const e164 = result.numbers[i] ?? n.e164;

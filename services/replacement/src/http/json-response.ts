@@ -5,22 +5,25 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
  * arrival, on every response (SPEC §11 measures p99 from it). Written with writeHead/end directly:
  * Express's res.json would also compute an ETag nobody uses on this API. Serves both the plain
  * node:http replacement path and the Express routes (an Express Response is a ServerResponse).
+ * Returns the processing time it wrote, for the metrics to record the same value.
  */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
   headers?: OutgoingHttpHeaders,
-): void {
+): number {
   const payload = JSON.stringify(body);
+  const ms = elapsedMs(res);
   const all: OutgoingHttpHeaders = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(payload),
-    'Server-Timing': `app;dur=${elapsedMs(res).toFixed(2)}`,
+    'Server-Timing': `app;dur=${ms.toFixed(2)}`,
   };
   if (headers !== undefined) Object.assign(all, headers);
   res.writeHead(status, all);
   res.end(payload);
+  return ms;
 }
 
 const STARTED = Symbol('trackline.started');

@@ -18,12 +18,25 @@ export class InvalidRequestError extends TracklineError {
   }
 }
 
+/** ioredis's message when a command outlives `commandTimeout`. */
+const IOREDIS_TIMEOUT = 'Command timed out';
+
 /** Redis failed, timed out or is unreachable: answered at once as a 500 instead of waiting. */
 export class StoreUnavailableError extends TracklineError {
   readonly status = 500;
   readonly code = 'store_unavailable';
 
-  constructor(readonly reason: string) {
+  /** `timedOut`: no answer in time (a command or the request's deadline), as against a refused or lost connection. */
+  constructor(
+    readonly reason: string,
+    readonly timedOut = false,
+  ) {
     super('Number store unavailable');
+  }
+
+  /** From what a Redis command threw. */
+  static from(error: unknown): StoreUnavailableError {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new StoreUnavailableError(reason, reason === IOREDIS_TIMEOUT);
   }
 }

@@ -10,7 +10,7 @@ import { StoreUnavailableError } from './replacement-errors';
 export function withStoreDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new StoreUnavailableError(`no answer within ${deadlineMs} ms`)),
+      () => reject(new StoreUnavailableError(`no answer within ${deadlineMs} ms`, true)),
       deadlineMs,
     );
     work.then(

@@ -20,7 +20,7 @@ export class RedisPartnerConfigStore implements PartnerConfigStore {
     try {
       hash = await this.redis.hgetall(partnerKeys(this.keyPrefix, advId).config);
     } catch (error) {
-      throw new StoreUnavailableError(error instanceof Error ? error.message : String(error));
+      throw StoreUnavailableError.from(error);
     }
     return decodePartnerConfig(hash);
   }

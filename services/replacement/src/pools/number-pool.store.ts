@@ -76,7 +76,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
         input.numbersOnPage.length, ...input.numbersOnPage,
       ); // prettier-ignore
     } catch (error) {
-      throw new StoreUnavailableError(error instanceof Error ? error.message : String(error));
+      throw StoreUnavailableError.from(error);
     }
     if (reply[0] === 'no_pool') return { kind: 'no_pool' };
     return {

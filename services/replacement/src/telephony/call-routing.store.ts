@@ -80,7 +80,7 @@ export class RedisCallRoutingStore implements CallRoutingStore {
     try {
       return await command();
     } catch (error) {
-      throw new StoreUnavailableError(error instanceof Error ? error.message : String(error));
+      throw StoreUnavailableError.from(error);
     }
   }
 }

@@ -4,7 +4,9 @@ import { bearerTokenMatches } from '../http/bearer-token';
 import { toHttpError } from '../http/error-mapper';
 import { sendJson } from '../http/json-response';
 import { readRawBody } from '../http/raw-body';
+import { StoreUnavailableError } from '../http/replacement-errors';
 import { withStoreDeadline } from '../http/store-deadline';
+import type { ReplacementMetrics } from '../metrics/replacement-metrics';
 import type { CallRoutingService } from './call-routing.service';
 import { parseRouteCallRequest } from './telephony.request';
 
@@ -13,6 +15,7 @@ export interface TelephonyRoutesDeps {
   telephonyToken: string;
   clock: () => number;
   storeDeadlineMs: number;
+  metrics: Pick<ReplacementMetrics, 'routeDecision' | 'redisFailure'>;
 }
 
 /**
@@ -38,9 +41,11 @@ export function telephonyRoutes(deps: TelephonyRoutesDeps): Router {
           'source route from an older projection version: busy/no-answer diversion unknown until management rebuilds projections (projections:rebuild)',
         );
       }
+      deps.metrics.routeDecision(decision.action);
       sendJson(res, 200, decision);
     } catch (error) {
       const { status, message } = toHttpError(error, req.log);
+      if (error instanceof StoreUnavailableError) deps.metrics.redisFailure(error.timedOut);
       const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
       sendJson(res, status, { error: { status, message } }, headers);
     }
