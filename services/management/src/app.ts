@@ -16,6 +16,12 @@ import { createHttpsFront, type HttpsFront } from './http/https-front';
 import { loadTlsMaterial } from './http/tls-certificate';
 import { pingRoutes } from './ping/ping.routes';
 import { createCdrFeature } from './cdrs/create-cdrs';
+import { countedIngestion } from './metrics/counted-ingestion';
+import { ManagementMetrics } from './metrics/management-metrics';
+import { metricsEndpoint } from './metrics/metrics.routes';
+import { TypeormOutboxStatusCounts } from './notifications/outbox-status-counts.store';
+import { NumberPoolsService } from './numbers/number-pools.service';
+import { RedisPoolBindingsReader } from './numbers/pool-bindings.reader';
 import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
 import { createProjections, projectionListeners } from './projections/create-projections';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from './telephony/telephony.routes';
@@ -26,6 +32,8 @@ export interface ManagementApp {
   /** Finishes in-flight requests, then closes the stores. */
   close(): Promise<void>;
   front: HttpsFront;
+  /** What `GET /metrics` exposes. */
+  metrics: ManagementMetrics;
 }
 
 export interface ManagementAppOptions {
@@ -50,7 +58,8 @@ export async function createManagementApp(
   options: ManagementAppOptions = {},
 ): Promise<ManagementApp> {
   const clock = options.clock ?? (() => new Date());
-  const trustedProxies = parseTrustedProxies(config.trustProxy);
+  const trustedProxies = parseAddressList('TRUST_PROXY', config.trustProxy);
+  const metricsAllowFrom = parseAddressList('METRICS_ALLOW_IP', config.metricsAllowIp);
   const dataSource = createDataSource(config.databaseUrl);
   await dataSource.initialize();
   // The read replica (SPEC §10) when DATABASE_READ_URL names one; CDR statistics pages read there.
@@ -99,8 +108,21 @@ export async function createManagementApp(
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix: config.redis.keyPrefix });
   const services = createManagementServices(stores, config, projectionListeners(projections));
   const cdrs = createCdrFeature(dataSource, redis, config.redis.keyPrefix, readDataSource);
+  const metrics = new ManagementMetrics({
+    partners: stores.partners,
+    pools: new NumberPoolsService(stores.numbers, new RedisPoolBindingsReader(redis, config.redis.keyPrefix)),
+    outbox: new TypeormOutboxStatusCounts(dataSource.manager),
+    clock,
+    logger,
+  });
   const customerEvents = options.consumeCustomerEvents
-    ? startCustomerEventsConsumer({ config, customers: stores.customers, partners: stores.partners, logger })
+    ? startCustomerEventsConsumer({
+        config,
+        customers: stores.customers,
+        partners: stores.partners,
+        logger,
+        metrics,
+      })
     : undefined;
   const authenticator = new DigestAuthenticator(
     config.digest.realm,
@@ -119,12 +141,21 @@ export async function createManagementApp(
     authenticator,
     trustedProxies,
     readiness: readinessChecks(dataSource, redis, readDataSource),
+    metrics: {
+      endpoint: metricsEndpoint({
+        registry: metrics.registry,
+        allowFrom: metricsAllowFrom,
+        trustedProxies,
+        logger,
+      }),
+      observe: (method, route, status) => metrics.httpRequest(method, route, status),
+    },
     clock,
     telephony: {
       path: TELEPHONY_BASE_PATH,
       router: telephonyRoutes({
         greetings: services.greetings,
-        cdrs: cdrs.ingestion,
+        cdrs: countedIngestion(cdrs.ingestion, metrics),
         token: config.telephonyToken,
         log: logger,
         clock,
@@ -138,6 +169,7 @@ export async function createManagementApp(
 
   return {
     front,
+    metrics,
     listen: () => front.listen(config.port, config.host),
     close: async () => {
       await front.close(SHUTDOWN_TIMEOUT_MS);
@@ -149,11 +181,11 @@ export async function createManagementApp(
   };
 }
 
-function parseTrustedProxies(entries: string[]): AddressList {
+function parseAddressList(variable: string, entries: string[]): AddressList {
   try {
     return AddressList.parse(entries);
   } catch (error) {
-    throw new Error(`Invalid configuration: TRUST_PROXY: ${(error as Error).message}`);
+    throw new Error(`Invalid configuration: ${variable}: ${(error as Error).message}`);
   }
 }
 

@@ -16,6 +16,8 @@ export interface ManagementConfig {
   tls: { certFile?: string; keyFile?: string };
   /** Addresses (IPs or CIDRs) of TLS-terminating proxies whose X-Forwarded-* headers are trusted. */
   trustProxy: string[];
+  /** Addresses (IPs or CIDRs) allowed to read GET /metrics; it names every partner. */
+  metricsAllowIp: string[];
   digest: {
     realm: string;
     /** HMAC key for stateless nonces; every replica must share it. */
@@ -54,6 +56,9 @@ export interface ManagementConfig {
   };
 }
 
+/** Loopback only: a scraper elsewhere must be named (docs/configuration.md). */
+export const DEFAULT_METRICS_ALLOW_IP = ['127.0.0.0/8', '::1/128'] as const;
+
 export function loadManagementConfig(env: Env): ManagementConfig {
   const read = new EnvReader(env);
   const nonceSecret = read.optionalString('DIGEST_NONCE_SECRET');
@@ -73,6 +78,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
     },
     tls: { certFile: read.optionalString('TLS_CERT'), keyFile: read.optionalString('TLS_KEY') },
     trustProxy: read.list('TRUST_PROXY'),
+    metricsAllowIp: orDefault(read.list('METRICS_ALLOW_IP'), DEFAULT_METRICS_ALLOW_IP),
     digest: {
       realm: read.string('DIGEST_REALM', 'Trackline'),
       nonceSecret: nonceSecret ?? '',
@@ -110,4 +116,8 @@ export function loadManagementConfig(env: Env): ManagementConfig {
   }
   read.done();
   return config;
+}
+
+function orDefault(list: string[], fallback: readonly string[]): string[] {
+  return list.length > 0 ? list : [...fallback];
 }

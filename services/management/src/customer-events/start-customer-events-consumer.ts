@@ -3,7 +3,12 @@ import { createRedisClient, type Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
 import type { CustomersStore } from '../customers/customers.store';
 import { CustomerEventsConsumer } from './customer-events.consumer';
-import { CustomerEventsService, type StreamPartner } from './customer-events.service';
+import type { ManagementMetrics } from '../metrics/management-metrics';
+import {
+  CustomerEventsService,
+  type CustomerEventResult,
+  type StreamPartner,
+} from './customer-events.service';
 
 export interface StartCustomerEventsConsumerDeps {
   config: Pick<ManagementConfig, 'redis' | 'customerEvents'>;
@@ -11,6 +16,8 @@ export interface StartCustomerEventsConsumerDeps {
   /** The partners store (its list() is re-read every partnerRefreshMs). */
   partners: { list(): Promise<StreamPartner[]> };
   logger: Logger;
+  /** Told each entry's result (metrics). */
+  metrics?: Pick<ManagementMetrics, 'customerEvent'>;
 }
 
 // A blocked XREADGROUP answers only after BLOCK; the command timeout must leave it that long and more.
@@ -37,7 +44,7 @@ export function startCustomerEventsConsumer(deps: StartCustomerEventsConsumerDep
     {
       redis: connection,
       partners: deps.partners,
-      events: new CustomerEventsService(deps.customers),
+      events: countedEvents(new CustomerEventsService(deps.customers), deps.metrics),
       logger: deps.logger,
       clock: Date.now,
     },
@@ -55,4 +62,26 @@ export function startCustomerEventsConsumer(deps: StartCustomerEventsConsumerDep
   );
   consumer.start();
   return consumer;
+}
+
+type EventApplier = Pick<CustomerEventsService, 'apply'>;
+
+/** The service, with each entry's result counted: processed, malformed (skipped) or failed (retried). */
+function countedEvents(
+  events: EventApplier,
+  metrics: Pick<ManagementMetrics, 'customerEvent'> | undefined,
+): EventApplier {
+  if (metrics === undefined) return events;
+  return {
+    apply: async (partner: StreamPartner, fields: readonly string[]): Promise<CustomerEventResult> => {
+      try {
+        const result = await events.apply(partner, fields);
+        metrics.customerEvent(result.kind === 'malformed' ? 'malformed' : 'processed');
+        return result;
+      } catch (error) {
+        metrics.customerEvent('failed');
+        throw error;
+      }
+    },
+  };
 }

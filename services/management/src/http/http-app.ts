@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import type { AddressList } from './address-list';
 import { clientAddress, isHttps } from './client-address';
 import type { DigestAuthenticator } from './digest/digest-authenticator';
+import { httpMetrics } from '../metrics/http-metrics';
 import { errorHandler } from './error-handler';
 import { healthHandlers, type ReadinessCheck } from './health.routes';
 import { effectiveMethod } from './method-override';
@@ -23,6 +24,11 @@ export interface HttpAppDependencies {
   clock: () => Date;
   /** The switch's endpoints (SPEC §5), with their own bearer authentication, at this path. */
   telephony?: { path: string; router: Router };
+  /** `GET /metrics` and the request counter (docs/operations.md, Metrics). */
+  metrics?: {
+    endpoint: (req: Request, res: Response) => void;
+    observe: (method: string, route: string, status: number) => void;
+  };
 }
 
 /**
@@ -35,10 +41,13 @@ export function createHttpApp(deps: HttpAppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(deps.logger));
+  if (deps.metrics !== undefined) app.use(httpMetrics(deps.metrics.observe));
 
   const health = healthHandlers(deps.readiness);
   app.get('/health', health.health);
   app.get('/ready', health.ready);
+  // Before the HTTPS check, like the probes: scrapers often speak plain HTTP (it has its own allowlist).
+  if (deps.metrics !== undefined) app.get('/metrics', deps.metrics.endpoint);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const pathname = req.originalUrl.split('?')[0];

@@ -1,5 +1,6 @@
 import { NotFoundError } from '@trackline/domain';
 import type { Request, Response } from 'express';
+import { setRouteTemplate } from '../metrics/http-metrics';
 import { requestState } from './request-state';
 import { renderResponse } from './response-renderer';
 import type { RouteDefinition } from './route-definition';
@@ -18,6 +19,7 @@ export function mountRoutes(definitions: readonly RouteDefinition[], clock: () =
     if (state.unknownVersion !== undefined) throw new NotFoundError(`API version ${state.unknownVersion}`);
     if (state.partner === undefined) throw new Error('route reached without an authenticated partner');
     const match = table.match(state.method, state.segments, state.query);
+    setRouteTemplate(res, match.definition.method, match.definition.path);
     const response = await match.definition.handle({
       partner: state.partner,
       params: match.params,

@@ -17,7 +17,7 @@ const BODY_LIMIT_BYTES = 14 * 1024 * 1024;
 export interface TelephonyDependencies {
   greetings: GreetingsService;
   /** POST /telephony/cdrs; the route exists only when given. */
-  cdrs?: CdrIngestionService;
+  cdrs?: Pick<CdrIngestionService, 'ingest'>;
   /** TELEPHONY_TOKEN; when unset every request is refused with 401. */
   token: string | undefined;
   log: Logger;

@@ -1,0 +1,161 @@
+import {
+  createMetricsRegistry,
+  Counter,
+  FixedCounter,
+  Gauge,
+  type Logger,
+  type Registry,
+} from '@trackline/platform';
+import { OUTBOX_STATUSES, type OutboxStatusCounts } from '../notifications/outbox-status-counts.store';
+import type { PoolUsage } from '../numbers/number-pools.service';
+
+export const CDR_INGEST_RESULTS = ['stored', 'duplicate', 'rejected'] as const;
+export type CdrIngestResult = (typeof CDR_INGEST_RESULTS)[number];
+export const CUSTOMER_EVENT_RESULTS = ['processed', 'malformed', 'failed'] as const;
+export type CustomerEventResultKind = (typeof CUSTOMER_EVENT_RESULTS)[number];
+
+export interface ManagementMetricsDeps {
+  /** Every partner; the pool gauges have one series per partner (label `partner` = advId). */
+  partners: { list(): Promise<ReadonlyArray<{ id: string; name: string }>> };
+  /** GET /number_pools' own computation (inventory in Postgres, live bindings in Redis). */
+  pools: { usage(partner: { id: string; name: string }, now: Date): Promise<PoolUsage> };
+  outbox: OutboxStatusCounts;
+  clock: () => Date;
+  logger: Logger;
+}
+
+interface PoolSnapshot {
+  partner: string;
+  size: number;
+  bound: number;
+}
+
+/**
+ * The management service's metrics (docs/operations.md, Metrics). Counters are counted as things
+ * happen; pool and outbox gauges are read from the stores when Prometheus scrapes, so they are
+ * right on every replica without any replica keeping state.
+ */
+export class ManagementMetrics {
+  readonly registry: Registry;
+  private readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  private readonly cdrs: FixedCounter<CdrIngestResult>;
+  private readonly customerEvents: FixedCounter<CustomerEventResultKind>;
+  private readonly collectionErrors: FixedCounter<'pools' | 'outbox'>;
+  /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
+  private poolRead: Promise<PoolSnapshot[] | null> | undefined;
+
+  constructor(private readonly deps: ManagementMetricsDeps) {
+    const registry = createMetricsRegistry();
+    this.registry = registry;
+    this.httpRequests = new Counter({
+      name: 'trackline_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
+    this.cdrs = new FixedCounter(registry, {
+      name: 'trackline_cdrs_ingested_total',
+      help: 'Call records received on POST /telephony/cdrs: stored, duplicate (call_id stored before) or rejected.',
+      label: 'result',
+      values: CDR_INGEST_RESULTS,
+    });
+    this.customerEvents = new FixedCounter(registry, {
+      name: 'trackline_customer_events_total',
+      help: 'Customer-seen stream entries: processed, malformed (skipped for good) or failed (left pending, retried).',
+      label: 'result',
+      values: CUSTOMER_EVENT_RESULTS,
+    });
+    this.collectionErrors = new FixedCounter(registry, {
+      name: 'trackline_metrics_collection_errors_total',
+      help: 'Scrapes whose store reads failed, by collector; those gauges are then left out of the scrape.',
+      label: 'collector',
+      values: ['pools', 'outbox'],
+    });
+    const poolGauge = (name: string, help: string, value: (pool: PoolSnapshot) => number | null) => {
+      const gauge: Gauge<'partner'> = new Gauge({
+        name,
+        help,
+        labelNames: ['partner'],
+        registers: [registry],
+        collect: async () => {
+          const pools = await this.pools();
+          // Partners deleted since the last scrape lose their series.
+          gauge.reset();
+          for (const pool of pools ?? []) {
+            const current = value(pool);
+            if (current !== null) gauge.set({ partner: pool.partner }, current);
+          }
+        },
+      });
+    };
+    poolGauge('trackline_pool_size', 'Pool numbers in the partner inventory.', (pool) => pool.size);
+    poolGauge(
+      'trackline_pool_bound',
+      'Pool numbers with a live binding (session or hold-back).',
+      (pool) => pool.bound,
+    );
+    poolGauge(
+      'trackline_pool_utilisation',
+      'Pool utilisation, bound / size (no series for an empty pool).',
+      (pool) => (pool.size === 0 ? null : pool.bound / pool.size),
+    );
+    const outbox: Gauge<'status'> = new Gauge({
+      name: 'trackline_notification_outbox',
+      help: 'Notification outbox rows by status.',
+      labelNames: ['status'],
+      registers: [registry],
+      collect: async () => {
+        const counts = await this.outboxCounts();
+        outbox.reset();
+        if (counts === null) return;
+        for (const status of OUTBOX_STATUSES) outbox.set({ status }, counts[status]);
+      },
+    });
+  }
+
+  httpRequest(method: string, route: string, status: number): void {
+    this.httpRequests.inc({ method, route, status: String(status) });
+  }
+
+  cdrIngested(result: CdrIngestResult, count = 1): void {
+    if (count > 0) this.cdrs.inc(CDR_INGEST_RESULTS.indexOf(result), count);
+  }
+
+  customerEvent(result: CustomerEventResultKind): void {
+    this.customerEvents.inc(CUSTOMER_EVENT_RESULTS.indexOf(result));
+  }
+
+  private pools(): Promise<PoolSnapshot[] | null> {
+    this.poolRead ??= this.readPools().finally(() => {
+      this.poolRead = undefined;
+    });
+    return this.poolRead;
+  }
+
+  private async readPools(): Promise<PoolSnapshot[] | null> {
+    try {
+      const now = this.deps.clock();
+      const partners = await this.deps.partners.list();
+      return await Promise.all(
+        partners.map(async (partner) => {
+          const usage = await this.deps.pools.usage(partner, now);
+          return { partner: partner.name, size: usage.size, bound: usage.bound };
+        }),
+      );
+    } catch (error) {
+      this.collectionErrors.inc(0);
+      this.deps.logger.warn({ err: error }, 'pool metrics not collected');
+      return null;
+    }
+  }
+
+  private async outboxCounts(): Promise<Awaited<ReturnType<OutboxStatusCounts['countByStatus']>> | null> {
+    try {
+      return await this.deps.outbox.countByStatus();
+    } catch (error) {
+      this.collectionErrors.inc(1);
+      this.deps.logger.warn({ err: error }, 'outbox metrics not collected');
+      return null;
+    }
+  }
+}
