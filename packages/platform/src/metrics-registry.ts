@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Logger } from 'pino';
 
@@ -22,6 +22,8 @@ export function createMetricsRegistry(): Registry {
 export function metricsHandler(
   registry: Registry,
   logger: Logger,
+  /** More headers, computed as the answer is written (e.g. the replacement service's Server-Timing). */
+  extraHeaders?: (res: ServerResponse) => OutgoingHttpHeaders,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (_req, res) => {
     registry.metrics().then(
@@ -30,6 +32,7 @@ export function metricsHandler(
           'Content-Type': registry.contentType,
           'Content-Length': Buffer.byteLength(text),
           'Cache-Control': 'no-store',
+          ...extraHeaders?.(res),
         });
         res.end(text);
       },

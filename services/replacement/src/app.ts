@@ -13,7 +13,7 @@ import { dynamicNumbersRoutes, isDynamicNumbersRequest } from './dynamic-numbers
 import { DynamicNumbersService } from './dynamic-numbers/dynamic-numbers.service';
 import { healthRoutes } from './health/health.routes';
 import { toHttpError } from './http/error-mapper';
-import { markRequestStart, sendJson } from './http/json-response';
+import { markRequestStart, sendJson, serverTiming } from './http/json-response';
 import { requestIdSource } from './http/request-id';
 import { ReplacementMetrics } from './metrics/replacement-metrics';
 import { CachedPartnerConfigStore } from './partners/partner-config.cache';
@@ -89,7 +89,10 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   app.use(requestContext(logger));
   app.use(healthRoutes(redis));
   // No authentication and no partner names in it; keep it off the public route (docs/operations.md).
-  app.get('/metrics', metricsHandler(metrics.registry, logger));
+  app.get(
+    '/metrics',
+    metricsHandler(metrics.registry, logger, (res) => ({ 'Server-Timing': serverTiming(res) })),
+  );
   app.use(
     telephonyRoutes({
       service: callRouting,

@@ -25,7 +25,8 @@ interface ExampleRequest {
   contentType?: string;
   /** Form text as sent; an object is sent as form fields, or as JSON text (so is an array) with contentType application/json. */
   body?: string | object;
-  format?: 'xml';
+  /** xml: the XML rendering; text: Prometheus text (GET /metrics). */
+  format?: 'xml' | 'text';
   /** Sent without credentials (probes, and the 401 examples). */
   anonymous?: boolean;
   /** Sent over plain HTTP to the same port, without credentials. */
@@ -94,8 +95,10 @@ function resolve<T>(value: T | { $ref?: string }): T {
 function documentedExample(operation: Operation, status: number, request: ExampleRequest): unknown {
   const response = operation.responses[String(status)];
   if (response === undefined) throw new Error(`${operation.operationId}: status ${status} is not documented`);
-  const media =
-    resolve<Response>(response).content?.[request.format === 'xml' ? 'application/xml' : 'application/json'];
+  const type = { xml: 'application/xml', text: 'text/plain', json: 'application/json' }[
+    request.format ?? 'json'
+  ];
+  const media = resolve<Response>(response).content?.[type];
   if (request.example === undefined) return media?.example;
   const named = media?.examples?.[request.example];
   if (named === undefined)
@@ -145,6 +148,26 @@ function maskXml(xml: string, variable: Set<string>): string {
   for (const field of variable)
     masked = masked.replace(new RegExp(`<${field}>[^<]*</${field}>`, 'g'), `<${field}>*</${field}>`);
   return masked;
+}
+
+/**
+ * Prometheus text: each `# TYPE` line of the example is in the answer; each sample line too, or —
+ * for a family listed as variable (counters, process figures) — a sample of the same series.
+ */
+function expectMetricsText(actual: string, example: string, variable: Set<string>): void {
+  const lines = new Set(actual.split('\n'));
+  const series = new Set([...lines].map((line) => line.slice(0, line.lastIndexOf(' '))));
+  for (const line of example.split('\n').filter((entry) => entry !== '')) {
+    if (line.startsWith('# HELP ')) continue;
+    if (line.startsWith('# TYPE ')) {
+      expect({ line, present: lines.has(line) }).toEqual({ line, present: true });
+      continue;
+    }
+    const name = line.slice(0, line.lastIndexOf(' '));
+    const family = name.split('{')[0]!.replace(/_(bucket|sum|count)$/, '');
+    const present = variable.has(family) ? series.has(name) : lines.has(line);
+    expect({ line, present }).toEqual({ line, present: true });
+  }
 }
 
 function escapeRegExp(text: string): string {
@@ -305,6 +328,11 @@ describe('docs/openapi/management.yaml', () => {
       const example = documentedExample(operation, status, request);
       expect(example).toBeDefined();
       const variable = new Set(operation['x-example-variable'] ?? []);
+      if (request.format === 'text') {
+        expect(result.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+        expectMetricsText(result.text, example as string, variable);
+        return;
+      }
       if (request.format === 'xml') {
         expect(result.text.startsWith(XML_HEAD)).toBe(true);
         expect(maskXml(translate(result.text.slice(XML_HEAD.length)) as string, variable)).toBe(

@@ -36,6 +36,8 @@ interface Case {
   status: number;
   example: Json;
   request: unknown;
+  /** text/plain examples (GET /metrics) are checked by their `# TYPE` lines, not replayed byte for byte. */
+  contentType: 'application/json' | 'text/plain';
 }
 
 function collectCases(): Case[] {
@@ -45,16 +47,19 @@ function collectCases(): Case[] {
       const requestExamples =
         resolve(operation.requestBody ?? {})?.content?.['application/json']?.examples ?? {};
       for (const [status, response] of Object.entries(operation.responses as Json)) {
-        const examples = resolve(response).content?.['application/json']?.examples ?? {};
-        for (const [name, example] of Object.entries(examples as Json)) {
-          cases.push({
-            title: `${method.toUpperCase()} ${path} ${status} ${name}`,
-            method: method.toUpperCase(),
-            path,
-            status: Number(status),
-            example,
-            request: requestExamples[name]?.value,
-          });
+        for (const contentType of ['application/json', 'text/plain'] as const) {
+          const examples = resolve(response).content?.[contentType]?.examples ?? {};
+          for (const [name, example] of Object.entries(examples as Json)) {
+            cases.push({
+              title: `${method.toUpperCase()} ${path} ${status} ${name}`,
+              method: method.toUpperCase(),
+              path,
+              status: Number(status),
+              example,
+              request: requestExamples[name]?.value,
+              contentType,
+            });
+          }
         }
       }
     }
@@ -139,6 +144,7 @@ describe('OpenAPI examples of the replacement service', () => {
     const operations = new Set(cases.map((c) => `${c.method} ${c.path}`));
     expect([...operations].sort()).toEqual([
       'GET /health',
+      'GET /metrics',
       'GET /ready',
       'POST /',
       'POST /dynamic-numbers',
@@ -167,9 +173,18 @@ describe('OpenAPI examples of the replacement service', () => {
       if (c.example['x-legacy'] !== true) headers['X-HTTP-STATUSES'] = '1';
     }
     const response = await fetch(url, { method: c.method, headers, body });
-    const actual = await response.json();
     expect(response.status).toBe(c.status);
-    if (!matches(c.example.value, actual)) expect(actual).toEqual(c.example.value);
     expect(response.headers.get('server-timing')).toMatch(/^app;dur=/);
+    if (c.contentType === 'text/plain') {
+      // Counts differ from run to run; the metric families and their types must be as documented.
+      expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+      const text = await response.text();
+      const families = (c.example.value as string).split('\n').filter((line) => line.startsWith('# TYPE '));
+      expect(families.length).toBeGreaterThan(0);
+      for (const family of families) expect(text).toContain(`${family}\n`);
+      return;
+    }
+    const actual = await response.json();
+    if (!matches(c.example.value, actual)) expect(actual).toEqual(c.example.value);
   });
 });

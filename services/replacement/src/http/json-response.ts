@@ -18,7 +18,7 @@ export function sendJson(
   const all: OutgoingHttpHeaders = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(payload),
-    'Server-Timing': `app;dur=${ms.toFixed(2)}`,
+    'Server-Timing': serverTimingOf(ms),
   };
   if (headers !== undefined) Object.assign(all, headers);
   res.writeHead(status, all);
@@ -41,4 +41,13 @@ export function markRequestStart(res: ServerResponse): void {
 export function elapsedMs(res: ServerResponse): number {
   const started = (res as Timed)[STARTED];
   return started === undefined ? 0 : Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** The `Server-Timing` value for a response written now (for answers not written by sendJson). */
+export function serverTiming(res: ServerResponse): string {
+  return serverTimingOf(elapsedMs(res));
+}
+
+function serverTimingOf(ms: number): string {
+  return `app;dur=${ms.toFixed(2)}`;
 }
