@@ -1,5 +1,4 @@
 import { ForbiddenError } from '@trackline/domain';
-import type { Logger } from '@trackline/platform';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import {
@@ -16,6 +15,7 @@ import type {
   RouteContext,
   RouteDefinition,
 } from '../http/route-definition';
+import { callRoute } from '../testing/route-calls';
 
 // The seed's call-bidding flow through the composed routes on a real database: customer → pricing
 // model → campaign → source attached to the campaign, with the form-style string values the seed
@@ -57,9 +57,7 @@ describe('call-bidding set-up (seed flow)', () => {
     path: string,
     input: Partial<Pick<RouteContext, 'params' | 'body'>> = {},
   ): Promise<ApiResponse> {
-    const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
-    if (route === undefined) throw new Error(`no route ${method} ${path}`);
-    return route.handle({ partner, params: {}, query: {}, body: {}, now, log: {} as Logger, ...input });
+    return callRoute(routes, method, path, { partner, now, ...input });
   }
 
   function only(response: ApiResponse): ApiRecord {

@@ -1,25 +1,18 @@
 import { ForbiddenError, NotFoundError, parsePricingConditions, ValidationError } from '@trackline/domain';
-import type { Logger } from '@trackline/platform';
 import { FakeCustomersStore } from '../customers/fake-customers.store';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { FakePricingModelsStore } from '../pricing-models/fake-pricing-models.store';
+import { callRoute, rejection, routePartner } from '../testing/route-calls';
 import type { AttachedSource } from './campaign';
 import type { CampaignSources, CustomerGreetings } from './campaign-references';
 import { campaignRoutes } from './campaigns.routes';
 import { CampaignsService } from './campaigns.service';
 import { FakeCampaignsStore } from './fake-campaigns.store';
 
-const ACME: AuthenticatedPartner = {
-  id: '1',
-  name: 'acme',
-  country: 'NO',
-  timeZone: 'Europe/Oslo',
-  showFullAnum: false,
-  customFields: { customer: [], source: [] },
-};
-const BETA: AuthenticatedPartner = { ...ACME, id: '2', name: 'beta' };
+const ACME = routePartner('1', 'acme');
+const BETA = routePartner('2', 'beta');
 const CREATED_AT = new Date('2026-01-01T08:30:00Z');
 const LATER = new Date('2026-02-03T10:11:12Z');
 
@@ -117,16 +110,7 @@ describe('campaign routes', () => {
       body?: Record<string, unknown>;
     } = {},
   ): Promise<ApiResponse> {
-    const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
-    if (route === undefined) throw new Error(`no route ${method} ${path}`);
-    return route.handle({
-      partner: input.partner ?? ACME,
-      params: input.params ?? {},
-      query: {},
-      body: input.body ?? {},
-      now: LATER,
-      log: {} as Logger,
-    });
+    return callRoute(routes, method, path, { ...input, partner: input.partner ?? ACME, now: LATER });
   }
 
   function records(response: ApiResponse): ApiRecord[] {
@@ -148,15 +132,6 @@ describe('campaign routes', () => {
     campaignId: string,
     extra: { partner?: AuthenticatedPartner; body?: Record<string, unknown>; customer?: string } = {},
   ) => ({ params: { customerId: extra.customer ?? customerId, campaignId }, ...extra });
-
-  async function rejection(promise: Promise<unknown>): Promise<unknown> {
-    return promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
-  }
 
   async function expect400(promise: Promise<unknown>, field: string, rule: string): Promise<void> {
     const error = await rejection(promise);

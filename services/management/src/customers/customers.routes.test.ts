@@ -1,28 +1,16 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domain';
-import type { Logger } from '@trackline/platform';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { RESERVED_FIELD_NAMES } from '../partners/custom-field-name';
+import { callRoute, rejection, routePartner } from '../testing/route-calls';
 import { FakeCustomersStore } from './fake-customers.store';
 import type { OpenSourcesCounter } from './open-sources-counter';
 import { customerRoutes } from './customers.routes';
 import { CustomersService } from './customers.service';
 
-const ACME: AuthenticatedPartner = {
-  id: '1',
-  name: 'acme',
-  country: 'NO',
-  timeZone: 'Europe/Oslo',
-  showFullAnum: false,
-  customFields: { customer: ['custom_1', 'custom_2'], source: ['custom_9'] },
-};
-const BETA: AuthenticatedPartner = {
-  ...ACME,
-  id: '2',
-  name: 'beta',
-  customFields: { customer: [], source: [] },
-};
+const ACME = routePartner('1', 'acme', { customer: ['custom_1', 'custom_2'], source: ['custom_9'] });
+const BETA = routePartner('2', 'beta');
 
 class CountingOpenSources implements OpenSourcesCounter {
   readonly open = new Map<string, number>();
@@ -51,15 +39,10 @@ describe('customer routes', () => {
       body?: Record<string, unknown>;
     } = {},
   ): Promise<ApiResponse> {
-    const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
-    if (route === undefined) throw new Error(`no route ${method} ${path}`);
-    return route.handle({
+    return callRoute(routes, method, path, {
+      ...input,
       partner: input.partner ?? ACME,
-      params: input.params ?? {},
-      query: input.query ?? {},
-      body: input.body ?? {},
       now: new Date('2026-01-01T00:00:00Z'),
-      log: {} as Logger,
     });
   }
 
@@ -71,15 +54,6 @@ describe('customer routes', () => {
   async function create(body: Record<string, unknown>, partner = ACME): Promise<ApiRecord> {
     const [record] = records(await call('POST', '/customers', { partner, body }));
     return record!;
-  }
-
-  async function rejection(promise: Promise<unknown>): Promise<unknown> {
-    return promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
   }
 
   async function expect400(promise: Promise<unknown>, field: string, rule?: string | RegExp): Promise<void> {

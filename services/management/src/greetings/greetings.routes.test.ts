@@ -1,24 +1,17 @@
 import { ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '@trackline/domain';
-import type { Logger } from '@trackline/platform';
 import { FakeCustomersStore } from '../customers/fake-customers.store';
+import { callRoute, routePartner } from '../testing/route-calls';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
-import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
+import type { HttpMethod, RouteDefinition } from '../http/route-definition';
 import type { GreetingUsageReader } from './greeting-usage';
 import type { GreetingUsage } from './greeting';
 import { FakeGreetingsStore } from './fake-greetings.store';
 import { greetingRoutes } from './greetings.routes';
 import { GreetingsService } from './greetings.service';
 
-const ACME: AuthenticatedPartner = {
-  id: '1',
-  name: 'acme',
-  country: 'NO',
-  timeZone: 'Europe/Oslo',
-  showFullAnum: false,
-  customFields: { customer: [], source: [] },
-};
-const BETA: AuthenticatedPartner = { ...ACME, id: '2', name: 'beta' };
+const ACME = routePartner('1', 'acme');
+const BETA = routePartner('2', 'beta');
 const RECORD_NUMBER = '+4722000000';
 const NOW = new Date('2026-03-01T12:34:56Z');
 
@@ -74,9 +67,7 @@ describe('voicemail greeting routes', () => {
     body: Record<string, unknown> = {},
     partner = ACME,
   ): Promise<ApiResponse> {
-    const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
-    if (route === undefined) throw new Error(`no route ${method} ${path}`);
-    return route.handle({ partner, params, query: {}, body, now: NOW, log: {} as Logger });
+    return callRoute(routes, method, path, { partner, params, body, now: NOW });
   }
 
   function records(response: ApiResponse): ApiRecord[] {

@@ -1,22 +1,15 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domain';
-import type { Logger } from '@trackline/platform';
 import { FakeCampaignsStore } from '../campaigns/fake-campaigns.store';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
+import { callRoute, rejection, routePartner } from '../testing/route-calls';
 import { FakePricingModelsStore } from './fake-pricing-models.store';
 import { pricingModelRoutes } from './pricing-models.routes';
 import { PricingModelsService } from './pricing-models.service';
 
-const ACME: AuthenticatedPartner = {
-  id: '1',
-  name: 'acme',
-  country: 'NO',
-  timeZone: 'Europe/Oslo',
-  showFullAnum: false,
-  customFields: { customer: [], source: [] },
-};
-const BETA: AuthenticatedPartner = { ...ACME, id: '2', name: 'beta' };
+const ACME = routePartner('1', 'acme');
+const BETA = routePartner('2', 'beta');
 
 const WEEKDAYS = {
   cost_per_lead: '12.5',
@@ -58,15 +51,10 @@ describe('pricing model routes', () => {
       body?: Record<string, unknown>;
     } = {},
   ): Promise<ApiResponse> {
-    const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
-    if (route === undefined) throw new Error(`no route ${method} ${path}`);
-    return route.handle({
+    return callRoute(routes, method, path, {
+      ...input,
       partner: input.partner ?? ACME,
-      params: input.params ?? {},
-      query: {},
-      body: input.body ?? {},
       now: new Date('2026-01-01T00:00:00Z'),
-      log: {} as Logger,
     });
   }
 
@@ -101,15 +89,6 @@ describe('pricing model routes', () => {
     params: { pricingModelId },
     ...extra,
   });
-
-  async function rejection(promise: Promise<unknown>): Promise<unknown> {
-    return promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
-  }
 
   async function expect400(promise: Promise<unknown>, field: string, rule: string | RegExp): Promise<void> {
     const error = await rejection(promise);

@@ -1,29 +1,17 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domain';
-import type { Logger } from '@trackline/platform';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { FakeNumbersStore } from '../numbers/fake-numbers.store';
+import { callRoute, rejection, routePartner } from '../testing/route-calls';
 import { FakeSourceReferences } from './fake-source-references';
 import { FakeSourcesStore } from './fake-sources.store';
 import type { SourceChangeListener } from './source-change-listener';
 import { sourceRoutes } from './sources.routes';
 import { SourcesService } from './sources.service';
 
-const ACME: AuthenticatedPartner = {
-  id: '1',
-  name: 'acme',
-  country: 'NO',
-  timeZone: 'Europe/Oslo',
-  showFullAnum: false,
-  customFields: { customer: ['custom_1'], source: ['custom_5', 'custom_6'] },
-};
-const BETA: AuthenticatedPartner = {
-  ...ACME,
-  id: '2',
-  name: 'beta',
-  customFields: { customer: [], source: [] },
-};
+const ACME = routePartner('1', 'acme', { customer: ['custom_1'], source: ['custom_5', 'custom_6'] });
+const BETA = routePartner('2', 'beta');
 const NOW = new Date('2026-03-02T10:00:00Z');
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -80,15 +68,10 @@ describe('source routes', () => {
       now?: Date;
     } = {},
   ): Promise<ApiResponse> {
-    const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
-    if (route === undefined) throw new Error(`no route ${method} ${path}`);
-    return route.handle({
+    return callRoute(routes, method, path, {
+      ...input,
       partner: input.partner ?? ACME,
-      params: input.params ?? {},
-      query: input.query ?? {},
-      body: input.body ?? {},
       now: input.now ?? NOW,
-      log: {} as Logger,
     });
   }
 
@@ -106,15 +89,6 @@ describe('source routes', () => {
   ): Promise<ApiRecord> {
     const [record] = records(await call('POST', '/sources', { partner, body, now }));
     return record!;
-  }
-
-  async function rejection(promise: Promise<unknown>): Promise<unknown> {
-    return promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
   }
 
   async function expect400(promise: Promise<unknown>, field: string, rule?: string | RegExp): Promise<void> {
