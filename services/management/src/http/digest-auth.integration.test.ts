@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
 import {
+  createDigestPartner,
   createTestStores,
   startTestService,
   testConfig,
@@ -10,19 +11,51 @@ import {
   type TestStores,
 } from './test-support/test-service';
 import { rawRequest, type HttpResult } from './test-support/https-request';
-import { DigestClient, digestAuthorization, parseChallenges } from './test-support/digest-client';
+import {
+  DigestClient,
+  digestAuthorization,
+  parseChallenges,
+  pingAs,
+  type AuthorizationInput,
+  type Challenge,
+} from './test-support/digest-client';
 import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy';
 
 const PASSWORD = 'correct horse';
+const PING = '/miscellaneous/ping';
 
 function errorOf(result: HttpResult): unknown {
   return result.json();
 }
 
-async function challengeFrom(port: number, path = '/miscellaneous/ping') {
+async function challengeFrom(port: number, path = PING) {
   const first = await rawRequest({ port, method: 'GET', path });
   expect(first.status).toBe(401);
   return parseChallenges(first.headers);
+}
+
+/** The Authorization header curl would send as acme-api for GET /miscellaneous/ping, unless told otherwise. */
+function pingAuthorization(challenge: Challenge, options: Partial<AuthorizationInput> = {}): string {
+  return digestAuthorization({
+    username: 'acme-api',
+    password: PASSWORD,
+    challenge,
+    method: 'GET',
+    uri: PING,
+    nc: 1,
+    ...options,
+  });
+}
+
+/** A GET carrying a ready-made Authorization header, to the ping operation unless told otherwise. */
+function getAuthorized(port: number, authorization: string, options: { path?: string; host?: string } = {}) {
+  return rawRequest({
+    port,
+    host: options.host,
+    method: 'GET',
+    path: options.path ?? PING,
+    headers: { Authorization: authorization },
+  });
 }
 
 describe('digest authentication', () => {
@@ -33,20 +66,8 @@ describe('digest authentication', () => {
 
   beforeAll(async () => {
     stores = await createTestStores();
-    await stores.services.partners.create({
-      name: 'acme',
-      username: 'acme-api',
-      password: PASSWORD,
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.1', '::1'],
-    });
-    await stores.services.partners.create({
-      name: 'elsewhere',
-      username: 'elsewhere-api',
-      password: PASSWORD,
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['10.0.0.0/8', '2001:db8::/32'],
-    });
+    await createDigestPartner(stores, 'acme', PASSWORD, ['127.0.0.1', '::1']);
+    await createDigestPartner(stores, 'elsewhere', PASSWORD, ['10.0.0.0/8', '2001:db8::/32']);
     const clock = () => new Date(now);
     // Two replicas: same database, same Redis, same nonce key — different processes' worth of state.
     service = await startTestService(testConfig(stores), { clock });
@@ -62,7 +83,7 @@ describe('digest authentication', () => {
   it('accepts what curl --digest sends (MD5, qop=auth) and a keep-alive session reusing the nonce', async () => {
     const client = new DigestClient(service.port, 'acme-api', PASSWORD);
     for (let round = 0; round < 3; round += 1) {
-      const ping = await client.request({ method: 'GET', path: '/miscellaneous/ping' });
+      const ping = await client.request({ method: 'GET', path: PING });
       expect(ping.status).toBe(200);
       expect(ping.json()).toEqual({ ping: 'ok' });
     }
@@ -71,11 +92,11 @@ describe('digest authentication', () => {
 
   it('accepts SHA-256', async () => {
     const client = new DigestClient(service.port, 'acme-api', PASSWORD, 'SHA-256');
-    expect((await client.request({ method: 'GET', path: '/miscellaneous/ping' })).status).toBe(200);
+    expect((await client.request({ method: 'GET', path: PING })).status).toBe(200);
   });
 
   it('challenges with MD5 and SHA-256, qop=auth, and explains a missing header', async () => {
-    const result = await rawRequest({ port: service.port, method: 'GET', path: '/miscellaneous/ping' });
+    const result = await rawRequest({ port: service.port, method: 'GET', path: PING });
     expect(result.status).toBe(401);
     expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Digest authentication required' } });
     const challenges = parseChallenges(result.headers);
@@ -92,10 +113,7 @@ describe('digest authentication', () => {
       ['acme-api', 'wrong'],
       ['nobody', PASSWORD],
     ]) {
-      const result = await new DigestClient(service.port, username, password).request({
-        method: 'GET',
-        path: '/miscellaneous/ping',
-      });
+      const result = await pingAs(service.port, username, password);
       expect(result.status).toBe(401);
       expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Invalid credentials' } });
       expect(parseChallenges(result.headers)).toHaveLength(2);
@@ -104,21 +122,7 @@ describe('digest authentication', () => {
 
   it('refuses a response without qop (RFC 2069 style), which has no replay protection', async () => {
     const [challenge] = await challengeFrom(service.port);
-    const authorization = digestAuthorization({
-      username: 'acme-api',
-      password: PASSWORD,
-      challenge,
-      method: 'GET',
-      uri: '/miscellaneous/ping',
-      nc: 1,
-      withoutQop: true,
-    });
-    const result = await rawRequest({
-      port: service.port,
-      method: 'GET',
-      path: '/miscellaneous/ping',
-      headers: { Authorization: authorization },
-    });
+    const result = await getAuthorized(service.port, pingAuthorization(challenge, { withoutQop: true }));
     expect(result.status).toBe(401);
     expect(errorOf(result)).toEqual({
       error: { status: 401, message: 'Digest qop=auth with cnonce and nc is required' },
@@ -127,19 +131,8 @@ describe('digest authentication', () => {
 
   it('refuses a header whose uri is not the request line', async () => {
     const [challenge] = await challengeFrom(service.port);
-    const authorization = digestAuthorization({
-      username: 'acme-api',
-      password: PASSWORD,
-      challenge,
-      method: 'GET',
-      uri: '/miscellaneous/ping',
-      nc: 1,
-    });
-    const result = await rawRequest({
-      port: service.port,
-      method: 'GET',
+    const result = await getAuthorized(service.port, pingAuthorization(challenge), {
       path: '/v1/miscellaneous/ping',
-      headers: { Authorization: authorization },
     });
     expect(result.status).toBe(401);
     expect(errorOf(result)).toEqual({
@@ -153,89 +146,45 @@ describe('digest authentication', () => {
       ...challenge,
       nonce: `${challenge.nonce.slice(0, -1)}${challenge.nonce.endsWith('0') ? '1' : '0'}`,
     };
-    const authorization = digestAuthorization({
-      username: 'acme-api',
-      password: PASSWORD,
-      challenge: forged,
-      method: 'GET',
-      uri: '/miscellaneous/ping',
-      nc: 1,
-    });
-    const result = await rawRequest({
-      port: service.port,
-      method: 'GET',
-      path: '/miscellaneous/ping',
-      headers: { Authorization: authorization },
-    });
+    const result = await getAuthorized(service.port, pingAuthorization(forged));
     expect(result.status).toBe(401);
     expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Invalid digest nonce' } });
   });
 
   it('refuses a replayed Authorization header on another replica, which still accepts the nonce with a higher nc', async () => {
     const [challenge] = await challengeFrom(service.port);
-    const authorize = (nc: number) =>
-      digestAuthorization({
-        username: 'acme-api',
-        password: PASSWORD,
-        challenge,
-        method: 'GET',
-        uri: '/miscellaneous/ping',
-        nc,
-      });
+    const authorize = (nc: number) => pingAuthorization(challenge, { nc });
     const first = authorize(1);
-    const send = (port: number, authorization: string) =>
-      rawRequest({
-        port,
-        method: 'GET',
-        path: '/miscellaneous/ping',
-        headers: { Authorization: authorization },
-      });
 
-    expect((await send(service.port, first)).status).toBe(200);
-    const replayed = await send(second.port, first);
+    expect((await getAuthorized(service.port, first)).status).toBe(200);
+    const replayed = await getAuthorized(second.port, first);
     expect(replayed.status).toBe(401);
     expect(errorOf(replayed)).toEqual({
       error: { status: 401, message: 'Digest nonce count already used (replayed request)' },
     });
-    expect((await send(service.port, first)).status).toBe(401);
-    expect((await send(second.port, authorize(2))).status).toBe(200);
+    expect((await getAuthorized(service.port, first)).status).toBe(401);
+    expect((await getAuthorized(second.port, authorize(2))).status).toBe(200);
   });
 
   it('answers an expired nonce with stale=true, and the client retries without asking for the password', async () => {
     const client = new DigestClient(service.port, 'acme-api', PASSWORD);
-    expect((await client.request({ method: 'GET', path: '/miscellaneous/ping' })).status).toBe(200);
+    expect((await client.request({ method: 'GET', path: PING })).status).toBe(200);
     const [challenge] = await challengeFrom(service.port);
     now += 301_000;
     try {
-      const late = digestAuthorization({
-        username: 'acme-api',
-        password: PASSWORD,
-        challenge,
-        method: 'GET',
-        uri: '/miscellaneous/ping',
-        nc: 1,
-      });
-      const result = await rawRequest({
-        port: service.port,
-        method: 'GET',
-        path: '/miscellaneous/ping',
-        headers: { Authorization: late },
-      });
+      const result = await getAuthorized(service.port, pingAuthorization(challenge));
       expect(result.status).toBe(401);
       expect(errorOf(result)).toEqual({ error: { status: 401, message: 'Digest nonce expired' } });
       expect(parseChallenges(result.headers).every((fresh) => fresh.stale)).toBe(true);
       // The long-lived client's nonce expired too; it follows stale=true and succeeds.
-      expect((await client.request({ method: 'GET', path: '/miscellaneous/ping' })).status).toBe(200);
+      expect((await client.request({ method: 'GET', path: PING })).status).toBe(200);
     } finally {
       now -= 301_000;
     }
   });
 
   it('checks the partner IP allowlist after authentication and says why it refuses', async () => {
-    const result = await new DigestClient(service.port, 'elsewhere-api', PASSWORD).request({
-      method: 'GET',
-      path: '/miscellaneous/ping',
-    });
+    const result = await pingAs(service.port, 'elsewhere-api', PASSWORD);
     expect(result.status).toBe(401);
     expect(errorOf(result)).toEqual({
       error: {
@@ -258,7 +207,7 @@ describe('digest authentication', () => {
           const result = await rawRequest({
             port: service.port,
             method: 'GET',
-            path: '/miscellaneous/ping',
+            path: PING,
             agent,
           });
           if (result.status !== 401) throw new Error(`unexpected ${result.status}`);
@@ -304,20 +253,8 @@ describe('client addresses', () => {
 
   beforeAll(async () => {
     stores = await createTestStores();
-    await stores.services.partners.create({
-      name: 'v4',
-      username: 'v4-api',
-      password: PASSWORD,
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.0/8'],
-    });
-    await stores.services.partners.create({
-      name: 'v6',
-      username: 'v6-api',
-      password: PASSWORD,
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['::1/128'],
-    });
+    await createDigestPartner(stores, 'v4', PASSWORD, ['127.0.0.0/8']);
+    await createDigestPartner(stores, 'v6', PASSWORD, ['::1/128']);
     // Dual-stack listener: IPv4 clients arrive as IPv4-mapped IPv6 (::ffff:127.0.0.1).
     service = await startTestService(testConfig(stores, { MANAGEMENT_HOST: '::' }));
   });
@@ -328,35 +265,20 @@ describe('client addresses', () => {
   });
 
   it('matches IPv4-mapped IPv6 peers against IPv4 ranges and IPv6 peers against IPv6 ranges', async () => {
-    const v4 = await new DigestClient(service.port, 'v4-api', PASSWORD).request({
-      method: 'GET',
-      path: '/miscellaneous/ping',
-    });
+    const v4 = await pingAs(service.port, 'v4-api', PASSWORD);
     expect(v4.status).toBe(200);
     const v6 = new DigestClient(service.port, 'v6-api', PASSWORD);
-    const fromV4 = await v6.request({ method: 'GET', path: '/miscellaneous/ping' });
+    const fromV4 = await v6.request({ method: 'GET', path: PING });
     expect(fromV4.status).toBe(401);
     const overV6 = await rawRequest({
       port: service.port,
       host: '::1',
       method: 'GET',
-      path: '/miscellaneous/ping',
+      path: PING,
     });
     const [challenge] = parseChallenges(overV6.headers);
-    const authorization = digestAuthorization({
-      username: 'v6-api',
-      password: PASSWORD,
-      challenge,
-      method: 'GET',
-      uri: '/miscellaneous/ping',
-      nc: 1,
-    });
-    const ok = await rawRequest({
-      port: service.port,
+    const ok = await getAuthorized(service.port, pingAuthorization(challenge, { username: 'v6-api' }), {
       host: '::1',
-      method: 'GET',
-      path: '/miscellaneous/ping',
-      headers: { Authorization: authorization },
     });
     expect(ok.status).toBe(200);
   });
@@ -370,13 +292,7 @@ describe('stores unreachable', () => {
 
   beforeAll(async () => {
     stores = await createTestStores();
-    await stores.services.partners.create({
-      name: 'acme',
-      username: 'acme-api',
-      password: PASSWORD,
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.1'],
-    });
+    await createDigestPartner(stores, 'acme', PASSWORD, ['127.0.0.1']);
     const redisUrl = new URL(stores.redis.url);
     const databaseUrl = new URL(stores.database.url);
     redisProxy = await startTcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
@@ -397,7 +313,7 @@ describe('stores unreachable', () => {
 
   it('answers 503 while Redis is unreachable and reports it on /ready', async () => {
     const client = new DigestClient(service.port, 'acme-api', PASSWORD);
-    expect((await client.request({ method: 'GET', path: '/miscellaneous/ping' })).status).toBe(200);
+    expect((await client.request({ method: 'GET', path: PING })).status).toBe(200);
     redisProxy.cut();
     try {
       const down = await client.request({ method: 'GET', path: '/miscellaneous/ping.xml' });
@@ -424,10 +340,7 @@ describe('stores unreachable', () => {
     }
     postgresProxy.cut();
     try {
-      const down = await new DigestClient(service.port, 'acme-api', PASSWORD).request({
-        method: 'GET',
-        path: '/miscellaneous/ping',
-      });
+      const down = await pingAs(service.port, 'acme-api', PASSWORD);
       expect(down.status).toBe(503);
       expect(down.json()).toEqual({
         error: { status: 503, message: 'Service temporarily unavailable; retry later' },

@@ -5,6 +5,7 @@ import { createLogger } from '@trackline/platform';
 import { generate } from 'selfsigned';
 import { writeFile } from 'node:fs/promises';
 import {
+  createDigestPartner,
   createTestStores,
   startTestService,
   testConfig,
@@ -12,7 +13,7 @@ import {
   type TestStores,
 } from './test-support/test-service';
 import { rawRequest } from './test-support/https-request';
-import { DigestClient } from './test-support/digest-client';
+import { pingAs } from './test-support/digest-client';
 
 function peerCertificatePem(port: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -29,6 +30,11 @@ function pemBody(pem: string): string {
   return pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
 }
 
+/** A GET over plain HTTP to the HTTPS port, as a client or TLS-terminating proxy would send it. */
+function plainGet(port: number, path: string, headers: Record<string, string> = {}) {
+  return rawRequest({ port, method: 'GET', path, plain: true, headers });
+}
+
 describe('HTTPS only', () => {
   let stores: TestStores;
   let service: RunningService;
@@ -36,13 +42,7 @@ describe('HTTPS only', () => {
 
   beforeAll(async () => {
     stores = await createTestStores();
-    await stores.services.partners.create({
-      name: 'acme',
-      username: 'acme-api',
-      password: 'secret pass',
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.1'],
-    });
+    await createDigestPartner(stores, 'acme', 'secret pass', ['127.0.0.1']);
     const logger = createLogger({ service: 'test', level: 'silent' });
     const capture = logger.child({});
     // pino writes through its destination; capture the messages by wrapping info/warn.
@@ -97,22 +97,12 @@ describe('HTTPS only', () => {
   });
 
   it('answers plain HTTP on the same port with 403 HTTPS required, in JSON or XML', async () => {
-    const json = await rawRequest({
-      port: service.port,
-      method: 'GET',
-      path: '/miscellaneous/ping',
-      plain: true,
-    });
+    const json = await plainGet(service.port, '/miscellaneous/ping');
     expect(json.status).toBe(403);
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(json.json()).toEqual({ error: { status: 403, message: 'HTTPS required' } });
 
-    const xml = await rawRequest({
-      port: service.port,
-      method: 'GET',
-      path: '/v1/customers.xml',
-      plain: true,
-    });
+    const xml = await plainGet(service.port, '/v1/customers.xml');
     expect(xml.status).toBe(403);
     expect(xml.headers['content-type']).toBe('application/xml; charset=utf-8');
     expect(xml.text).toBe(
@@ -121,19 +111,12 @@ describe('HTTPS only', () => {
   });
 
   it('does not believe X-Forwarded-Proto from an untrusted peer', async () => {
-    const spoofed = await rawRequest({
-      port: service.port,
-      method: 'GET',
-      path: '/miscellaneous/ping',
-      plain: true,
-      headers: { 'X-Forwarded-Proto': 'https' },
-    });
+    const spoofed = await plainGet(service.port, '/miscellaneous/ping', { 'X-Forwarded-Proto': 'https' });
     expect(spoofed.status).toBe(403);
   });
 
   it('serves the API over HTTPS to a digest client', async () => {
-    const client = new DigestClient(service.port, 'acme-api', 'secret pass');
-    const ping = await client.request({ method: 'GET', path: '/miscellaneous/ping' });
+    const ping = await pingAs(service.port, 'acme-api', 'secret pass');
     expect(ping.status).toBe(200);
     expect(ping.json()).toEqual({ ping: 'ok' });
   });
@@ -156,13 +139,7 @@ describe('behind a trusted TLS-terminating proxy', () => {
 
   beforeAll(async () => {
     stores = await createTestStores();
-    await stores.services.partners.create({
-      name: 'acme',
-      username: 'acme-api',
-      password: 'secret pass',
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['203.0.113.7'],
-    });
+    await createDigestPartner(stores, 'acme', 'secret pass', ['203.0.113.7']);
     // The test client is the proxy: loopback is trusted, as is the inner proxy hop 10.0.0.0/8.
     service = await startTestService(testConfig(stores, { TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }));
   });
@@ -172,31 +149,13 @@ describe('behind a trusted TLS-terminating proxy', () => {
     await stores.release();
   });
 
-  async function ping(headers: Record<string, string>) {
-    const client = new DigestClient(service.port, 'acme-api', 'secret pass');
-    return clientRequest(client, headers);
-  }
-
-  async function clientRequest(client: DigestClient, headers: Record<string, string>) {
-    return client.request({ method: 'GET', path: '/miscellaneous/ping', headers });
-  }
+  const ping = (headers: Record<string, string>) => pingAs(service.port, 'acme-api', 'secret pass', headers);
 
   it('counts plain HTTP with X-Forwarded-Proto: https from a trusted proxy as HTTPS', async () => {
-    const plain = await rawRequest({
-      port: service.port,
-      method: 'GET',
-      path: '/miscellaneous/ping',
-      plain: true,
-      headers: { 'X-Forwarded-Proto': 'https' },
-    });
+    const plain = await plainGet(service.port, '/miscellaneous/ping', { 'X-Forwarded-Proto': 'https' });
     // Past the HTTPS check: now credentials are asked for.
     expect(plain.status).toBe(401);
-    const refused = await rawRequest({
-      port: service.port,
-      method: 'GET',
-      path: '/miscellaneous/ping',
-      plain: true,
-    });
+    const refused = await plainGet(service.port, '/miscellaneous/ping');
     expect(refused.status).toBe(403);
   });
 

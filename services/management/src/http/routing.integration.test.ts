@@ -1,6 +1,7 @@
 import type { ApiRecord } from './api-response';
 import type { RouteDefinition } from './route-definition';
 import {
+  createDigestPartner,
   createTestStores,
   startTestService,
   testConfig,
@@ -91,13 +92,7 @@ describe('routing, negotiation, bodies and rendering', () => {
 
   beforeAll(async () => {
     stores = await createTestStores();
-    await stores.services.partners.create({
-      name: 'acme',
-      username: 'acme-api',
-      password: PASSWORD,
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.1'],
-    });
+    await createDigestPartner(stores, 'acme', PASSWORD, ['127.0.0.1']);
     service = await startTestService(testConfig(stores), { extraRoutes: probes });
     client = new DigestClient(service.port, 'acme-api', PASSWORD);
   });

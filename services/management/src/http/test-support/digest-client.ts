@@ -143,3 +143,17 @@ export class DigestClient {
     return rawRequest(request);
   }
 }
+
+/** GET /miscellaneous/ping by a fresh `curl --digest` session: challenge, then one authorized request. */
+export function pingAs(
+  port: number,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
+  return new DigestClient(port, username, password).request({
+    method: 'GET',
+    path: '/miscellaneous/ping',
+    headers,
+  });
+}

@@ -14,6 +14,7 @@ import { createManagementServices, type ManagementServices } from '../../composi
 import { createManagementStores } from '../../composition/management-stores';
 import { loadManagementConfig, type ManagementConfig } from '../../config/management-config';
 import { createDataSource } from '../../db/data-source';
+import type { Partner } from '../../partners/partner';
 
 export const TEST_NONCE_SECRET = 'test-nonce-secret-of-at-least-32-characters';
 
@@ -51,6 +52,25 @@ export async function createTestStores(): Promise<TestStores> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Creates a partner the way the operator does, with digest username `<name>-api`, so tests can
+ * authenticate as it from the addresses in allowIps.
+ */
+export function createDigestPartner(
+  stores: TestStores,
+  name: string,
+  password: string,
+  allowIps: string[],
+): Promise<Partner> {
+  return stores.services.partners.create({
+    name,
+    username: `${name}-api`,
+    password,
+    signingSecret: 'sixteen-chars-ok',
+    allowIps,
+  });
 }
 
 export function testConfig(stores: TestStores, env: Record<string, string> = {}): ManagementConfig {
