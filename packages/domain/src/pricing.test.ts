@@ -64,6 +64,16 @@ describe('parsePricingConditions', () => {
     expect(renderPricingCondition(conditions[1]!)).toEqual({ ...sundayNight, min_duration: '10' });
   });
 
+  it('renders the keys in the seed order (toEqual ignores order, partners reading JSON or XML do not)', () => {
+    expect(Object.keys(renderPricingCondition(conditions[0]!))).toEqual([
+      'cost_per_lead',
+      'min_duration',
+      'from_time',
+      'to_time',
+      'weekdays',
+    ]);
+  });
+
   it.each([
     ['no conditions', [], 'conditions', 'must hold at least one condition'],
     [

@@ -84,10 +84,15 @@ export function renderPricingCondition(condition: PricingCondition): {
   to_time: string;
   weekdays: string;
 } {
+  // Keys in the seed's order (cost_per_lead, min_duration, from_time, to_time, weekdays); the
+  // time window's own rendering puts weekdays first, as alt_numbers lists them.
+  const { from_time, to_time, weekdays } = renderTimeWindow(condition.window);
   return {
     cost_per_lead: condition.costPerLead,
     min_duration: condition.minDuration.toString(),
-    ...renderTimeWindow(condition.window),
+    from_time,
+    to_time,
+    weekdays,
   };
 }
 

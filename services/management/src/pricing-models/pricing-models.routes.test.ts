@@ -127,6 +127,26 @@ describe('pricing model routes', () => {
     });
   });
 
+  it('renders record and condition keys in the seed order', async () => {
+    const record = await create({ conditions: JSON.stringify([WEEKDAYS]) });
+    expect(Object.keys(record)).toEqual([
+      'pricing_model_id',
+      'name',
+      'type',
+      'unique_caller_time',
+      'conditions',
+      'used_by',
+    ]);
+    const [condition] = record.conditions as ApiRecord[];
+    expect(Object.keys(condition!)).toEqual([
+      'cost_per_lead',
+      'min_duration',
+      'from_time',
+      'to_time',
+      'weekdays',
+    ]);
+  });
+
   it('creates from a JSON body with a conditions array and numbers', async () => {
     const record = await create({
       type: 0,
