@@ -4,6 +4,7 @@ import { createDataSource } from '../db/data-source';
 import { DigestClient } from '../http/test-support/digest-client';
 import { rawRequest } from '../http/test-support/https-request';
 import {
+  createDigestPartner,
   createTestStores,
   startTestService,
   testConfig,
@@ -33,13 +34,7 @@ describe('read replica for CDR statistics', () => {
     replicaDatabase = await createTestDatabase();
     replica = createDataSource(replicaDatabase.url);
     await replica.initialize();
-    const partner = await stores.services.partners.create({
-      name: 'acme',
-      username: 'acme-api',
-      password: PASSWORD,
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.1'],
-    });
+    const partner = await createDigestPartner(stores, 'acme', PASSWORD, ['127.0.0.1']);
     partnerId = String(partner.id);
     [{ id: customerId }] = await stores.dataSource.query(
       `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'Kari', 'K-1') RETURNING id::text AS id`,

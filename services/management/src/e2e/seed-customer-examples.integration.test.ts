@@ -1,5 +1,6 @@
 import { DigestClient } from '../http/test-support/digest-client';
 import {
+  createDigestPartner,
   createTestStores,
   startTestService,
   testConfig,
@@ -19,13 +20,7 @@ describe('the seed customer examples, end to end over HTTPS', () => {
 
   beforeAll(async () => {
     stores = await createTestStores();
-    await stores.services.partners.create({
-      name: 'bilsalg',
-      username: 'bilsalg-api',
-      password: 'correct horse battery',
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.1', '::1'],
-    });
+    await createDigestPartner(stores, 'bilsalg', 'correct horse battery', ['127.0.0.1', '::1']);
     service = await startTestService(testConfig(stores));
     api = new PartnerApi(service.port, 'bilsalg-api', 'correct horse battery');
     raw = new DigestClient(service.port, 'bilsalg-api', 'correct horse battery');

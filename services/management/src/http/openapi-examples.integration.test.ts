@@ -4,6 +4,7 @@ import { partnerKeys } from '@trackline/contracts';
 import { Redis } from 'ioredis';
 import { parse } from 'yaml';
 import {
+  createDigestPartner,
   createTestStores,
   startTestService,
   testConfig,
@@ -198,13 +199,7 @@ describe('docs/openapi/management.yaml', () => {
     const now = new Date();
     // What the operator does before the partner starts (SPEC §2): the account, a custom source
     // field, two static numbers for sources' destnr and a pool of four for dynamic insertion.
-    await stores.services.partners.create({
-      name: 'acme',
-      username: 'acme-api',
-      password: 'correct horse',
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.1'],
-    });
+    await createDigestPartner(stores, 'acme', 'correct horse', ['127.0.0.1']);
     await stores.services.partners.defineCustomField('acme', 'source', 'ad_reference');
     await stores.services.numbers.add('acme', 'static', ['+4721000001-+4721000002'], now);
     await stores.services.numbers.add('acme', 'pool', ['+4791000001-+4791000004'], now);

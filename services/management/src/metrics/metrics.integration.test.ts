@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { DigestClient } from '../http/test-support/digest-client';
 import { rawRequest, type HttpResult } from '../http/test-support/https-request';
 import {
+  createDigestPartner,
   createTestStores,
   startTestService,
   testConfig,
@@ -47,20 +48,8 @@ describe('GET /metrics on the management port', () => {
   beforeAll(async () => {
     stores = await createTestStores();
     redis = new Redis(stores.redis.url);
-    await stores.services.partners.create({
-      name: 'acme',
-      username: 'acme-api',
-      password: PASSWORD,
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.1'],
-    });
-    await stores.services.partners.create({
-      name: 'empty',
-      username: 'empty-api',
-      password: PASSWORD,
-      signingSecret: 'sixteen-chars-ok',
-      allowIps: ['127.0.0.1'],
-    });
+    await createDigestPartner(stores, 'acme', PASSWORD, ['127.0.0.1']);
+    await createDigestPartner(stores, 'empty', PASSWORD, ['127.0.0.1']);
     await stores.services.numbers.add('acme', 'pool', ['+4791000001-+4791000004'], NOW);
     service = await startTestService(testConfig(stores, { TELEPHONY_TOKEN: TOKEN }), {
       clock: () => NOW,
