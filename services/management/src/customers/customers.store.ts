@@ -83,24 +83,44 @@ export class TypeormCustomersStore implements CustomersStore {
   }
 
   async upsertSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<CustomerSeenOutcome> {
-    // The WHERE skips the update (no row returned) when nothing differs, so `modified` only moves on
-    // a real change; xmax = 0 marks a row this statement inserted.
-    const rows = (await translateDataException(() =>
+    const values = [partnerId, custnr, seen.name ?? null, seen.email ?? null];
+    // Update first: an INSERT … ON CONFLICT would draw a new customer_id for every event of a known
+    // customer, and partners would see the ids of the customers they create jump.
+    if (await this.updateSeen(values)) return 'updated';
+    // The NOT EXISTS keeps a known customer from drawing an id; ON CONFLICT covers a concurrent insert.
+    const inserted = (await translateDataException(() =>
       this.manager.query(
         `INSERT INTO customers (partner_id, custnr, name, email)
-       VALUES ($1, $2, COALESCE($3::varchar, $2::varchar), $4::varchar)
-       ON CONFLICT (partner_id, custnr) DO UPDATE
-         SET name = COALESCE($3::varchar, customers.name),
-             email = COALESCE($4::varchar, customers.email),
-             modified = now()
-         WHERE customers.name IS DISTINCT FROM COALESCE($3::varchar, customers.name)
-            OR customers.email IS DISTINCT FROM COALESCE($4::varchar, customers.email)
-       RETURNING (xmax = 0) AS inserted`,
-        [partnerId, custnr, seen.name ?? null, seen.email ?? null],
+         SELECT $1, $2::varchar, COALESCE($3::varchar, $2::varchar), $4::varchar
+          WHERE NOT EXISTS (SELECT 1 FROM customers WHERE partner_id = $1 AND custnr = $2)
+         ON CONFLICT (partner_id, custnr) DO NOTHING
+         RETURNING id`,
+        values,
       ),
-    )) as Array<{ inserted: boolean }>;
-    if (rows.length === 0) return 'unchanged';
-    return rows[0]!.inserted ? 'created' : 'updated';
+    )) as unknown[];
+    if (inserted.length > 0) return 'created';
+    // Known and unchanged, or inserted by another consumer a moment ago: apply these values once more.
+    return (await this.updateSeen(values)) ? 'updated' : 'unchanged';
+  }
+
+  /** Writes what differs (a left-out name or e-mail keeps its value); false when nothing did. */
+  private async updateSeen(values: Array<string | null>): Promise<boolean> {
+    // The WHERE skips an update that changes nothing, so `modified` only moves on a real change.
+    // Wrapped in a WITH … SELECT because TypeORM answers a bare UPDATE with [rows, count], not the rows.
+    const rows = (await translateDataException(() =>
+      this.manager.query(
+        `WITH changed AS (
+         UPDATE customers
+            SET name = COALESCE($3::varchar, name), email = COALESCE($4::varchar, email), modified = now()
+          WHERE partner_id = $1 AND custnr = $2
+            AND (name IS DISTINCT FROM COALESCE($3::varchar, name)
+                 OR email IS DISTINCT FROM COALESCE($4::varchar, email))
+         RETURNING id)
+         SELECT id FROM changed`,
+        values,
+      ),
+    )) as unknown[];
+    return rows.length > 0;
   }
 }
 

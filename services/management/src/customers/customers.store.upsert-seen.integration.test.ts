@@ -67,6 +67,15 @@ describe('TypeormCustomersStore.upsertSeen', () => {
     expect(await only(acme, 'K-1')).toMatchObject({ name: 'Kari Nordmann AS', email: 'post@example.no' });
   });
 
+  it('draws no customer_id for events of a customer that already exists', async () => {
+    await store.upsertSeen(acme, 'K-1', { name: 'Kari AS' });
+    const first = await only(acme, 'K-1');
+    await store.upsertSeen(acme, 'K-1', { name: 'Kari AS' });
+    await store.upsertSeen(acme, 'K-1', { name: 'Kari Nordmann AS' });
+    await store.upsertSeen(acme, 'K-2', { name: 'Ola AS' });
+    expect(BigInt((await only(acme, 'K-2')).id)).toBe(BigInt(first.id) + 1n);
+  });
+
   it('keeps custnr per partner', async () => {
     await store.upsertSeen(acme, 'K-1', { name: 'Acme customer' });
     expect(await store.upsertSeen(beta, 'K-1', { name: 'Beta customer' })).toBe('created');
