@@ -19,6 +19,7 @@ import {
   PRICING_MODEL_REFERENCE_RULE,
   type CampaignsStore,
 } from './campaigns.store';
+import { isBigintId, isUuid } from '../validation/record-id';
 
 /** What deleting a campaign touches inside one transaction. */
 export interface CampaignDeletionStores {
@@ -43,9 +44,6 @@ export interface CampaignsServiceDependencies {
 
 // Numeric ids are bigint identities and pricing model ids UUIDs; a value of another shape cannot
 // name a row, so it is "not found" in a path and a broken reference in a body.
-const NUMERIC_ID_PATTERN = /^[1-9]\d{0,18}$/;
-const MAX_BIGINT = 9223372036854775807n;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class CampaignsService {
   constructor(private readonly deps: CampaignsServiceDependencies) {}
@@ -135,7 +133,7 @@ export class CampaignsService {
     field = 'campaign_id',
   ): Promise<void> {
     const rule = 'must name a campaign of this customer';
-    if (!isNumericId(campaignId) || !isNumericId(customerId)) throw new ValidationError(field, rule);
+    if (!isBigintId(campaignId) || !isBigintId(customerId)) throw new ValidationError(field, rule);
     const campaign = await this.deps.campaigns.findById(partnerId, customerId, campaignId);
     if (campaign === null) throw new ValidationError(field, rule);
   }
@@ -145,7 +143,7 @@ export class CampaignsService {
    * or null when the partner has no such campaign.
    */
   async findForCommission(partnerId: string, campaignId: string): Promise<CampaignForCommission | null> {
-    if (!isNumericId(campaignId)) return null;
+    if (!isBigintId(campaignId)) return null;
     const campaign = await this.deps.campaigns.findForPartner(partnerId, campaignId);
     if (campaign === null) return null;
     const pricingModel = await this.deps.pricingModels.findById(partnerId, campaign.pricingModelId);
@@ -155,15 +153,14 @@ export class CampaignsService {
   }
 
   private async requireCustomer(partnerId: string, customerId: string): Promise<string> {
-    if (!isNumericId(customerId)) throw new NotFoundError(`customer ${customerId}`);
+    if (!isBigintId(customerId)) throw new NotFoundError(`customer ${customerId}`);
     const customer = await this.deps.customers.findById(partnerId, customerId);
     if (customer === null) throw new NotFoundError(`customer ${customerId}`);
     return customer.id;
   }
 
   private async requirePricingModel(partnerId: string, pricingModelId: string): Promise<string> {
-    if (!UUID_PATTERN.test(pricingModelId))
-      throw new ValidationError('pricing_model_id', PRICING_MODEL_REFERENCE_RULE);
+    if (!isUuid(pricingModelId)) throw new ValidationError('pricing_model_id', PRICING_MODEL_REFERENCE_RULE);
     const model = await this.deps.pricingModels.findById(partnerId, pricingModelId.toLowerCase());
     if (model === null) throw new ValidationError('pricing_model_id', PRICING_MODEL_REFERENCE_RULE);
     return model.id;
@@ -176,7 +173,7 @@ export class CampaignsService {
   ): Promise<string | null> {
     if (greetingId === null) return null;
     const belongs =
-      isNumericId(greetingId) &&
+      isBigintId(greetingId) &&
       (await this.deps.greetings.greetingBelongsToCustomer(partnerId, customerId, greetingId));
     if (!belongs) throw new ValidationError('vm_greeting_id', GREETING_REFERENCE_RULE);
     return greetingId;
@@ -192,12 +189,8 @@ export class CampaignsService {
   }
 }
 
-function isNumericId(value: string): boolean {
-  return NUMERIC_ID_PATTERN.test(value) && BigInt(value) <= MAX_BIGINT;
-}
-
 function requireCampaignId(value: string): string {
-  if (!isNumericId(value)) throw notFound(value);
+  if (!isBigintId(value)) throw notFound(value);
   return value;
 }
 

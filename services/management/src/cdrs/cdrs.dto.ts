@@ -1,4 +1,13 @@
-import { isE164, parseCallTime, parseLocalDate, parseWholeSeconds, ValidationError } from '@trackline/domain';
+import {
+  isE164,
+  parseCallTime,
+  parseFlag,
+  parseLocalDate,
+  parseWholeSeconds,
+  ValidationError,
+} from '@trackline/domain';
+import { parsePaging } from '../validation/paging';
+import { isBigintId } from '../validation/record-id';
 
 /** One call record as the switch sends it (SPEC §5), checked and typed. */
 export interface CdrInput {
@@ -109,31 +118,21 @@ export interface CdrListQuery {
   pageSize: number;
 }
 
-export const MAX_CDR_PAGE_SIZE = 1_000;
-const ID_PATTERN = /^[1-9]\d{0,17}$/;
-const PAGE_PATTERN = /^(0|[1-9]\d{0,8})$/;
-
 export function parseCdrListQuery(query: Record<string, string>): CdrListQuery {
   const customerId = query.customer_id ?? null;
   const custnr = query.custnr ?? null;
   if ((customerId === null || customerId === '') && (custnr === null || custnr === ''))
     throw new ValidationError('customer_id', 'customer_id or custnr is required');
-  if (customerId !== null && customerId !== '' && !ID_PATTERN.test(customerId))
+  if (customerId !== null && customerId !== '' && !isBigintId(customerId))
     throw new ValidationError('customer_id', 'must be a customer id (decimal digits)');
-  const extended = query.extended ?? '0';
-  if (extended !== '0' && extended !== '1') throw new ValidationError('extended', 'must be "0" or "1"');
-  const page = query.page ?? '0';
-  if (!PAGE_PATTERN.test(page)) throw new ValidationError('page', 'must be a whole number, 0 or more');
-  const pageSize = query.pagesize ?? String(MAX_CDR_PAGE_SIZE);
-  if (!PAGE_PATTERN.test(pageSize) || Number(pageSize) < 1 || Number(pageSize) > MAX_CDR_PAGE_SIZE)
-    throw new ValidationError('pagesize', `must be a whole number from 1 to ${MAX_CDR_PAGE_SIZE}`);
+  const { page, pageSize } = parsePaging(query);
   return {
     customerId: customerId === '' ? null : customerId,
     custnr: custnr === '' ? null : custnr,
     fromDate: query.from_date === undefined ? null : parseLocalDate('from_date', query.from_date),
     toDate: query.to_date === undefined ? null : parseLocalDate('to_date', query.to_date),
-    extended: extended === '1',
-    page: Number(page),
-    pageSize: Number(pageSize),
+    extended: parseFlag('extended', query.extended ?? '0'),
+    page,
+    pageSize,
   };
 }

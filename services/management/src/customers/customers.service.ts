@@ -3,6 +3,7 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from './customer';
 import type { CustomersStore } from './customers.store';
 import type { OpenSourcesCounter } from './open-sources-counter';
+import { isBigintId } from '../validation/record-id';
 
 /** What deleting a customer touches inside one transaction. */
 export interface CustomerDeletionStores {
@@ -12,8 +13,6 @@ export interface CustomerDeletionStores {
 
 // Ids are bigint identities; anything else cannot name a customer, so it is "not found" (SPEC §6),
 // never a 400 and never a query with an out-of-range number.
-const CUSTOMER_ID_PATTERN = /^[1-9]\d{0,18}$/;
-const MAX_BIGINT = 9223372036854775807n;
 
 export class CustomersService {
   constructor(
@@ -63,7 +62,7 @@ export class CustomersService {
 }
 
 function requireCustomerId(value: string): string {
-  if (!CUSTOMER_ID_PATTERN.test(value) || BigInt(value) > MAX_BIGINT) throw notFound(value);
+  if (!isBigintId(value)) throw notFound(value);
   return value;
 }
 

@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import type { GreetingUsageReader } from './greeting-usage';
 import type { Greeting, GreetingUsage, GreetingWithSound } from './greeting';
 import type { GreetingsStore } from './greetings.store';
+import { isBigintId } from '../validation/record-id';
 
 /** What deleting a greeting touches inside one transaction. */
 export interface GreetingDeletionStores {
@@ -22,8 +23,6 @@ export type PinSource = () => string;
 // A million PINs and only unrecorded greetings reserve one: a collision is rare, ten in a row means
 // the PIN space is nearly used up by greetings nobody records.
 const PIN_ATTEMPTS = 10;
-const ID_PATTERN = /^[1-9]\d{0,18}$/;
-const MAX_BIGINT = 9223372036854775807n;
 const NONE: GreetingUsage = { sources: [], campaigns: [] };
 
 export class GreetingsService {
@@ -119,6 +118,6 @@ export function describeUsers(usage: GreetingUsage): string {
 
 // Ids are bigint identities; anything else cannot name a row, so it is "not found" (SPEC §6).
 function requireId(value: string, what: string): string {
-  if (!ID_PATTERN.test(value) || BigInt(value) > MAX_BIGINT) throw new NotFoundError(`${what} ${value}`);
+  if (!isBigintId(value)) throw new NotFoundError(`${what} ${value}`);
   return value;
 }

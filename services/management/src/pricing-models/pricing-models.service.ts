@@ -8,6 +8,7 @@ import type {
 } from './pricing-model';
 import type { PricingModelUsers } from './pricing-model-users';
 import type { PricingModelColumns, PricingModelsStore } from './pricing-models.store';
+import { isUuid } from '../validation/record-id';
 
 /** What a PUT or DELETE touches inside one transaction. */
 export interface PricingModelWriteStores {
@@ -16,7 +17,6 @@ export interface PricingModelWriteStores {
 }
 
 // Ids are UUIDs; anything else cannot name a pricing model, so it is "not found" (SPEC §6).
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class PricingModelsService {
   constructor(
@@ -84,7 +84,7 @@ export class PricingModelsService {
 
 /** The canonical (lower-case) UUID, or a 404 for anything that cannot be one. */
 export function requirePricingModelId(value: string): string {
-  if (!UUID_PATTERN.test(value)) throw notFound(value);
+  if (!isUuid(value)) throw notFound(value);
   return value.toLowerCase();
 }
 

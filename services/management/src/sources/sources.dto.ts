@@ -10,7 +10,7 @@ import type { CustomFieldValues } from '../customers/customer.entity';
 import { splitCustomFields } from '../customers/customers.dto';
 import { Email, Flag, Text } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
-import { isBigintId } from './source-id';
+import { isBigintId } from '../validation/record-id';
 import {
   SOURCE_FLAG_FIELDS,
   type SourceChangesInput,
@@ -18,6 +18,7 @@ import {
   type SourceInput,
   type SourceListQuery,
 } from './source';
+import { parsePaging } from '../validation/paging';
 
 export const SOURCE_LIMITS = {
   name: 100,
@@ -31,8 +32,6 @@ export const SOURCE_LIMITS = {
   phoneInput: 40,
 } as const;
 export const DEFAULT_SOURCE_CLASS = 'standard';
-export const MAX_PAGE_SIZE = 1000;
-const MAX_PAGE = 1_000_000;
 
 // Record fields a PUT cannot change: named in the 400 rather than called unknown.
 const FIXED_FIELDS = [
@@ -160,20 +159,11 @@ export function parseUpdateSource(body: Record<string, unknown>, partner: Source
 
 export function parseSourceListQuery(query: Record<string, string>): SourceListQuery {
   const dto = validateDto(SourceListQueryDto, query);
-  const page = dto.page === undefined ? 0 : wholeNumber('page', dto.page, 0, MAX_PAGE);
-  const pageSize =
-    dto.pagesize === undefined ? MAX_PAGE_SIZE : wholeNumber('pagesize', dto.pagesize, 1, MAX_PAGE_SIZE);
+  const { page, pageSize } = parsePaging(dto);
   if (dto.customer_id !== undefined && !isBigintId(dto.customer_id)) {
     throw new ValidationError('customer_id', 'must be a customer id (a decimal number)');
   }
   return { page, pageSize, ...(dto.customer_id === undefined ? {} : { customerId: dto.customer_id }) };
-}
-
-function wholeNumber(field: string, value: string, min: number, max: number): number {
-  const number = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!(number >= min && number <= max))
-    throw new ValidationError(field, `must be a whole number from ${min} to ${max}`);
-  return number;
 }
 
 function toChanges(

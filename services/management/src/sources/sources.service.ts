@@ -12,7 +12,7 @@ import { holdBackEnd } from '../numbers/tracking-number';
 import type { SourceChangeListener } from './source-change-listener';
 import type { SourceReferences } from './source-references.store';
 import type { Source, SourceChangesInput, SourceInput, SourceListQuery, SourcePage } from './source';
-import { isBigintId } from './source-id';
+import { isBigintId } from '../validation/record-id';
 import type { SourcesStore } from './sources.store';
 
 /** What a source write touches inside one transaction. */
