@@ -2,6 +2,7 @@ export * from './errors';
 export * from './flags';
 export * from './phone';
 export * from './signing';
+export * from './bearer-token';
 export * from './time-window';
 export * from './json-input';
 export * from './alt-numbers';

@@ -1,4 +1,4 @@
-import { isTracklineError, UnauthorizedError, ValidationError } from '@trackline/domain';
+import { bearerTokenMatches, isTracklineError, UnauthorizedError, ValidationError } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { ingestResponse } from '../cdrs/cdr-ingestion-response';
@@ -6,7 +6,6 @@ import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import { splitCdrBody } from '../cdrs/cdrs.dto';
 import { parseGreetingRecording } from '../greetings/greetings.dto';
 import type { GreetingsService } from '../greetings/greetings.service';
-import { telephonyTokenMatches } from './telephony-token';
 
 /** Where the router is mounted: outside the partner API (no digest, no IP allowlist, no version). */
 export const TELEPHONY_BASE_PATH = '/telephony';
@@ -36,7 +35,7 @@ export function telephonyRoutes(dependencies: TelephonyDependencies): Router {
   // Authentication comes before the body is read, so an unauthenticated client cannot make the
   // service parse megabytes.
   router.use((request: Request, _response: Response, next: NextFunction) => {
-    if (!telephonyTokenMatches(request.get('authorization'), dependencies.token)) {
+    if (!bearerTokenMatches(request.get('authorization'), dependencies.token)) {
       next(
         new UnauthorizedError('A valid bearer token (Authorization: Bearer <TELEPHONY_TOKEN>) is required'),
       );

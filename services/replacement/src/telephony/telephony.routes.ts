@@ -1,6 +1,5 @@
-import { UnauthorizedError, ValidationError } from '@trackline/domain';
+import { bearerTokenMatches, UnauthorizedError, ValidationError } from '@trackline/domain';
 import { Router, type Request, type Response } from 'express';
-import { bearerTokenMatches } from '../http/bearer-token';
 import { toHttpError } from '../http/error-mapper';
 import { sendJson } from '../http/json-response';
 import { readRawBody } from '../http/raw-body';
