@@ -8,3 +8,4 @@ export * from './binding.codec';
 export * from './call-attribution.codec';
 export * from './customer-seen-event.codec';
 export * from './projection-writer';
+export * from './text-rules';
