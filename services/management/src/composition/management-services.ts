@@ -19,6 +19,10 @@ import type { ProjectionPublisher } from '../projections/projection-publisher';
 import type { SourceChangeListener } from '../sources/source-change-listener';
 import { sourceRoutes } from '../sources/sources.routes';
 import { SourcesService } from '../sources/sources.service';
+import { systemResolver, InsecureHosts } from '../webhooks/webhook-url';
+import { newWebhookSecret } from '../webhooks/webhook-secret';
+import { webhookRoutes } from '../webhooks/webhooks.routes';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import type { ManagementStores } from './management-stores';
 
 export interface ManagementServices {
@@ -33,6 +37,7 @@ export interface ManagementServices {
   greetings: GreetingsService;
   /** GET /number_pools; present when the stores were given Redis. */
   numberPools?: NumberPoolsService;
+  webhooks: WebhooksService;
 }
 
 /** Told after committed changes, e.g. the Redis projections (SPEC §1). */
@@ -46,7 +51,9 @@ export interface ManagementListeners {
 // Composition root, step 3 of config → stores → services → app (STYLE §3).
 export function createManagementServices(
   stores: ManagementStores,
-  config: Pick<ManagementConfig, 'digest' | 'greetingRecordNumber'>,
+  config: Pick<ManagementConfig, 'digest' | 'greetingRecordNumber'> & {
+    webhooks?: Pick<ManagementConfig['webhooks'], 'insecureHosts'>;
+  },
   listeners: ManagementListeners = { sourceChanges: [], numberChanges: [], configChanges: [] },
 ): ManagementServices {
   return {
@@ -79,6 +86,13 @@ export function createManagementServices(
     ...(stores.poolBindings === undefined
       ? {}
       : { numberPools: new NumberPoolsService(stores.numbers, stores.poolBindings) }),
+    webhooks: new WebhooksService({
+      webhooks: stores.webhooks,
+      deliveries: stores.webhookDeliveries,
+      insecureHosts: new InsecureHosts(config.webhooks?.insecureHosts ?? []),
+      resolve: systemResolver,
+      newSecret: newWebhookSecret,
+    }),
   };
 }
 
@@ -91,5 +105,6 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...sourceRoutes(services.sources),
     ...greetingRoutes(services.greetings),
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
+    ...webhookRoutes(services.webhooks),
   ];
 }

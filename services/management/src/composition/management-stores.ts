@@ -22,6 +22,8 @@ import { TypeormPricingModelsStore, type PricingModelsStore } from '../pricing-m
 import { TypeormSourceReferences } from '../sources/source-references.store';
 import type { SourceWriteStores } from '../sources/sources.service';
 import { TypeormSourcesStore, type SourcesStore } from '../sources/sources.store';
+import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
+import { TypeormWebhooksStore, type WebhooksStore } from '../webhooks/webhooks.store';
 
 /** Every store of the management service, on one initialised DataSource. */
 export interface ManagementStores {
@@ -43,6 +45,9 @@ export interface ManagementStores {
   sourceWrites: UnitOfWork<SourceWriteStores>;
   /** Live DNI bindings (replacement's state in Redis); absent when no Redis client was given. */
   poolBindings?: PoolBindingsReader;
+  webhooks: WebhooksStore;
+  /** The webhook outbox: its lists, and `enqueue` with an event's own transaction. */
+  webhookDeliveries: TypeormWebhookDeliveriesStore;
 }
 
 /** The Redis the management service reads pool use from (keys built by @trackline/contracts). */
@@ -89,5 +94,7 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
       greetings: new TypeormGreetingsStore(manager),
       usage: new TypeormGreetingUsageReader(manager),
     })),
+    webhooks: new TypeormWebhooksStore(dataSource.manager),
+    webhookDeliveries: new TypeormWebhookDeliveriesStore(dataSource.manager),
   };
 }

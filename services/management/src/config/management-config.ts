@@ -54,6 +54,21 @@ export interface ManagementConfig {
     /** Pause between claims when the outbox had nothing due. */
     pollMs: number;
   };
+  /** Partner webhooks (docs/webhooks.md), delivered by the notification worker process. */
+  webhooks: {
+    /** Hosts that may be plain http and resolve to any address (local development, tests). */
+    insecureHosts: string[];
+    /** One delivery attempt, connect to last byte read; must leave half the lease free. */
+    timeoutMs: number;
+    /** Attempts per delivery before it is marked dead. */
+    maxAttempts: number;
+    /** Wait after the first failure; doubles with each further one (capped at an hour). */
+    baseDelayMs: number;
+    /** Deliveries in flight at once in one worker process. */
+    concurrency: number;
+    /** Deliveries in flight at once to one webhook, so a slow endpoint holds few slots. */
+    perEndpoint: number;
+  };
 }
 
 /** Loopback only: a scraper elsewhere must be named (docs/configuration.md). */
@@ -107,9 +122,23 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       leaseMs: read.integer('NOTIFY_LEASE_MS', 120_000, { min: 200, max: 3_600_000 }),
       pollMs: read.integer('NOTIFY_POLL_MS', 1_000, { min: 10, max: 600_000 }),
     },
+    webhooks: {
+      insecureHosts: read.list('WEBHOOK_INSECURE_HOSTS'),
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),
+      maxAttempts: read.integer('WEBHOOK_MAX_ATTEMPTS', 30, { min: 1, max: 100 }),
+      baseDelayMs: read.integer('WEBHOOK_BASE_DELAY_MS', 10_000, { min: 10, max: 3_600_000 }),
+      concurrency: read.integer('WEBHOOK_CONCURRENCY', 20, { min: 1, max: 1_000 }),
+      perEndpoint: read.integer('WEBHOOK_ENDPOINT_CONCURRENCY', 4, { min: 1, max: 100 }),
+    },
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {
     read.reject('TLS_CERT/TLS_KEY', 'set both or neither');
+  }
+  if (config.webhooks.timeoutMs * 2 > config.notifications.leaseMs) {
+    read.reject(
+      'WEBHOOK_TIMEOUT_MS',
+      `must be at most half of NOTIFY_LEASE_MS (${config.notifications.leaseMs})`,
+    );
   }
   if (nonceSecret !== undefined && nonceSecret.length < 32) {
     read.reject('DIGEST_NONCE_SECRET', 'must be at least 32 characters');

@@ -11,6 +11,8 @@ import { SourceEntity } from '../sources/source.entity';
 import { CdrEntity } from '../cdrs/cdr.entity';
 import { CdrDayCountEntity } from '../cdrs/cdr-day-count.entity';
 import { NotificationOutboxEntity } from '../notifications/notification-outbox.entity';
+import { WebhookEntity } from '../webhooks/webhook.entity';
+import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
 import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
 import { CreatePricingModels1795263000000 } from './migrations/1795263000000-CreatePricingModels';
@@ -20,6 +22,7 @@ import { CreateNumbersAndSources1795263300000 } from './migrations/1795263300000
 import { CreateCdrs1795263500000 } from './migrations/1795263500000-CreateCdrs';
 import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
 import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
+import { CreateWebhooks1795462589143 } from './migrations/1795462589143-CreateWebhooks';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -35,6 +38,8 @@ export const ENTITIES = [
   CdrEntity,
   CdrDayCountEntity,
   NotificationOutboxEntity,
+  WebhookEntity,
+  WebhookDeliveryEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -46,6 +51,7 @@ export const MIGRATIONS = [
   CreateCdrs1795263500000,
   CreateNotificationOutbox1795263600000,
   CreateCdrDayCounts1795263700000,
+  CreateWebhooks1795462589143,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */

@@ -1,0 +1,69 @@
+/** The event catalogue (docs/webhooks.md), in the order records list them. */
+export const WEBHOOK_EVENT_TYPES = [
+  'call.completed',
+  'call.missed',
+  'voicemail.new',
+  'customer.created',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Sent by POST /webhooks/:id/test only; no partner subscribes to it. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** '0' active, '1' paused: a paused webhook is sent nothing new. */
+export type WebhookState = '0' | '1';
+
+export interface Webhook {
+  id: string;
+  partnerId: string;
+  url: string;
+  events: WebhookEventType[];
+  /** `whsec_…`; shown to the partner only in the answer to POST. */
+  secret: string;
+  state: WebhookState;
+  created: Date;
+  modified: Date;
+}
+
+export interface WebhookValues {
+  url: string;
+  events: WebhookEventType[];
+  state: WebhookState;
+}
+
+export type WebhookChanges = Partial<WebhookValues>;
+
+/** A row of the webhook outbox, as GET /webhooks/:id/deliveries shows it. */
+export interface WebhookDelivery {
+  id: string;
+  messageId: string;
+  webhookId: string;
+  eventType: string;
+  status: 'pending' | 'sending' | 'sent' | 'dead';
+  attempts: number;
+  occurredAt: Date;
+  lastAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  /** When it is tried next; null unless pending (being sent, sent or dead). */
+  nextAttemptAt: Date | null;
+  created: Date;
+  sentAt: Date | null;
+}
+
+/** What happened, naming the stored record the body is rendered from. */
+export type WebhookEvent =
+  | { type: 'call.completed' | 'call.missed' | 'voicemail.new'; cdrId: string }
+  | { type: 'customer.created'; customerId: string };
+
+/**
+ * The events one stored call record raises: every record is `call.completed`; one the customer did
+ * not answer is also `call.missed`, and one that left a voicemail also `voicemail.new`
+ * (docs/webhooks.md).
+ */
+export function callEvents(cdr: { id: string; answered: boolean; voicemail: boolean }): WebhookEvent[] {
+  const events: WebhookEvent[] = [{ type: 'call.completed', cdrId: cdr.id }];
+  if (!cdr.answered) events.push({ type: 'call.missed', cdrId: cdr.id });
+  if (cdr.voicemail) events.push({ type: 'voicemail.new', cdrId: cdr.id });
+  return events;
+}

@@ -1,0 +1,69 @@
+import type { EntityManager } from 'typeorm';
+import type { Webhook, WebhookChanges, WebhookEventType, WebhookState, WebhookValues } from './webhook';
+import { WebhookEntity } from './webhook.entity';
+
+export interface WebhooksStore {
+  /** The partner's webhooks, ordered by id. */
+  list(partnerId: string): Promise<Webhook[]>;
+  findById(partnerId: string, id: string): Promise<Webhook | null>;
+  count(partnerId: string): Promise<number>;
+  insert(partnerId: string, values: WebhookValues & { secret: string }): Promise<Webhook>;
+  /** Keys left out keep their value. Null when the partner has no such webhook. */
+  update(partnerId: string, id: string, changes: WebhookChanges): Promise<Webhook | null>;
+  /** Its queued deliveries go with it. */
+  delete(partnerId: string, id: string): Promise<void>;
+}
+
+export class TypeormWebhooksStore implements WebhooksStore {
+  constructor(private readonly manager: EntityManager) {}
+
+  async list(partnerId: string): Promise<Webhook[]> {
+    const rows = await this.manager.getRepository(WebhookEntity).find({
+      where: { partnerId },
+      order: { id: 'ASC' },
+    });
+    return rows.map(toWebhook);
+  }
+
+  async findById(partnerId: string, id: string): Promise<Webhook | null> {
+    const row = await this.manager.getRepository(WebhookEntity).findOneBy({ partnerId, id });
+    return row === null ? null : toWebhook(row);
+  }
+
+  count(partnerId: string): Promise<number> {
+    return this.manager.getRepository(WebhookEntity).countBy({ partnerId });
+  }
+
+  async insert(partnerId: string, values: WebhookValues & { secret: string }): Promise<Webhook> {
+    const repository = this.manager.getRepository(WebhookEntity);
+    const saved = await repository.save(repository.create({ partnerId, ...values }));
+    return toWebhook(await repository.findOneByOrFail({ id: saved.id }));
+  }
+
+  async update(partnerId: string, id: string, changes: WebhookChanges): Promise<Webhook | null> {
+    if (Object.keys(changes).length > 0) {
+      const result = await this.manager
+        .getRepository(WebhookEntity)
+        .update({ partnerId, id }, { ...changes });
+      if (result.affected === 0) return null;
+    }
+    return this.findById(partnerId, id);
+  }
+
+  async delete(partnerId: string, id: string): Promise<void> {
+    await this.manager.getRepository(WebhookEntity).delete({ partnerId, id });
+  }
+}
+
+function toWebhook(row: WebhookEntity): Webhook {
+  return {
+    id: row.id,
+    partnerId: row.partnerId,
+    url: row.url,
+    events: row.events as WebhookEventType[],
+    secret: row.secret,
+    state: row.state as WebhookState,
+    created: row.created,
+    modified: row.modified,
+  };
+}
