@@ -118,7 +118,7 @@ export async function createManagementApp(
   const customerEvents = options.consumeCustomerEvents
     ? startCustomerEventsConsumer({
         config,
-        customers: stores.customers,
+        customers: stores.customerSeen,
         partners: stores.partners,
         logger,
         metrics,

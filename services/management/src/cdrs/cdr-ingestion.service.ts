@@ -9,6 +9,8 @@ import {
 import type { UnitOfWork } from '../db/unit-of-work';
 import { planNotifications } from '../notifications/notification-planner';
 import type { NotificationToSend } from '../notifications/outbox-writer';
+import { callEvents } from '../webhooks/webhook';
+import type { WebhookEventQueue } from '../webhooks/webhook-events';
 import type { Cdr, CdrSource, DialledNumber, NewCdr } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
 import { CdrBatchLookup, type CdrLookupStore } from './cdr-batch-lookup';
@@ -23,6 +25,8 @@ export interface NotificationQueue {
 export interface CdrWriteStores {
   cdrs: CdrWriteStore;
   notifications: NotificationQueue;
+  /** Partner webhooks for the record (docs/webhooks.md), in the record's transaction. */
+  webhooks: WebhookEventQueue;
 }
 
 export type IngestOutcome =
@@ -70,7 +74,7 @@ export class CdrIngestionService {
     input: CdrInput,
     lookup: CdrBatchLookup,
     now: Date,
-    { cdrs, notifications }: CdrWriteStores,
+    { cdrs, notifications, webhooks }: CdrWriteStores,
   ): Promise<IngestOutcome> {
     const dialled = lookup.dialled(input.bnum);
     if (dialled === null) throw new NotFoundError(`tracking number ${input.bnum}`);
@@ -125,6 +129,7 @@ export class CdrIngestionService {
       await notifications.enqueue(
         planNotifications({ cdr: { ...cdr, duration: cdr.durationSeconds }, source }),
       );
+    await webhooks.enqueue(cdr.partnerId, callEvents(cdr));
     return { ok: true, cdr, created: true };
   }
 }

@@ -18,6 +18,7 @@ import type { AuthenticatedPartner } from '../http/route-definition';
 import type { NotificationToSend } from '../notifications/outbox-writer';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from '../telephony/telephony.routes';
 import { RedisCallAttributionReader } from './call-attribution.reader';
+import { webhookEventQueue } from '../webhooks/webhook-events';
 import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';
@@ -60,6 +61,7 @@ describe('call records', () => {
           enqueued.push(...items);
         },
       },
+      webhooks: webhookEventQueue(manager),
     }));
     const ingestion = new CdrIngestionService(
       writes,

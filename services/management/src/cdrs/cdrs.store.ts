@@ -71,6 +71,15 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return new Map(rows.map((row) => [row.call_id as string, toCdr(row)]));
   }
 
+  /** One of the partner's records by id (webhook bodies are rendered from it). */
+  async findById(partnerId: string, id: string): Promise<Cdr | null> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "id" = $1 AND "partner_id" = $2`,
+      [id, partnerId],
+    );
+    return rows[0] === undefined ? null : toCdr(rows[0]);
+  }
+
   async findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>> {
     if (e164s.length === 0) return new Map();
     const rows: Row[] = await this.manager.query(

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { RouteDefinition } from '../http/route-definition';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
+import { webhookEventQueue } from '../webhooks/webhook-events';
 import { RedisCallAttributionReader, type AttributionRedis } from './call-attribution.reader';
 import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
 import { cdrRoutes } from './cdrs.routes';
@@ -38,6 +39,7 @@ export function createCdrFeature(
     return {
       cdrs: new TypeormCdrsStore(manager),
       notifications: { enqueue: (items) => outbox.enqueue(manager, items) },
+      webhooks: webhookEventQueue(manager),
     };
   });
   const primary = new TypeormCdrsStore(dataSource.manager);

@@ -58,7 +58,7 @@ export function createManagementServices(
 ): ManagementServices {
   return {
     partners: new PartnersService(stores.partners, config.digest.realm, listeners.configChanges),
-    customers: new CustomersService(stores.customers, stores.customerDeletion),
+    customers: new CustomersService(stores.customers, stores.customerDeletion, stores.customerCreation),
     pricingModels: new PricingModelsService(
       stores.pricingModels,
       stores.campaigns,

@@ -4,7 +4,7 @@ import { TypeormCampaignSources } from '../campaigns/campaign-sources.store';
 import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
-import type { CustomerDeletionStores } from '../customers/customers.service';
+import type { CustomerCreationStores, CustomerDeletionStores } from '../customers/customers.service';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
 import type { GreetingUsageReader } from '../greetings/greeting-usage';
 import { TypeormGreetingUsageReader } from '../greetings/greeting-usage.store';
@@ -23,6 +23,7 @@ import { TypeormSourceReferences } from '../sources/source-references.store';
 import type { SourceWriteStores } from '../sources/sources.service';
 import { TypeormSourcesStore, type SourcesStore } from '../sources/sources.store';
 import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
+import { customerSeenWithWebhooks, webhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore, type WebhooksStore } from '../webhooks/webhooks.store';
 
 /** Every store of the management service, on one initialised DataSource. */
@@ -30,6 +31,9 @@ export interface ManagementStores {
   partners: PartnersStore;
   customers: CustomersStore;
   customerDeletion: UnitOfWork<CustomerDeletionStores>;
+  customerCreation: UnitOfWork<CustomerCreationStores>;
+  /** The customer-seen upsert, with `customer.created` webhooks in its transaction. */
+  customerSeen: Pick<CustomersStore, 'upsertSeen'>;
   pricingModels: PricingModelsStore;
   pricingModelWrites: UnitOfWork<PricingModelWriteStores>;
   /** Also tells pricing models which campaigns use them (`used_by`). */
@@ -66,6 +70,11 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
       customers: new TypeormCustomersStore(manager),
       openSources: new TypeormSourcesStore(manager),
     })),
+    customerCreation: typeormUnitOfWork(dataSource, (manager) => ({
+      customers: new TypeormCustomersStore(manager),
+      webhooks: webhookEventQueue(manager),
+    })),
+    customerSeen: customerSeenWithWebhooks((work) => dataSource.transaction(work)),
     numbers: new TypeormNumbersStore(dataSource.manager),
     sources,
     sourceWrites: typeormUnitOfWork(dataSource, (manager) => ({

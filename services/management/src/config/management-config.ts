@@ -77,6 +77,8 @@ export const DEFAULT_METRICS_ALLOW_IP = ['127.0.0.0/8', '::1/128'] as const;
 export function loadManagementConfig(env: Env): ManagementConfig {
   const read = new EnvReader(env);
   const nonceSecret = read.optionalString('DIGEST_NONCE_SECRET');
+  // A delivery is cut off at half the lease, so the lease cannot run out under a live send.
+  const leaseMs = read.integer('NOTIFY_LEASE_MS', 120_000, { min: 200, max: 3_600_000 });
   const config: ManagementConfig = {
     port: read.port('MANAGEMENT_PORT', 8443),
     host: read.string('MANAGEMENT_HOST', '0.0.0.0'),
@@ -118,13 +120,16 @@ export function loadManagementConfig(env: Env): ManagementConfig {
     notifications: {
       maxAttempts: read.integer('NOTIFY_MAX_ATTEMPTS', 8, { min: 1, max: 100 }),
       baseDelayMs: read.integer('NOTIFY_BASE_DELAY_MS', 30_000, { min: 10, max: 3_600_000 }),
-      // A delivery is cut off at half the lease, so the lease cannot run out under a live send.
-      leaseMs: read.integer('NOTIFY_LEASE_MS', 120_000, { min: 200, max: 3_600_000 }),
+      leaseMs,
       pollMs: read.integer('NOTIFY_POLL_MS', 1_000, { min: 10, max: 600_000 }),
     },
     webhooks: {
       insecureHosts: read.list('WEBHOOK_INSECURE_HOSTS'),
-      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),
+      // By default 15 s (the Standard Webhooks specification's advice), less under a short lease.
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', Math.min(15_000, Math.floor(leaseMs / 2)), {
+        min: 100,
+        max: 600_000,
+      }),
       maxAttempts: read.integer('WEBHOOK_MAX_ATTEMPTS', 30, { min: 1, max: 100 }),
       baseDelayMs: read.integer('WEBHOOK_BASE_DELAY_MS', 10_000, { min: 10, max: 3_600_000 }),
       concurrency: read.integer('WEBHOOK_CONCURRENCY', 20, { min: 1, max: 1_000 }),

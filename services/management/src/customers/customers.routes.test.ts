@@ -26,7 +26,13 @@ describe('customer routes', () => {
   beforeEach(() => {
     const customers = new FakeCustomersStore();
     openSources = new CountingOpenSources();
-    routes = customerRoutes(new CustomersService(customers, inlineUnitOfWork({ customers, openSources })));
+    routes = customerRoutes(
+      new CustomersService(
+        customers,
+        inlineUnitOfWork({ customers, openSources }),
+        inlineUnitOfWork({ customers, webhooks: { enqueue: async () => undefined } }),
+      ),
+    );
   });
 
   async function call(

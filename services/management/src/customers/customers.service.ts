@@ -4,6 +4,13 @@ import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from '
 import type { CustomersStore } from './customers.store';
 import type { OpenSourcesCounter } from './open-sources-counter';
 import { isBigintId } from '../validation/record-id';
+import type { WebhookEventQueue } from '../webhooks/webhook-events';
+
+/** What creating a customer touches inside one transaction: the row and its webhooks. */
+export interface CustomerCreationStores {
+  customers: CustomersStore;
+  webhooks: WebhookEventQueue;
+}
 
 /** What deleting a customer touches inside one transaction. */
 export interface CustomerDeletionStores {
@@ -18,6 +25,7 @@ export class CustomersService {
   constructor(
     private readonly customers: CustomersStore,
     private readonly deletion: UnitOfWork<CustomerDeletionStores>,
+    private readonly creation: UnitOfWork<CustomerCreationStores>,
   ) {}
 
   list(partnerId: string, filter: CustomerFilter): Promise<Customer[]> {
@@ -31,8 +39,13 @@ export class CustomersService {
     return customer;
   }
 
+  /** The `customer.created` webhooks (docs/webhooks.md) commit with the customer. */
   create(partnerId: string, values: CustomerValues): Promise<Customer> {
-    return this.customers.insert(partnerId, values);
+    return this.creation.run(async ({ customers, webhooks }) => {
+      const customer = await customers.insert(partnerId, values);
+      await webhooks.enqueue(partnerId, [{ type: 'customer.created', customerId: customer.id }]);
+      return customer;
+    });
   }
 
   async update(partnerId: string, customerId: string, changes: CustomerChanges): Promise<Customer> {

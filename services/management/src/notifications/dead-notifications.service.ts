@@ -14,10 +14,30 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
  * SMTP_URL or an SMS gateway outage outlasted every retry.
  */
 export class DeadNotificationsService {
-  constructor(private readonly store: DeadNotificationStore) {}
+  constructor(
+    private readonly store: DeadNotificationStore,
+    /** Dead partner webhook deliveries (docs/webhooks.md), sent again by the same command. */
+    private readonly webhookDeliveries?: Pick<DeadNotificationStore, 'requeueDead'>,
+  ) {}
 
   /** How many rows went back to pending. An unknown partner is refused, not read as "none". */
   async requeue(input: RequeueDeadInput, now: Date): Promise<number> {
+    return this.store.requeueDead(await this.filter(input), now);
+  }
+
+  /** Notifications and webhook deliveries alike: how many of each went back to pending. */
+  async requeueAll(
+    input: RequeueDeadInput,
+    now: Date,
+  ): Promise<{ notifications: number; webhookDeliveries: number }> {
+    const filter = await this.filter(input);
+    return {
+      notifications: await this.store.requeueDead(filter, now),
+      webhookDeliveries: (await this.webhookDeliveries?.requeueDead(filter, now)) ?? 0,
+    };
+  }
+
+  private async filter(input: RequeueDeadInput): Promise<DeadNotificationFilter> {
     const filter: DeadNotificationFilter = {};
     if (input.since !== undefined) filter.since = parseSince(input.since);
     if (input.partner !== undefined) {
@@ -25,7 +45,7 @@ export class DeadNotificationsService {
       if (partnerId === null) throw new NotFoundError(`partner ${input.partner}`);
       filter.partnerId = partnerId;
     }
-    return this.store.requeueDead(filter, now);
+    return filter;
   }
 }
 

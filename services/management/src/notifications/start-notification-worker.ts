@@ -8,9 +8,13 @@ import { NotificationWorker } from './notification-worker';
 import { TypeormOutboxStore } from './outbox.store';
 import { SqlRecordingReader } from './recording.reader';
 import { SmsChannel } from './sms.channel';
+import { createWebhookDispatcher } from '../webhooks/start-webhook-dispatcher';
 
 export interface StartNotificationWorkerDeps {
-  config: Pick<ManagementConfig, 'databaseUrl' | 'notifications' | 'smtpUrl' | 'smtpFrom' | 'smsGatewayUrl'>;
+  config: Pick<
+    ManagementConfig,
+    'databaseUrl' | 'notifications' | 'smtpUrl' | 'smtpFrom' | 'smsGatewayUrl' | 'webhooks'
+  >;
   logger: Logger;
 }
 
@@ -20,8 +24,9 @@ export interface RunningNotificationWorker {
 }
 
 const BATCH_SIZE = 10;
-// The worker's own small pool: its claims and recording reads never queue behind API requests.
-const POOL_SIZE = 2;
+// The worker's own small pool: its claims, recording reads and webhook bodies never queue behind
+// API requests.
+const POOL_SIZE = 4;
 
 /** Builds the channels from configuration and starts delivering the outbox (SPEC §8). */
 export async function startNotificationWorker(
@@ -46,6 +51,7 @@ export async function startNotificationWorker(
       'notification channel(s) not configured (SMTP_URL / SMS_GATEWAY_URL): those notifications are logged only',
     );
   }
+  const workerId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const worker = new NotificationWorker(
     {
       store: new TypeormOutboxStore(dataSource.manager),
@@ -55,15 +61,19 @@ export async function startNotificationWorker(
       clock: () => new Date(),
     },
     {
-      workerId: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+      workerId,
       ...config.notifications,
       batchSize: BATCH_SIZE,
     },
   );
   worker.start();
+  // Partner webhooks (docs/webhooks.md): their own outbox and loop, so a slow receiver never holds
+  // up e-mail and SMS, nor they it.
+  const webhooks = createWebhookDispatcher({ dataSource, config, workerId, logger: deps.logger });
+  webhooks.start();
   return {
     stop: async () => {
-      await worker.stop();
+      await Promise.all([worker.stop(), webhooks.stop()]);
       email?.close();
       await dataSource.destroy();
     },

@@ -47,6 +47,11 @@ export class TypeormPartnersStore implements PartnersStore {
     return this.findOne({ name });
   }
 
+  /** By id, for the notification worker, which knows partners only by the ids on its rows. */
+  findById(id: string): Promise<Partner | null> {
+    return this.findOne({ id });
+  }
+
   findByUsername(username: string): Promise<Partner | null> {
     return this.findOne({ digestUsername: username });
   }

@@ -1,0 +1,57 @@
+import type { Logger } from '@trackline/platform';
+import type { DataSource } from 'typeorm';
+import { TypeormCdrsStore } from '../cdrs/cdrs.store';
+import type { ManagementConfig } from '../config/management-config';
+import { TypeormCustomersStore } from '../customers/customers.store';
+import { TypeormPartnersStore } from '../partners/partners.store';
+import { TypeormWebhookDeliveriesStore } from './webhook-deliveries.store';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookPayloads } from './webhook-payloads';
+import { WebhookSender } from './webhook-sender';
+import { InsecureHosts, systemResolver, type HostResolver } from './webhook-url';
+
+/** Enough of the answer to show why a receiver refused; the rest is never read. */
+export const MAX_RESPONSE_BYTES = 4 * 1024;
+
+export interface WebhookDispatcherSetup {
+  dataSource: DataSource;
+  config: Pick<ManagementConfig, 'notifications' | 'webhooks'>;
+  workerId: string;
+  logger: Logger;
+  clock?: () => Date;
+  /** Tests resolve names their own way; the service uses the system resolver. */
+  resolve?: HostResolver;
+}
+
+/** The webhook dispatcher on the worker's DataSource, its settings from the config (docs/configuration.md). */
+export function createWebhookDispatcher(setup: WebhookDispatcherSetup): WebhookDispatcher {
+  const { dataSource, config } = setup;
+  const manager = dataSource.manager;
+  return new WebhookDispatcher(
+    {
+      queue: new TypeormWebhookDeliveriesStore(manager),
+      payloads: new WebhookPayloads({
+        cdrs: new TypeormCdrsStore(manager),
+        customers: new TypeormCustomersStore(manager),
+        partners: new TypeormPartnersStore(manager),
+      }),
+      sender: new WebhookSender({
+        insecureHosts: new InsecureHosts(config.webhooks.insecureHosts),
+        resolve: setup.resolve ?? systemResolver,
+        timeoutMs: config.webhooks.timeoutMs,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
+      }),
+      logger: setup.logger,
+      clock: setup.clock ?? (() => new Date()),
+    },
+    {
+      workerId: setup.workerId,
+      maxAttempts: config.webhooks.maxAttempts,
+      baseDelayMs: config.webhooks.baseDelayMs,
+      leaseMs: config.notifications.leaseMs,
+      pollMs: config.notifications.pollMs,
+      concurrency: config.webhooks.concurrency,
+      perEndpoint: config.webhooks.perEndpoint,
+    },
+  );
+}

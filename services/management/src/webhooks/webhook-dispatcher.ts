@@ -1,0 +1,185 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '@trackline/platform';
+import { PermanentDeliveryError } from '../notifications/delivery-channel';
+import { MAX_RETRY_DELAY_MS, nextAttemptAt } from '../notifications/retry-policy';
+import type { ClaimedWebhookDelivery, WebhookDeliveryQueue } from './webhook-deliveries.store';
+import type { WebhookPayloads } from './webhook-payloads';
+import type { WebhookAnswer, WebhookSender } from './webhook-sender';
+
+export interface WebhookDispatcherSettings {
+  /** Unique per worker instance: the lease is checked against it. */
+  workerId: string;
+  maxAttempts: number;
+  baseDelayMs: number;
+  /** Must be at least twice the sender's timeout, so a live attempt never outlasts its lease. */
+  leaseMs: number;
+  pollMs: number;
+  /** Deliveries in flight at once. */
+  concurrency: number;
+  /** Deliveries in flight at once to one webhook. */
+  perEndpoint: number;
+}
+
+export interface WebhookDispatcherDeps {
+  queue: WebhookDeliveryQueue;
+  payloads: Pick<WebhookPayloads, 'body'>;
+  sender: Pick<WebhookSender, 'send'>;
+  logger: Logger;
+  clock: () => Date;
+}
+
+// Answers that say "later" rather than "never" (docs/webhooks.md): every 4xx but these is final.
+const RETRYABLE_CLIENT_STATUSES = new Set([408, 429]);
+
+/**
+ * Delivers the webhook outbox (docs/webhooks.md), in the notification worker process.
+ *
+ * Deliveries do not go in lock-step rounds: each claimed row is sent on its own, and a slot that
+ * frees up is filled at once. A webhook holds at most `perEndpoint` slots, so an endpoint that
+ * answers slowly (up to the timeout) or not at all delays only its own queue, never another
+ * partner's.
+ *
+ * Guarantees are those of the notification outbox: rows are claimed under FOR UPDATE SKIP LOCKED
+ * with a lease; a worker that dies leaves its rows to be taken again when the lease runs out; the
+ * final mark checks the lease in the same statement. At least once: a crash after the receiver
+ * accepted and before the mark commits sends it again, with the same `webhook-id`.
+ */
+export class WebhookDispatcher {
+  private readonly stopSignal = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly deps: WebhookDispatcherDeps,
+    private readonly settings: WebhookDispatcherSettings,
+  ) {
+    this.log = deps.logger.child({ component: 'webhook-dispatcher', worker: settings.workerId });
+  }
+
+  start(): void {
+    if (this.loop !== undefined) throw new Error('webhook dispatcher already started');
+    this.loop = this.run();
+  }
+
+  /** Stops claiming and lets the deliveries in flight finish (each is bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.stopSignal.abort();
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** Claims what is due (up to the free slots), delivers it and waits for all of it; for tests. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim(this.settings.concurrency);
+    await Promise.all(claimed.map((row) => this.process(row)));
+    return claimed.length;
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.stopSignal.signal;
+    while (!signal.aborted) {
+      const free = this.settings.concurrency - this.inFlight.size;
+      if (free > 0) {
+        try {
+          const rows = await this.claim(free);
+          for (const row of rows) this.track(this.process(row));
+        } catch (error) {
+          this.log.error({ err: error }, 'webhook claim failed; retrying after the poll interval');
+        }
+      }
+      // Fewer due than free slots: wait for the poll. Every slot filled: wait until one frees up.
+      const woken = new Promise<void>((resolve) => (this.wake = resolve));
+      await Promise.race([sleep(this.settings.pollMs, undefined, { signal }).catch(() => undefined), woken]);
+    }
+    await Promise.all(this.inFlight);
+  }
+
+  private track(delivery: Promise<void>): void {
+    const tracked = delivery.finally(() => {
+      this.inFlight.delete(tracked);
+      // A freed slot (and the endpoint's own slot) can take the next due row now.
+      this.wake?.();
+    });
+    this.inFlight.add(tracked);
+  }
+
+  private claim(limit: number): Promise<ClaimedWebhookDelivery[]> {
+    const now = this.deps.clock();
+    return this.deps.queue.claim(
+      this.settings.workerId,
+      now,
+      new Date(now.getTime() + this.settings.leaseMs),
+      limit,
+      this.settings.perEndpoint,
+    );
+  }
+
+  private async process(row: ClaimedWebhookDelivery): Promise<void> {
+    const log = this.log.child({ delivery: row.id, webhook: row.webhookId, attempt: row.attempts });
+    try {
+      if (row.attempts > this.settings.maxAttempts) {
+        // Its last attempt's worker died mid-delivery; it may or may not have arrived.
+        await this.settle(row, log, { statusCode: null, error: 'worker lost during the last attempt' }, null);
+        return;
+      }
+      const body = JSON.stringify(await this.deps.payloads.body(row));
+      const answer = await this.deps.sender.send({
+        url: row.url,
+        messageId: row.messageId,
+        timestamp: this.deps.clock(),
+        body,
+        secret: row.secret,
+      });
+      await this.record(row, log, answer);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retryAt = error instanceof PermanentDeliveryError ? null : this.retryAt(row, null);
+      log.warn(
+        { err: error, retryAt },
+        retryAt === null ? 'webhook delivery dead' : 'webhook delivery failed; will retry',
+      );
+      await this.settle(row, log, { statusCode: null, error: message }, retryAt).catch((markError: unknown) =>
+        // The lease runs out and another round retries it.
+        log.error({ err: markError }, 'could not record the failed webhook delivery'),
+      );
+    }
+  }
+
+  private async record(row: ClaimedWebhookDelivery, log: Logger, answer: WebhookAnswer): Promise<void> {
+    const status = answer.statusCode;
+    if (status >= 200 && status < 300) {
+      const owned = await this.deps.queue.complete(row.id, this.settings.workerId, status, this.deps.clock());
+      if (!owned) log.warn('lease lost before the mark; another worker owns the delivery now');
+      return;
+    }
+    const error = `receiver answered ${status}${answer.body === '' ? '' : `: ${answer.body.slice(0, 200)}`}`;
+    const final = status >= 400 && status < 500 && !RETRYABLE_CLIENT_STATUSES.has(status);
+    const retryAt = final ? null : this.retryAt(row, answer.retryAfterSeconds);
+    log.warn(
+      { status, retryAt },
+      retryAt === null ? 'webhook delivery dead' : 'webhook delivery failed; will retry',
+    );
+    await this.settle(row, log, { statusCode: status, error }, retryAt);
+  }
+
+  /** The backoff, or later when the receiver asked for it with Retry-After (at most an hour). */
+  private retryAt(row: ClaimedWebhookDelivery, retryAfterSeconds: number | null): Date | null {
+    const now = this.deps.clock();
+    const backoff = nextAttemptAt(row.attempts, this.settings, now);
+    if (backoff === null || retryAfterSeconds === null) return backoff;
+    const asked = now.getTime() + Math.min(retryAfterSeconds * 1000, MAX_RETRY_DELAY_MS);
+    return new Date(Math.max(backoff.getTime(), asked));
+  }
+
+  private async settle(
+    row: ClaimedWebhookDelivery,
+    log: Logger,
+    failure: { statusCode: number | null; error: string },
+    retryAt: Date | null,
+  ): Promise<void> {
+    const owned = await this.deps.queue.fail(row.id, this.settings.workerId, failure, retryAt);
+    if (!owned) log.warn('lease lost before the mark; another worker owns the delivery now');
+  }
+}

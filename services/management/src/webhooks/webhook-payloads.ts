@@ -1,0 +1,61 @@
+import type { ApiRecord } from '../http/api-response';
+import type { Cdr } from '../cdrs/cdr';
+import { toCdrRecord } from '../cdrs/cdr-record';
+import type { Customer } from '../customers/customer';
+import { toCustomerRecord } from '../customers/customer-record';
+import type { Partner } from '../partners/partner';
+import { PermanentDeliveryError } from '../notifications/delivery-channel';
+import { TEST_EVENT_TYPE } from './webhook';
+import type { ClaimedWebhookDelivery } from './webhook-deliveries.store';
+
+/** Where bodies are rendered from: each feature's own store. */
+export interface WebhookRecordSources {
+  cdrs: { findById(partnerId: string, id: string): Promise<Cdr | null> };
+  customers: { findById(partnerId: string, id: string): Promise<Customer | null> };
+  partners: { findById(id: string): Promise<Partner | null> };
+}
+
+/** The Standard Webhooks body (docs/webhooks.md): `{type, timestamp, data}`. */
+export interface WebhookBody {
+  type: string;
+  /** When the event happened (ISO 8601, UTC); the same on every attempt. */
+  timestamp: string;
+  data: ApiRecord;
+}
+
+/**
+ * Renders a delivery's body from the stored record, as the partner API shows it: a call event's
+ * `data` is the extended CDR record (attribution and commission; the caller's number masked unless
+ * the partner sees it whole), `customer.created`'s the customer record with its custom fields.
+ */
+export class WebhookPayloads {
+  constructor(private readonly sources: WebhookRecordSources) {}
+
+  async body(delivery: ClaimedWebhookDelivery): Promise<WebhookBody> {
+    return {
+      type: delivery.eventType,
+      timestamp: delivery.occurredAt.toISOString(),
+      data: await this.data(delivery),
+    };
+  }
+
+  private async data(delivery: ClaimedWebhookDelivery): Promise<ApiRecord> {
+    if (delivery.eventType === TEST_EVENT_TYPE) {
+      return { webhook_id: delivery.webhookId, message: 'A test delivery: this endpoint receives webhooks.' };
+    }
+    const partner = await this.sources.partners.findById(delivery.partnerId);
+    if (partner === null) throw new PermanentDeliveryError(`partner ${delivery.partnerId} no longer exists`);
+    if (delivery.cdrId !== null) {
+      const cdr = await this.sources.cdrs.findById(delivery.partnerId, delivery.cdrId);
+      if (cdr === null) throw new PermanentDeliveryError(`call record ${delivery.cdrId} no longer exists`);
+      return toCdrRecord(cdr, { extended: true, showFullAnum: partner.showFullAnum });
+    }
+    if (delivery.customerId !== null) {
+      const customer = await this.sources.customers.findById(delivery.partnerId, delivery.customerId);
+      if (customer === null)
+        throw new PermanentDeliveryError(`customer ${delivery.customerId} no longer exists`);
+      return toCustomerRecord(customer, partner.customFields.customer);
+    }
+    throw new PermanentDeliveryError(`delivery ${delivery.id} names no record`);
+  }
+}
