@@ -1,7 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
@@ -11,6 +7,7 @@ import type { OutboxStatus } from './notification-outbox.entity';
 import { TypeormOutboxStore } from './outbox.store';
 import type { NotificationToSend } from './outbox-writer';
 import { startSmsGateway, startSmtpReceiver, type ReceivedMail } from './test-support/test-receivers';
+import { startWorkerProcess, type WorkerProcess } from './test-support/worker-process';
 
 // Issue 6: "Killing the worker mid-delivery and restarting it delivers every notification exactly
 // once." The worker runs in a real child process (the production start-up, configured through the
@@ -27,52 +24,6 @@ const SENT_BEFORE_HOLD = 10; // answers given before the receivers start holding
 // Two process starts, one lease expiry and 40 deliveries take about 3 s; the waits inside are
 // bounded on their own, this only stops a hung run on a loaded machine.
 const TEST_TIMEOUT_MS = 60_000;
-
-interface WorkerProcess {
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<[number | null, NodeJS.Signals | null]>;
-}
-
-async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '-r',
-      path.join(__dirname, 'test-support', 'ts-register.js'),
-      path.join(__dirname, 'test-support', 'notification-worker.process.ts'),
-    ],
-    { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const output: string[] = [];
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-  const lines = createInterface({ input: child.stdout! });
-  const ready = new Promise<void>((resolve) =>
-    lines.on('line', (line) => {
-      output.push(line);
-      if (line === 'ready') resolve();
-    }),
-  );
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      ready,
-      exited.then(([code]) => {
-        throw new Error(`worker process exited with ${String(code)} before ready:\n${output.join('\n')}`);
-      }),
-      new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`worker process not ready in 15 s:\n${output.join('\n')}`)),
-          15_000,
-        );
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return { child, output, exited };
-}
 
 interface RowState {
   id: string;

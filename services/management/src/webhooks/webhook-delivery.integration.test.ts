@@ -258,6 +258,35 @@ describe('webhook delivery', () => {
     ).toThrow('No matching signature found');
   });
 
+  it('stores the record and its deliveries together or not at all', async () => {
+    const { id, number } = await partner();
+    const target = await receiver();
+    const hook = await webhook(id, target.url);
+    // The outbox cannot be written: the call record and the customer are not stored either.
+    await stores.dataSource.query('ALTER TABLE webhook_deliveries RENAME TO webhook_deliveries_away');
+    try {
+      await expect(call(number, { answered: true })).rejects.toThrow(/webhook_deliveries/);
+      await expect(stores.services.customers.create(id, { name: 'Ola', custnr: 'K-atomic' })).rejects.toThrow(
+        /webhook_deliveries/,
+      );
+      const seen = customerSeenWithWebhooks((work) => stores.dataSource.transaction(work));
+      await expect(seen.upsertSeen(id, 'K-seen-atomic', {})).rejects.toThrow(/webhook_deliveries/);
+    } finally {
+      await stores.dataSource.query('ALTER TABLE webhook_deliveries_away RENAME TO webhook_deliveries');
+    }
+    const [{ cdrs, customers }] = (await stores.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM cdrs WHERE call_id = $2) AS cdrs,
+              (SELECT count(*)::int FROM customers WHERE partner_id = $1 AND custnr IN ('K-atomic', 'K-seen-atomic')) AS customers`,
+      [id, `call-${callCount}`],
+    )) as Array<{ cdrs: number; customers: number }>;
+    expect({ cdrs, customers }).toEqual({ cdrs: 0, customers: 0 });
+    // A customer refused (custnr taken) leaves no delivery behind.
+    await expect(stores.services.customers.create(id, { name: 'Kari', custnr: 'K-1' })).rejects.toThrow(
+      'custnr: is already used by another customer',
+    );
+    expect(await deliveries(hook.id)).toEqual([]);
+  });
+
   it('sends only the subscribed events, nothing to a paused webhook, and nothing to another partner', async () => {
     const acme = await partner();
     const other = await partner();
