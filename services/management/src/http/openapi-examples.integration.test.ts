@@ -203,7 +203,10 @@ describe('docs/openapi/management.yaml', () => {
     await stores.services.partners.defineCustomField('acme', 'source', 'ad_reference');
     await stores.services.numbers.add('acme', 'static', ['+4721000001-+4721000002'], now);
     await stores.services.numbers.add('acme', 'pool', ['+4791000001-+4791000004'], now);
-    service = await startTestService(testConfig(stores, { TELEPHONY_TOKEN }));
+    service = await startTestService(
+      // The webhook examples' host is not resolved: the test machine has no public DNS.
+      testConfig(stores, { TELEPHONY_TOKEN, WEBHOOK_INSECURE_HOSTS: 'hooks.example.com' }),
+    );
     client = new DigestClient(service.port, 'acme-api', 'correct horse');
     // One visitor's session holds +4791000002 for the next half hour, as the replacement
     // service's allocation script would record it (score = the instant the number is free again).

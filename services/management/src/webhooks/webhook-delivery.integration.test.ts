@@ -504,12 +504,12 @@ describe('webhook delivery', () => {
       status: 'pending',
       last_status_code: null,
       last_error:
-        'host hooks.rebind.test resolves to 169.254.169.254 is a linkLocal address; webhooks go to public addresses only',
+        'host hooks.rebind.test resolves to 169.254.169.254, a link-local address; webhooks go to public addresses only',
     });
     names().set('hooks.rebind.test', ['8.8.8.8', '10.0.0.7']);
     await expect(
       service.create(id, { url: 'https://hooks.rebind.test/in', events: ['call.completed'], state: '0' }),
-    ).rejects.toThrow('url: host hooks.rebind.test resolves to 10.0.0.7 is a private address');
+    ).rejects.toThrow('url: host hooks.rebind.test resolves to 10.0.0.7, a private address');
   });
 });
 

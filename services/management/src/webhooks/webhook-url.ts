@@ -57,14 +57,28 @@ export function parseWebhookUrl(field: string, value: string, insecure: Insecure
  * an IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
  */
 export function forbiddenAddressReason(address: string): string | undefined {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  if (!ipaddr.isValid(address)) return 'not an IP address';
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
   const range = parsed.range();
-  return range === 'unicast' ? undefined : `${address} is a ${range} address`;
+  if (range === 'unicast') return undefined;
+  return `${RANGE_NAMES[range] ?? `a ${range}`} address`;
 }
+
+// ipaddr.js's range names, as an operator would say them.
+const RANGE_NAMES: Record<string, string> = {
+  private: 'a private',
+  loopback: 'a loopback',
+  linkLocal: 'a link-local',
+  uniqueLocal: 'a unique-local',
+  carrierGradeNat: 'a carrier-grade NAT',
+  unspecified: 'an unspecified',
+  broadcast: 'a broadcast',
+  multicast: 'a multicast',
+  reserved: 'a reserved',
+};
 
 export type HostResolver = (hostname: string) => Promise<string[]>;
 
@@ -94,7 +108,7 @@ export async function resolveWebhookTarget(
     const reason = forbiddenAddressReason(address);
     if (reason !== undefined) {
       throw new DeliveryTargetError(
-        `host ${host} resolves to ${reason}; webhooks go to public addresses only`,
+        `host ${host} resolves to ${address}, ${reason}; webhooks go to public addresses only`,
       );
     }
   }

@@ -94,24 +94,24 @@ describe('/v1/webhooks', () => {
     [{ url: 'http://hooks.example.com/x' }, 'url: must be an https URL'],
     [{ url: 'not a url' }, 'url: must be an absolute https URL'],
     [{ url: 'https://user:pw@8.8.8.8/x' }, 'url: must not contain a user name or password'],
-    [{ url: 'https://127.0.0.1/x' }, 'url: host 127.0.0.1 resolves to 127.0.0.1 is a loopback address'],
-    [{ url: 'https://10.1.2.3/x' }, 'url: host 10.1.2.3 resolves to 10.1.2.3 is a private address'],
     [
-      { url: 'https://192.168.0.10/x' },
-      'url: host 192.168.0.10 resolves to 192.168.0.10 is a private address',
+      { url: 'https://127.0.0.1/x' },
+      'url: host 127.0.0.1 resolves to 127.0.0.1, a loopback address; webhooks go to public addresses only',
     ],
+    [{ url: 'https://10.1.2.3/x' }, 'url: host 10.1.2.3 resolves to 10.1.2.3, a private address'],
+    [{ url: 'https://192.168.0.10/x' }, 'url: host 192.168.0.10 resolves to 192.168.0.10, a private address'],
     [
       { url: 'https://169.254.169.254/latest/meta-data' },
-      'url: host 169.254.169.254 resolves to 169.254.169.254 is a linkLocal address',
+      'url: host 169.254.169.254 resolves to 169.254.169.254, a link-local address',
     ],
-    [{ url: 'https://[::1]/x' }, 'url: host ::1 resolves to ::1 is a loopback address'],
+    [{ url: 'https://[::1]/x' }, 'url: host ::1 resolves to ::1, a loopback address'],
     [
       { url: 'https://[::ffff:10.0.0.1]/x' },
-      'url: host ::ffff:a00:1 resolves to ::ffff:a00:1 is a private address',
+      'url: host ::ffff:a00:1 resolves to ::ffff:a00:1, a private address',
     ],
     [
       { url: 'https://[fd00:ec2::254]/x' },
-      'url: host fd00:ec2::254 resolves to fd00:ec2::254 is a uniqueLocal address',
+      'url: host fd00:ec2::254 resolves to fd00:ec2::254, a unique-local address',
     ],
     [{ url: 'http://localhost:9/x', events: '' }, 'events: must be one or more of'],
     [
