@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import { runCli } from '../cli/run-cli';
+import type { CustomerValues } from '../customers/customer';
 import {
   createDigestPartner,
   createTestStores,
@@ -187,7 +188,7 @@ describe('webhook delivery', () => {
     const answered = await call(number, { answered: true });
     const missed = await call(number, { answered: false });
     const voicemail = await call(number, { answered: false, voicemail: true });
-    const posted = await stores.services.customers.create(id, { name: 'Ola', custnr: 'K-2' });
+    const posted = await stores.services.customers.create(id, customerValues('Ola', 'K-2'));
     const seen = customerSeenWithWebhooks((work) => stores.dataSource.transaction(work));
     expect(await seen.upsertSeen(id, 'K-3', { name: 'Per' })).toBe('created');
     // A customer seen again is no new customer.
@@ -266,7 +267,7 @@ describe('webhook delivery', () => {
     await stores.dataSource.query('ALTER TABLE webhook_deliveries RENAME TO webhook_deliveries_away');
     try {
       await expect(call(number, { answered: true })).rejects.toThrow(/webhook_deliveries/);
-      await expect(stores.services.customers.create(id, { name: 'Ola', custnr: 'K-atomic' })).rejects.toThrow(
+      await expect(stores.services.customers.create(id, customerValues('Ola', 'K-atomic'))).rejects.toThrow(
         /webhook_deliveries/,
       );
       const seen = customerSeenWithWebhooks((work) => stores.dataSource.transaction(work));
@@ -281,7 +282,7 @@ describe('webhook delivery', () => {
     )) as Array<{ cdrs: number; customers: number }>;
     expect({ cdrs, customers }).toEqual({ cdrs: 0, customers: 0 });
     // A customer refused (custnr taken) leaves no delivery behind.
-    await expect(stores.services.customers.create(id, { name: 'Kari', custnr: 'K-1' })).rejects.toThrow(
+    await expect(stores.services.customers.create(id, customerValues('Kari', 'K-1'))).rejects.toThrow(
       'custnr: is already used by another customer',
     );
     expect(await deliveries(hook.id)).toEqual([]);
@@ -512,6 +513,19 @@ describe('webhook delivery', () => {
     ).rejects.toThrow('url: host hooks.rebind.test resolves to 10.0.0.7, a private address');
   });
 });
+
+function customerValues(name: string, custnr: string): CustomerValues {
+  return {
+    name,
+    custnr,
+    corporateid: null,
+    email: null,
+    dncsClassName: null,
+    receiveMonthlyReport: false,
+    serviceCallerId: false,
+    customFields: {},
+  };
+}
 
 async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
   for (let i = 0; i < 500; i++) {
