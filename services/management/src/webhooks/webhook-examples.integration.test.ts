@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeCallAttribution, partnerKeys } from '@trackline/contracts';
+import { encodeCallAttribution, encodeCustomerSeenEvent, partnerKeys } from '@trackline/contracts';
 import { createLogger } from '@trackline/platform';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
@@ -77,7 +77,12 @@ describe('docs/webhooks.md examples', () => {
     await stores.services.numbers.add('acme', 'static', ['+4721000001'], now);
     await stores.services.numbers.add('acme', 'pool', ['+4791000001'], now);
     service = await startTestService(
-      testConfig(stores, { TELEPHONY_TOKEN, WEBHOOK_INSECURE_HOSTS: '127.0.0.1' }),
+      testConfig(stores, {
+        TELEPHONY_TOKEN,
+        WEBHOOK_INSECURE_HOSTS: '127.0.0.1',
+        CUSTOMER_EVENTS_BLOCK_MS: '50',
+      }),
+      { consumeCustomerEvents: true },
     );
     api = new DigestClient(service.port, 'acme-api', 'correct horse');
   });
@@ -176,6 +181,13 @@ describe('docs/webhooks.md examples', () => {
           quarantined: false,
         }),
       );
+      // A visitor's request named a customer the partner had not created (docs/webhooks.md): the
+      // service's customer-seen consumer creates it, with its customer.created delivery.
+      await redis.xadd(
+        partnerKeys(stores.redis.keyPrefix, 'acme').customerEvents,
+        '*',
+        ...encodeCustomerSeenEvent({ advId: 'acme', custnr: 'D-77', custname: 'Ola Bil AS', at: Date.now() }),
+      );
     } finally {
       redis.disconnect();
     }
@@ -211,13 +223,24 @@ describe('docs/webhooks.md examples', () => {
       config: testConfig(stores, { WEBHOOK_INSECURE_HOSTS: '127.0.0.1', NOTIFY_POLL_MS: '20' }),
       logger: createLogger({ service: 'webhook-examples', level: 'silent' }),
     });
-    // customer.created, call.completed ×3, call.missed ×2, voicemail.new.
-    for (let i = 0; i < 500 && receiver.received.length < 7; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(receiver.received).toHaveLength(7);
+    // customer.created ×2, call.completed ×3, call.missed ×2, voicemail.new.
+    for (let i = 0; i < 1000 && receiver.received.length < 8; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(receiver.received).toHaveLength(8);
     const bodies = receiver.received.map(
       (request) => new Webhook(secret).verify(request.body, request.headers) as Body,
     );
 
+    expect(
+      bodies
+        .filter((body) => body.type === 'customer.created')
+        .map((body) => [body.data.custnr, body.data.name]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['100', 'Kari Nordmann AS'],
+        ['D-77', 'Ola Bil AS'],
+      ]),
+    );
     const examples = documentedExamples();
     const pick = (type: string, cdrId?: string): Body | undefined =>
       bodies.find((body) => body.type === type && (cdrId === undefined || body.data.cdr_id === cdrId));
@@ -225,7 +248,10 @@ describe('docs/webhooks.md examples', () => {
       ['call.completed', pick('call.completed', '1')],
       ['call.missed', pick('call.missed', '2')],
       ['voicemail.new', pick('voicemail.new', '3')],
-      ['customer.created', pick('customer.created')],
+      [
+        'customer.created',
+        bodies.find((body) => body.type === 'customer.created' && body.data.custnr === '100'),
+      ],
     ]);
     if (process.env.PRINT_WEBHOOK_EXAMPLES === '1') {
       for (const [type, body] of actual) console.log(type, JSON.stringify(body, null, 2));
