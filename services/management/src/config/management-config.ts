@@ -132,7 +132,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       }),
       maxAttempts: read.integer('WEBHOOK_MAX_ATTEMPTS', 30, { min: 1, max: 100 }),
       baseDelayMs: read.integer('WEBHOOK_BASE_DELAY_MS', 10_000, { min: 10, max: 3_600_000 }),
-      concurrency: read.integer('WEBHOOK_CONCURRENCY', 20, { min: 1, max: 1_000 }),
+      concurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1_000 }),
       perEndpoint: read.integer('WEBHOOK_ENDPOINT_CONCURRENCY', 4, { min: 1, max: 100 }),
     },
   };
