@@ -528,7 +528,7 @@ function customerValues(name: string, custnr: string): CustomerValues {
 }
 
 async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 1500; i++) {
     if (await condition()) return;
     await sleep(10);
   }

@@ -224,7 +224,7 @@ describe('docs/webhooks.md examples', () => {
       logger: createLogger({ service: 'webhook-examples', level: 'silent' }),
     });
     // customer.created ×2, call.completed ×3, call.missed ×2, voicemail.new.
-    for (let i = 0; i < 1000 && receiver.received.length < 8; i++)
+    for (let i = 0; i < 2000 && receiver.received.length < 8; i++)
       await new Promise((r) => setTimeout(r, 10));
     expect(receiver.received).toHaveLength(8);
     const bodies = receiver.received.map(
