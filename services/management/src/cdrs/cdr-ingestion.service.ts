@@ -1,17 +1,21 @@
-import type { CallAttribution } from '@trackline/contracts';
+import { TEXT_LIMITS, toStorableText, type CallAttribution } from '@trackline/contracts';
 import {
   isTracklineError,
   matchCommission,
   NotFoundError,
   parsePricingConditions,
   phoneNumberTypeName,
+  ServiceUnavailableError,
 } from '@trackline/domain';
+import { customerSeenValues } from '../customer-events/customer-seen-values';
+import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
+import { isStoreUnreachable } from '../http/error-handler';
 import { planNotifications } from '../notifications/notification-planner';
 import type { NotificationToSend } from '../notifications/outbox-writer';
 import type { Cdr, CdrSource, DialledNumber, NewCdr } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
-import { CdrBatchLookup, type CdrLookupStore } from './cdr-batch-lookup';
+import { CdrBatchLookup, sessionCustnr, type CdrLookupStore } from './cdr-batch-lookup';
 import { parseCdrInput, type CdrInput } from './cdrs.dto';
 import type { CdrWriteStore } from './cdrs.store';
 
@@ -23,11 +27,28 @@ export interface NotificationQueue {
 export interface CdrWriteStores {
   cdrs: CdrWriteStore;
   notifications: NotificationQueue;
+  /** Creates the customer a DNI session named when the customer-seen stream has not yet. */
+  customers: Pick<CustomersStore, 'ensureSeen'>;
 }
+
+/**
+ * Why a record was not stored, for `trackline_cdrs_ingested_total`: refused by a rule of the input
+ * (`invalid`), a `bnum` that is no tracking number (`unknown_number`), the store unreachable
+ * (`unavailable`, retry later), or an unexpected fault of ours (`error`, logged).
+ */
+export type IngestFailureReason = 'invalid' | 'unknown_number' | 'unavailable' | 'error';
 
 export type IngestOutcome =
   | { ok: true; cdr: Cdr; created: boolean }
-  | { ok: false; callId: string | null; status: number; message: string };
+  | {
+      ok: false;
+      callId: string | null;
+      status: number;
+      message: string;
+      reason: IngestFailureReason;
+      /** The fault behind an `error` or `unavailable` outcome, for the log. */
+      cause?: unknown;
+    };
 
 const CAMPAIGN_STATE_ACTIVE = '0';
 
@@ -42,27 +63,38 @@ export class CdrIngestionService {
     private readonly attributions: CallAttributionReader,
   ) {}
 
+  /**
+   * One outcome per record, in order. Rejects only when the batch's lookups cannot be made: with
+   * ServiceUnavailableError (503, retry later) when a store is unreachable.
+   */
   async ingest(records: readonly unknown[], now: Date): Promise<IngestOutcome[]> {
     const parsed = records.map(parseRecord);
-    const lookup = await CdrBatchLookup.load(
-      this.lookups,
-      this.attributions,
-      parsed.flatMap((entry) => ('input' in entry ? [entry.input] : [])),
-    );
+    let lookup: CdrBatchLookup;
+    try {
+      lookup = await CdrBatchLookup.load(
+        this.lookups,
+        this.attributions,
+        parsed.flatMap((entry) => ('input' in entry ? [entry.input] : [])),
+      );
+    } catch (error) {
+      if (isStoreUnreachable(error))
+        throw new ServiceUnavailableError('Call records cannot be stored right now; retry later');
+      throw error;
+    }
     const outcomes: IngestOutcome[] = [];
     for (const entry of parsed)
       outcomes.push('input' in entry ? await this.ingestOne(entry.input, lookup, now) : entry.failure);
     return outcomes;
   }
 
+  /** Whatever fails here fails this record only (docs/cdrs.md, "Batches"). */
   private async ingestOne(input: CdrInput, lookup: CdrBatchLookup, now: Date): Promise<IngestOutcome> {
     const existing = lookup.existing(input.callId);
     if (existing !== null) return { ok: true, cdr: existing, created: false };
     try {
       return await this.writes.run((stores) => this.store(input, lookup, now, stores));
     } catch (error) {
-      if (!isTracklineError(error)) throw error;
-      return { ok: false, callId: input.callId, status: error.status, message: error.message };
+      return failureOf(input.callId, error);
     }
   }
 
@@ -70,7 +102,7 @@ export class CdrIngestionService {
     input: CdrInput,
     lookup: CdrBatchLookup,
     now: Date,
-    { cdrs, notifications }: CdrWriteStores,
+    { cdrs, notifications, customers }: CdrWriteStores,
   ): Promise<IngestOutcome> {
     const dialled = lookup.dialled(input.bnum);
     if (dialled === null) throw new NotFoundError(`tracking number ${input.bnum}`);
@@ -112,8 +144,9 @@ export class CdrIngestionService {
       commission = match?.commission ?? null;
     }
 
+    const customer = await decideCustomer(customers, lookup, dialled, attribution, source);
     const cdr = await cdrs.insert(
-      newCdr(input, now, dialled, source, attribution, heldBack, pricing, commission),
+      newCdr(input, now, dialled, customer, source, attribution, heldBack, pricing, commission),
     );
     if (cdr === null) {
       // A concurrent delivery of the same call (or its twin earlier in this batch) committed first.
@@ -133,9 +166,77 @@ function parseRecord(raw: unknown): { input: CdrInput } | { failure: IngestOutco
   try {
     return { input: parseCdrInput(raw) };
   } catch (error) {
-    if (!isTracklineError(error)) throw error;
-    return { failure: { ok: false, callId: readCallId(raw), status: error.status, message: error.message } };
+    return { failure: failureOf(readCallId(raw), error) };
   }
+}
+
+// SQLSTATE class 22 (data exception): the values can never be stored, so a retry cannot help.
+const DATA_EXCEPTION = /^22/;
+
+function failureOf(callId: string | null, error: unknown): IngestOutcome {
+  if (isTracklineError(error)) {
+    const reason: IngestFailureReason =
+      error instanceof NotFoundError ? 'unknown_number' : error.status === 503 ? 'unavailable' : 'invalid';
+    return { ok: false, callId, status: error.status, message: error.message, reason };
+  }
+  if (isStoreUnreachable(error)) {
+    return {
+      ok: false,
+      callId,
+      status: 503,
+      message: 'Call record cannot be stored right now; retry later',
+      reason: 'unavailable',
+      cause: error,
+    };
+  }
+  const code = (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  if (typeof code === 'string' && DATA_EXCEPTION.test(code)) {
+    return {
+      ok: false,
+      callId,
+      status: 400,
+      message: `record: cannot be stored (${(error as Error).message})`,
+      reason: 'invalid',
+      cause: error,
+    };
+  }
+  return {
+    ok: false,
+    callId,
+    status: 500,
+    message: 'Call record could not be stored (internal error, logged)',
+    reason: 'error',
+    cause: error,
+  };
+}
+
+/**
+ * Whose call it is (docs/cdrs.md, "Whose call it is"): a pool-number call whose session named a
+ * custnr belongs to that customer, created on the spot when the customer-seen stream has not
+ * delivered it yet; any other call to the customer of its source, if it has one.
+ */
+async function decideCustomer(
+  customers: Pick<CustomersStore, 'ensureSeen'>,
+  lookup: CdrBatchLookup,
+  dialled: DialledNumber,
+  attribution: CallAttribution | null,
+  source: CdrSource | null,
+): Promise<{ id: string; custnr: string } | null> {
+  const custnr = dialled.kind === 'pool' && attribution !== null ? sessionCustnr(attribution) : null;
+  if (custnr === null) return source === null ? null : { id: source.customerId, custnr: source.custnr };
+  if (source !== null && source.custnr === custnr) return { id: source.customerId, custnr };
+  const known = lookup.customerId(dialled.partnerId, custnr);
+  if (known !== undefined) return { id: known, custnr };
+  const custname = attribution?.parameters?.custname;
+  const custemail = attribution?.parameters?.custemail;
+  const { seen } = customerSeenValues({
+    advId: dialled.advId,
+    custnr,
+    at: 0,
+    ...(typeof custname === 'string' ? { custname: toStorableText(custname) } : {}),
+    ...(typeof custemail === 'string' ? { custemail: toStorableText(custemail) } : {}),
+  });
+  return { id: await customers.ensureSeen(dialled.partnerId, custnr, seen), custnr };
 }
 
 /**
@@ -175,6 +276,7 @@ function newCdr(
   input: CdrInput,
   now: Date,
   dialled: DialledNumber,
+  customer: { id: string; custnr: string } | null,
   source: CdrSource | null,
   attribution: CallAttribution | null,
   heldBack: boolean,
@@ -184,8 +286,8 @@ function newCdr(
   return {
     callId: input.callId,
     partnerId: dialled.partnerId,
-    customerId: source?.customerId ?? null,
-    custnr: source?.custnr ?? null,
+    customerId: customer?.id ?? null,
+    custnr: customer?.custnr ?? null,
     sourceId: source?.id ?? null,
     campaignId: pricing?.campaignId ?? null,
     pricingModelId: pricing?.pricingModelId ?? null,
@@ -205,14 +307,28 @@ function newCdr(
     publisherId: source?.publisherId ?? null,
     cliId: null,
     orderId: null,
-    sessionId: attribution?.sessionId ?? null,
-    trackingId: attribution?.trackingId ?? null,
-    fullUrl: attribution?.fullUrl ?? null,
-    fullReferrer: attribution?.fullReferrer ?? null,
-    parameters: attribution?.parameters ?? null,
+    // Replacement accepts only what can be stored; an attribution an older version wrote is cleaned
+    // by the one rule (docs/cdrs.md, "What both services accept") rather than losing the call.
+    sessionId: storable(attribution?.sessionId, TEXT_LIMITS.sessionId),
+    trackingId: storable(attribution?.trackingId, TEXT_LIMITS.trackingId),
+    fullUrl: storable(attribution?.fullUrl),
+    fullReferrer: storable(attribution?.fullReferrer),
+    parameters: storableParameters(attribution?.parameters ?? null),
     recording: input.recording,
     timestamp: now,
   };
+}
+
+function storable(text: string | null | undefined, maxCharacters?: number): string | null {
+  return text === null || text === undefined ? null : toStorableText(text, maxCharacters);
+}
+
+function storableParameters(parameters: Record<string, string> | null): Record<string, string> | null {
+  if (parameters === null) return null;
+  const clean: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parameters))
+    clean[toStorableText(key)] = typeof value === 'string' ? toStorableText(value) : String(value);
+  return clean;
 }
 
 function readCallId(raw: unknown): string | null {

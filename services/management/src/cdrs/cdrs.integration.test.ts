@@ -11,6 +11,7 @@ import {
 import express from 'express';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { GreetingsService } from '../greetings/greetings.service';
@@ -60,6 +61,7 @@ describe('call records', () => {
           enqueued.push(...items);
         },
       },
+      customers: new TypeormCustomersStore(manager),
     }));
     const ingestion = new CdrIngestionService(
       writes,

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
-import type { CdrLookupStore } from './cdr-batch-lookup';
+import { customerKey, type CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
 /** What ingestion reads and writes inside a record's transaction (the batch's lookups come first). */
@@ -130,6 +130,22 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
         row.campaign_id as string,
         { partnerId: row.partner_id as string, pricing: toPricing(row.campaign_id as string, row) },
       ]),
+    );
+  }
+
+  async findCustomerIds(
+    wanted: ReadonlyArray<{ partnerId: string; custnr: string }>,
+  ): Promise<Map<string, string>> {
+    if (wanted.length === 0) return new Map();
+    const rows: Row[] = await this.manager.query(
+      `SELECT c."partner_id"::text AS "partner_id", c."custnr", c."id"::text AS "id"
+         FROM "customers" c
+         JOIN unnest($1::bigint[], $2::varchar[]) AS w("partner_id", "custnr")
+           ON c."partner_id" = w."partner_id" AND c."custnr" = w."custnr"`,
+      [wanted.map((entry) => entry.partnerId), wanted.map((entry) => entry.custnr)],
+    );
+    return new Map(
+      rows.map((row) => [customerKey(row.partner_id as string, row.custnr as string), row.id as string]),
     );
   }
 

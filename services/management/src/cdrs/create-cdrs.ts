@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { TypeormCustomersStore } from '../customers/customers.store';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { RouteDefinition } from '../http/route-definition';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
@@ -38,6 +39,7 @@ export function createCdrFeature(
     return {
       cdrs: new TypeormCdrsStore(manager),
       notifications: { enqueue: (items) => outbox.enqueue(manager, items) },
+      customers: new TypeormCustomersStore(manager),
     };
   });
   const primary = new TypeormCdrsStore(dataSource.manager);

@@ -82,6 +82,16 @@ export class FakeCustomersStore implements CustomersStore {
     return 'updated';
   }
 
+  async ensureSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<string> {
+    const existing = this.customers.find(
+      (customer) => customer.partnerId === partnerId && customer.custnr === custnr,
+    );
+    if (existing !== undefined) return existing.id;
+    await this.upsertSeen(partnerId, custnr, seen);
+    return this.customers.find((customer) => customer.partnerId === partnerId && customer.custnr === custnr)!
+      .id;
+  }
+
   private find(partnerId: string, id: string): Customer | undefined {
     return this.customers.find((customer) => customer.partnerId === partnerId && customer.id === id);
   }
