@@ -144,7 +144,7 @@ export class CdrIngestionService {
       commission = match?.commission ?? null;
     }
 
-    const customer = await decideCustomer(customers, lookup, dialled, attribution, source);
+    const customer = await decideCustomer(cdrs, customers, lookup, dialled, attribution, source);
     const cdr = await cdrs.insert(
       newCdr(input, now, dialled, customer, source, attribution, heldBack, pricing, commission),
     );
@@ -216,6 +216,7 @@ function failureOf(callId: string | null, error: unknown): IngestOutcome {
  * delivered it yet; any other call to the customer of its source, if it has one.
  */
 async function decideCustomer(
+  cdrs: CdrWriteStore,
   customers: Pick<CustomersStore, 'ensureSeen'>,
   lookup: CdrBatchLookup,
   dialled: DialledNumber,
@@ -223,10 +224,19 @@ async function decideCustomer(
   source: CdrSource | null,
 ): Promise<{ id: string; custnr: string } | null> {
   const custnr = dialled.kind === 'pool' && attribution !== null ? sessionCustnr(attribution) : null;
-  if (custnr === null) return source === null ? null : { id: source.customerId, custnr: source.custnr };
-  if (source !== null && source.custnr === custnr) return { id: source.customerId, custnr };
-  const known = lookup.customerId(dialled.partnerId, custnr);
-  if (known !== undefined) return { id: known, custnr };
+  if (custnr === null) {
+    if (source === null) return null;
+    // Deleted since the batch looked the source up: the record stays unattributed rather than orphaned.
+    return (await cdrs.lockCustomer(dialled.partnerId, source.customerId))
+      ? { id: source.customerId, custnr: source.custnr }
+      : null;
+  }
+  const known =
+    source !== null && source.custnr === custnr
+      ? source.customerId
+      : lookup.customerId(dialled.partnerId, custnr);
+  if (known !== undefined && (await cdrs.lockCustomer(dialled.partnerId, known)))
+    return { id: known, custnr };
   const custname = attribution?.parameters?.custname;
   const custemail = attribution?.parameters?.custemail;
   const { seen } = customerSeenValues({
@@ -236,7 +246,10 @@ async function decideCustomer(
     ...(typeof custname === 'string' ? { custname: toStorableText(custname) } : {}),
     ...(typeof custemail === 'string' ? { custemail: toStorableText(custemail) } : {}),
   });
-  return { id: await customers.ensureSeen(dialled.partnerId, custnr, seen), custnr };
+  const id = await customers.ensureSeen(dialled.partnerId, custnr, seen);
+  if (!(await cdrs.lockCustomer(dialled.partnerId, id)))
+    throw new Error(`customer ${custnr} was deleted while its call was stored`);
+  return { id, custnr };
 }
 
 /**

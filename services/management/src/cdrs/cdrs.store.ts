@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { CustomerCallRecords } from '../customers/customer-call-records';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
 import { customerKey, type CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
@@ -18,6 +19,11 @@ export interface CdrWriteStore {
   nearestLeadAt(campaignId: string, anum: string, at: Date): Promise<Date | null>;
   /** Null when a record with this call_id exists already (a concurrent twin won). */
   insert(cdr: NewCdr): Promise<Cdr | null>;
+  /**
+   * Holds a key-share lock on the customer until the transaction ends, so a concurrent DELETE of it
+   * waits and then sees this record (docs/cdrs.md, "Deleting a customer"). False when it is gone.
+   */
+  lockCustomer(partnerId: string, customerId: string): Promise<boolean>;
 }
 
 export interface CdrPageQuery {
@@ -52,8 +58,24 @@ const PRICING_COLUMNS = `
 
 type Row = Record<string, unknown>;
 
-export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadStore {
+export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadStore, CustomerCallRecords {
   constructor(private readonly manager: EntityManager) {}
+
+  async hasCallRecords(partnerId: string, customerId: string): Promise<boolean> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT EXISTS (SELECT 1 FROM "cdrs" WHERE "partner_id" = $1 AND "customer_id" = $2) AS "found"`,
+      [partnerId, customerId],
+    );
+    return rows[0]!.found as boolean;
+  }
+
+  async lockCustomer(partnerId: string, customerId: string): Promise<boolean> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT 1 FROM "customers" WHERE "partner_id" = $1 AND "id" = $2 FOR KEY SHARE`,
+      [partnerId, customerId],
+    );
+    return rows.length > 0;
+  }
 
   async findByCallId(callId: string): Promise<Cdr | null> {
     const rows: Row[] = await this.manager.query(`SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "call_id" = $1`, [

@@ -85,6 +85,16 @@ export class TypeormSourcesStore implements SourcesStore {
   async countOpenSources(partnerId: string, customerId: string): Promise<number> {
     return this.manager.getRepository(SourceEntity).countBy({ partnerId, customerId, status: 'active' });
   }
+
+  async countHeldBackSources(partnerId: string, customerId: string, now: Date): Promise<number> {
+    const rows = (await this.manager.query(
+      `SELECT count(*)::int AS "count"
+         FROM "sources" s JOIN "tracking_numbers" t ON t."e164" = s."destnr" AND t."partner_id" = s."partner_id"
+        WHERE s."partner_id" = $1 AND s."customer_id" = $2 AND s."status" = 'closed' AND t."held_until" > $3`,
+      [partnerId, customerId, now],
+    )) as Array<{ count: number }>;
+    return rows[0]!.count;
+  }
 }
 
 export function toStoredAltNumber(rule: AltNumberRule): StoredAltNumber {
