@@ -12,10 +12,10 @@ import type { CdrInput } from './cdrs.dto';
 export interface CdrLookupStore {
   findByCallIds(callIds: readonly string[]): Promise<Map<string, Cdr>>;
   findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>>;
-  /** Per static number: its partner's open source on it, else the one that held it last. */
+  /** Per static number: every source its partner ever had on it (chooseStaticSource picks). */
   findStaticSources(
     destnrs: readonly string[],
-  ): Promise<Map<string, { partnerId: string; source: CdrSource }>>;
+  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>>;
   findCampaignPricings(
     campaignIds: readonly string[],
   ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>>;
@@ -32,7 +32,7 @@ export class CdrBatchLookup {
   private constructor(
     private readonly stored: Map<string, Cdr>,
     private readonly numbers: Map<string, DialledNumber>,
-    private readonly sources: Map<string, { partnerId: string; source: CdrSource }>,
+    private readonly sources: Map<string, { partnerId: string; sources: CdrSource[] }>,
     private readonly pricings: Map<string, { partnerId: string; pricing: CdrCampaignPricing }>,
     private readonly attributions: Map<string, CallAttribution | Error>,
     private readonly customers: Map<string, string>,
@@ -50,7 +50,9 @@ export class CdrBatchLookup {
       store.findStaticSources(bnums),
     ]);
     const campaignIds = unique(
-      [...sources.values()].flatMap(({ source }) => (source.campaignId === null ? [] : [source.campaignId])),
+      [...sources.values()].flatMap(({ sources: candidates }) =>
+        candidates.flatMap((source) => (source.campaignId === null ? [] : [source.campaignId])),
+      ),
     );
     const wanted = inputs.filter((input) => !stored.has(input.callId) && numbers.has(input.bnum));
     const [pricings, found] = await Promise.all([
@@ -100,9 +102,10 @@ export class CdrBatchLookup {
     return this.customers.get(customerKey(partnerId, custnr));
   }
 
-  staticSource(partnerId: string, destnr: string): CdrSource | null {
+  /** Every source the partner had on the static number. */
+  staticSources(partnerId: string, destnr: string): readonly CdrSource[] {
     const found = this.sources.get(destnr);
-    return found !== undefined && found.partnerId === partnerId ? found.source : null;
+    return found !== undefined && found.partnerId === partnerId ? found.sources : [];
   }
 
   /** Undefined when the batch did not look this campaign up (a pool number's source). */

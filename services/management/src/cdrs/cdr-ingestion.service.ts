@@ -1,12 +1,16 @@
 import { TEXT_LIMITS, toStorableText, type CallAttribution } from '@trackline/contracts';
 import {
+  chooseStaticSource,
+  decodeStoredPricingConditions,
   isTracklineError,
   matchCommission,
+  needsCallerHistory,
   NotFoundError,
-  parsePricingConditions,
   phoneNumberTypeName,
   ServiceUnavailableError,
+  type CommissionTerms,
 } from '@trackline/domain';
+import { CAMPAIGN_STATE_ACTIVE } from '../campaigns/campaign';
 import { customerSeenValues } from '../customer-events/customer-seen-values';
 import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
@@ -49,8 +53,6 @@ export type IngestOutcome =
       /** The fault behind an `error` or `unavailable` outcome, for the log. */
       cause?: unknown;
     };
-
-const CAMPAIGN_STATE_ACTIVE = '0';
 
 /**
  * POST /telephony/cdrs (SPEC §5, §7): the batch's lookups in a few queries, then one transaction per
@@ -123,10 +125,9 @@ export class CdrIngestionService {
           (await cdrs.findCampaignPricing(dialled.partnerId, campaignId)));
 
     let commission: string | null = null;
-    if (pricing !== null && pricing.state === CAMPAIGN_STATE_ACTIVE && input.answered) {
-      await cdrs.lockCaller(pricing.campaignId, input.anum);
-      const match = matchCommission({
-        conditions: parsePricingConditions('conditions', pricing.conditions),
+    if (pricing !== null) {
+      const terms: CommissionTerms = {
+        conditions: decodeStoredPricingConditions(pricing.conditions),
         uniqueCallerSeconds: pricing.uniqueCallerSeconds,
         call: {
           answered: input.answered,
@@ -135,13 +136,15 @@ export class CdrIngestionService {
           anum: input.anum,
         },
         timeZone: dialled.timeZone,
-        callerLastLeadAt:
-          pricing.uniqueCallerSeconds === 0
-            ? null
-            : await cdrs.nearestLeadAt(pricing.campaignId, input.anum, input.start),
-        campaignActive: true,
-      });
-      commission = match?.commission ?? null;
+        campaignActive: pricing.state === CAMPAIGN_STATE_ACTIVE,
+      };
+      let callerLastLeadAt: Date | null = null;
+      if (needsCallerHistory(terms)) {
+        // Held until the record commits: one caller's calls into one campaign are priced one at a time.
+        await cdrs.lockCaller(pricing.campaignId, input.anum);
+        callerLastLeadAt = await cdrs.nearestLeadAt(pricing.campaignId, input.anum, input.start);
+      }
+      commission = matchCommission({ ...terms, callerLastLeadAt })?.commission ?? null;
     }
 
     const customer = await decideCustomer(cdrs, customers, lookup, dialled, attribution, source);
@@ -265,14 +268,8 @@ async function resolveSource(
   bnum: string,
   start: Date,
 ): Promise<{ source: CdrSource | null; heldBack: boolean }> {
-  if (dialled.kind === 'static') {
-    const source = lookup.staticSource(dialled.partnerId, bnum);
-    if (source === null || source.status === 'active') return { source, heldBack: false };
-    // A late record for a call made while the source was still open belongs to it.
-    if (source.closedAt !== null && source.closedAt > start) return { source, heldBack: false };
-    const heldBack = dialled.heldUntil !== null && dialled.heldUntil > start;
-    return heldBack ? { source, heldBack } : { source: null, heldBack: false };
-  }
+  if (dialled.kind === 'static')
+    return chooseStaticSource(lookup.staticSources(dialled.partnerId, bnum), start, dialled.heldUntil);
   if (attribution === null) return { source: null, heldBack: false };
   if (attribution.sourceId !== null) {
     const source = await cdrs.findSourceById(dialled.partnerId, attribution.sourceId);

@@ -117,24 +117,28 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
 
   async findStaticSources(
     destnrs: readonly string[],
-  ): Promise<Map<string, { partnerId: string; source: CdrSource }>> {
+  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>> {
     if (destnrs.length === 0) return new Map();
-    // The number's owner's sources only; per number the open one, else the one closed last.
+    // Every source the number's owner ever had on it; the domain's chooseStaticSource picks one.
     const rows: Row[] = await this.manager.query(
-      `SELECT DISTINCT ON (s."destnr") s."destnr", s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
+      `SELECT s."destnr", s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
          FROM "sources" s
          JOIN "customers" c ON c."id" = s."customer_id"
          JOIN "tracking_numbers" t ON t."e164" = s."destnr" AND t."partner_id" = s."partner_id"
-        WHERE s."destnr" = ANY($1::varchar[])
-        ORDER BY s."destnr", (s."status" = 'active') DESC, s."closed_at" DESC NULLS FIRST, s."id" DESC`,
+        WHERE s."destnr" = ANY($1::varchar[])`,
       [destnrs],
     );
-    return new Map(
-      rows.map((row) => [
-        row.destnr as string,
-        { partnerId: row.partner_id as string, source: toSource(row) },
-      ]),
-    );
+    const found = new Map<string, { partnerId: string; sources: CdrSource[] }>();
+    for (const row of rows) {
+      const destnr = row.destnr as string;
+      let entry = found.get(destnr);
+      if (entry === undefined) {
+        entry = { partnerId: row.partner_id as string, sources: [] };
+        found.set(destnr, entry);
+      }
+      entry.sources.push(toSource(row));
+    }
+    return found;
   }
 
   async findCampaignPricings(

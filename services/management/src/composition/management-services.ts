@@ -26,7 +26,6 @@ export interface ManagementServices {
   partners: PartnersService & PartnerDirectory;
   customers: CustomersService;
   pricingModels: PricingModelsService;
-  /** Also `findForCommission` (CDR ingestion) and `assertBelongsToCustomer` (sources). */
   campaigns: CampaignsService;
   numbers: NumbersService;
   sources: SourcesService;
