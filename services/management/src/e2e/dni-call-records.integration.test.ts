@@ -189,4 +189,52 @@ describe('DNI call records end to end', () => {
     const longestId = 'L'.repeat(128);
     expect((await routeAndIngest(call(longestId, bnum, { anum: 'anonymous' }))).status).toBe(201);
   });
+
+  it('refuses values no record could hold and numbers that would loop, and keeps the customer its records', async () => {
+    // A price larger than a record's commission column.
+    const price = await env.api.write('POST', '/pricing_models', {
+      name: 'Too dear',
+      type: '0',
+      unique_caller_time: '0',
+      conditions:
+        '[{"cost_per_lead":"99999999999.99","min_duration":"0","from_time":"00:00","to_time":"24:00","weekdays":"mon"}]',
+    });
+    expect(price.status).toBe(400);
+    expect(price.body).toEqual({
+      error: { status: 400, message: 'conditions[0].cost_per_lead: must be at most 9999999999.99' },
+    });
+
+    // A tracking number as the page's number, or as a source's answering number.
+    expect(await requestNumbers({ numbers: '22 33 44 55, 911 00 002' })).toEqual({
+      status: 400,
+      body: {
+        success: false,
+        error: 'Invalid parameter: numbers ("911 00 002" is a tracking number; calls to it would loop)',
+      },
+    });
+    const customers = await env.api.read('/customers?custnr=DNI-1');
+    const customerId = (customers.body.customers as Body[])[0]!.customer_id as string;
+    const source = await env.api.write('POST', '/sources', {
+      customer_id: customerId,
+      name: 'Loop',
+      phonenr: POOL_NUMBERS[1]!,
+    });
+    expect(source.status).toBe(400);
+    expect(source.body).toEqual({
+      error: { status: 400, message: 'phonenr: must not be a tracking number (calls to it would loop)' },
+    });
+
+    // The customer the DNI call went to has records: it stays, and so do they.
+    const before = (await env.api.read('/statistics/cdrs?custnr=DNI-1')).body.total;
+    expect(Number(before)).toBeGreaterThan(0);
+    const removed = await env.api.remove(`/customers/${customerId}`);
+    expect(removed.status).toBe(403);
+    expect(removed.body).toEqual({
+      error: {
+        status: 403,
+        message: `Customer ${customerId} has call records; they stay listable under the customer, so it cannot be deleted`,
+      },
+    });
+    expect((await env.api.read('/statistics/cdrs?custnr=DNI-1')).body.total).toBe(before);
+  });
 });
