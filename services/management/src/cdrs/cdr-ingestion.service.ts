@@ -230,16 +230,14 @@ async function decideCustomer(
   if (custnr === null) {
     if (source === null) return null;
     // Deleted since the batch looked the source up: the record stays unattributed rather than orphaned.
-    return (await cdrs.lockCustomer(dialled.partnerId, source.customerId))
+    return (await keeps(cdrs, dialled, source.customerId, source))
       ? { id: source.customerId, custnr: source.custnr }
       : null;
   }
-  const known =
-    source !== null && source.custnr === custnr
-      ? source.customerId
-      : lookup.customerId(dialled.partnerId, custnr);
-  if (known !== undefined && (await cdrs.lockCustomer(dialled.partnerId, known)))
-    return { id: known, custnr };
+  if (source !== null && source.custnr === custnr && (await keeps(cdrs, dialled, source.customerId, source)))
+    return { id: source.customerId, custnr };
+  const known = lookup.customerId(dialled.partnerId, custnr);
+  if (known !== undefined && (await keeps(cdrs, dialled, known, null))) return { id: known, custnr };
   const custname = attribution?.parameters?.custname;
   const custemail = attribution?.parameters?.custemail;
   const { seen } = customerSeenValues({
@@ -327,6 +325,21 @@ function newCdr(
     recording: input.recording,
     timestamp: now,
   };
+}
+
+/**
+ * Whether the customer is still there and stays until the record commits. A customer with an open
+ * source cannot be deleted (docs/cdrs.md, "Deleting a customer"), so a call on an open source needs
+ * no lock; any other customer gets a key-share lock, which a concurrent delete waits for.
+ */
+async function keeps(
+  cdrs: CdrWriteStore,
+  dialled: DialledNumber,
+  customerId: string,
+  source: CdrSource | null,
+): Promise<boolean> {
+  if (source !== null && source.status === 'active' && source.customerId === customerId) return true;
+  return cdrs.lockCustomer(dialled.partnerId, customerId);
 }
 
 function storable(text: string | null | undefined, maxCharacters?: number): string | null {
