@@ -65,7 +65,7 @@ export function createManagementServices(
       deletion: stores.campaignDeletion,
       listeners: listeners.configChanges,
     }),
-    numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges),
+    numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges, stores.sources),
     sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
     greetings: new GreetingsService(
       stores.greetings,

@@ -63,6 +63,15 @@ export class FakeSourcesStore implements SourcesStore {
     ).length;
   }
 
+  async answeringNumbersAmong(numbers: readonly string[]): Promise<string[]> {
+    const ringing = new Set(
+      this.sources
+        .filter((source) => source.status === 'active')
+        .flatMap((source) => [source.phonenr, ...source.altNumbers.map((rule) => rule.phonenr)]),
+    );
+    return [...new Set(numbers.filter((number) => ringing.has(number)))].sort();
+  }
+
   async countHeldBackSources(partnerId: string, customerId: string, now: Date): Promise<number> {
     return this.sources.filter(
       (source) =>
