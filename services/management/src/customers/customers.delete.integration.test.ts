@@ -83,4 +83,31 @@ describe('deleting a customer', () => {
     await closedSource(free, NOW);
     expect((await remove(free)).id).toBe(free);
   });
+
+  it('waits for a record being stored under the customer, then refuses', async () => {
+    const id = await customer();
+    const runner = stores.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      // What ingestion does inside a record's transaction before its insert.
+      expect(await new TypeormCdrsStore(runner.manager).lockCustomer(partnerId, id)).toBe(true);
+      let settled = false;
+      const deleting = remove(id).finally(() => {
+        settled = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(settled).toBe(false);
+      await runner.query(
+        `INSERT INTO cdrs (call_id, partner_id, customer_id, start, duration, anum, bnum, answered, voicemail,
+           quarantined, timestamp)
+         VALUES ('del-race', $1, $2, $3, 60, '+4791234567', '+4790000001', true, false, false, $3)`,
+        [partnerId, id, NOW],
+      );
+      await runner.commitTransaction();
+      await expect(deleting).rejects.toBeInstanceOf(ForbiddenError);
+    } finally {
+      await runner.release();
+    }
+  });
 });
