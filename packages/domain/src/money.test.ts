@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ValidationError } from './errors';
-import { fromMinorUnits, parseMoney, sumMoney, toMinorUnits } from './money';
+import { fromMinorUnits, MAX_MONEY, parseMoney, sumMoney, toMinorUnits } from './money';
 
 describe('parseMoney', () => {
   it.each([
@@ -10,7 +10,8 @@ describe('parseMoney', () => {
     ['0', '0.00'],
     ['0.01', '0.01'],
     ['007.10', '7.10'],
-    ['999999999999999.99', '999999999999999.99'],
+    ['9999999999.99', '9999999999.99'],
+    ['00009999999999.99', '9999999999.99'],
   ])('reads %p as %s', (input, expected) => {
     expect(parseMoney('cost_per_lead', input)).toBe(expected);
   });
@@ -36,6 +37,16 @@ describe('parseMoney', () => {
       new ValidationError('cost_per_lead', 'must be a non-negative decimal with at most two decimals'),
     );
   });
+
+  // The bound is the call record's commission column, numeric(12,2): every accepted price can be stored.
+  it.each([['10000000000'], ['99999999999.99'], ['999999999999999.99']])(
+    'rejects %p as too large',
+    (value) => {
+      expect(() => parseMoney('cost_per_lead', value)).toThrow(
+        new ValidationError('cost_per_lead', `must be at most ${MAX_MONEY}`),
+      );
+    },
+  );
 });
 
 describe('minor units', () => {
@@ -66,7 +77,7 @@ describe('minor units', () => {
 
   it('parseMoney output is canonical', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 17n - 1n }), (minor) => {
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n - 1n }), (minor) => {
         const text = fromMinorUnits(minor);
         expect(parseMoney('m', text)).toBe(text);
         expect(toMinorUnits(parseMoney('m', text))).toBe(minor);

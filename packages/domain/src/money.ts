@@ -6,12 +6,23 @@ import { ValidationError } from './errors';
 const MONEY_INPUT_PATTERN = /^(\d{1,15})(?:\.(\d{1,2}))?$/;
 const CANONICAL_MONEY_PATTERN = /^-?(0|[1-9]\d*)\.\d{2}$/;
 
-/** Accepts "12", "12.5" and "12.50" (normalised to "12.50"); refuses signs, exponents and a third decimal. */
+/**
+ * The largest amount accepted: what a call record's `commission` column, numeric(12,2), holds. A price
+ * is accepted only when every call it prices can be stored (docs/cdrs.md, "What both services accept").
+ */
+export const MAX_MONEY = '9999999999.99';
+const MAX_WHOLE_UNITS = 9_999_999_999n;
+
+/**
+ * Accepts "12", "12.5" and "12.50" (normalised to "12.50") up to MAX_MONEY; refuses signs, exponents
+ * and a third decimal.
+ */
 export function parseMoney(field: string, value: unknown): string {
   const match = typeof value === 'string' ? MONEY_INPUT_PATTERN.exec(value) : null;
   if (match === null)
     throw new ValidationError(field, 'must be a non-negative decimal with at most two decimals');
   const whole = BigInt(match[1]!);
+  if (whole > MAX_WHOLE_UNITS) throw new ValidationError(field, `must be at most ${MAX_MONEY}`);
   const fraction = (match[2] ?? '').padEnd(2, '0');
   return `${whole.toString()}.${fraction}`;
 }

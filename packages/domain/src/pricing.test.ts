@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { ValidationError } from './errors';
 import {
   matchCommission,
+  needsCallerHistory,
+  decodeStoredPricingConditions,
+  StoredValueError,
   mergePricingConditions,
   parsePricingConditions,
   parsePricingType,
@@ -327,5 +330,55 @@ describe('matchCommission', () => {
         },
       ),
     );
+  });
+});
+
+describe('needsCallerHistory', () => {
+  const terms = {
+    conditions,
+    uniqueCallerSeconds: 3600,
+    call: call(),
+    timeZone: OSLO,
+    campaignActive: true,
+  };
+
+  it('asks for the caller’s leads only when the call earns but for the unique-caller rule', () => {
+    expect(needsCallerHistory(terms)).toBe(true);
+    expect(needsCallerHistory({ ...terms, uniqueCallerSeconds: 0 })).toBe(false);
+    expect(needsCallerHistory({ ...terms, campaignActive: false })).toBe(false);
+    expect(needsCallerHistory({ ...terms, call: call({ answered: false }) })).toBe(false);
+    expect(needsCallerHistory({ ...terms, call: call({ durationSeconds: 1 }) })).toBe(false);
+  });
+});
+
+describe('decodeStoredPricingConditions', () => {
+  const stored = {
+    cost_per_lead: '12.50',
+    min_duration: '30',
+    from_time: '08:00',
+    to_time: '16:00',
+    weekdays: 'mon,tue,wed,thu,fri',
+  };
+
+  it('reads what renderPricingCondition stores', () => {
+    const parsed = parsePricingConditions('conditions', [stored]);
+    expect(decodeStoredPricingConditions(parsed.map(renderPricingCondition))).toEqual(parsed);
+  });
+
+  it('reads a value stored under an earlier input rule (a price above today’s bound)', () => {
+    expect(decodeStoredPricingConditions([{ ...stored, cost_per_lead: '99999999999.99' }])[0]).toMatchObject({
+      costPerLead: '99999999999.99',
+    });
+  });
+
+  it.each([
+    [{}, 'not an array'],
+    [[null], 'not an object'],
+    [[{ ...stored, cost_per_lead: '12.5' }], 'cost_per_lead'],
+    [[{ ...stored, min_duration: 30 }], 'min_duration'],
+    [[{ ...stored, weekdays: 'funday' }], 'weekdays'],
+  ])('refuses %j as a store fault, not as client input', (value, problem) => {
+    expect(() => decodeStoredPricingConditions(value)).toThrow(StoredValueError);
+    expect(() => decodeStoredPricingConditions(value)).toThrow(problem);
   });
 });

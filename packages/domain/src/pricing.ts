@@ -96,19 +96,25 @@ export function renderPricingCondition(condition: PricingCondition): {
   };
 }
 
-/**
- * The commission a call earns, or null. The unique-caller rule compares the caller's nearest other
- * lead in the campaign with this call's start: closer than uniqueCallerSeconds (either side, so the
- * outcome does not depend on the order calls are ingested) blocks the commission.
- */
-export function matchCommission(args: {
+/** What decides a call's commission, but for the caller's history. */
+export interface CommissionTerms {
   conditions: readonly PricingCondition[];
   uniqueCallerSeconds: number;
   call: CallForPricing;
   timeZone: string;
-  callerLastLeadAt: Date | null;
+  /** The campaign's state is active ("0"); paused and closed campaigns earn nothing. */
   campaignActive: boolean;
-}): CommissionMatch | null {
+}
+
+/**
+ * The commission a call earns, or null: only an answered call on an active campaign, longer than a
+ * condition's min_duration inside its window, earns. The unique-caller rule compares the caller's
+ * nearest other lead in the campaign with this call's start: closer than uniqueCallerSeconds (either
+ * side, so the outcome does not depend on the order calls are ingested) blocks the commission.
+ */
+export function matchCommission(
+  args: CommissionTerms & { callerLastLeadAt: Date | null },
+): CommissionMatch | null {
   const { conditions, uniqueCallerSeconds, call, timeZone, callerLastLeadAt, campaignActive } = args;
   if (!campaignActive || !call.answered) return null;
   if (isRepeatCaller(uniqueCallerSeconds, call.start, callerLastLeadAt)) return null;
@@ -118,6 +124,59 @@ export function matchCommission(args: {
   );
   if (conditionIndex === -1) return null;
   return { conditionIndex, commission: conditions[conditionIndex]!.costPerLead };
+}
+
+/**
+ * True when the call earns unless the caller is a repeat one: only then must the caller's nearest lead
+ * be looked up (under a lock on the caller, so two concurrent calls cannot both earn) before
+ * matchCommission decides. Every other case matchCommission decides without it.
+ */
+export function needsCallerHistory(terms: CommissionTerms): boolean {
+  return terms.uniqueCallerSeconds > 0 && matchCommission({ ...terms, callerLastLeadAt: null }) !== null;
+}
+
+/** A stored value that is not in the form its writer stores: a fault of the store, never of a client. */
+export class StoredValueError extends Error {
+  constructor(what: string, problem: string) {
+    super(`stored ${what}: ${problem}`);
+    this.name = 'StoredValueError';
+  }
+}
+
+const STORED_MONEY = /^(0|[1-9]\d*)\.\d{2}$/;
+const STORED_SECONDS = /^(0|[1-9]\d*)$/;
+
+/**
+ * Conditions as a pricing model stores them (renderPricingCondition's form), read back without the
+ * input rules: a value accepted under an earlier rule still reads. Throws StoredValueError when the
+ * stored value is not in that form.
+ */
+export function decodeStoredPricingConditions(stored: unknown): PricingCondition[] {
+  if (!Array.isArray(stored)) throw new StoredValueError('pricing conditions', 'not an array');
+  return stored.map((entry: unknown, index) => {
+    const where = `pricing conditions[${index}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      throw new StoredValueError(where, 'not an object');
+    const record = entry as Record<string, unknown>;
+    const costPerLead = record.cost_per_lead;
+    if (typeof costPerLead !== 'string' || !STORED_MONEY.test(costPerLead))
+      throw new StoredValueError(where, 'cost_per_lead is not a two-decimal amount');
+    const minDuration = record.min_duration;
+    if (typeof minDuration !== 'string' || !STORED_SECONDS.test(minDuration))
+      throw new StoredValueError(where, 'min_duration is not whole seconds');
+    let window: TimeWindow;
+    try {
+      window = parseTimeWindow(where, {
+        weekdays: record.weekdays,
+        from_time: record.from_time,
+        to_time: record.to_time,
+      });
+    } catch (error) {
+      if (error instanceof ValidationError) throw new StoredValueError(where, error.message);
+      throw error;
+    }
+    return { costPerLead, minDuration: Number(minDuration), window };
+  });
 }
 
 function isRepeatCaller(uniqueCallerSeconds: number, start: Date, lastLeadAt: Date | null): boolean {

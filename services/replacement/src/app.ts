@@ -11,6 +11,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { ReplacementConfig } from './config/replacement-config';
 import { dynamicNumbersRoutes, isDynamicNumbersRequest } from './dynamic-numbers/dynamic-numbers.routes';
 import { DynamicNumbersService } from './dynamic-numbers/dynamic-numbers.service';
+import {
+  CachedTrackingNumbersStore,
+  RedisTrackingNumbersStore,
+} from './dynamic-numbers/tracking-numbers.store';
 import { healthRoutes } from './health/health.routes';
 import { toHttpError } from './http/error-mapper';
 import { markRequestStart, sendJson, serverTiming } from './http/json-response';
@@ -76,6 +80,10 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     pools: new RedisNumberPoolStore(redis, prefix),
     newSessionId: options.newSessionId ?? randomUUID,
     sessions: metrics,
+    trackingNumbers: new CachedTrackingNumbersStore(
+      new RedisTrackingNumbersStore(redis, prefix),
+      config.partnerConfigCacheMs,
+    ),
   });
   const callRouting = new CallRoutingService(partners, new RedisCallRoutingStore(redis, prefix));
 

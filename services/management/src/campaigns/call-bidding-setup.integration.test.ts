@@ -1,4 +1,4 @@
-import { ForbiddenError } from '@trackline/domain';
+import { decodeStoredPricingConditions, ForbiddenError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import {
@@ -6,6 +6,7 @@ import {
   createManagementServices,
   type ManagementServices,
 } from '../composition/management-services';
+import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import { createManagementStores } from '../composition/management-stores';
 import { createDataSource } from '../db/data-source';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
@@ -121,18 +122,19 @@ describe('call-bidding set-up (seed flow)', () => {
       only(await call('GET', '/pricing_models/:pricingModelId', { params: { pricingModelId } })).used_by,
     ).toEqual([{ id: campaignId, name: 'Spring sale' }]);
 
-    // A price change applies to later calls: commission reads the model as it is now.
-    expect(
-      (await services.campaigns.findForCommission(partner.id, campaignId))?.pricingModel.conditions,
-    ).toEqual([expect.objectContaining({ costPerLead: '50.00', minDuration: 30 })]);
+    // A price change applies to later calls: CDR ingestion reads the model as it is now.
+    const pricing = () =>
+      new TypeormCdrsStore(dataSource.manager).findCampaignPricing(partner.id, campaignId);
+    const conditionsNow = async () => decodeStoredPricingConditions((await pricing())?.conditions);
+    expect(await conditionsNow()).toEqual([
+      expect.objectContaining({ costPerLead: '50.00', minDuration: 30 }),
+    ]);
     await call('PUT', '/pricing_models/:pricingModelId', {
       params: { pricingModelId },
       body: { conditions: '[{"cost_per_lead":"65"}]' },
     });
-    expect(await services.campaigns.findForCommission(partner.id, campaignId)).toMatchObject({
-      active: true,
-      pricingModel: { conditions: [{ costPerLead: '65.00', minDuration: 30 }] },
-    });
+    expect(await pricing()).toMatchObject({ campaignId, state: '0', pricingModelId });
+    expect(await conditionsNow()).toMatchObject([{ costPerLead: '65.00', minDuration: 30 }]);
 
     await expect(
       call('DELETE', '/pricing_models/:pricingModelId', { params: { pricingModelId } }),
@@ -153,8 +155,6 @@ describe('call-bidding set-up (seed flow)', () => {
       }),
     );
     expect(closed).toMatchObject({ state: '2', expire: '2026-03-02 09:00:00' });
-    expect(await services.campaigns.findForCommission(partner.id, campaignId)).toMatchObject({
-      active: false,
-    });
+    expect(await pricing()).toMatchObject({ state: '2' });
   });
 });

@@ -1,5 +1,3 @@
-import type { PricingModel } from '../pricing-models/pricing-model';
-
 /** `state` on the wire: "0" active, "1" paused, "2" closed (SPEC §6). Only active ones earn commission. */
 export const CAMPAIGN_STATES = ['0', '1', '2'] as const;
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
@@ -62,12 +60,4 @@ export interface AttachedSource {
 export interface CampaignView {
   campaign: Campaign;
   sources: AttachedSource[];
-}
-
-/** What commission at CDR ingestion needs (SPEC §7): the campaign and its pricing model as of now. */
-export interface CampaignForCommission {
-  campaign: Campaign;
-  /** True when the campaign's state is active ("0"); paused and closed campaigns earn nothing. */
-  active: boolean;
-  pricingModel: PricingModel;
 }

@@ -348,35 +348,4 @@ describe('campaign routes', () => {
     expect(deleted).toMatchObject({ campaign_id: id, name: 'Spring' });
     await expect(call('GET', PATH, one(id))).rejects.toBeInstanceOf(NotFoundError);
   });
-
-  it('gives commission the campaign with its pricing model and whether it is active', async () => {
-    const id = (await create()).campaign_id as string;
-    const found = await service.findForCommission(ACME.id, id);
-    expect(found).toMatchObject({
-      active: true,
-      campaign: { id, customerId, pricingModelId, state: '0' },
-      pricingModel: { id: pricingModelId, uniqueCallerSeconds: 0, conditions: [{ costPerLead: '10.00' }] },
-    });
-    await call('PUT', PATH, one(id, { body: { state: '1' } }));
-    expect(await service.findForCommission(ACME.id, id)).toMatchObject({ active: false });
-    expect(await service.findForCommission(BETA.id, id)).toBeNull();
-    expect(await service.findForCommission(ACME.id, 'x')).toBeNull();
-  });
-
-  it('tells the sources feature whether a campaign is the customer’s', async () => {
-    const id = (await create()).campaign_id as string;
-    await expect(service.assertBelongsToCustomer(ACME.id, customerId, id)).resolves.toBeUndefined();
-    for (const [partner, customer, campaign] of [
-      [ACME.id, otherCustomerId, id],
-      [BETA.id, customerId, id],
-      [ACME.id, customerId, '999'],
-      [ACME.id, customerId, 'one'],
-    ]) {
-      await expect400(
-        service.assertBelongsToCustomer(partner!, customer!, campaign!),
-        'campaign_id',
-        'must name a campaign of this customer',
-      );
-    }
-  });
 });

@@ -4,12 +4,10 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import type { PricingModelsStore } from '../pricing-models/pricing-models.store';
 import type { ProjectionPublisher } from '../projections/projection-publisher';
 import {
-  CAMPAIGN_STATE_ACTIVE,
   CAMPAIGN_STATE_CLOSED,
   type Campaign,
   type CampaignChanges,
   type CampaignColumns,
-  type CampaignForCommission,
   type CampaignValues,
   type CampaignView,
 } from './campaign';
@@ -120,36 +118,6 @@ export class CampaignsService {
       await campaigns.delete(partnerId, customer, id);
       return { campaign, sources: [] };
     });
-  }
-
-  /**
-   * For the sources feature (POST/PUT /sources campaign_id): throws a 400 naming `field` unless
-   * the campaign is one of this customer's.
-   */
-  async assertBelongsToCustomer(
-    partnerId: string,
-    customerId: string,
-    campaignId: string,
-    field = 'campaign_id',
-  ): Promise<void> {
-    const rule = 'must name a campaign of this customer';
-    if (!isBigintId(campaignId) || !isBigintId(customerId)) throw new ValidationError(field, rule);
-    const campaign = await this.deps.campaigns.findById(partnerId, customerId, campaignId);
-    if (campaign === null) throw new ValidationError(field, rule);
-  }
-
-  /**
-   * For commission at CDR ingestion (SPEC §7): the campaign with its pricing model as they are now,
-   * or null when the partner has no such campaign.
-   */
-  async findForCommission(partnerId: string, campaignId: string): Promise<CampaignForCommission | null> {
-    if (!isBigintId(campaignId)) return null;
-    const campaign = await this.deps.campaigns.findForPartner(partnerId, campaignId);
-    if (campaign === null) return null;
-    const pricingModel = await this.deps.pricingModels.findById(partnerId, campaign.pricingModelId);
-    // The foreign key keeps a used pricing model from being deleted, so this is a broken invariant.
-    if (pricingModel === null) throw new Error(`campaign ${campaign.id} has no pricing model`);
-    return { campaign, active: campaign.state === CAMPAIGN_STATE_ACTIVE, pricingModel };
   }
 
   private async requireCustomer(partnerId: string, customerId: string): Promise<string> {

@@ -15,8 +15,6 @@ export interface CampaignsStore {
     id: string,
     options?: { lock?: boolean },
   ): Promise<Campaign | null>;
-  /** Any of the partner's campaigns, whichever customer it belongs to (commission at CDR ingestion). */
-  findForPartner(partnerId: string, id: string): Promise<Campaign | null>;
   /**
    * Throws ValidationError naming `pricing_model_id` / `vm_greeting_id`, or NotFoundError for the
    * customer, when a referenced row vanished between the service's check and the insert.
@@ -59,11 +57,6 @@ export class TypeormCampaignsStore implements CampaignsStore, PricingModelUsers 
       where: { partnerId, customerId, id },
       ...(options.lock === true ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
-    return row === null ? null : toCampaign(row);
-  }
-
-  async findForPartner(partnerId: string, id: string): Promise<Campaign | null> {
-    const row = await this.manager.getRepository(CampaignEntity).findOneBy({ partnerId, id });
     return row === null ? null : toCampaign(row);
   }
 

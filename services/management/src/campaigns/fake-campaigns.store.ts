@@ -23,13 +23,6 @@ export class FakeCampaignsStore implements CampaignsStore, PricingModelUsers {
     return campaign === undefined ? null : structuredClone(campaign);
   }
 
-  async findForPartner(partnerId: string, id: string): Promise<Campaign | null> {
-    const campaign = this.campaigns.find(
-      (candidate) => candidate.partnerId === partnerId && candidate.id === id,
-    );
-    return campaign === undefined ? null : structuredClone(campaign);
-  }
-
   async insert(partnerId: string, customerId: string, values: CampaignValues): Promise<Campaign> {
     const now = this.clock();
     const campaign: Campaign = {

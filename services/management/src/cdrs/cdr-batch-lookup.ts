@@ -1,4 +1,5 @@
-import type { CallAttribution } from '@trackline/contracts';
+import { isStorableText, ProjectionDecodeError, type CallAttribution } from '@trackline/contracts';
+import { custnrProblem } from '../customer-events/customer-seen-values';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
 import type { CdrInput } from './cdrs.dto';
@@ -11,13 +12,19 @@ import type { CdrInput } from './cdrs.dto';
 export interface CdrLookupStore {
   findByCallIds(callIds: readonly string[]): Promise<Map<string, Cdr>>;
   findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>>;
-  /** Per static number: its partner's open source on it, else the one that held it last. */
+  /** Per static number: every source its partner ever had on it (chooseStaticSource picks). */
   findStaticSources(
     destnrs: readonly string[],
-  ): Promise<Map<string, { partnerId: string; source: CdrSource }>>;
+  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>>;
   findCampaignPricings(
     campaignIds: readonly string[],
   ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>>;
+  /** Customer ids by `customerKey(partnerId, custnr)`, for the custnrs DNI sessions named. */
+  findCustomerIds(wanted: ReadonlyArray<{ partnerId: string; custnr: string }>): Promise<Map<string, string>>;
+}
+
+export function customerKey(partnerId: string, custnr: string): string {
+  return `${partnerId} ${custnr}`;
 }
 
 /** The batch's lookups, answered from memory while its records are stored one by one. */
@@ -25,9 +32,10 @@ export class CdrBatchLookup {
   private constructor(
     private readonly stored: Map<string, Cdr>,
     private readonly numbers: Map<string, DialledNumber>,
-    private readonly sources: Map<string, { partnerId: string; source: CdrSource }>,
+    private readonly sources: Map<string, { partnerId: string; sources: CdrSource[] }>,
     private readonly pricings: Map<string, { partnerId: string; pricing: CdrCampaignPricing }>,
-    private readonly attributions: Map<string, CallAttribution>,
+    private readonly attributions: Map<string, CallAttribution | Error>,
+    private readonly customers: Map<string, string>,
   ) {}
 
   static async load(
@@ -42,22 +50,36 @@ export class CdrBatchLookup {
       store.findStaticSources(bnums),
     ]);
     const campaignIds = unique(
-      [...sources.values()].flatMap(({ source }) => (source.campaignId === null ? [] : [source.campaignId])),
+      [...sources.values()].flatMap(({ sources: candidates }) =>
+        candidates.flatMap((source) => (source.campaignId === null ? [] : [source.campaignId])),
+      ),
     );
     const wanted = inputs.filter((input) => !stored.has(input.callId) && numbers.has(input.bnum));
     const [pricings, found] = await Promise.all([
       store.findCampaignPricings(campaignIds),
       // Concurrent GETs share the connection's pipeline: one round trip for the batch.
-      Promise.all(wanted.map((input) => reader.find(numbers.get(input.bnum)!.advId, input.callId))),
+      Promise.allSettled(wanted.map((input) => reader.find(numbers.get(input.bnum)!.advId, input.callId))),
     ]);
-    const attributions = new Map<string, CallAttribution>();
+    const attributions = new Map<string, CallAttribution | Error>();
+    const custnrs: Array<{ partnerId: string; custnr: string }> = [];
     wanted.forEach((input, i) => {
-      const attribution = found[i];
+      const result = found[i]!;
+      const key = attributionKey(input.callId, input.bnum);
+      if (result.status === 'rejected') {
+        // Redis unreachable fails the batch (503); a value that does not decode fails its record only.
+        if (!(result.reason instanceof ProjectionDecodeError)) throw result.reason;
+        attributions.set(key, result.reason);
+        return;
+      }
+      const attribution = result.value;
       // An attribution routed for another number (a reused call id) is not this call's.
-      if (attribution != null && attribution.bnum === input.bnum)
-        attributions.set(attributionKey(input.callId, input.bnum), attribution);
+      if (attribution == null || attribution.bnum !== input.bnum) return;
+      attributions.set(key, attribution);
+      const custnr = sessionCustnr(attribution);
+      if (custnr !== null) custnrs.push({ partnerId: numbers.get(input.bnum)!.partnerId, custnr });
     });
-    return new CdrBatchLookup(stored, numbers, sources, pricings, attributions);
+    const customers = await store.findCustomerIds(custnrs);
+    return new CdrBatchLookup(stored, numbers, sources, pricings, attributions, customers);
   }
 
   existing(callId: string): Cdr | null {
@@ -68,13 +90,22 @@ export class CdrBatchLookup {
     return this.numbers.get(bnum) ?? null;
   }
 
+  /** Throws the decode error when the stored attribution is unreadable (that record fails alone). */
   attribution(callId: string, bnum: string): CallAttribution | null {
-    return this.attributions.get(attributionKey(callId, bnum)) ?? null;
+    const found = this.attributions.get(attributionKey(callId, bnum)) ?? null;
+    if (found instanceof Error) throw found;
+    return found;
   }
 
-  staticSource(partnerId: string, destnr: string): CdrSource | null {
+  /** Undefined when the batch did not look this customer up or it did not exist then. */
+  customerId(partnerId: string, custnr: string): string | undefined {
+    return this.customers.get(customerKey(partnerId, custnr));
+  }
+
+  /** Every source the partner had on the static number. */
+  staticSources(partnerId: string, destnr: string): readonly CdrSource[] {
     const found = this.sources.get(destnr);
-    return found !== undefined && found.partnerId === partnerId ? found.source : null;
+    return found !== undefined && found.partnerId === partnerId ? found.sources : [];
   }
 
   /** Undefined when the batch did not look this campaign up (a pool number's source). */
@@ -83,6 +114,17 @@ export class CdrBatchLookup {
     if (found === undefined) return undefined;
     return found.partnerId === partnerId ? found.pricing : null;
   }
+}
+
+/**
+ * The custnr a DNI session named, or null: blank or absent means the visitor's page named no
+ * customer (docs/cdrs.md, "Whose call it is").
+ */
+export function sessionCustnr(attribution: CallAttribution): string | null {
+  const custnr = attribution.custnr;
+  if (custnr === null || custnr.trim() === '') return null;
+  // Replacement accepts no custnr a customer cannot have; one written by an older version is ignored.
+  return custnrProblem(custnr) === undefined && isStorableText(custnr) ? custnr : null;
 }
 
 function attributionKey(callId: string, bnum: string): string {

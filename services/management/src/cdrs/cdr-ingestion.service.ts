@@ -1,19 +1,27 @@
-import type { CallAttribution } from '@trackline/contracts';
+import { TEXT_LIMITS, toStorableText, type CallAttribution } from '@trackline/contracts';
 import {
+  chooseStaticSource,
+  decodeStoredPricingConditions,
   isTracklineError,
   matchCommission,
+  needsCallerHistory,
   NotFoundError,
-  parsePricingConditions,
   phoneNumberTypeName,
+  ServiceUnavailableError,
+  type CommissionTerms,
 } from '@trackline/domain';
+import { CAMPAIGN_STATE_ACTIVE } from '../campaigns/campaign';
+import { customerSeenValues } from '../customer-events/customer-seen-values';
+import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
+import { isStoreUnreachable } from '../http/error-handler';
 import { planNotifications } from '../notifications/notification-planner';
 import type { NotificationToSend } from '../notifications/outbox-writer';
 import { callEvents } from '../webhooks/webhook';
 import type { WebhookEventQueue } from '../webhooks/webhook-events';
 import type { Cdr, CdrSource, DialledNumber, NewCdr } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
-import { CdrBatchLookup, type CdrLookupStore } from './cdr-batch-lookup';
+import { CdrBatchLookup, sessionCustnr, type CdrLookupStore } from './cdr-batch-lookup';
 import { parseCdrInput, type CdrInput } from './cdrs.dto';
 import type { CdrWriteStore } from './cdrs.store';
 
@@ -27,13 +35,28 @@ export interface CdrWriteStores {
   notifications: NotificationQueue;
   /** Partner webhooks for the record (docs/webhooks.md), in the record's transaction. */
   webhooks: WebhookEventQueue;
+  /** Creates the customer a DNI session named when the customer-seen stream has not yet. */
+  customers: Pick<CustomersStore, 'ensureSeen'>;
 }
+
+/**
+ * Why a record was not stored, for `trackline_cdrs_ingested_total`: refused by a rule of the input
+ * (`invalid`), a `bnum` that is no tracking number (`unknown_number`), the store unreachable
+ * (`unavailable`, retry later), or an unexpected fault of ours (`error`, logged).
+ */
+export type IngestFailureReason = 'invalid' | 'unknown_number' | 'unavailable' | 'error';
 
 export type IngestOutcome =
   | { ok: true; cdr: Cdr; created: boolean }
-  | { ok: false; callId: string | null; status: number; message: string };
-
-const CAMPAIGN_STATE_ACTIVE = '0';
+  | {
+      ok: false;
+      callId: string | null;
+      status: number;
+      message: string;
+      reason: IngestFailureReason;
+      /** The fault behind an `error` or `unavailable` outcome, for the log. */
+      cause?: unknown;
+    };
 
 /**
  * POST /telephony/cdrs (SPEC §5, §7): the batch's lookups in a few queries, then one transaction per
@@ -46,27 +69,38 @@ export class CdrIngestionService {
     private readonly attributions: CallAttributionReader,
   ) {}
 
+  /**
+   * One outcome per record, in order. Rejects only when the batch's lookups cannot be made: with
+   * ServiceUnavailableError (503, retry later) when a store is unreachable.
+   */
   async ingest(records: readonly unknown[], now: Date): Promise<IngestOutcome[]> {
     const parsed = records.map(parseRecord);
-    const lookup = await CdrBatchLookup.load(
-      this.lookups,
-      this.attributions,
-      parsed.flatMap((entry) => ('input' in entry ? [entry.input] : [])),
-    );
+    let lookup: CdrBatchLookup;
+    try {
+      lookup = await CdrBatchLookup.load(
+        this.lookups,
+        this.attributions,
+        parsed.flatMap((entry) => ('input' in entry ? [entry.input] : [])),
+      );
+    } catch (error) {
+      if (isStoreUnreachable(error))
+        throw new ServiceUnavailableError('Call records cannot be stored right now; retry later');
+      throw error;
+    }
     const outcomes: IngestOutcome[] = [];
     for (const entry of parsed)
       outcomes.push('input' in entry ? await this.ingestOne(entry.input, lookup, now) : entry.failure);
     return outcomes;
   }
 
+  /** Whatever fails here fails this record only (docs/cdrs.md, "Batches"). */
   private async ingestOne(input: CdrInput, lookup: CdrBatchLookup, now: Date): Promise<IngestOutcome> {
     const existing = lookup.existing(input.callId);
     if (existing !== null) return { ok: true, cdr: existing, created: false };
     try {
       return await this.writes.run((stores) => this.store(input, lookup, now, stores));
     } catch (error) {
-      if (!isTracklineError(error)) throw error;
-      return { ok: false, callId: input.callId, status: error.status, message: error.message };
+      return failureOf(input.callId, error);
     }
   }
 
@@ -74,7 +108,7 @@ export class CdrIngestionService {
     input: CdrInput,
     lookup: CdrBatchLookup,
     now: Date,
-    { cdrs, notifications, webhooks }: CdrWriteStores,
+    { cdrs, notifications, webhooks, customers }: CdrWriteStores,
   ): Promise<IngestOutcome> {
     const dialled = lookup.dialled(input.bnum);
     if (dialled === null) throw new NotFoundError(`tracking number ${input.bnum}`);
@@ -95,10 +129,9 @@ export class CdrIngestionService {
           (await cdrs.findCampaignPricing(dialled.partnerId, campaignId)));
 
     let commission: string | null = null;
-    if (pricing !== null && pricing.state === CAMPAIGN_STATE_ACTIVE && input.answered) {
-      await cdrs.lockCaller(pricing.campaignId, input.anum);
-      const match = matchCommission({
-        conditions: parsePricingConditions('conditions', pricing.conditions),
+    if (pricing !== null) {
+      const terms: CommissionTerms = {
+        conditions: decodeStoredPricingConditions(pricing.conditions),
         uniqueCallerSeconds: pricing.uniqueCallerSeconds,
         call: {
           answered: input.answered,
@@ -107,17 +140,22 @@ export class CdrIngestionService {
           anum: input.anum,
         },
         timeZone: dialled.timeZone,
-        callerLastLeadAt:
-          pricing.uniqueCallerSeconds === 0
-            ? null
-            : await cdrs.nearestLeadAt(pricing.campaignId, input.anum, input.start),
-        campaignActive: true,
-      });
-      commission = match?.commission ?? null;
+        campaignActive: pricing.state === CAMPAIGN_STATE_ACTIVE,
+      };
+      let callerLastLeadAt: Date | null = null;
+      if (needsCallerHistory(terms)) {
+        // Held until the record commits: one caller's calls into one campaign are priced one at a time.
+        await cdrs.lockCaller(pricing.campaignId, input.anum);
+        callerLastLeadAt = await cdrs.nearestLeadAt(pricing.campaignId, input.anum, input.start);
+      }
+      commission = matchCommission({ ...terms, callerLastLeadAt })?.commission ?? null;
     }
 
+    const customer = await decideCustomer(cdrs, customers, lookup, dialled, attribution, source);
+    if (customer?.created === true)
+      await webhooks.enqueue(dialled.partnerId, [{ type: 'customer.created', customerId: customer.id }]);
     const cdr = await cdrs.insert(
-      newCdr(input, now, dialled, source, attribution, heldBack, pricing, commission),
+      newCdr(input, now, dialled, customer, source, attribution, heldBack, pricing, commission),
     );
     if (cdr === null) {
       // A concurrent delivery of the same call (or its twin earlier in this batch) committed first.
@@ -138,9 +176,88 @@ function parseRecord(raw: unknown): { input: CdrInput } | { failure: IngestOutco
   try {
     return { input: parseCdrInput(raw) };
   } catch (error) {
-    if (!isTracklineError(error)) throw error;
-    return { failure: { ok: false, callId: readCallId(raw), status: error.status, message: error.message } };
+    return { failure: failureOf(readCallId(raw), error) };
   }
+}
+
+// SQLSTATE class 22 (data exception): the values can never be stored, so a retry cannot help.
+const DATA_EXCEPTION = /^22/;
+
+function failureOf(callId: string | null, error: unknown): IngestOutcome {
+  if (isTracklineError(error)) {
+    const reason: IngestFailureReason =
+      error instanceof NotFoundError ? 'unknown_number' : error.status === 503 ? 'unavailable' : 'invalid';
+    return { ok: false, callId, status: error.status, message: error.message, reason };
+  }
+  if (isStoreUnreachable(error)) {
+    return {
+      ok: false,
+      callId,
+      status: 503,
+      message: 'Call record cannot be stored right now; retry later',
+      reason: 'unavailable',
+      cause: error,
+    };
+  }
+  const code = (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  if (typeof code === 'string' && DATA_EXCEPTION.test(code)) {
+    return {
+      ok: false,
+      callId,
+      status: 400,
+      message: `record: cannot be stored (${(error as Error).message})`,
+      reason: 'invalid',
+      cause: error,
+    };
+  }
+  return {
+    ok: false,
+    callId,
+    status: 500,
+    message: 'Call record could not be stored (internal error, logged)',
+    reason: 'error',
+    cause: error,
+  };
+}
+
+/**
+ * Whose call it is (docs/cdrs.md, "Whose call it is"): a pool-number call whose session named a
+ * custnr belongs to that customer, created on the spot when the customer-seen stream has not
+ * delivered it yet; any other call to the customer of its source, if it has one.
+ */
+async function decideCustomer(
+  cdrs: CdrWriteStore,
+  customers: Pick<CustomersStore, 'ensureSeen'>,
+  lookup: CdrBatchLookup,
+  dialled: DialledNumber,
+  attribution: CallAttribution | null,
+  source: CdrSource | null,
+): Promise<{ id: string; custnr: string; created?: boolean } | null> {
+  const custnr = dialled.kind === 'pool' && attribution !== null ? sessionCustnr(attribution) : null;
+  if (custnr === null) {
+    if (source === null) return null;
+    // Deleted since the batch looked the source up: the record stays unattributed rather than orphaned.
+    return (await keeps(cdrs, dialled, source.customerId, source))
+      ? { id: source.customerId, custnr: source.custnr }
+      : null;
+  }
+  if (source !== null && source.custnr === custnr && (await keeps(cdrs, dialled, source.customerId, source)))
+    return { id: source.customerId, custnr };
+  const known = lookup.customerId(dialled.partnerId, custnr);
+  if (known !== undefined && (await keeps(cdrs, dialled, known, null))) return { id: known, custnr };
+  const custname = attribution?.parameters?.custname;
+  const custemail = attribution?.parameters?.custemail;
+  const { seen } = customerSeenValues({
+    advId: dialled.advId,
+    custnr,
+    at: 0,
+    ...(typeof custname === 'string' ? { custname: toStorableText(custname) } : {}),
+    ...(typeof custemail === 'string' ? { custemail: toStorableText(custemail) } : {}),
+  });
+  const { id, created } = await customers.ensureSeen(dialled.partnerId, custnr, seen);
+  if (!(await cdrs.lockCustomer(dialled.partnerId, id)))
+    throw new Error(`customer ${custnr} was deleted while its call was stored`);
+  return { id, custnr, created };
 }
 
 /**
@@ -156,14 +273,8 @@ async function resolveSource(
   bnum: string,
   start: Date,
 ): Promise<{ source: CdrSource | null; heldBack: boolean }> {
-  if (dialled.kind === 'static') {
-    const source = lookup.staticSource(dialled.partnerId, bnum);
-    if (source === null || source.status === 'active') return { source, heldBack: false };
-    // A late record for a call made while the source was still open belongs to it.
-    if (source.closedAt !== null && source.closedAt > start) return { source, heldBack: false };
-    const heldBack = dialled.heldUntil !== null && dialled.heldUntil > start;
-    return heldBack ? { source, heldBack } : { source: null, heldBack: false };
-  }
+  if (dialled.kind === 'static')
+    return chooseStaticSource(lookup.staticSources(dialled.partnerId, bnum), start, dialled.heldUntil);
   if (attribution === null) return { source: null, heldBack: false };
   if (attribution.sourceId !== null) {
     const source = await cdrs.findSourceById(dialled.partnerId, attribution.sourceId);
@@ -180,6 +291,7 @@ function newCdr(
   input: CdrInput,
   now: Date,
   dialled: DialledNumber,
+  customer: { id: string; custnr: string } | null,
   source: CdrSource | null,
   attribution: CallAttribution | null,
   heldBack: boolean,
@@ -189,8 +301,8 @@ function newCdr(
   return {
     callId: input.callId,
     partnerId: dialled.partnerId,
-    customerId: source?.customerId ?? null,
-    custnr: source?.custnr ?? null,
+    customerId: customer?.id ?? null,
+    custnr: customer?.custnr ?? null,
     sourceId: source?.id ?? null,
     campaignId: pricing?.campaignId ?? null,
     pricingModelId: pricing?.pricingModelId ?? null,
@@ -210,14 +322,43 @@ function newCdr(
     publisherId: source?.publisherId ?? null,
     cliId: null,
     orderId: null,
-    sessionId: attribution?.sessionId ?? null,
-    trackingId: attribution?.trackingId ?? null,
-    fullUrl: attribution?.fullUrl ?? null,
-    fullReferrer: attribution?.fullReferrer ?? null,
-    parameters: attribution?.parameters ?? null,
+    // Replacement accepts only what can be stored; an attribution an older version wrote is cleaned
+    // by the one rule (docs/cdrs.md, "What both services accept") rather than losing the call.
+    sessionId: storable(attribution?.sessionId, TEXT_LIMITS.sessionId),
+    trackingId: storable(attribution?.trackingId, TEXT_LIMITS.trackingId),
+    fullUrl: storable(attribution?.fullUrl),
+    fullReferrer: storable(attribution?.fullReferrer),
+    parameters: storableParameters(attribution?.parameters ?? null),
     recording: input.recording,
     timestamp: now,
   };
+}
+
+/**
+ * Whether the customer is still there and stays until the record commits. A customer with an open
+ * source cannot be deleted (docs/cdrs.md, "Deleting a customer"), so a call on an open source needs
+ * no lock; any other customer gets a key-share lock, which a concurrent delete waits for.
+ */
+async function keeps(
+  cdrs: CdrWriteStore,
+  dialled: DialledNumber,
+  customerId: string,
+  source: CdrSource | null,
+): Promise<boolean> {
+  if (source !== null && source.status === 'active' && source.customerId === customerId) return true;
+  return cdrs.lockCustomer(dialled.partnerId, customerId);
+}
+
+function storable(text: string | null | undefined, maxCharacters?: number): string | null {
+  return text === null || text === undefined ? null : toStorableText(text, maxCharacters);
+}
+
+function storableParameters(parameters: Record<string, string> | null): Record<string, string> | null {
+  if (parameters === null) return null;
+  const clean: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parameters))
+    clean[toStorableText(key)] = typeof value === 'string' ? toStorableText(value) : String(value);
+  return clean;
 }
 
 function readCallId(raw: unknown): string | null {

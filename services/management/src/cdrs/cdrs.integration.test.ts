@@ -11,6 +11,7 @@ import {
 import express from 'express';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { GreetingsService } from '../greetings/greetings.service';
@@ -62,6 +63,7 @@ describe('call records', () => {
         },
       },
       webhooks: webhookEventQueue(manager),
+      customers: new TypeormCustomersStore(manager),
     }));
     const ingestion = new CdrIngestionService(
       writes,

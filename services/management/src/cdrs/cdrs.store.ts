@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import type { CustomerCallRecords } from '../customers/customer-call-records';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
-import type { CdrLookupStore } from './cdr-batch-lookup';
+import { customerKey, type CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
 /** What ingestion reads and writes inside a record's transaction (the batch's lookups come first). */
@@ -18,6 +19,11 @@ export interface CdrWriteStore {
   nearestLeadAt(campaignId: string, anum: string, at: Date): Promise<Date | null>;
   /** Null when a record with this call_id exists already (a concurrent twin won). */
   insert(cdr: NewCdr): Promise<Cdr | null>;
+  /**
+   * Holds a key-share lock on the customer until the transaction ends, so a concurrent DELETE of it
+   * waits and then sees this record (docs/cdrs.md, "Deleting a customer"). False when it is gone.
+   */
+  lockCustomer(partnerId: string, customerId: string): Promise<boolean>;
 }
 
 export interface CdrPageQuery {
@@ -52,8 +58,24 @@ const PRICING_COLUMNS = `
 
 type Row = Record<string, unknown>;
 
-export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadStore {
+export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadStore, CustomerCallRecords {
   constructor(private readonly manager: EntityManager) {}
+
+  async hasCallRecords(partnerId: string, customerId: string): Promise<boolean> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT EXISTS (SELECT 1 FROM "cdrs" WHERE "partner_id" = $1 AND "customer_id" = $2) AS "found"`,
+      [partnerId, customerId],
+    );
+    return rows[0]!.found as boolean;
+  }
+
+  async lockCustomer(partnerId: string, customerId: string): Promise<boolean> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT 1 FROM "customers" WHERE "partner_id" = $1 AND "id" = $2 FOR KEY SHARE`,
+      [partnerId, customerId],
+    );
+    return rows.length > 0;
+  }
 
   async findByCallId(callId: string): Promise<Cdr | null> {
     const rows: Row[] = await this.manager.query(`SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "call_id" = $1`, [
@@ -104,24 +126,28 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
 
   async findStaticSources(
     destnrs: readonly string[],
-  ): Promise<Map<string, { partnerId: string; source: CdrSource }>> {
+  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>> {
     if (destnrs.length === 0) return new Map();
-    // The number's owner's sources only; per number the open one, else the one closed last.
+    // Every source the number's owner ever had on it; the domain's chooseStaticSource picks one.
     const rows: Row[] = await this.manager.query(
-      `SELECT DISTINCT ON (s."destnr") s."destnr", s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
+      `SELECT s."destnr", s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
          FROM "sources" s
          JOIN "customers" c ON c."id" = s."customer_id"
          JOIN "tracking_numbers" t ON t."e164" = s."destnr" AND t."partner_id" = s."partner_id"
-        WHERE s."destnr" = ANY($1::varchar[])
-        ORDER BY s."destnr", (s."status" = 'active') DESC, s."closed_at" DESC NULLS FIRST, s."id" DESC`,
+        WHERE s."destnr" = ANY($1::varchar[])`,
       [destnrs],
     );
-    return new Map(
-      rows.map((row) => [
-        row.destnr as string,
-        { partnerId: row.partner_id as string, source: toSource(row) },
-      ]),
-    );
+    const found = new Map<string, { partnerId: string; sources: CdrSource[] }>();
+    for (const row of rows) {
+      const destnr = row.destnr as string;
+      let entry = found.get(destnr);
+      if (entry === undefined) {
+        entry = { partnerId: row.partner_id as string, sources: [] };
+        found.set(destnr, entry);
+      }
+      entry.sources.push(toSource(row));
+    }
+    return found;
   }
 
   async findCampaignPricings(
@@ -139,6 +165,22 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
         row.campaign_id as string,
         { partnerId: row.partner_id as string, pricing: toPricing(row.campaign_id as string, row) },
       ]),
+    );
+  }
+
+  async findCustomerIds(
+    wanted: ReadonlyArray<{ partnerId: string; custnr: string }>,
+  ): Promise<Map<string, string>> {
+    if (wanted.length === 0) return new Map();
+    const rows: Row[] = await this.manager.query(
+      `SELECT c."partner_id"::text AS "partner_id", c."custnr", c."id"::text AS "id"
+         FROM "customers" c
+         JOIN unnest($1::bigint[], $2::varchar[]) AS w("partner_id", "custnr")
+           ON c."partner_id" = w."partner_id" AND c."custnr" = w."custnr"`,
+      [wanted.map((entry) => entry.partnerId), wanted.map((entry) => entry.custnr)],
+    );
+    return new Map(
+      rows.map((row) => [customerKey(row.partner_id as string, row.custnr as string), row.id as string]),
     );
   }
 

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { TypeormCustomersStore } from '../customers/customers.store';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { RouteDefinition } from '../http/route-definition';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
@@ -40,6 +41,7 @@ export function createCdrFeature(
       cdrs: new TypeormCdrsStore(manager),
       notifications: { enqueue: (items) => outbox.enqueue(manager, items) },
       webhooks: webhookEventQueue(manager),
+      customers: new TypeormCustomersStore(manager),
     };
   });
   const primary = new TypeormCdrsStore(dataSource.manager);

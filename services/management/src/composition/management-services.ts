@@ -30,7 +30,6 @@ export interface ManagementServices {
   partners: PartnersService & PartnerDirectory;
   customers: CustomersService;
   pricingModels: PricingModelsService;
-  /** Also `findForCommission` (CDR ingestion) and `assertBelongsToCustomer` (sources). */
   campaigns: CampaignsService;
   numbers: NumbersService;
   sources: SourcesService;
@@ -73,7 +72,7 @@ export function createManagementServices(
       deletion: stores.campaignDeletion,
       listeners: listeners.configChanges,
     }),
-    numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges),
+    numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges, stores.sources),
     sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
     greetings: new GreetingsService(
       stores.greetings,

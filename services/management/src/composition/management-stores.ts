@@ -4,6 +4,7 @@ import { TypeormCampaignSources } from '../campaigns/campaign-sources.store';
 import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
+import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import type { CustomerCreationStores, CustomerDeletionStores } from '../customers/customers.service';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
 import type { GreetingUsageReader } from '../greetings/greeting-usage';
@@ -69,6 +70,7 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     customerDeletion: typeormUnitOfWork(dataSource, (manager) => ({
       customers: new TypeormCustomersStore(manager),
       openSources: new TypeormSourcesStore(manager),
+      callRecords: new TypeormCdrsStore(manager),
     })),
     customerCreation: typeormUnitOfWork(dataSource, (manager) => ({
       customers: new TypeormCustomersStore(manager),

@@ -5,6 +5,7 @@ import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/
 import { RESERVED_FIELD_NAMES } from '../partners/custom-field-name';
 import { callRoute, rejection, routePartner } from '../testing/route-calls';
 import { FakeCustomersStore } from './fake-customers.store';
+import type { CustomerCallRecords } from './customer-call-records';
 import type { OpenSourcesCounter } from './open-sources-counter';
 import { customerRoutes } from './customers.routes';
 import { CustomersService } from './customers.service';
@@ -14,22 +15,35 @@ const BETA = routePartner('2', 'beta');
 
 class CountingOpenSources implements OpenSourcesCounter {
   readonly open = new Map<string, number>();
+  readonly heldBack = new Map<string, number>();
   async countOpenSources(_partnerId: string, customerId: string): Promise<number> {
     return this.open.get(customerId) ?? 0;
+  }
+  async countHeldBackSources(_partnerId: string, customerId: string): Promise<number> {
+    return this.heldBack.get(customerId) ?? 0;
+  }
+}
+
+class KnownCallRecords implements CustomerCallRecords {
+  readonly customers = new Set<string>();
+  async hasCallRecords(_partnerId: string, customerId: string): Promise<boolean> {
+    return this.customers.has(customerId);
   }
 }
 
 describe('customer routes', () => {
   let routes: RouteDefinition[];
   let openSources: CountingOpenSources;
+  let callRecords: KnownCallRecords;
 
   beforeEach(() => {
     const customers = new FakeCustomersStore();
     openSources = new CountingOpenSources();
+    callRecords = new KnownCallRecords();
     routes = customerRoutes(
       new CustomersService(
         customers,
-        inlineUnitOfWork({ customers, openSources }),
+        inlineUnitOfWork({ customers, openSources, callRecords }),
         inlineUnitOfWork({ customers, webhooks: { enqueue: async () => undefined } }),
       ),
     );
@@ -293,6 +307,27 @@ describe('customer routes', () => {
       );
       expect(error).toBeInstanceOf(ForbiddenError);
       expect((error as ForbiddenError).message).toBe('Customer 1 has 2 open sources; close them first');
+      expect(records(await call('GET', '/customers'))).toHaveLength(1);
+    });
+
+    // A deleted customer's records could not be listed any more (docs/cdrs.md, "Deleting a customer").
+    it('refuses with 403 while the customer has call records or a held-back number', async () => {
+      await create({ name: 'a', custnr: 'K-1' });
+      const remove = () =>
+        rejection(call('DELETE', '/customers/:customerId', { params: { customerId: '1' } }));
+      openSources.heldBack.set('1', 1);
+      const heldBack = await remove();
+      expect(heldBack).toBeInstanceOf(ForbiddenError);
+      expect((heldBack as ForbiddenError).message).toBe(
+        "Customer 1 has 1 closed source whose number is still held back; calls to it are still the customer's",
+      );
+      openSources.heldBack.clear();
+      callRecords.customers.add('1');
+      const withRecords = await remove();
+      expect(withRecords).toBeInstanceOf(ForbiddenError);
+      expect((withRecords as ForbiddenError).message).toBe(
+        'Customer 1 has call records; they stay listable under the customer, so it cannot be deleted',
+      );
       expect(records(await call('GET', '/customers'))).toHaveLength(1);
     });
   });

@@ -42,8 +42,8 @@ export function customerRoutes(service: CustomersService): RouteDefinition[] {
       method: 'DELETE',
       path: '/customers/:customerId',
       // Answers with the record as it was, so the client sees what it removed.
-      handle: async ({ partner, params }) =>
-        customersResponse(partner, [await service.delete(partner.id, params.customerId ?? '')]),
+      handle: async ({ partner, params, now }) =>
+        customersResponse(partner, [await service.delete(partner.id, params.customerId ?? '', now)]),
     },
   ];
 }

@@ -2,6 +2,7 @@ import { ForbiddenError, NotFoundError } from '@trackline/domain';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from './customer';
 import type { CustomersStore } from './customers.store';
+import type { CustomerCallRecords } from './customer-call-records';
 import type { OpenSourcesCounter } from './open-sources-counter';
 import { isBigintId } from '../validation/record-id';
 import type { WebhookEventQueue } from '../webhooks/webhook-events';
@@ -16,6 +17,7 @@ export interface CustomerCreationStores {
 export interface CustomerDeletionStores {
   customers: CustomersStore;
   openSources: OpenSourcesCounter;
+  callRecords: CustomerCallRecords;
 }
 
 // Ids are bigint identities; anything else cannot name a customer, so it is "not found" (SPEC §6),
@@ -55,17 +57,33 @@ export class CustomersService {
     return updated;
   }
 
-  /** Refused with 403 while the customer has open sources; returns the deleted customer. */
-  delete(partnerId: string, customerId: string): Promise<Customer> {
+  /**
+   * Refused with 403 while the customer has open sources, closed sources whose number is still held
+   * back, or call records: a deleted customer's records could no longer be listed (docs/cdrs.md,
+   * "Deleting a customer"). Returns the deleted customer.
+   */
+  delete(partnerId: string, customerId: string, now: Date): Promise<Customer> {
     const id = requireCustomerId(customerId);
-    // The row lock keeps a source from being opened for this customer between the count and the delete.
-    return this.deletion.run(async ({ customers, openSources }) => {
+    // The row lock keeps a source from being opened, and a call record from being stored (ingestion
+    // takes a key-share lock on its customer), between the checks and the delete.
+    return this.deletion.run(async ({ customers, openSources, callRecords }) => {
       const customer = await customers.findById(partnerId, id, { lock: true });
       if (customer === null) throw notFound(customerId);
       const open = await openSources.countOpenSources(partnerId, id);
       if (open > 0) {
         throw new ForbiddenError(
           `Customer ${customerId} has ${open} open source${open === 1 ? '' : 's'}; close them first`,
+        );
+      }
+      const heldBack = await openSources.countHeldBackSources(partnerId, id, now);
+      if (heldBack > 0) {
+        throw new ForbiddenError(
+          `Customer ${customerId} has ${heldBack} closed source${heldBack === 1 ? '' : 's'} whose number is still held back; calls to it are still the customer's`,
+        );
+      }
+      if (await callRecords.hasCallRecords(partnerId, id)) {
+        throw new ForbiddenError(
+          `Customer ${customerId} has call records; they stay listable under the customer, so it cannot be deleted`,
         );
       }
       await customers.delete(partnerId, id);

@@ -20,11 +20,24 @@ export interface CustomersStore {
    * Throws ValidationError for values the database can never store.
    */
   upsertSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<CustomerSeenOutcome>;
+  /**
+   * The id of the partner's customer with this custnr, created as `upsertSeen` creates it when the
+   * customer-seen stream has not delivered it yet (docs/cdrs.md, "Whose call it is"). An existing
+   * customer is never changed: its values are the stream's to set. Racing `upsertSeen` or another
+   * call of this, exactly one row is created.
+   */
+  /** The customer's id, and whether this call created it (for the `customer.created` webhook). */
+  ensureSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<EnsuredCustomer>;
 }
 
 export interface CustomerSeen {
   name?: string;
   email?: string;
+}
+
+export interface EnsuredCustomer {
+  id: string;
+  created: boolean;
 }
 
 export type CustomerSeenOutcome = 'created' | 'updated' | 'unchanged';
@@ -101,6 +114,31 @@ export class TypeormCustomersStore implements CustomersStore {
     if (inserted.length > 0) return 'created';
     // Known and unchanged, or inserted by another consumer a moment ago: apply these values once more.
     return (await this.updateSeen(values)) ? 'updated' : 'unchanged';
+  }
+
+  async ensureSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<EnsuredCustomer> {
+    const values = [partnerId, custnr, seen.name ?? null, seen.email ?? null];
+    // The same row upsertSeen would insert; ON CONFLICT waits for a concurrent insert to commit and
+    // then yields to it, and the SELECT (a new snapshot) sees the row that won.
+    const rows = (await translateDataException(() =>
+      this.manager.query(
+        `WITH inserted AS (
+           INSERT INTO customers (partner_id, custnr, name, email)
+           SELECT $1, $2::varchar, COALESCE($3::varchar, $2::varchar), $4::varchar
+            WHERE NOT EXISTS (SELECT 1 FROM customers WHERE partner_id = $1 AND custnr = $2)
+           ON CONFLICT (partner_id, custnr) DO NOTHING
+           RETURNING id)
+         SELECT id::text AS id FROM inserted`,
+        values,
+      ),
+    )) as Array<{ id: string }>;
+    if (rows[0] !== undefined) return { id: rows[0].id, created: true };
+    const found = (await this.manager.query(
+      `SELECT id::text AS id FROM customers WHERE partner_id = $1 AND custnr = $2`,
+      [partnerId, custnr],
+    )) as Array<{ id: string }>;
+    if (found[0] === undefined) throw new Error(`customer ${custnr} neither inserted nor found`);
+    return { id: found[0].id, created: false };
   }
 
   /** Writes what differs (a left-out name or e-mail keeps its value); false when nothing did. */

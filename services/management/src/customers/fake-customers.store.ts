@@ -1,6 +1,6 @@
 import { ValidationError } from '@trackline/domain';
 import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from './customer';
-import type { CustomerSeen, CustomerSeenOutcome, CustomersStore } from './customers.store';
+import type { CustomerSeen, CustomerSeenOutcome, CustomersStore, EnsuredCustomer } from './customers.store';
 
 /** In-memory CustomersStore for unit tests; enforces custnr uniqueness per partner like the database. */
 export class FakeCustomersStore implements CustomersStore {
@@ -80,6 +80,18 @@ export class FakeCustomersStore implements CustomersStore {
     if (Object.keys(changes).length === 0) return 'unchanged';
     await this.update(partnerId, existing.id, changes);
     return 'updated';
+  }
+
+  async ensureSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<EnsuredCustomer> {
+    const existing = this.customers.find(
+      (customer) => customer.partnerId === partnerId && customer.custnr === custnr,
+    );
+    if (existing !== undefined) return { id: existing.id, created: false };
+    await this.upsertSeen(partnerId, custnr, seen);
+    const created = this.customers.find(
+      (customer) => customer.partnerId === partnerId && customer.custnr === custnr,
+    )!;
+    return { id: created.id, created: true };
   }
 
   private find(partnerId: string, id: string): Customer | undefined {

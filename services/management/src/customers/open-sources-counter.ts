@@ -4,4 +4,9 @@
  */
 export interface OpenSourcesCounter {
   countOpenSources(partnerId: string, customerId: string): Promise<number>;
+  /**
+   * Closed sources whose tracking number is still held back at `now`: a call to it is still the
+   * source's, so its customer must stay (docs/cdrs.md, "Deleting a customer").
+   */
+  countHeldBackSources(partnerId: string, customerId: string, now: Date): Promise<number>;
 }

@@ -109,9 +109,10 @@ describe('call-bidding flow end to end (seed)', () => {
     return (ingested.body.cdrs as Body[])[0]!;
   }
 
-  async function listCdrs(format: 'json' | 'xml' = 'json') {
+  /** `customer`: `customer_id=…` or `custnr=…`. */
+  async function listCdrs(customer: string, format: 'json' | 'xml' = 'json') {
     const answer = await env.api.read(
-      `/statistics/cdrs?customer_id=${setup.customerId}&from_date=${DAY.from}&to_date=${DAY.to}&extended=1`,
+      `/statistics/cdrs?${customer}&from_date=${DAY.from}&to_date=${DAY.to}&extended=1`,
       format,
     );
     expect(answer.status).toBe(200);
@@ -244,19 +245,26 @@ describe('call-bidding flow end to end (seed)', () => {
     expect(repeat.status).toBe(200);
     expect((repeat.body.cdrs as Body[])[0]).toMatchObject({ call_id: 'c1', commission: '50.00' });
 
-    const answer = await listCdrs();
-    expect(answer.body).toMatchObject({ total: 7, page: 0, pagesize: 1000, numpages: 1 });
-    const records = answer.body.cdrs as Body[];
+    // Static-number calls are the source's customer's; pool-number calls belong to the customer the
+    // visitor's session named (custnr D-77), still attributed to the source the page showed.
+    const staticAnswer = await listCdrs(`customer_id=${setup.customerId}`);
+    expect(staticAnswer.body).toMatchObject({ total: 3, page: 0, pagesize: 1000, numpages: 1 });
+    const dniAnswer = await listCdrs('custnr=D-77');
+    expect(dniAnswer.body).toMatchObject({ total: 4, page: 0, pagesize: 1000, numpages: 1 });
+    const dniCustomer = await customerSeen('D-77', () => true);
+    const records = [...(staticAnswer.body.cdrs as Body[]), ...(dniAnswer.body.cdrs as Body[])].sort((a, b) =>
+      String(a.start).localeCompare(String(b.start)),
+    );
     const common = {
-      customer_id: setup.customerId,
       source_id: setup.sourceId,
-      custnr: '5001',
       campaign_id: setup.campaignId,
       pricing_model_id: setup.pricingModelId,
       media: 'finn.no',
       quarantined: '0',
     };
     const noDni = {
+      customer_id: setup.customerId,
+      custnr: '5001',
       session_id: null,
       tracking_id: null,
       full_url: null,
@@ -264,6 +272,8 @@ describe('call-bidding flow end to end (seed)', () => {
       parameters: null,
     };
     const dni = {
+      customer_id: dniCustomer!.customer_id,
+      custnr: 'D-77',
       session_id: sessionId,
       tracking_id: 'visitor-1',
       full_url: FULL_URL,
@@ -298,13 +308,17 @@ describe('call-bidding flow end to end (seed)', () => {
     expect({ leads: leads.length, total }).toEqual({ leads: 4, total: '231.00' });
 
     // The same list in XML: the same records and commissions (null → empty element).
-    const xml = await listCdrs('xml');
+    const xml = await listCdrs(`customer_id=${setup.customerId}`, 'xml');
     expect(xml.text).toContain(
-      '<cdrs><total>7</total><page>0</page><pagesize>1000</pagesize><numpages>1</numpages><cdr>',
+      '<cdrs><total>3</total><page>0</page><pagesize>1000</pagesize><numpages>1</numpages><cdr>',
     );
     const xmlRecords = xmlList<Body>((xml.body.cdrs as Body).cdr);
     expect(xmlRecords.map((record) => [record.cdr_id, record.commission, record.session_id])).toEqual(
-      records.map((record) => [record.cdr_id, record.commission ?? '', record.session_id ?? '']),
+      (staticAnswer.body.cdrs as Body[]).map((record) => [
+        record.cdr_id,
+        record.commission ?? '',
+        record.session_id ?? '',
+      ]),
     );
   });
 

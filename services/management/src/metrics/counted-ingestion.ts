@@ -1,26 +1,38 @@
 import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
-import type { ManagementMetrics } from './management-metrics';
+import { ServiceUnavailableError } from '@trackline/domain';
+import type { CdrIngestResult, ManagementMetrics } from './management-metrics';
 
 type Ingestion = Pick<CdrIngestionService, 'ingest'>;
 
-/** CDR ingestion with each record's outcome counted: stored, duplicate (call_id seen before) or rejected. */
+/**
+ * CDR ingestion with each record's outcome counted: stored, duplicate (call_id seen before), or the
+ * reason it was not stored (docs/operations.md, metrics). A batch refused whole because a store is
+ * unreachable counts each of its records as `unavailable`.
+ */
 export function countedIngestion(
   ingestion: Ingestion,
   metrics: Pick<ManagementMetrics, 'cdrIngested'>,
 ): Ingestion {
   return {
     ingest: async (records, now) => {
-      const outcomes = await ingestion.ingest(records, now);
-      let stored = 0;
-      let duplicate = 0;
-      for (const outcome of outcomes) {
-        if (!outcome.ok) continue;
-        if (outcome.created) stored += 1;
-        else duplicate += 1;
+      let outcomes;
+      try {
+        outcomes = await ingestion.ingest(records, now);
+      } catch (error) {
+        if (error instanceof ServiceUnavailableError) metrics.cdrIngested('unavailable', records.length);
+        else metrics.cdrIngested('error', records.length);
+        throw error;
       }
-      metrics.cdrIngested('stored', stored);
-      metrics.cdrIngested('duplicate', duplicate);
-      metrics.cdrIngested('rejected', outcomes.length - stored - duplicate);
+      const counts = new Map<CdrIngestResult, number>();
+      for (const outcome of outcomes) {
+        const result: CdrIngestResult = outcome.ok
+          ? outcome.created
+            ? 'stored'
+            : 'duplicate'
+          : outcome.reason;
+        counts.set(result, (counts.get(result) ?? 0) + 1);
+      }
+      for (const [result, count] of counts) metrics.cdrIngested(result, count);
       return outcomes;
     },
   };

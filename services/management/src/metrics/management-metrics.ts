@@ -9,7 +9,14 @@ import {
 import { OUTBOX_STATUSES, type OutboxStatusCounts } from '../notifications/outbox-status-counts.store';
 import type { PoolUsage } from '../numbers/number-pools.service';
 
-export const CDR_INGEST_RESULTS = ['stored', 'duplicate', 'rejected'] as const;
+export const CDR_INGEST_RESULTS = [
+  'stored',
+  'duplicate',
+  'invalid',
+  'unknown_number',
+  'unavailable',
+  'error',
+] as const;
 export type CdrIngestResult = (typeof CDR_INGEST_RESULTS)[number];
 export const CUSTOMER_EVENT_RESULTS = ['processed', 'malformed', 'failed'] as const;
 export type CustomerEventResultKind = (typeof CUSTOMER_EVENT_RESULTS)[number];
@@ -55,7 +62,7 @@ export class ManagementMetrics {
     });
     this.cdrs = new FixedCounter(registry, {
       name: 'trackline_cdrs_ingested_total',
-      help: 'Call records received on POST /telephony/cdrs: stored, duplicate (call_id stored before) or rejected.',
+      help: 'Call records received on POST /telephony/cdrs: stored, duplicate (call_id stored before), or not stored by reason: invalid (refused by an input rule), unknown_number, unavailable (store unreachable, retry), error (unexpected, logged).',
       label: 'result',
       values: CDR_INGEST_RESULTS,
     });

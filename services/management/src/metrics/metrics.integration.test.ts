@@ -140,7 +140,7 @@ describe('GET /metrics on the management port', () => {
     const values = samples((await scrape()).text);
     expect(values.get('trackline_cdrs_ingested_total{result="stored"}')).toBe(1);
     expect(values.get('trackline_cdrs_ingested_total{result="duplicate"}')).toBe(1);
-    expect(values.get('trackline_cdrs_ingested_total{result="rejected"}')).toBe(1);
+    expect(values.get('trackline_cdrs_ingested_total{result="invalid"}')).toBe(1);
   });
 
   it('counts customer-seen events, processed and malformed', async () => {

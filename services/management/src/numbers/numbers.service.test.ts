@@ -6,6 +6,8 @@ import { NumbersService } from './numbers.service';
 import { testPartnerValues } from '../testing/test-partners';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
+/** Numbers open sources ring. */
+const ANSWERING = new Set(['+4723456789']);
 
 describe('NumbersService', () => {
   let numbers: FakeNumbersStore;
@@ -22,7 +24,9 @@ describe('NumbersService', () => {
     numbers.partnerNames.set(beta.id, 'beta');
     changed = [];
     const listener: NumberInventoryListener = { numbersChanged: async (id) => void changed.push(id) };
-    service = new NumbersService(partners, numbers, [listener]);
+    service = new NumbersService(partners, numbers, [listener], {
+      answeringNumbersAmong: async (asked) => asked.filter((number) => ANSWERING.has(number)),
+    });
   });
 
   async function validationError(promise: Promise<unknown>): Promise<ValidationError> {
@@ -75,5 +79,14 @@ describe('NumbersService', () => {
     expect((await validationError(service.add('acme', 'dynamic', ['+4791000001'], NOW))).field).toBe('kind');
     await expect(service.add('nobody', 'pool', ['+4791000001'], NOW)).rejects.toBeInstanceOf(NotFoundError);
     await expect(service.list('nobody')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('refuses a number an open source rings, so calls cannot loop, and adds nothing', async () => {
+    const error = await validationError(service.add('acme', 'pool', ['+4723456788-+4723456790'], NOW));
+    expect(error.message).toBe(
+      'numbers: answering numbers of open sources (calls to them would loop), nothing added: +4723456789',
+    );
+    expect((await service.list('acme')).numbers).toEqual([]);
+    expect(changed).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { expandNumberRange, NotFoundError, ValidationError } from '@trackline/domain';
 import type { Partner } from '../partners/partner';
 import type { PartnersStore } from '../partners/partners.store';
+import type { AnsweringNumbers } from './answering-numbers';
 import type { NumberInventoryListener } from './number-inventory-listener';
 import type { NumbersStore } from './numbers.store';
 import { NUMBER_KINDS, type NumberKind } from './tracking-number.entity';
@@ -22,6 +23,8 @@ export class NumbersService {
     private readonly numbers: NumbersStore,
     /** Told after each committed change (the Redis projections among them). */
     private readonly listeners: readonly NumberInventoryListener[],
+    /** Numbers open sources ring, which must not become tracking numbers (no call loops). */
+    private readonly answering?: AnsweringNumbers,
   ) {}
 
   /**
@@ -39,6 +42,13 @@ export class NumbersService {
 
     const taken = await this.numbers.findTaken(numbers);
     if (taken.length > 0) throw duplicatesError(taken);
+    const answering = (await this.answering?.answeringNumbersAmong(numbers)) ?? [];
+    if (answering.length > 0) {
+      throw new ValidationError(
+        'numbers',
+        `answering numbers of open sources (calls to them would loop), nothing added: ${listSome(answering)}`,
+      );
+    }
     if (!(await this.numbers.add(partner.id, checkedKind, numbers, now))) {
       // Someone added one of them between the check and the insert; nothing of ours was stored.
       throw duplicatesError(await this.numbers.findTaken(numbers));

@@ -177,6 +177,17 @@ describe('pricing model routes', () => {
       'conditions[0].cost_per_lead',
       'must be a non-negative decimal with at most two decimals',
     ],
+    // A price larger than a call record's commission column (numeric(12,2)) could never be stored.
+    [
+      { conditions: JSON.stringify([{ ...WEEKDAYS, cost_per_lead: '99999999999.99' }]) },
+      'conditions[0].cost_per_lead',
+      'must be at most 9999999999.99',
+    ],
+    [
+      { conditions: JSON.stringify([{ ...WEEKDAYS, cost_per_lead: '10000000000' }]) },
+      'conditions[0].cost_per_lead',
+      'must be at most 9999999999.99',
+    ],
     [
       { conditions: JSON.stringify([WEEKDAYS, { ...SUNDAY, weekdays: 'sun,funday' }]) },
       'conditions[1].weekdays',
@@ -231,6 +242,11 @@ describe('pricing model routes', () => {
     [{ type: '1' }, 'type', 'must be "0" (cost per lead)'],
     [{ conditions: '[{"from_time": "17:00"}]' }, 'conditions[0].to_time', 'must be after from_time'],
     [{ conditions: '[{}, {"cost_per_lead": "1.00"}]' }, 'conditions[1].min_duration', 'is required'],
+    [
+      { conditions: '[{"cost_per_lead": "99999999999.99"}]' },
+      'conditions[0].cost_per_lead',
+      'must be at most 9999999999.99',
+    ],
     [{ name: '' }, 'name', 'must not be empty'],
   ])('refuses the PUT %p naming %s and changes nothing', async (body, field, rule) => {
     const created = await create();

@@ -1,4 +1,8 @@
-import { parsePricingConditions, renderPricingCondition, type PricingCondition } from '@trackline/domain';
+import {
+  decodeStoredPricingConditions,
+  renderPricingCondition,
+  type PricingCondition,
+} from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import { PricingModelEntity, type StoredPricingCondition } from './pricing-model.entity';
 import type { PricingModel, PricingModelValues } from './pricing-model';
@@ -92,8 +96,8 @@ function toPricingModel(row: PricingModelEntity): PricingModel {
     name: row.name,
     type: '0',
     uniqueCallerSeconds: Number(row.uniqueCallerTime),
-    // Stored in the canonical wire form, so this parse only turns it back into the domain shape.
-    conditions: parsePricingConditions('conditions', row.conditions),
+    // Decoded, not re-validated: a value accepted under an earlier input rule still reads.
+    conditions: decodeStoredPricingConditions(row.conditions),
     created: row.created,
     modified: row.modified,
   };

@@ -1,3 +1,4 @@
+import { holdBackEnd } from '../numbers/tracking-number';
 import type { NewSource, Source, SourceChanges, SourceListQuery, SourcePage } from './source';
 import type { SourcesStore } from './sources.store';
 
@@ -59,6 +60,26 @@ export class FakeSourcesStore implements SourcesStore {
     return this.sources.filter(
       (source) =>
         source.partnerId === partnerId && source.customerId === customerId && source.status === 'active',
+    ).length;
+  }
+
+  async answeringNumbersAmong(numbers: readonly string[]): Promise<string[]> {
+    const ringing = new Set(
+      this.sources
+        .filter((source) => source.status === 'active')
+        .flatMap((source) => [source.phonenr, ...source.altNumbers.map((rule) => rule.phonenr)]),
+    );
+    return [...new Set(numbers.filter((number) => ringing.has(number)))].sort();
+  }
+
+  async countHeldBackSources(partnerId: string, customerId: string, now: Date): Promise<number> {
+    return this.sources.filter(
+      (source) =>
+        source.partnerId === partnerId &&
+        source.customerId === customerId &&
+        source.status === 'closed' &&
+        source.closedAt !== null &&
+        holdBackEnd(source.closedAt) > now,
     ).length;
   }
 

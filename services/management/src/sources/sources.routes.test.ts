@@ -295,6 +295,38 @@ describe('source routes', () => {
     }
   });
 
+  // No call loops: an answering number that is a tracking number (of this or any partner) is a 400.
+  it('refuses a tracking number as phonenr or alt_numbers phonenr, on create and update', async () => {
+    await numbers.add(BETA.id, 'pool', ['+4722000077'], NOW);
+    const loop = 'must not be a tracking number (calls to it would loop)';
+    const altRule = (phonenr: string) =>
+      JSON.stringify([{ phonenr, weekdays: 'mon', from_time: '08:00', to_time: '16:00' }]);
+    await expect400(call('POST', '/sources', { body: { ...minimal, phonenr: '22000009' } }), 'phonenr', loop);
+    await expect400(
+      call('POST', '/sources', { body: { ...minimal, phonenr: '+4722000077' } }),
+      'phonenr',
+      loop,
+    );
+    await expect400(
+      call('POST', '/sources', { body: { ...minimal, alt_numbers: altRule('22 00 00 01') } }),
+      'alt_numbers[0].phonenr',
+      loop,
+    );
+    const created = await create();
+    const sourceId = created.source_id as string;
+    await expect400(
+      call('PUT', '/sources/:sourceId', {
+        ...params(sourceId),
+        body: { alt_numbers: altRule('+4722000077') },
+      }),
+      'alt_numbers[0].phonenr',
+      loop,
+    );
+    // Nothing was written by the refused requests.
+    expect((await sources.findById(ACME.id, sourceId))?.phonenr).toBe('+4722334455');
+    expect((await sources.page(ACME.id, { page: 0, pageSize: 10 })).total).toBe(1);
+  });
+
   it('refuses with 403 when no static number is free, and never hands out a pool number', async () => {
     await create();
     await create();

@@ -7,7 +7,7 @@ import {
   type ParsedAltNumber,
 } from '@trackline/domain';
 import type { UnitOfWork } from '../db/unit-of-work';
-import type { StaticNumberAllocator } from '../numbers/numbers.store';
+import type { NumbersStore, StaticNumberAllocator } from '../numbers/numbers.store';
 import { holdBackEnd } from '../numbers/tracking-number';
 import type { SourceChangeListener } from './source-change-listener';
 import type { SourceReferences } from './source-references.store';
@@ -18,9 +18,12 @@ import type { SourcesStore } from './sources.store';
 /** What a source write touches inside one transaction. */
 export interface SourceWriteStores {
   sources: SourcesStore;
-  numbers: StaticNumberAllocator;
+  numbers: StaticNumberAllocator & Pick<NumbersStore, 'findTaken'>;
   references: SourceReferences;
 }
+
+/** The 400 rule for an answering number that is one of the platform's tracking numbers. */
+export const TRACKING_NUMBER_LOOP_RULE = 'must not be a tracking number (calls to it would loop)';
 
 export const NO_TRACKING_NUMBER = 'No tracking number available';
 
@@ -55,6 +58,7 @@ export class SourcesService {
         throw new NotFoundError(`customer ${input.customerId}`);
       }
       await checkOwnedReferences(references, partnerId, input.customerId, input);
+      await refuseTrackingNumbers(numbers, input);
       const destnr = await numbers.claimStaticNumber(partnerId, now);
       if (destnr === null) throw new ForbiddenError(NO_TRACKING_NUMBER);
       return sources.insert(partnerId, {
@@ -71,11 +75,12 @@ export class SourcesService {
   /** Keys left out keep their value; alt_numbers, when sent, replace all rules. A closed source is 403. */
   async update(partnerId: string, sourceId: string, changes: SourceChangesInput): Promise<Source> {
     if (!isBigintId(sourceId)) throw notFound(sourceId);
-    const updated = await this.writes.run(async ({ sources, references }) => {
+    const updated = await this.writes.run(async ({ sources, references, numbers }) => {
       const current = await sources.findById(partnerId, sourceId, { lock: true });
       if (current === null) throw notFound(sourceId);
       if (current.status === 'closed') throw new ForbiddenError(`Source ${sourceId} is closed`);
       await checkOwnedReferences(references, partnerId, current.customerId, changes);
+      await refuseTrackingNumbers(numbers, changes);
       const { altNumbers, ...rest } = changes;
       const stored = await sources.update(partnerId, sourceId, {
         ...rest,
@@ -144,6 +149,30 @@ async function checkOwnedReferences(
       throw new ValidationError('vm_greeting_id', `must name a voicemail greeting of customer ${customerId}`);
     }
   }
+}
+
+/**
+ * No call loops (docs/numbers-and-sources.md): a source's phonenr and its alt_numbers ring phones,
+ * never a tracking number of any partner, which would route the call back into the platform. The
+ * owner is not named, so other partners' inventories cannot be probed.
+ */
+async function refuseTrackingNumbers(
+  numbers: Pick<NumbersStore, 'findTaken'>,
+  values: { phonenr?: string; altNumbers?: readonly ParsedAltNumber[] },
+): Promise<void> {
+  const answering = [
+    ...(values.phonenr === undefined ? [] : [{ field: 'phonenr', number: values.phonenr }]),
+    ...(values.altNumbers ?? []).map((rule, index) => ({
+      field: `alt_numbers[${index}].phonenr`,
+      number: rule.phonenr,
+    })),
+  ];
+  if (answering.length === 0) return;
+  const taken = new Set(
+    (await numbers.findTaken([...new Set(answering.map((entry) => entry.number))])).map((t) => t.e164),
+  );
+  const loop = answering.find((entry) => taken.has(entry.number));
+  if (loop !== undefined) throw new ValidationError(loop.field, TRACKING_NUMBER_LOOP_RULE);
 }
 
 function notFound(sourceId: string): NotFoundError {

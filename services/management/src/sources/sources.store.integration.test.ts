@@ -137,4 +137,22 @@ describe('TypeormSourcesStore', () => {
     await store.insert(acme, first);
     await expect(store.insert(acme, { ...first })).rejects.toThrow(/UQ_sources_open_destnr/);
   });
+
+  it('answers the numbers open sources ring, as phonenr or in alt_numbers', async () => {
+    const rule = { weekdays: ['mon' as const], fromMinute: 480, toMinute: 960 };
+    const ringing = await store.insert(
+      acme,
+      await values({
+        phonenr: '+4723111111',
+        altNumbers: [{ phonenr: '+4723222222', ...rule, altKey: 'desk' }],
+      }),
+    );
+    const closed = await store.insert(acme, await values({ phonenr: '+4723333333' }));
+    await store.close(acme, closed.id, NOW);
+    expect(
+      await store.answeringNumbersAmong(['+4723111111', '+4723222222', '+4723333333', '+4723444444']),
+    ).toEqual(['+4723111111', '+4723222222']);
+    await store.close(acme, ringing.id, NOW);
+    expect(await store.answeringNumbersAmong(['+4723111111', '+4723222222'])).toEqual([]);
+  });
 });

@@ -1,10 +1,11 @@
 import type { AltNumberRule, Weekday } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import type { OpenSourcesCounter } from '../customers/open-sources-counter';
+import type { AnsweringNumbers } from '../numbers/answering-numbers';
 import { SourceEntity, type StoredAltNumber } from './source.entity';
 import type { NewSource, Source, SourceChanges, SourceListQuery, SourcePage } from './source';
 
-export interface SourcesStore extends OpenSourcesCounter {
+export interface SourcesStore extends OpenSourcesCounter, AnsweringNumbers {
   /** One page of the partner's sources in id order, and how many there are in all. */
   page(partnerId: string, query: SourceListQuery): Promise<SourcePage>;
   /** `lock` holds the row until the surrounding transaction ends (use inside a UnitOfWork). */
@@ -84,6 +85,31 @@ export class TypeormSourcesStore implements SourcesStore {
 
   async countOpenSources(partnerId: string, customerId: string): Promise<number> {
     return this.manager.getRepository(SourceEntity).countBy({ partnerId, customerId, status: 'active' });
+  }
+
+  async answeringNumbersAmong(numbers: readonly string[]): Promise<string[]> {
+    if (numbers.length === 0) return [];
+    const rows = (await this.manager.query(
+      `SELECT DISTINCT "number" FROM (
+         SELECT s."phonenr" AS "number" FROM "sources" s
+          WHERE s."status" = 'active' AND s."phonenr" = ANY($1::varchar[])
+         UNION ALL
+         SELECT rule->>'phonenr' FROM "sources" s, jsonb_array_elements(s."alt_numbers") AS rule
+          WHERE s."status" = 'active' AND rule->>'phonenr' = ANY($1::varchar[])
+       ) AS "answering" ORDER BY "number"`,
+      [numbers],
+    )) as Array<{ number: string }>;
+    return rows.map((row) => row.number);
+  }
+
+  async countHeldBackSources(partnerId: string, customerId: string, now: Date): Promise<number> {
+    const rows = (await this.manager.query(
+      `SELECT count(*)::int AS "count"
+         FROM "sources" s JOIN "tracking_numbers" t ON t."e164" = s."destnr" AND t."partner_id" = s."partner_id"
+        WHERE s."partner_id" = $1 AND s."customer_id" = $2 AND s."status" = 'closed' AND t."held_until" > $3`,
+      [partnerId, customerId, now],
+    )) as Array<{ count: number }>;
+    return rows[0]!.count;
   }
 }
 

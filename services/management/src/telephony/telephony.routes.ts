@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { ingestResponse } from '../cdrs/cdr-ingestion-response';
 import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import { splitCdrBody } from '../cdrs/cdrs.dto';
+import { isStoreUnreachable } from '../http/error-handler';
 import { parseGreetingRecording } from '../greetings/greetings.dto';
 import type { GreetingsService } from '../greetings/greetings.service';
 
@@ -69,6 +70,13 @@ export function telephonyRoutes(dependencies: TelephonyDependencies): Router {
       const outcomes = await cdrs.ingest(records, clock());
       const failed = outcomes.filter((outcome) => !outcome.ok).length;
       dependencies.log.info({ records: records.length, failed }, 'call records ingested');
+      for (const outcome of outcomes) {
+        if (!outcome.ok && outcome.cause !== undefined)
+          dependencies.log.error(
+            { err: outcome.cause, callId: outcome.callId, reason: outcome.reason },
+            'call record not stored',
+          );
+      }
       const answer = ingestResponse(outcomes, batch);
       response.status(answer.status).json(answer.body);
     });
@@ -98,6 +106,8 @@ function jsonObject(request: Request): Record<string, unknown> {
 /** Body-parser errors carry a `status` and a `type`; our own errors carry their status. */
 function describeError(error: unknown): { status: number; message: string } {
   if (isTracklineError(error)) return { status: error.status, message: error.message };
+  if (isStoreUnreachable(error))
+    return { status: 503, message: 'Service temporarily unavailable; retry later' };
   const parserError = error as { status?: number; type?: string };
   if (parserError.type === 'entity.parse.failed') return { status: 400, message: 'body: is not valid JSON' };
   if (parserError.type === 'entity.too.large') {

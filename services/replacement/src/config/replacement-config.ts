@@ -29,7 +29,8 @@ export interface ReplacementConfig {
   /**
    * PARTNER_CONFIG_CACHE_MS, default 1000, at most 1000: how long a partner's projected settings
    * are reused in process, so a request costs one Redis round trip. A change made in management
-   * (new secret, pool setting) is therefore seen within this time.
+   * (new secret, pool setting) is therefore seen within this time. Whether a number on a page is a
+   * tracking number (no call loops, docs/numbers-and-sources.md) is remembered as long.
    */
   partnerConfigCacheMs: number;
   /** TELEPHONY_TOKEN: bearer token of the switch; unset means /telephony/route refuses everyone. */

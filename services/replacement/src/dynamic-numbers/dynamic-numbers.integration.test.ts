@@ -125,6 +125,26 @@ describe('POST /dynamic-numbers as a partner sees it', () => {
     expect(withStatuses.headers.get('server-timing')).toMatch(/^app;dur=/);
   });
 
+  // No call loops: a tracking number of any partner is never an answering number (docs/numbers-and-sources.md).
+  it('refuses a tracking number of any partner as a number on the page', async () => {
+    const other = partnerConfig(uniqueAdvId('other'));
+    await writePartnerProjection(target.redis, target.keyPrefix, projection(other, poolNumbers(1, 901)));
+    for (const [numbers, shown] of [
+      ['22334455, 91000003', '91000003'],
+      ['+47 910 00 901', '+47 910 00 901'],
+    ]) {
+      const call = await send(webRequest(partner.advId, numbers!), { httpStatuses: true });
+      expect([call.status, call.body]).toEqual([
+        400,
+        {
+          success: false,
+          error: `Invalid parameter: numbers (${JSON.stringify(shown)} is a tracking number; calls to it would loop)`,
+        },
+      ]);
+    }
+    expect((await send(webRequest(partner.advId, '22334455'), { httpStatuses: true })).status).toBe(200);
+  });
+
   it('answers unknown paths and methods', async () => {
     const missing = await fetch(`${app.baseUrl}/nope`);
     expect(missing.status).toBe(404);

@@ -122,4 +122,43 @@ describe('parseReplacementRequest', () => {
       'Invalid parameter: parameters.adImage (max 2048 characters)',
     );
   });
+
+  // What a binding keeps lands on a call record: text no store can hold is refused here, naming the
+  // field (docs/cdrs.md, "What both services accept").
+  it.each([
+    ['fullUrl', 'https://a.no/\u0000x'],
+    ['fullReferrer', 'https://b.no/\ud83d'],
+    ['trackingId', 'visitor\u0000'],
+    ['userAgent', 'UA\udc00'],
+    ['requestIpAddress', '203.0.113.0\u0000'],
+    ['sessionId', '\u0000'],
+  ])('refuses %s with a NUL or a lone surrogate', (name, value) => {
+    expect(errorOf({ ...web, [name]: value })).toBe(
+      `Invalid parameter: ${name} (must not contain NUL characters or unpaired UTF-16 surrogates)`,
+    );
+  });
+
+  it('refuses parameters values and keys that cannot be stored', () => {
+    expect(errorOf({ ...web, parameters: { adId: 'a\u0000' } })).toBe(
+      'Invalid parameter: parameters.adId (must not contain NUL characters or unpaired UTF-16 surrogates)',
+    );
+    expect(errorOf({ ...web, parameters: { custnr: '\ud83d' } })).toBe(
+      'Invalid parameter: parameters.custnr (must not contain NUL characters or unpaired UTF-16 surrogates)',
+    );
+    expect(errorOf({ ...web, parameters: { 'ad\u0000': 'x' } })).toBe(
+      'Invalid parameter: parameters (keys must not contain NUL characters or unpaired UTF-16 surrogates)',
+    );
+    // Paired surrogates (an emoji) are ordinary text.
+    expect(parseReplacementRequest({ ...web, parameters: { adId: '🚗' } }).parameters.adId).toBe('🚗');
+  });
+
+  it('holds trackingId to the 100 characters a call record keeps', () => {
+    expect(parseReplacementRequest({ ...web, trackingId: '🚗'.repeat(100) }).trackingId).toHaveLength(200);
+    expect(errorOf({ ...web, trackingId: 't'.repeat(101) })).toBe(
+      'Invalid parameter: trackingId (max 100 characters)',
+    );
+    expect(errorOf({ ...web, type: 'app', trackingId: 't'.repeat(101) })).toBe(
+      'Invalid parameter: trackingId (max 100 characters)',
+    );
+  });
 });

@@ -1,4 +1,10 @@
-import type { VisitorType } from '@trackline/contracts';
+import {
+  parameterLimit,
+  TEXT_LIMITS,
+  textProblem,
+  UNSTORABLE_TEXT_RULE,
+  type VisitorType,
+} from '@trackline/contracts';
 import { InvalidRequestError } from '../http/replacement-errors';
 
 /** A request that passed the checks of SPEC §3 (numbers are still the raw text). */
@@ -29,8 +35,9 @@ const REQUIRED_FOR_ALL = [
 const REQUIRED_FOR_WEB = ['userAgent', 'requestIpAddress'] as const;
 const KNOWN_FIELDS = new Set<string>([...REQUIRED_FOR_ALL, ...REQUIRED_FOR_WEB, 'sessionId']);
 
-const PARAMETER_LIMITS: Record<string, number> = { custnr: 45, custname: 60, custemail: 150 };
-const CUSTOM_DIMENSION_LIMIT = 2048;
+// Every text of the request is held to the rules of what both services accept (docs/cdrs.md, "What
+// both services accept"): what lands on a binding and then on a call record must be storable there.
+const TEXT_FIELD_LIMITS: Record<string, number | undefined> = { trackingId: TEXT_LIMITS.trackingId };
 
 type JsonObject = Record<string, unknown>;
 
@@ -91,14 +98,19 @@ export function parseReplacementRequest(body: JsonObject): ReplacementRequest {
 function requiredString(body: JsonObject, name: string): string {
   const value = body[name];
   if (value === undefined) throw InvalidRequestError.missing(name);
-  if (typeof value !== 'string') throw InvalidRequestError.invalid(name, 'must be a string');
-  return value;
+  return checkedText(name, value, TEXT_FIELD_LIMITS[name]);
 }
 
 function optionalString(body: JsonObject, name: string): string | null {
   const value = body[name];
   if (value === undefined) return null;
+  return checkedText(name, value, TEXT_FIELD_LIMITS[name]);
+}
+
+function checkedText(name: string, value: unknown, limit: number | undefined): string {
   if (typeof value !== 'string') throw InvalidRequestError.invalid(name, 'must be a string');
+  const problem = textProblem(value, limit);
+  if (problem !== undefined) throw InvalidRequestError.invalid(name, problem);
   return value;
 }
 
@@ -110,21 +122,11 @@ function readParameters(body: JsonObject): Record<string, string> {
   }
   const parameters = value as JsonObject;
   for (const key of Object.keys(parameters)) {
-    const entry = parameters[key];
-    const name = `parameters.${key}`;
-    if (typeof entry !== 'string') throw InvalidRequestError.invalid(name, 'must be a string');
-    const limit = PARAMETER_LIMITS[key] ?? CUSTOM_DIMENSION_LIMIT;
-    if (characterCount(entry, limit) > limit)
-      throw InvalidRequestError.invalid(name, `max ${limit} characters`);
+    // A key is stored too (the record's parameters); one that cannot be is not echoed back.
+    if (textProblem(key) !== undefined)
+      throw InvalidRequestError.invalid('parameters', `keys ${UNSTORABLE_TEXT_RULE}`);
+    // Characters are Unicode code points, so "ø" or an emoji counts once.
+    checkedText(`parameters.${key}`, parameters[key], parameterLimit(key));
   }
   return parameters as Record<string, string>;
-}
-
-// Characters are Unicode code points, so "ø" or an emoji counts once. Strings within the limit in
-// UTF-16 units are within it in code points too, so most values skip the count.
-function characterCount(value: string, limit: number): number {
-  if (value.length <= limit) return value.length;
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
 }

@@ -9,7 +9,9 @@ import {
   type ReplacementRequest,
 } from './dynamic-numbers.request';
 import { successBody, type ReplacementSuccess } from './dynamic-numbers.response';
-import { nationalDisplay, parseNumbersOnPage } from './numbers-on-page';
+import { InvalidRequestError } from '../http/replacement-errors';
+import { nationalDisplay, parseNumbersOnPage, type NumberOnPage } from './numbers-on-page';
+import type { TrackingNumbersStore } from './tracking-numbers.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,6 +21,8 @@ export interface DynamicNumbersDeps {
   newSessionId: () => string;
   /** Told, per allocation, whether it started a session (metrics). */
   sessions?: { session(isNew: boolean): void };
+  /** Refuses numbers on the page that are tracking numbers (no call loops). */
+  trackingNumbers?: TrackingNumbersStore;
 }
 
 /**
@@ -39,6 +43,7 @@ export class DynamicNumbersService {
     }
     const request = parseReplacementRequest(body);
     const numbers = parseNumbersOnPage(request.numbers, partner.country);
+    await this.refuseTrackingNumbers(numbers);
     const newSessionId = this.deps.newSessionId();
     const result = await this.deps.pools.allocate({
       advId,
@@ -72,7 +77,25 @@ export class DynamicNumbersService {
       result.sessionId,
     );
   }
+
+  /**
+   * No call loops (docs/numbers-and-sources.md): a tracking number shown as the page's answering
+   * number would have calls to the pool number forwarded back into the platform.
+   */
+  private async refuseTrackingNumbers(numbers: readonly NumberOnPage[]): Promise<void> {
+    if (this.deps.trackingNumbers === undefined) return;
+    const tracking = await this.deps.trackingNumbers.trackingNumbersAmong(numbers.map((n) => n.e164));
+    if (tracking.length === 0) return;
+    const shown = numbers.find((n) => n.e164 === tracking[0])!;
+    throw InvalidRequestError.invalid(
+      'numbers',
+      `${JSON.stringify(shown.asSent)} ${TRACKING_NUMBER_ON_PAGE_RULE}`,
+    );
+  }
 }
+
+/** The 400 rule for a number on the page that is a tracking number of the platform. */
+export const TRACKING_NUMBER_ON_PAGE_RULE = 'is a tracking number; calls to it would loop';
 
 function customerSeen(
   partner: PartnerConfig,

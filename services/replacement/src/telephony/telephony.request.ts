@@ -1,8 +1,8 @@
+import { callIdProblem, readAnum } from '@trackline/contracts';
 import { isE164, parseCallTime, ValidationError } from '@trackline/domain';
 import type { RouteCallInput } from './call-routing.service';
 
 const KNOWN = new Set(['call_id', 'anum', 'bnum', 'at']);
-const MAX_CALL_ID_LENGTH = 200;
 const MAX_NUMBER_LENGTH = 64;
 
 /** `{call_id, anum, bnum, at?}`; `at` defaults to `now`. */
@@ -14,20 +14,24 @@ export function parseRouteCallRequest(body: unknown, now: Date): RouteCallInput 
   for (const key of Object.keys(record)) {
     if (!KNOWN.has(key)) throw new ValidationError(key, 'is not a known field');
   }
-  const callId = requiredString(record, 'call_id', MAX_CALL_ID_LENGTH);
-  if (callId === '') throw new ValidationError('call_id', 'must not be empty');
-  // A withheld caller id arrives empty or as a word such as "anonymous"; it is kept as sent.
-  const anum = requiredString(record, 'anum', MAX_NUMBER_LENGTH);
+  // The call id and the caller are held to the rules management stores the record by, so a call
+  // routed here can be recorded there (docs/cdrs.md, "What both services accept").
+  const callId = requiredString(record, 'call_id');
+  const callIdBroken = callIdProblem(callId);
+  if (callIdBroken !== undefined) throw new ValidationError('call_id', callIdBroken);
+  const anum = readAnum(requiredString(record, 'anum'));
+  if ('problem' in anum) throw new ValidationError('anum', anum.problem);
   const bnum = toE164(requiredString(record, 'bnum', MAX_NUMBER_LENGTH));
   const at = record.at === undefined ? now : parseCallTime('at', record.at);
-  return { callId, anum, bnum, at };
+  return { callId, anum: anum.anum, bnum, at };
 }
 
-function requiredString(record: Record<string, unknown>, field: string, maxLength: number): string {
+function requiredString(record: Record<string, unknown>, field: string, maxLength?: number): string {
   const value = record[field];
   if (value === undefined) throw new ValidationError(field, 'is required');
   if (typeof value !== 'string') throw new ValidationError(field, 'must be a string');
-  if (value.length > maxLength) throw new ValidationError(field, `must be at most ${maxLength} characters`);
+  if (maxLength !== undefined && value.length > maxLength)
+    throw new ValidationError(field, `must be at most ${maxLength} characters`);
   return value;
 }
 

@@ -396,6 +396,39 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
     });
   });
 
+  // What the switch may send is what management can store the call's record by (docs/cdrs.md,
+  // "What both services accept"): the same call_id and anum rules, refused here with 400.
+  it('holds call_id and anum to the rules the call record is stored by', async () => {
+    const callIdRule = 'call_id: must be 1 to 128 printable ASCII characters without spaces';
+    for (const callId of ['a b', 'c'.repeat(129), 'blå-1', '', 'tab\t1']) {
+      expect(await route({ call_id: callId, anum: '+4791234567', bnum: '+4790000001' })).toEqual({
+        status: 400,
+        body: { error: { status: 400, message: callIdRule } },
+      });
+    }
+    for (const anum of ['+47 912 34 567', '9'.repeat(33), 'ukjent-nummer-ø']) {
+      expect((await route({ call_id: nextCallId(), anum, bnum: '+4790000001' })).body).toEqual({
+        error: {
+          status: 400,
+          message:
+            'anum: must be 1 to 32 printable ASCII characters without spaces (a withheld caller is "anonymous" or empty)',
+        },
+      });
+    }
+    // A withheld caller is routed and recorded as the one withheld form.
+    const destnr = '+4790600001';
+    const partner = await setUp({}, [], [sourceRoute({ destnr, phonenr: '+4722600601' })]);
+    const withheld = nextCallId();
+    expect((await route({ call_id: withheld, anum: '', bnum: destnr })).status).toBe(200);
+    expect((await attribution(partner.advId, withheld)).stored.anum).toBe('anonymous');
+    const longest = 'C'.repeat(128);
+    expect((await route({ call_id: longest, anum: 'anonymous', bnum: destnr })).status).toBe(200);
+    expect((await attribution(partner.advId, longest)).stored).toMatchObject({
+      callId: longest,
+      anum: 'anonymous',
+    });
+  });
+
   it('requires the bearer token and names bad fields', async () => {
     const noToken = await route({ call_id: 'x', anum: '1', bnum: '+4790000001' }, 'wrong');
     expect(noToken).toEqual({

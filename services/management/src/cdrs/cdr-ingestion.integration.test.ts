@@ -1,0 +1,371 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
+import { createLogger } from '@trackline/platform';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '@trackline/test-harness';
+import express from 'express';
+import { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { TypeormCustomersStore } from '../customers/customers.store';
+import { createDataSource } from '../db/data-source';
+import { typeormUnitOfWork } from '../db/unit-of-work';
+import { webhookEventQueue } from '../webhooks/webhook-events';
+import type { GreetingsService } from '../greetings/greetings.service';
+import { TELEPHONY_BASE_PATH, telephonyRoutes } from '../telephony/telephony.routes';
+import { insertTestPartners } from '../testing/test-partners';
+import { RedisCallAttributionReader } from './call-attribution.reader';
+import type { CdrLookupStore } from './cdr-batch-lookup';
+import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
+import { CdrsService } from './cdrs.service';
+import { TypeormCdrsStore } from './cdrs.store';
+
+const TOKEN = 'switch-token-0123456789';
+const STORED_AT = new Date('2026-04-01T12:00:00Z');
+
+type Body = Record<string, unknown>;
+
+/** Lets a test make one record's write fail the way a database can. */
+const faults = new Map<string, () => Error>();
+
+// POST /telephony/cdrs on real Postgres and Redis: whose call a pool-number record is, what an
+// attribution an older version wrote becomes, and that each record of a batch stands alone
+// (docs/cdrs.md).
+describe('call record ingestion: attribution and batch isolation', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let testRedis: TestRedis;
+  let redis: Redis;
+  let server: Server;
+  let base: string;
+  let lookupFault: Error | null = null;
+  let partnerId: string;
+  let list: CdrsService;
+  let numberCounter = 0;
+  let callCounter = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    testRedis = createTestRedis();
+    redis = new Redis(testRedis.url);
+    const writes = typeormUnitOfWork<CdrWriteStores>(dataSource, (manager) => {
+      const cdrs = new TypeormCdrsStore(manager);
+      const insert = cdrs.insert.bind(cdrs);
+      cdrs.insert = async (cdr) => {
+        const fault = faults.get(cdr.callId);
+        if (fault !== undefined) throw fault();
+        return insert(cdr);
+      };
+      return {
+        cdrs,
+        webhooks: webhookEventQueue(manager),
+        notifications: { enqueue: async () => {} },
+        customers: new TypeormCustomersStore(manager),
+      };
+    });
+    const real = new TypeormCdrsStore(dataSource.manager);
+    const lookups: CdrLookupStore = {
+      findByCallIds: (ids) => (lookupFault === null ? real.findByCallIds(ids) : Promise.reject(lookupFault)),
+      findDialledNumbers: (e164s) => real.findDialledNumbers(e164s),
+      findStaticSources: (destnrs) => real.findStaticSources(destnrs),
+      findCampaignPricings: (ids) => real.findCampaignPricings(ids),
+      findCustomerIds: (wanted) => real.findCustomerIds(wanted),
+    };
+    const ingestion = new CdrIngestionService(
+      writes,
+      lookups,
+      new RedisCallAttributionReader(redis, testRedis.keyPrefix),
+    );
+    list = new CdrsService(real);
+    const app = express();
+    app.use(
+      TELEPHONY_BASE_PATH,
+      telephonyRoutes({
+        greetings: {} as GreetingsService,
+        cdrs: ingestion,
+        token: TOKEN,
+        log: createLogger({ service: 'test', level: 'silent' }),
+        clock: () => STORED_AT,
+      }),
+    );
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    [partnerId] = (await insertTestPartners(dataSource.manager, 'acme')) as [string];
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    redis.disconnect();
+    await testRedis.cleanup();
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  afterEach(() => {
+    faults.clear();
+    lookupFault = null;
+  });
+
+  async function post(body: unknown): Promise<{ status: number; body: Body }> {
+    const response = await fetch(`${base}/telephony/cdrs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Body };
+  }
+
+  async function trackingNumber(kind: 'static' | 'pool'): Promise<string> {
+    numberCounter += 1;
+    const e164 = `+4741${String(numberCounter).padStart(6, '0')}`;
+    await dataSource.query(
+      `INSERT INTO tracking_numbers (partner_id, e164, kind, added_at) VALUES ($1, $2, $3, now())`,
+      [partnerId, e164, kind],
+    );
+    return e164;
+  }
+
+  async function customer(custnr: string, name = custnr): Promise<string> {
+    const [{ id }] = await dataSource.query(
+      `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, $2, $3) RETURNING id::text AS id`,
+      [partnerId, name, custnr],
+    );
+    return id as string;
+  }
+
+  async function source(customerId: string, phonenr: string): Promise<string> {
+    const [{ id }] = await dataSource.query(
+      `INSERT INTO sources (partner_id, customer_id, name, phonenr, destnr, activated_at)
+       VALUES ($1, $2, 'Ad page', $3, $4, now()) RETURNING id::text AS id`,
+      [partnerId, customerId, phonenr, await trackingNumber('static')],
+    );
+    return id as string;
+  }
+
+  function call(bnum: string, fields: Body = {}): Body {
+    callCounter += 1;
+    return {
+      call_id: `ingest-${callCounter}`,
+      anum: '+4791234567',
+      bnum,
+      start: '2026-03-02 09:00:00',
+      duration: 60,
+      answered: 1,
+      ...fields,
+    };
+  }
+
+  /** What replacement's /telephony/route stores for a pool-number call of a DNI session. */
+  async function routed(record: Body, fields: Partial<CallAttribution> = {}): Promise<void> {
+    const attribution: CallAttribution = {
+      callId: record.call_id as string,
+      advId: 'acme',
+      anum: record.anum as string,
+      bnum: record.bnum as string,
+      at: '2026-03-02T09:00:00.000Z',
+      action: 'dial',
+      target: '+4723999999',
+      sourceId: null,
+      customerId: null,
+      vmGreetingId: null,
+      sessionId: '4f0c1a52-7a8e-4f51-9b43-1d2c3b4a5e6f',
+      trackingId: 'visitor-1',
+      fullUrl: 'https://ads.example/1234',
+      fullReferrer: '',
+      custnr: null,
+      parameters: {},
+      quarantined: false,
+      ...fields,
+    };
+    await redis.set(
+      partnerKeys(testRedis.keyPrefix, 'acme').call(attribution.callId),
+      encodeCallAttribution(attribution),
+    );
+  }
+
+  async function listed(custnr: string): Promise<Body[]> {
+    const page = await list.list(
+      { id: partnerId, timeZone: 'Europe/Oslo' },
+      {
+        customerId: null,
+        custnr,
+        fromDate: null,
+        toDate: null,
+        extended: true,
+        page: 0,
+        pageSize: 1000,
+      },
+    );
+    return page.cdrs as unknown as Body[];
+  }
+
+  describe('whose call it is', () => {
+    it('gives a DNI call to the customer its session named, listable by custnr', async () => {
+      const customerId = await customer('K-10', 'Kari AS');
+      const pool = await trackingNumber('pool');
+      const record = call(pool);
+      await routed(record, { custnr: 'K-10', parameters: { custnr: 'K-10', adId: '77' } });
+      const answer = await post(record);
+      expect(answer.status).toBe(201);
+      expect((answer.body.cdrs as Body[])[0]).toMatchObject({
+        customer_id: customerId,
+        custnr: 'K-10',
+        source_id: null,
+        session_id: '4f0c1a52-7a8e-4f51-9b43-1d2c3b4a5e6f',
+        tracking_id: 'visitor-1',
+        full_url: 'https://ads.example/1234',
+        parameters: { custnr: 'K-10', adId: '77' },
+      });
+      expect((await listed('K-10')).map((cdr) => cdr.callId)).toEqual([record.call_id]);
+    });
+
+    it('creates the named customer when the stream has not, once, from the session’s values', async () => {
+      const pool = await trackingNumber('pool');
+      const first = call(pool);
+      const second = call(pool);
+      const parameters = { custnr: 'N-1', custname: 'Ny Kunde AS', custemail: 'post@ny.example' };
+      await routed(first, { custnr: 'N-1', parameters });
+      await routed(second, { custnr: 'N-1', parameters });
+      const answer = await post([first, second]);
+      expect(answer.status).toBe(200);
+      const customers = await dataSource.query(
+        `SELECT id::text AS id, name, email FROM customers WHERE partner_id = $1 AND custnr = 'N-1'`,
+        [partnerId],
+      );
+      expect(customers).toEqual([{ id: expect.any(String), name: 'Ny Kunde AS', email: 'post@ny.example' }]);
+      expect((answer.body.cdrs as Body[]).map((cdr) => [cdr.customer_id, cdr.custnr])).toEqual([
+        [customers[0].id, 'N-1'],
+        [customers[0].id, 'N-1'],
+      ]);
+      expect(await listed('N-1')).toHaveLength(2);
+    });
+
+    it('keeps the source whose phonenr the page showed, and the customer of the session', async () => {
+      const owner = await customer('S-1');
+      const sourceId = await source(owner, '+4723100001');
+      const visitor = await customer('V-1');
+      const pool = await trackingNumber('pool');
+      const named = call(pool);
+      await routed(named, { custnr: 'V-1', target: '+4723100001' });
+      const unnamed = call(pool);
+      await routed(unnamed, { target: '+4723100001' });
+      const blank = call(pool);
+      await routed(blank, { custnr: '  ', target: '+4799999999' });
+      const answer = await post([named, unnamed, blank]);
+      expect((answer.body.cdrs as Body[]).map((cdr) => [cdr.customer_id, cdr.custnr, cdr.source_id])).toEqual(
+        [
+          [visitor, 'V-1', sourceId],
+          // Without a custnr the source's customer; without either, nobody's.
+          [owner, 'S-1', sourceId],
+          [null, null, null],
+        ],
+      );
+    });
+  });
+
+  describe('text an older version accepted', () => {
+    it('stores the call with the text cleaned by the one rule, and the batch around it', async () => {
+      const pool = await trackingNumber('pool');
+      const ok1 = call(pool);
+      const poisoned = call(pool);
+      const ok2 = call(pool);
+      await routed(ok1);
+      await routed(poisoned, {
+        fullUrl: 'https://ads.example/\u0000x',
+        fullReferrer: 'https://search.example/\ud83d',
+        trackingId: 't'.repeat(150),
+        parameters: { adId: 'a\udc00b', 'k\u0000': 'v' },
+      });
+      await routed(ok2);
+      const answer = await post([ok1, poisoned, ok2]);
+      expect(answer.status).toBe(200);
+      expect(answer.body.errors).toEqual([]);
+      expect((answer.body.cdrs as Body[])[1]).toMatchObject({
+        call_id: poisoned.call_id,
+        full_url: 'https://ads.example/\ufffdx',
+        full_referrer: 'https://search.example/\ufffd',
+        tracking_id: 't'.repeat(100),
+        parameters: { adId: 'a\ufffdb', 'k\ufffd': 'v' },
+      });
+      const stored = await dataSource.query(`SELECT call_id FROM cdrs WHERE call_id = ANY($1) ORDER BY id`, [
+        [ok1.call_id, poisoned.call_id, ok2.call_id],
+      ]);
+      expect(stored).toHaveLength(3);
+    });
+  });
+
+  describe('each record of a batch stands alone', () => {
+    it('names a record refused by a rule and stores the others', async () => {
+      const bnum = await trackingNumber('static');
+      const ok1 = call(bnum);
+      const ok2 = call(bnum);
+      const answer = await post([ok1, call(bnum, { call_id: 'a b' }), ok2]);
+      expect(answer.status).toBe(207);
+      expect((answer.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual([ok1.call_id, ok2.call_id]);
+      expect(answer.body.errors).toEqual([
+        {
+          index: '1',
+          call_id: 'a b',
+          status: '400',
+          message: 'call_id: must be 1 to 128 printable ASCII characters without spaces',
+        },
+      ]);
+    });
+
+    it('turns an unexpected failure of one record into its entry in errors', async () => {
+      const bnum = await trackingNumber('static');
+      const [ok1, broken, lost, ok2] = [call(bnum), call(bnum), call(bnum), call(bnum)];
+      faults.set(broken.call_id as string, () => new Error('something no one expected'));
+      faults.set(lost.call_id as string, () =>
+        Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' }),
+      );
+      const answer = await post([ok1, broken, lost, ok2]);
+      expect(answer.status).toBe(207);
+      expect((answer.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual([ok1.call_id, ok2.call_id]);
+      expect(answer.body.errors).toEqual([
+        {
+          index: '1',
+          call_id: broken.call_id,
+          status: '500',
+          message: 'Call record could not be stored (internal error, logged)',
+        },
+        {
+          index: '2',
+          call_id: lost.call_id,
+          status: '503',
+          message: 'Call record cannot be stored right now; retry later',
+        },
+      ]);
+      // The retry of the whole batch stores what failed and repeats the rest.
+      faults.clear();
+      const retry = await post([ok1, broken, lost, ok2]);
+      expect(retry.status).toBe(200);
+      expect((retry.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual(
+        [ok1, broken, lost, ok2].map((c) => c.call_id),
+      );
+    });
+
+    it('answers 503, never 500, when the store is unreachable, for one record and for a batch', async () => {
+      const bnum = await trackingNumber('static');
+      faults.set('only', () =>
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      );
+      expect(await post(call(bnum, { call_id: 'only' }))).toEqual({
+        status: 503,
+        body: { error: { status: 503, message: 'Call record cannot be stored right now; retry later' } },
+      });
+      lookupFault = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      expect(await post([call(bnum), call(bnum)])).toEqual({
+        status: 503,
+        body: { error: { status: 503, message: 'Call records cannot be stored right now; retry later' } },
+      });
+    });
+  });
+});
