@@ -155,7 +155,8 @@ describe('webhook delivery', () => {
       ],
       NOW,
     );
-    if (!outcome!.ok) throw new Error(outcome!.message);
+    // A failed record carries the fault behind it (batch isolation keeps it off the wire, not from us).
+    if (!outcome!.ok) throw outcome!.cause instanceof Error ? outcome!.cause : new Error(outcome!.message);
     return outcome!.cdr.id;
   }
 
