@@ -69,10 +69,16 @@ function requireUtf8(buffer: Buffer): void {
 function requirePercentUtf8(buffer: Buffer): void {
   requireUtf8(buffer);
   for (const pair of buffer.toString('utf8').split('&')) {
+    let name: string;
     try {
       decodeURIComponent(pair.replace(/\+/g, ' '));
+      name = decodeURIComponent(pair.split('=')[0].replace(/\+/g, ' '));
     } catch {
       throw new ValidationError('body', 'has a percent-escape that is not valid UTF-8');
+    }
+    // The form parser drops these two silently; they are refused like any unknown field instead.
+    if ((name === '' && pair !== '') || name === '__proto__') {
+      throw new ValidationError(name === '' ? '(empty name)' : name, 'is not a known field');
     }
   }
 }

@@ -1,10 +1,17 @@
-import { bearerTokenMatches, isTracklineError, UnauthorizedError, ValidationError } from '@trackline/domain';
+import {
+  bearerTokenMatches,
+  isTracklineError,
+  MethodNotAllowedError,
+  UnauthorizedError,
+  ValidationError,
+} from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { ingestResponse } from '../cdrs/cdr-ingestion-response';
 import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import { splitCdrBody } from '../cdrs/cdrs.dto';
 import { parseGreetingRecording } from '../greetings/greetings.dto';
+import { isStoreUnreachable } from '../http/error-handler';
 import type { GreetingsService } from '../greetings/greetings.service';
 
 /** Where the router is mounted: outside the partner API (no digest, no IP allowlist, no version). */
@@ -74,8 +81,15 @@ export function telephonyRoutes(dependencies: TelephonyDependencies): Router {
     });
   }
 
+  // A known path with another method is 405, not a fall-through to the partner API's digest check.
+  const paths = cdrs === undefined ? ['/greetings'] : ['/greetings', '/cdrs'];
+  router.all(paths, () => {
+    throw new MethodNotAllowedError(['POST']);
+  });
+
   router.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
     const { status, message } = describeError(error);
+    if (error instanceof MethodNotAllowedError) response.set('Allow', error.allow.join(', '));
     if (status >= 500)
       dependencies.log.error({ err: error, path: request.originalUrl }, 'telephony request failed');
     if (status === 401) response.set('WWW-Authenticate', 'Bearer realm="trackline-telephony"');
@@ -98,6 +112,8 @@ function jsonObject(request: Request): Record<string, unknown> {
 /** Body-parser errors carry a `status` and a `type`; our own errors carry their status. */
 function describeError(error: unknown): { status: number; message: string } {
   if (isTracklineError(error)) return { status: error.status, message: error.message };
+  if (isStoreUnreachable(error))
+    return { status: 503, message: 'Service temporarily unavailable; retry later' };
   const parserError = error as { status?: number; type?: string };
   if (parserError.type === 'entity.parse.failed') return { status: 400, message: 'body: is not valid JSON' };
   if (parserError.type === 'entity.too.large') {

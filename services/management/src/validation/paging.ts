@@ -21,6 +21,26 @@ export function parsePaging(query: { page?: string; pagesize?: string }): Paging
   };
 }
 
+/** The page parameters' own check, for a DTO field (`@Parsed('optional', checkPageParameter('page'))`). */
+export function checkPageParameter(field: 'page' | 'pagesize'): (value: unknown) => void {
+  return (value) => {
+    if (typeof value !== 'string') throw new ValidationError(field, 'must be a string');
+    parsePaging({ [field]: value });
+  };
+}
+
+/**
+ * Refuses query parameters an operation does not read, as the DTO-checked lists do, so a typo
+ * (`custnr` as `cust_nr`) is a 400 instead of a silently unfiltered list.
+ */
+export function refuseUnknownParameters(query: Record<string, string>, known: readonly string[]): void {
+  for (const name of Object.keys(query)) {
+    if (!known.includes(name)) {
+      throw new ValidationError(name === '' ? '(empty name)' : name, 'is not a known query parameter');
+    }
+  }
+}
+
 function wholeNumber(field: string, value: string, min: number, max: number): number {
   const number = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
   if (!(number >= min && number <= max))
