@@ -253,11 +253,19 @@ describe('API fuzzing from docs/openapi/management.yaml', () => {
           if (type.includes('xml') && XMLValidator.validate(result.text) !== true)
             problems.push(`${what}: XML not well-formed`);
           if (result.status === 400) {
-            const message = type.includes('xml')
-              ? (/<message>([\s\S]*)<\/message>/.exec(result.text)?.[1] ?? '')
-              : String((result.json() as Json).error?.message ?? '');
-            if (!/^[^\s:][^:]{0,200}: \S/.test(message))
-              problems.push(`${what}: 400 names no field: ${message}`);
+            // One error, or (CDR batches) one error per refused record, each naming its field.
+            const messages = type.includes('xml')
+              ? [/<message>([\s\S]*)<\/message>/.exec(result.text)?.[1] ?? '']
+              : (() => {
+                  const answer = result.json() as Json;
+                  return answer.error !== undefined
+                    ? [String(answer.error.message ?? '')]
+                    : ((answer.errors ?? [{}]) as Json[]).map((entry) => String(entry.message ?? ''));
+                })();
+            for (const message of messages) {
+              if (!/^[^\s:][^:]{0,200}: \S/.test(message))
+                problems.push(`${what}: 400 names no field: ${result.text.slice(0, 300)}`);
+            }
           }
           findings.push(...problems);
           expect(problems).toEqual([]);
