@@ -140,6 +140,24 @@ describe('hostile input at the partner API edge', () => {
     },
   );
 
+  it('refuses a nested value carrying an inherited name (found by the fuzzer: a 500 before)', async () => {
+    const result = await json('POST', '/v1/sources', '{"name":"x","pricing_model_id":{"constructor":"x"}}');
+    expect(result.json()).toEqual({
+      error: { status: 400, message: 'constructor: is not a known field of pricing_model_id' },
+    });
+  });
+
+  it.each([
+    [' 1', '" 1": is not a known field'],
+    [
+      'x'.repeat(200),
+      `"${'x'.repeat(64)}…": is not a known query parameter: names are at most 100 characters`,
+    ],
+  ])('names an odd parameter %j readably', async (name, message) => {
+    const result = await client.request({ method: 'GET', path: `/v1/sources?${encodeURIComponent(name)}=1` });
+    expect(result.json()).toEqual({ error: { status: 400, message } });
+  });
+
   it('renders an XML error that echoes control characters as a well-formed document', async () => {
     const result = await client.request({
       method: 'GET',
@@ -166,6 +184,18 @@ describe('hostile input at the partner API edge', () => {
       expect(result.status).toBe(405);
       expect(result.headers.allow).toBe('POST');
       expect(result.headers['www-authenticate']).toBeUndefined();
+      // The switch's endpoints refuse odd names the same way (found by the fuzzer).
+      const unnamed = await rawRequest({
+        port: service2.port,
+        method: 'POST',
+        path: '/telephony/cdrs',
+        headers: { Authorization: 'Bearer switch-token', 'Content-Type': 'application/json' },
+        body: '{"":"1"}',
+      });
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.json()).toEqual({
+        error: { status: 400, message: '(empty name): is not a known field' },
+      });
     } finally {
       await service2.close();
     }

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { ValidationError } from '@trackline/domain';
 import bodyParser from 'body-parser';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { fieldLabel } from '../validation/field-label';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -78,7 +79,7 @@ function requirePercentUtf8(buffer: Buffer): void {
     }
     // The form parser drops these two silently; they are refused like any unknown field instead.
     if ((name === '' && pair !== '') || name === '__proto__') {
-      throw new ValidationError(name === '' ? '(empty name)' : name, 'is not a known field');
+      throw new ValidationError(fieldLabel(name), 'is not a known field');
     }
   }
 }

@@ -1,5 +1,6 @@
 import { findUnstorableCharacter, UNSTORABLE_TEXT_RULE } from '@trackline/contracts';
 import { ValidationError } from '@trackline/domain';
+import { fieldLabel, MAX_NAME_LENGTH } from '../validation/field-label';
 
 /**
  * How deep a JSON body may nest (docs/architecture.md, Hardened edges). The deepest body of the
@@ -12,18 +13,24 @@ export const MAX_BODY_DEPTH = 16;
  * Checks every name and text value of a request before any route sees it, so no handler, DTO or
  * store has to survive what no store can hold: NUL or an unpaired surrogate in a query parameter,
  * a body field or a field name (400 naming the field), and bodies nested past MAX_BODY_DEPTH.
+ * `values: false` checks names and depth only, for endpoints whose parsers judge each value
+ * themselves (a CDR batch refuses a bad record, not the whole batch).
  */
-export function checkRequestInput(query: Record<string, string>, body: unknown): void {
+export function checkRequestInput(
+  query: Record<string, string>,
+  body: unknown,
+  options: { values: boolean } = { values: true },
+): void {
   for (const [name, value] of Object.entries(query)) {
     checkName(name, 'query parameter');
-    checkText(name, value);
+    if (options.values) checkText(fieldLabel(name), value);
   }
-  checkValue('body', body, 0);
+  checkValue('body', body, 0, options.values);
 }
 
-function checkValue(path: string, value: unknown, depth: number): void {
+function checkValue(path: string, value: unknown, depth: number, values: boolean): void {
   if (typeof value === 'string') {
-    checkText(path, value);
+    if (values) checkText(path, value);
     return;
   }
   if (value === null || typeof value !== 'object') return;
@@ -31,13 +38,13 @@ function checkValue(path: string, value: unknown, depth: number): void {
     throw new ValidationError(path, `must not nest deeper than ${MAX_BODY_DEPTH} levels`);
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => checkValue(`${path}[${index}]`, item, depth + 1));
+    value.forEach((item, index) => checkValue(`${path}[${index}]`, item, depth + 1, values));
     return;
   }
   for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
     // Top-level fields are named bare (`email`), as the DTOs name them.
-    checkName(name, depth === 0 ? 'field' : `field of ${path}`);
-    checkValue(depth === 0 ? name : `${path}.${name}`, item, depth + 1);
+    checkName(name, depth === 0 ? 'field' : `field of ${path}`, depth > 0);
+    checkValue(depth === 0 ? fieldLabel(name) : `${path}.${fieldLabel(name)}`, item, depth + 1, values);
   }
 }
 
@@ -47,18 +54,23 @@ function checkText(field: string, text: string): void {
 }
 
 /** `kind` completes "is not a known …": `query parameter`, `field`, `field of conditions[0]`. */
-function checkName(name: string, kind: string): void {
+function checkName(name: string, kind: string, nested = false): void {
   // `__proto__` cannot be a plain key of an object literal (assigning it replaces the prototype), and
   // no field has an empty name; both would otherwise slip past checks that copy fields by name.
   if (name === '' || name === '__proto__') {
-    throw new ValidationError(name === '' ? '(empty name)' : name, `is not a known ${kind}`);
+    throw new ValidationError(fieldLabel(name), `is not a known ${kind}`);
   }
+  // Inside a value, names every object inherits (`constructor`, `toString`, …) are no field of any
+  // nested record of ours, and class-transformer would call them while copying the value.
+  if (nested && name in Object.prototype)
+    throw new ValidationError(fieldLabel(name), `is not a known ${kind}`);
   if (findUnstorableCharacter(name) >= 0) {
-    throw new ValidationError(printable(name), `is not a known ${kind}: names ${UNSTORABLE_TEXT_RULE}`);
+    throw new ValidationError(fieldLabel(name), `is not a known ${kind}: names ${UNSTORABLE_TEXT_RULE}`);
   }
-}
-
-/** A name as an error message can show it: unprintable characters as `?`. */
-function printable(name: string): string {
-  return name.replace(/[^\x20-\x7e]/g, '?');
+  if (name.length > MAX_NAME_LENGTH) {
+    throw new ValidationError(
+      fieldLabel(name),
+      `is not a known ${kind}: names are at most ${MAX_NAME_LENGTH} characters`,
+    );
+  }
 }

@@ -12,6 +12,8 @@ import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import { splitCdrBody } from '../cdrs/cdrs.dto';
 import { parseGreetingRecording } from '../greetings/greetings.dto';
 import { isStoreUnreachable } from '../http/error-handler';
+import { checkRequestInput } from '../http/request-input';
+import { parseQuery } from '../http/request-path';
 import type { GreetingsService } from '../greetings/greetings.service';
 
 /** Where the router is mounted: outside the partner API (no digest, no IP allowlist, no version). */
@@ -51,6 +53,11 @@ export function telephonyRoutes(dependencies: TelephonyDependencies): Router {
     next();
   });
   router.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true }));
+  // The partner API's edge rules for names and nesting (docs/architecture.md, Hardened edges).
+  router.use((request: Request, _response: Response, next: NextFunction) => {
+    checkRequestInput(parseQuery(request.originalUrl), request.body ?? {}, { values: false });
+    next();
+  });
 
   router.post('/greetings', async (request: Request, response: Response) => {
     const recording = parseGreetingRecording(jsonObject(request));

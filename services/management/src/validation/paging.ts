@@ -1,4 +1,5 @@
 import { ValidationError } from '@trackline/domain';
+import { fieldLabel } from './field-label';
 
 /** Default and largest page of the paged lists (seed "Paged responses": pagesize default 1000). */
 export const MAX_PAGE_SIZE = 1000;
@@ -36,7 +37,7 @@ export function checkPageParameter(field: 'page' | 'pagesize'): (value: unknown)
 export function refuseUnknownParameters(query: Record<string, string>, known: readonly string[]): void {
   for (const name of Object.keys(query)) {
     if (!known.includes(name)) {
-      throw new ValidationError(name === '' ? '(empty name)' : name, 'is not a known query parameter');
+      throw new ValidationError(fieldLabel(name), 'is not a known query parameter');
     }
   }
 }

@@ -1,6 +1,7 @@
 import { ValidationError } from '@trackline/domain';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { getMetadataStorage, validateSync } from 'class-validator';
+import { fieldLabel } from './field-label';
 
 const UNKNOWN_FIELD_CONSTRAINT = 'whitelistValidation';
 
@@ -45,7 +46,6 @@ function refuseUnknownFields(dtoClass: ClassConstructor<object>, input: Record<s
       .map((metadata) => metadata.propertyName),
   );
   for (const name of Object.keys(input)) {
-    if (!known.has(name))
-      throw new ValidationError(name === '' ? '(empty name)' : name, 'is not a known field');
+    if (!known.has(name)) throw new ValidationError(fieldLabel(name), 'is not a known field');
   }
 }
