@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { ValidationError } from '@trackline/domain';
 import bodyParser from 'body-parser';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { fieldLabel } from '../validation/field-label';
+import { fieldLabel } from '@trackline/contracts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -1,6 +1,10 @@
-import { findUnstorableCharacter, UNSTORABLE_TEXT_RULE } from '@trackline/contracts';
+import {
+  fieldLabel,
+  findUnstorableCharacter,
+  MAX_NAME_LENGTH,
+  UNSTORABLE_TEXT_RULE,
+} from '@trackline/contracts';
 import { ValidationError } from '@trackline/domain';
-import { fieldLabel, MAX_NAME_LENGTH } from '../validation/field-label';
 
 /**
  * How deep a JSON body may nest (docs/architecture.md, Hardened edges). The deepest body of the

@@ -1,5 +1,5 @@
 import { ValidationError } from '@trackline/domain';
-import { fieldLabel } from './field-label';
+import { fieldLabel } from '@trackline/contracts';
 
 /** Default and largest page of the paged lists (seed "Paged responses": pagesize default 1000). */
 export const MAX_PAGE_SIZE = 1000;

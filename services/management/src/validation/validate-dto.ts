@@ -1,7 +1,7 @@
 import { ValidationError } from '@trackline/domain';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { getMetadataStorage, validateSync } from 'class-validator';
-import { fieldLabel } from './field-label';
+import { fieldLabel } from '@trackline/contracts';
 
 const UNKNOWN_FIELD_CONSTRAINT = 'whitelistValidation';
 

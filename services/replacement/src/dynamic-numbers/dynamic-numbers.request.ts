@@ -1,4 +1,4 @@
-import type { VisitorType } from '@trackline/contracts';
+import { fieldLabel, type VisitorType } from '@trackline/contracts';
 import { InvalidRequestError } from '../http/replacement-errors';
 
 /** A request that passed the checks of SPEC §3 (numbers are still the raw text). */
@@ -72,7 +72,7 @@ export function parseReplacementRequest(body: JsonObject): ReplacementRequest {
     throw InvalidRequestError.invalid('trackingId', 'must not be empty for type app');
   }
   for (const key of Object.keys(body)) {
-    if (!KNOWN_FIELDS.has(key)) throw new InvalidRequestError(`Unknown parameter: ${key}`);
+    if (!KNOWN_FIELDS.has(key)) throw new InvalidRequestError(`Unknown parameter: ${fieldLabel(key)}`);
   }
   return {
     advId,

@@ -1,3 +1,4 @@
+import { fieldLabel } from '@trackline/contracts';
 import { isE164, parseCallTime, ValidationError } from '@trackline/domain';
 import type { RouteCallInput } from './call-routing.service';
 
@@ -12,7 +13,7 @@ export function parseRouteCallRequest(body: unknown, now: Date): RouteCallInput 
   }
   const record = body as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!KNOWN.has(key)) throw new ValidationError(key, 'is not a known field');
+    if (!KNOWN.has(key)) throw new ValidationError(fieldLabel(key), 'is not a known field');
   }
   const callId = requiredString(record, 'call_id', MAX_CALL_ID_LENGTH);
   if (callId === '') throw new ValidationError('call_id', 'must not be empty');

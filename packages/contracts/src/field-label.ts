@@ -1,4 +1,4 @@
-/** Names longer than this are no field of ours (custom field names stop at 63 characters). */
+/** Names longer than this are no field of either service (custom field names stop at 63 characters). */
 export const MAX_NAME_LENGTH = 100;
 
 const PLAIN_NAME = /^[A-Za-z0-9_.[\]-]+$/;
