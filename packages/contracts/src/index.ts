@@ -10,3 +10,4 @@ export * from './customer-seen-event.codec';
 export * from './projection-writer';
 export * from './text-rules';
 export * from './accept-rules';
+export * from './field-label';

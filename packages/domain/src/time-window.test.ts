@@ -448,4 +448,10 @@ describe('parseLocalDate', () => {
       new ValidationError('from_date', 'must be a date YYYY-MM-DD'),
     );
   });
+
+  it.each([['0000-01-01'], ['1899-12-31']])('rejects %p: no store of ours holds that year', (value) => {
+    expect(() => parseLocalDate('from_date', value)).toThrow(
+      new ValidationError('from_date', 'must have a year from 1900 to 9999'),
+    );
+  });
 });

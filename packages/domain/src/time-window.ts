@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import { ValidationError } from './errors';
+import { hasSupportedYear, YEAR_RULE } from './timestamps';
 
 // Windows are wall-clock rules ("weekdays 08:00–16:00 in the partner's zone"), so every check
 // converts the instant to local time first. On a spring-forward day the skipped hour never
@@ -144,6 +145,9 @@ export function parseLocalDate(field: string, value: unknown): string {
     !DateTime.fromISO(value, { zone: 'UTC' }).isValid
   ) {
     throw new ValidationError(field, 'must be a date YYYY-MM-DD');
+  }
+  if (!hasSupportedYear(value)) {
+    throw new ValidationError(field, YEAR_RULE);
   }
   return value;
 }

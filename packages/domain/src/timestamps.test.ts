@@ -45,6 +45,15 @@ describe('parseCallTime', () => {
     );
   });
 
+  it.each([['0000-01-01 00:00:00'], ['1899-12-31 23:59:59'], ['0000-01-01T00:00:00Z']])(
+    'rejects %p: no store of ours holds that year',
+    (value) => {
+      expect(() => parseCallTime('start', value)).toThrow(
+        new ValidationError('start', 'must have a year from 1900 to 9999'),
+      );
+    },
+  );
+
   it('round-trips formatUtcTimestamp to the second', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 253_402_300_799 }), (seconds) => {

@@ -11,6 +11,21 @@ const ISO_WITH_OFFSET_PATTERN = new RegExp(
   `^\\d{4}-\\d{2}-\\d{2}T${CLOCK}(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$`,
 );
 
+/**
+ * Years a date or time of ours may have: PostgreSQL has no year 0 (`0000-01-01` is out of its
+ * range), and nothing Trackline records or filters lies outside these.
+ */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 9999;
+
+export const YEAR_RULE = `must have a year from ${MIN_YEAR} to ${MAX_YEAR}`;
+
+/** True when a `YYYY-…` text's year is within MIN_YEAR..MAX_YEAR. */
+export function hasSupportedYear(text: string): boolean {
+  const year = Number(text.slice(0, 4));
+  return year >= MIN_YEAR && year <= MAX_YEAR;
+}
+
 export function formatUtcTimestamp(d: Date): string {
   if (Number.isNaN(d.getTime())) throw new RangeError('invalid date');
   return d.toISOString().slice(0, 19).replace('T', ' ');
@@ -22,7 +37,10 @@ export function parseCallTime(field: string, value: unknown): Date {
     if (UTC_TIMESTAMP_PATTERN.test(value))
       parsed = DateTime.fromFormat(value, 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' });
     else if (ISO_WITH_OFFSET_PATTERN.test(value)) parsed = DateTime.fromISO(value, { setZone: true });
-    if (parsed !== null && parsed.isValid) return parsed.toJSDate();
+    if (parsed !== null && parsed.isValid) {
+      if (!hasSupportedYear(value)) throw new ValidationError(field, YEAR_RULE);
+      return parsed.toJSDate();
+    }
   }
   throw new ValidationError(field, 'must be "YYYY-MM-DD HH:MM:SS" (UTC) or ISO 8601 with an offset');
 }

@@ -5,3 +5,4 @@ export * from './http-lifecycle';
 export * from './request-context';
 export * from './metrics-registry';
 export * from './fixed-metrics';
+export * from './http-limits';

@@ -49,7 +49,8 @@ export interface ManagementAppOptions {
 }
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-const READINESS_TIMEOUT_MS = 2_000;
+/** A probe must answer quickly even when a store hangs: one check waits at most this long. */
+const READINESS_TIMEOUT_MS = 1_000;
 
 /** The composition root (STYLE §3): config → stores → services → app. */
 export async function createManagementApp(
@@ -74,22 +75,15 @@ export async function createManagementApp(
   const redis = createRedisClient({
     url: config.redis.url,
     clusterNodes: config.redis.clusterNodes,
-    connectTimeoutMs: 5_000,
-    commandTimeoutMs: 2_000,
+    connectTimeoutMs: config.redis.connectTimeoutMs,
+    commandTimeoutMs: config.redis.commandTimeoutMs,
     maxReconnectDelayMs: 5_000,
     // A request while Redis is down fails at once with 503 instead of waiting for a reconnect.
     queueWhileDisconnected: false,
     name: 'management-http',
     logger,
   });
-  try {
-    await waitUntilReady(redis);
-  } catch (error) {
-    redis.disconnect();
-    await readDataSource?.destroy();
-    await dataSource.destroy();
-    throw error;
-  }
+  const redisReady = await becomesReady(redis, config.redis.connectTimeoutMs);
 
   const projections = createProjections({
     dataSource,
@@ -100,11 +94,20 @@ export async function createManagementApp(
   });
   // Start from a Redis that matches the database, whatever happened while no writer ran (SPEC §1).
   // A failure is logged, not fatal: the partner API works without it, and a rebuild repairs Redis.
-  await projections.rebuild().then(
-    (counts) => logger.info(counts, 'Redis projections rebuilt'),
-    (error: unknown) =>
-      logger.error({ err: error }, 'Redis projections rebuild failed; run projections:rebuild'),
-  );
+  const rebuildProjections = () =>
+    projections.rebuild().then(
+      (counts) => logger.info(counts, 'Redis projections rebuilt'),
+      (error: unknown) =>
+        logger.error({ err: error }, 'Redis projections rebuild failed; run projections:rebuild'),
+    );
+  if (redisReady) await rebuildProjections();
+  else {
+    // A pod restarted during a Redis outage must not crash-loop (docs/operations.md, Redis
+    // outages): it serves /health, answers /ready and Redis-bound requests with 503, and catches
+    // up when the connection comes.
+    logger.warn('Redis is unreachable: starting without it; /ready answers 503 until it connects');
+    redis.once('ready', () => void rebuildProjections());
+  }
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix: config.redis.keyPrefix });
   const services = createManagementServices(stores, config, projectionListeners(projections));
   const cdrs = createCdrFeature(dataSource, redis, config.redis.keyPrefix, readDataSource);
@@ -165,6 +168,7 @@ export async function createManagementApp(
   const front = createHttpsFront(
     await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }, logger, clock()),
     app,
+    config.http,
   );
 
   return {
@@ -223,21 +227,18 @@ async function withTimeout(check: Promise<boolean>): Promise<boolean> {
   }
 }
 
-function waitUntilReady(redis: RedisConnection): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve, reject) => {
+/** Whether the connection is ready within `timeoutMs`; it keeps reconnecting either way. */
+function becomesReady(redis: RedisConnection, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error('Redis did not become ready within 10 s; check REDIS_URL'));
-    }, 10_000);
-    const onReady = (): void => {
-      cleanup();
-      resolve();
-    };
-    const cleanup = (): void => {
-      clearTimeout(timer);
       redis.off('ready', onReady);
+      resolve(false);
+    }, timeoutMs);
+    const onReady = (): void => {
+      clearTimeout(timer);
+      resolve(true);
     };
-    redis.on('ready', onReady);
+    redis.once('ready', onReady);
   });
 }

@@ -1,5 +1,11 @@
-import { createServer } from 'node:http';
-import { closeGracefully, ConfigError, createLogger, listen, onShutdownSignal } from '@trackline/platform';
+import {
+  closeGracefully,
+  ConfigError,
+  createLimitedHttpServer,
+  createLogger,
+  listen,
+  onShutdownSignal,
+} from '@trackline/platform';
 import { createReplacementApp } from './app';
 import { loadReplacementConfig } from './config/replacement-config';
 
@@ -18,9 +24,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ service: 'replacement', level: config.logLevel });
   const replacement = createReplacementApp({ config, logger });
-  const server = createServer(replacement.handler);
-  // Partners keep connections open between requests; outlive a typical proxy's idle timeout.
-  server.keepAliveTimeout = 65_000;
+  const server = createLimitedHttpServer(config.http, replacement.handler);
   const port = await listen(server, config.port, config.host);
   logger.info({ port, host: config.host }, 'replacement service listening');
   process.stdout.write(

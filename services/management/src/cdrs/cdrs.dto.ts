@@ -7,7 +7,7 @@ import {
   parseWholeSeconds,
   ValidationError,
 } from '@trackline/domain';
-import { parsePaging } from '../validation/paging';
+import { parsePaging, refuseUnknownParameters } from '../validation/paging';
 import { isBigintId } from '../validation/record-id';
 
 /** One call record as the switch sends it (SPEC §5), checked and typed. */
@@ -116,6 +116,8 @@ function parseRecording(value: unknown): Buffer | null {
   return Buffer.from(compact, 'base64');
 }
 
+const CDR_LIST_PARAMETERS = ['customer_id', 'custnr', 'from_date', 'to_date', 'extended', 'page', 'pagesize'];
+
 /** GET /statistics/cdrs query (seed "Operations", SPEC §6). */
 export interface CdrListQuery {
   customerId: string | null;
@@ -128,6 +130,7 @@ export interface CdrListQuery {
 }
 
 export function parseCdrListQuery(query: Record<string, string>): CdrListQuery {
+  refuseUnknownParameters(query, CDR_LIST_PARAMETERS);
   const customerId = query.customer_id ?? null;
   const custnr = query.custnr ?? null;
   if ((customerId === null || customerId === '') && (custnr === null || custnr === ''))

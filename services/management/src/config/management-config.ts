@@ -1,4 +1,11 @@
-import { EnvReader, LOG_LEVELS, type Env, type LogLevel } from '@trackline/platform';
+import {
+  EnvReader,
+  LOG_LEVELS,
+  readHttpLimits,
+  type Env,
+  type HttpLimits,
+  type LogLevel,
+} from '@trackline/platform';
 
 /** Every setting of the management service, read once at start (docs/configuration.md lists them). */
 export interface ManagementConfig {
@@ -12,7 +19,16 @@ export interface ManagementConfig {
    * run on the primary. Never migrated, never written.
    */
   databaseReadUrl?: string;
-  redis: { url: string; clusterNodes: string[]; keyPrefix: string };
+  redis: {
+    url: string;
+    clusterNodes: string[];
+    keyPrefix: string;
+    /** A command unanswered this long fails its request with 503 (a frozen Redis). */
+    commandTimeoutMs: number;
+    connectTimeoutMs: number;
+  };
+  /** Slow-client limits of the partner API's port (docs/configuration.md, HTTP limits). */
+  http: HttpLimits;
   tls: { certFile?: string; keyFile?: string };
   /** Addresses (IPs or CIDRs) of TLS-terminating proxies whose X-Forwarded-* headers are trusted. */
   trustProxy: string[];
@@ -92,7 +108,15 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       url: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
       clusterNodes: read.list('REDIS_CLUSTER_NODES'),
       keyPrefix: read.string('REDIS_KEY_PREFIX', ''),
+      commandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 500, { min: 10, max: 10_000 }),
+      connectTimeoutMs: read.integer('REDIS_CONNECT_TIMEOUT_MS', 2_000, { min: 50, max: 60_000 }),
     },
+    http: readHttpLimits(read, {
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxRequestsPerSocket: 1_000,
+    }),
     tls: { certFile: read.optionalString('TLS_CERT'), keyFile: read.optionalString('TLS_KEY') },
     trustProxy: read.list('TRUST_PROXY'),
     metricsAllowIp: orDefault(read.list('METRICS_ALLOW_IP'), DEFAULT_METRICS_ALLOW_IP),

@@ -49,7 +49,11 @@ function classify(error: unknown, log: Logger): { status: number; message: strin
     return { status: error.status, message: error.message };
   }
   const bodyError = bodyParserError(error);
-  if (bodyError !== undefined) return bodyError;
+  if (bodyError !== undefined) {
+    // The client hung up, or the request timeout cut off its trickle: its event, not ours.
+    if ((error as { type?: unknown }).type === 'request.aborted') log.info('client aborted the request body');
+    return bodyError;
+  }
   if (isStoreUnreachable(error)) {
     log.error({ err: error }, 'a store is unreachable');
     return { status: 503, message: 'Service temporarily unavailable; retry later' };

@@ -11,6 +11,7 @@ import { effectiveMethod } from './method-override';
 import { mountRoutes } from './mount-routes';
 import { partnerAuthentication } from './partner-authentication';
 import { requestBody } from './request-body';
+import { checkRequestInput } from './request-input';
 import { parseQuery, parseRequestPath } from './request-path';
 import { requestState, setRequestState, type ResponseFormat } from './request-state';
 import type { RouteDefinition } from './route-definition';
@@ -71,6 +72,10 @@ export function createHttpApp(deps: HttpAppDependencies): Express {
   if (deps.telephony !== undefined) app.use(deps.telephony.path, deps.telephony.router);
   app.use(partnerAuthentication(deps.authenticator, deps.clock));
   app.use(requestBody());
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    checkRequestInput(requestState(res).query, req.body);
+    next();
+  });
   app.use((req: Request, res: Response, next: NextFunction) => {
     const state = requestState(res);
     const override = req.headers['x-http-method-override'];

@@ -7,12 +7,11 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { applyHttpLimits, httpServerOptions, type HttpLimits } from '@trackline/platform';
 import type { TlsMaterial } from './tls-certificate';
 
 /** First byte of every TLS connection: a handshake record. */
 const TLS_HANDSHAKE = 0x16;
-const FIRST_BYTE_TIMEOUT_MS = 10_000;
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export interface HttpsFront {
   /** The listening socket; one port serves TLS and (refused or proxied) plain HTTP. */
@@ -28,15 +27,18 @@ export interface HttpsFront {
  * with 403 unless a trusted proxy vouches for HTTPS). A separate plain port would let clients
  * silently fall back to cleartext; answering 403 on the same port tells them what is wrong.
  */
-export function createHttpsFront(tls: TlsMaterial, app: RequestListener): HttpsFront {
-  const tlsServer = createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, app);
-  const plainServer = createHttpServer(app);
+export function createHttpsFront(tls: TlsMaterial, app: RequestListener, limits: HttpLimits): HttpsFront {
+  const tlsServer = createHttpsServer(
+    { ...httpServerOptions(limits), cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' },
+    app,
+  );
+  const plainServer = createHttpServer(httpServerOptions(limits), app);
   const rawSockets = new Set<Socket>();
   const inFlight = new Map<Duplex, number>();
   let closing = false;
 
   for (const inner of [tlsServer, plainServer]) {
-    inner.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    applyHttpLimits(inner, limits);
     inner.on('request', (req: IncomingMessage, res: ServerResponse) => trackRequest(req.socket, res));
   }
   tlsServer.on('secureConnection', (socket: Duplex) => {
@@ -59,7 +61,8 @@ export function createHttpsFront(tls: TlsMaterial, app: RequestListener): HttpsF
   const server = createNetServer((socket) => {
     rawSockets.add(socket);
     socket.once('close', () => rawSockets.delete(socket));
-    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+    // A TLS handshake and the headers after it must both fit in the headers timeout.
+    socket.setTimeout(limits.headersTimeoutMs, () => socket.destroy());
     socket.once('data', (chunk: Buffer) => {
       socket.setTimeout(0);
       socket.pause();
@@ -85,6 +88,10 @@ export function createHttpsFront(tls: TlsMaterial, app: RequestListener): HttpsF
         server.once('error', reject);
         server.listen(port, host, () => {
           server.off('error', reject);
+          // The inner servers never listen themselves; Node starts enforcing headersTimeout and
+          // requestTimeout on a server's connections when it emits 'listening'.
+          tlsServer.emit('listening');
+          plainServer.emit('listening');
           const address = server.address();
           resolve(typeof address === 'object' && address !== null ? address.port : port);
         });
@@ -101,6 +108,9 @@ export function createHttpsFront(tls: TlsMaterial, app: RequestListener): HttpsF
           clearTimeout(deadline);
           resolve();
         });
+        // Stops the inner servers' timeout checks (they have no socket of their own to close).
+        tlsServer.close();
+        plainServer.close();
         for (const [socket, count] of inFlight) if (count === 0) socket.end();
         // Connections still before their first byte or inside the TLS handshake carry no request yet.
         for (const socket of rawSockets) if (!isDispatched(socket, inFlight)) socket.destroy();

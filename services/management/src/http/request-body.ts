@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { ValidationError } from '@trackline/domain';
 import bodyParser from 'body-parser';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { fieldLabel } from '@trackline/contracts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -69,10 +70,16 @@ function requireUtf8(buffer: Buffer): void {
 function requirePercentUtf8(buffer: Buffer): void {
   requireUtf8(buffer);
   for (const pair of buffer.toString('utf8').split('&')) {
+    let name: string;
     try {
       decodeURIComponent(pair.replace(/\+/g, ' '));
+      name = decodeURIComponent(pair.split('=')[0].replace(/\+/g, ' '));
     } catch {
       throw new ValidationError('body', 'has a percent-escape that is not valid UTF-8');
+    }
+    // The form parser drops these two silently; they are refused like any unknown field instead.
+    if ((name === '' && pair !== '') || name === '__proto__') {
+      throw new ValidationError(fieldLabel(name), 'is not a known field');
     }
   }
 }

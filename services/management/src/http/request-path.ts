@@ -34,10 +34,13 @@ export function parseRequestPath(pathname: string): ParsedPath {
   return { segments: stripped, format, unknownVersion };
 }
 
-/** Query parameters of a request target; a repeated key keeps its last value. */
+/**
+ * Query parameters of a request target; a repeated key keeps its last value. The object has no
+ * prototype, so `?__proto__=x` is a parameter like any other (and refused as unknown).
+ */
 export function parseQuery(target: string): Record<string, string> {
   const index = target.indexOf('?');
-  const query: Record<string, string> = {};
+  const query = Object.create(null) as Record<string, string>;
   if (index < 0) return query;
   for (const [key, value] of new URLSearchParams(target.slice(index + 1))) query[key] = value;
   return query;

@@ -1,6 +1,6 @@
 import type { ApiResponse } from './api-response';
 import type { ResponseFormat } from './request-state';
-import { singularOf, xmlDocument, xmlFields, xmlValue } from './xml-document';
+import { singularOf, xmlDocument, xmlFields, xmlText, xmlValue } from './xml-document';
 
 export interface RenderedBody {
   contentType: string;
@@ -22,7 +22,10 @@ export function renderResponse(response: ApiResponse, format: ResponseFormat): R
 
 export function renderError(status: number, message: string, format: ResponseFormat): RenderedBody {
   if (format === 'xml') {
-    return { contentType: XML_TYPE, body: xmlDocument('error', { status: String(status), message }) };
+    return {
+      contentType: XML_TYPE,
+      body: xmlDocument('error', { status: String(status), message: xmlText(message) }),
+    };
   }
   return { contentType: JSON_TYPE, body: JSON.stringify({ error: { status, message } }) };
 }

@@ -5,6 +5,8 @@ const XML_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 // XML 1.0 cannot carry these characters at all, not even escaped.
 // eslint-disable-next-line no-control-regex
 const NOT_XML_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+// A surrogate without its partner is not a character at all.
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Element names of array items where "strip the s" would be wrong or unclear. */
 const SINGULAR: Record<string, string> = {
@@ -44,6 +46,11 @@ export function xmlDocument(root: string, content: Record<string, XmlNode> | str
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({ [root]: content ?? null })}`;
 }
 
+/** Text an XML 1.0 document can carry: what it cannot becomes U+FFFD (error messages echo input). */
+export function xmlText(value: string): string {
+  return value.replace(NOT_XML_CHARACTERS, '\uFFFD').replace(LONE_SURROGATES, '\uFFFD');
+}
+
 /** Children of an element holding `fields` in order (records, paged wrappers). */
 export function xmlFields(fields: Record<string, ApiValue>): Record<string, XmlNode> {
   const node: Record<string, XmlNode> = {};
@@ -53,7 +60,7 @@ export function xmlFields(fields: Record<string, ApiValue>): Record<string, XmlN
 
 export function xmlValue(name: string, value: ApiValue): XmlNode {
   if (value === null) return null;
-  if (typeof value === 'string') return value.replace(NOT_XML_CHARACTERS, '\uFFFD');
+  if (typeof value === 'string') return xmlText(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return '';
     const item = singularOf(name);

@@ -108,4 +108,24 @@ describe('TypeormPartnersStore', () => {
     expect(await store.findByName('nobody')).toBeNull();
     expect(await store.findByUsername('nobody')).toBeNull();
   });
+
+  it('looks a known and an unknown username up with the same queries (no timing difference)', async () => {
+    await store.insert(values({ name: 'timing', digestUsername: 'timing-api' }));
+    const queries: string[] = [];
+    const logger = dataSource.logger;
+    const capture = Object.assign(Object.create(logger) as object, {
+      logQuery: (query: string) => void queries.push(query.replace(/\s+/g, ' ')),
+    });
+    Object.assign(dataSource, { logger: capture });
+    try {
+      expect(await store.findByUsername('timing-api')).not.toBeNull();
+      const known = queries.splice(0);
+      expect(await store.findByUsername('nobody-api')).toBeNull();
+      const unknown = queries.splice(0);
+      expect(known).toHaveLength(2);
+      expect(unknown).toEqual(known);
+    } finally {
+      Object.assign(dataSource, { logger });
+    }
+  });
 });

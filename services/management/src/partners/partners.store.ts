@@ -18,6 +18,8 @@ export interface PartnersStore {
 }
 
 const UNIQUE_VIOLATION = '23505';
+/** An id no partner has (ids start at 1): the lookup of an unknown username still runs its second query. */
+const NO_PARTNER_ID = '0';
 const FIELD_OF_CONSTRAINT: Record<string, string> = {
   UQ_partners_name: 'name',
   UQ_partners_digest_username: 'username',
@@ -52,8 +54,18 @@ export class TypeormPartnersStore implements PartnersStore {
     return this.findOne({ id });
   }
 
-  findByUsername(username: string): Promise<Partner | null> {
-    return this.findOne({ digestUsername: username });
+  /**
+   * Two queries whether or not the username exists, so an unknown username answers no faster than
+   * a known one (docs/architecture.md, Probing by timing).
+   */
+  async findByUsername(username: string): Promise<Partner | null> {
+    const row = await this.manager
+      .getRepository(PartnerEntity)
+      .findOne({ where: { digestUsername: username } });
+    const fields = await this.manager
+      .getRepository(PartnerCustomFieldEntity)
+      .find({ where: { partnerId: row?.id ?? NO_PARTNER_ID }, order: { id: 'ASC' } });
+    return row === null ? null : toPartner(row, fields);
   }
 
   async list(): Promise<Partner[]> {

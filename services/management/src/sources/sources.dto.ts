@@ -8,7 +8,7 @@ import {
 import { Allow } from 'class-validator';
 import type { CustomFieldValues } from '../customers/customer.entity';
 import { splitCustomFields } from '../customers/customers.dto';
-import { Email, Flag, Text } from '../validation/field-rules';
+import { Email, Flag, Parsed, Text } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
 import { isBigintId } from '../validation/record-id';
 import {
@@ -18,7 +18,7 @@ import {
   type SourceInput,
   type SourceListQuery,
 } from './source';
-import { parsePaging } from '../validation/paging';
+import { checkPageParameter, parsePaging } from '../validation/paging';
 
 export const SOURCE_LIMITS = {
   name: 100,
@@ -109,10 +109,10 @@ export class UpdateSourceDto extends SourceSettingsDto {
 }
 
 export class SourceListQueryDto {
-  @Text(7, 'optional')
+  @Parsed('optional', checkPageParameter('page'))
   page?: string;
 
-  @Text(4, 'optional')
+  @Parsed('optional', checkPageParameter('pagesize'))
   pagesize?: string;
 
   @Text(SOURCE_LIMITS.id, 'optional')

@@ -1,4 +1,10 @@
-import { bearerTokenMatches, isTracklineError, UnauthorizedError, ValidationError } from '@trackline/domain';
+import {
+  bearerTokenMatches,
+  isTracklineError,
+  MethodNotAllowedError,
+  UnauthorizedError,
+  ValidationError,
+} from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { ingestResponse } from '../cdrs/cdr-ingestion-response';
@@ -6,6 +12,8 @@ import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import { splitCdrBody } from '../cdrs/cdrs.dto';
 import { isStoreUnreachable } from '../http/error-handler';
 import { parseGreetingRecording } from '../greetings/greetings.dto';
+import { checkRequestInput } from '../http/request-input';
+import { parseQuery } from '../http/request-path';
 import type { GreetingsService } from '../greetings/greetings.service';
 
 /** Where the router is mounted: outside the partner API (no digest, no IP allowlist, no version). */
@@ -45,6 +53,11 @@ export function telephonyRoutes(dependencies: TelephonyDependencies): Router {
     next();
   });
   router.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true }));
+  // The partner API's edge rules for names and nesting (docs/architecture.md, Hardened edges).
+  router.use((request: Request, _response: Response, next: NextFunction) => {
+    checkRequestInput(parseQuery(request.originalUrl), request.body ?? {}, { values: false });
+    next();
+  });
 
   router.post('/greetings', async (request: Request, response: Response) => {
     const recording = parseGreetingRecording(jsonObject(request));
@@ -82,8 +95,15 @@ export function telephonyRoutes(dependencies: TelephonyDependencies): Router {
     });
   }
 
+  // A known path with another method is 405, not a fall-through to the partner API's digest check.
+  const paths = cdrs === undefined ? ['/greetings'] : ['/greetings', '/cdrs'];
+  router.all(paths, () => {
+    throw new MethodNotAllowedError(['POST']);
+  });
+
   router.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
     const { status, message } = describeError(error);
+    if (error instanceof MethodNotAllowedError) response.set('Allow', error.allow.join(', '));
     if (status >= 500)
       dependencies.log.error({ err: error, path: request.originalUrl }, 'telephony request failed');
     if (status === 401) response.set('WWW-Authenticate', 'Bearer realm="trackline-telephony"');

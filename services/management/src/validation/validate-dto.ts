@@ -1,6 +1,7 @@
 import { ValidationError } from '@trackline/domain';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
+import { fieldLabel } from '@trackline/contracts';
 
 const UNKNOWN_FIELD_CONSTRAINT = 'whitelistValidation';
 
@@ -13,6 +14,7 @@ export function validateDto<T extends object>(
   dtoClass: ClassConstructor<T>,
   input: Record<string, unknown>,
 ): T {
+  refuseUnknownFields(dtoClass, input);
   const instance = plainToInstance(dtoClass, input);
   const [first] = validateSync(instance, {
     whitelist: true,
@@ -30,4 +32,20 @@ export function validateDto<T extends object>(
     throw new ValidationError(first.property, rule);
   }
   return instance;
+}
+
+/**
+ * class-validator's whitelist looks fields up on the instance, so names that every object inherits
+ * (`constructor`, `toString`, `__proto__`, `valueOf`, `hasOwnProperty`) and the empty name slip
+ * through it; the input's own names are checked against the DTO's declared fields first.
+ */
+function refuseUnknownFields(dtoClass: ClassConstructor<object>, input: Record<string, unknown>): void {
+  const known = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(dtoClass, '', true, false)
+      .map((metadata) => metadata.propertyName),
+  );
+  for (const name of Object.keys(input)) {
+    if (!known.has(name)) throw new ValidationError(fieldLabel(name), 'is not a known field');
+  }
 }

@@ -1,5 +1,12 @@
 import { assertKeyPrefix, DEFAULT_KEY_PREFIX } from '@trackline/contracts';
-import { EnvReader, LOG_LEVELS, type Env, type LogLevel } from '@trackline/platform';
+import {
+  EnvReader,
+  LOG_LEVELS,
+  readHttpLimits,
+  type Env,
+  type HttpLimits,
+  type LogLevel,
+} from '@trackline/platform';
 
 /** Every setting of the replacement service, read once at start (docs/configuration.md lists them). */
 export interface ReplacementConfig {
@@ -37,6 +44,8 @@ export interface ReplacementConfig {
   telephonyToken: string;
   /** LOG_LEVEL, default info. */
   logLevel: LogLevel;
+  /** Slow-client limits of the port (docs/configuration.md, HTTP limits). */
+  http: HttpLimits;
 }
 
 export function loadReplacementConfig(env: Env): ReplacementConfig {
@@ -57,6 +66,13 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
     partnerConfigCacheMs: read.integer('PARTNER_CONFIG_CACHE_MS', 1000, { min: 0, max: 1000 }),
     telephonyToken: read.string('TELEPHONY_TOKEN', ''),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    http: readHttpLimits(read, {
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 10_000,
+      // Partners keep connections open between requests; outlive a typical proxy's idle timeout.
+      keepAliveTimeoutMs: 65_000,
+      maxRequestsPerSocket: 0,
+    }),
   };
   try {
     assertKeyPrefix(keyPrefix);

@@ -44,8 +44,10 @@ function collectCases(): Case[] {
   const cases: Case[] = [];
   for (const [path, operations] of Object.entries(spec.paths as Json)) {
     for (const [method, operation] of Object.entries(operations as Json)) {
-      const requestExamples =
-        resolve(operation.requestBody ?? {})?.content?.['application/json']?.examples ?? {};
+      // Requests the service must refuse are kept apart (`x-invalid-examples`): they do not match
+      // the request schema, and every `examples` entry must (the OpenAPI lint checks it).
+      const requestMedia = resolve(operation.requestBody ?? {})?.content?.['application/json'];
+      const requestExamples = { ...requestMedia?.examples, ...requestMedia?.['x-invalid-examples'] };
       for (const [status, response] of Object.entries(operation.responses as Json)) {
         for (const contentType of ['application/json', 'text/plain'] as const) {
           const examples = resolve(response).content?.[contentType]?.examples ?? {};

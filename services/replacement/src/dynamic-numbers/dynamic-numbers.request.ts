@@ -1,4 +1,5 @@
 import {
+  fieldLabel,
   parameterLimit,
   TEXT_LIMITS,
   textProblem,
@@ -79,7 +80,7 @@ export function parseReplacementRequest(body: JsonObject): ReplacementRequest {
     throw InvalidRequestError.invalid('trackingId', 'must not be empty for type app');
   }
   for (const key of Object.keys(body)) {
-    if (!KNOWN_FIELDS.has(key)) throw new InvalidRequestError(`Unknown parameter: ${key}`);
+    if (!KNOWN_FIELDS.has(key)) throw new InvalidRequestError(`Unknown parameter: ${fieldLabel(key)}`);
   }
   return {
     advId,

@@ -1,5 +1,5 @@
 import type { PartnerConfig } from '@trackline/contracts';
-import { ForbiddenError, NotImplementedError, signBody } from '@trackline/domain';
+import { ForbiddenError, NotImplementedError, signBody, verifySignature } from '@trackline/domain';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
 import type { AllocationInput, AllocationResult, NumberPoolStore } from '../pools/number-pool.store';
 import { DynamicNumbersService } from './dynamic-numbers.service';
@@ -42,6 +42,27 @@ function service(pool: FakePool, partners = new FakePartners()): DynamicNumbersS
 }
 
 describe('DynamicNumbersService', () => {
+  it('checks an unknown advId against a secret as a known one is checked (same HMAC work)', async () => {
+    const secrets: string[] = [];
+    const verify = (secret: string, raw: Buffer | string, signature: string | undefined): boolean => {
+      secrets.push(secret);
+      return verifySignature(secret, raw, signature);
+    };
+    const pool = new FakePool({ kind: 'allocated', sessionId: SESSION, numbers: [] });
+    const checked = new DynamicNumbersService({
+      partners: new FakePartners(),
+      pools: pool,
+      newSessionId: () => SESSION,
+      verify,
+    });
+    const wrong = 'f'.repeat(40);
+    await expect(checked.replace(body(), wrong, 0)).rejects.toThrow('Invalid signature');
+    await expect(checked.replace(body({ advId: 'nobody' }), wrong, 0)).rejects.toThrow('Invalid signature');
+    expect(secrets).toHaveLength(2);
+    expect(secrets[0]).toBe('k');
+    expect(secrets[1]).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it('answers the allocated numbers, keeping the page number where none was free', async () => {
     const pool = new FakePool({ kind: 'allocated', sessionId: SESSION, numbers: ['+4791000001', null] });
     const raw = body();

@@ -1,7 +1,7 @@
 import { ProjectionDecodeError } from '@trackline/contracts';
 import { isTracklineError } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
-import { StoreUnavailableError } from './replacement-errors';
+import { ClientAbortedError, StoreUnavailableError } from './replacement-errors';
 
 /**
  * The one place errors become a status and a text (STYLE §6). Client errors are answered as they
@@ -12,6 +12,10 @@ export function toHttpError(error: unknown, log: Logger): { status: number; mess
   if (error instanceof StoreUnavailableError) {
     log.warn({ reason: error.reason }, 'store unavailable');
     return { status: 500, message: error.message };
+  }
+  if (error instanceof ClientAbortedError) {
+    log.info('client aborted the request body');
+    return { status: error.status, message: error.message };
   }
   if (isTracklineError(error)) return { status: error.status, message: error.message };
   if (error instanceof ProjectionDecodeError) {

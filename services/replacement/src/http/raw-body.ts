@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { PayloadTooLargeError } from '@trackline/domain';
+import { ClientAbortedError } from './replacement-errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -35,7 +36,9 @@ export function readRawBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES
     };
     const onError = (error: Error): void => {
       cleanUp();
-      reject(error);
+      reject(
+        req.aborted || (error as { code?: string }).code === 'ECONNRESET' ? new ClientAbortedError() : error,
+      );
     };
     function cleanUp(): void {
       req.off('data', onData);

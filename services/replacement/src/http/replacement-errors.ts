@@ -18,6 +18,19 @@ export class InvalidRequestError extends TracklineError {
   }
 }
 
+/**
+ * The client hung up (or was cut off by the request timeout) before its body arrived: its own
+ * doing, answered to nobody, logged at info and never counted as a server error.
+ */
+export class ClientAbortedError extends TracklineError {
+  readonly status = 400;
+  readonly code = 'client_aborted';
+
+  constructor() {
+    super('Request body incomplete: the client closed the connection');
+  }
+}
+
 /** ioredis's message when a command outlives `commandTimeout`. */
 const IOREDIS_TIMEOUT = 'Command timed out';
 

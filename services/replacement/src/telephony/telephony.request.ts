@@ -1,4 +1,4 @@
-import { callIdProblem, readAnum } from '@trackline/contracts';
+import { callIdProblem, fieldLabel, readAnum } from '@trackline/contracts';
 import { isE164, parseCallTime, ValidationError } from '@trackline/domain';
 import type { RouteCallInput } from './call-routing.service';
 
@@ -12,7 +12,7 @@ export function parseRouteCallRequest(body: unknown, now: Date): RouteCallInput 
   }
   const record = body as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!KNOWN.has(key)) throw new ValidationError(key, 'is not a known field');
+    if (!KNOWN.has(key)) throw new ValidationError(fieldLabel(key), 'is not a known field');
   }
   // The call id and the caller are held to the rules management stores the record by, so a call
   // routed here can be recorded there (docs/cdrs.md, "What both services accept").

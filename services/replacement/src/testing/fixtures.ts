@@ -21,6 +21,12 @@ export function testConfig(keyPrefix: string, overrides: Partial<ReplacementConf
     partnerConfigCacheMs: 0,
     telephonyToken: 'switch-token',
     logLevel: 'silent',
+    http: {
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      maxRequestsPerSocket: 0,
+    },
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import { listen, type RedisConnection } from '@trackline/platform';
+import type { Server } from 'node:http';
+import { createLimitedHttpServer, listen, type RedisConnection } from '@trackline/platform';
 import { createReplacementApp } from '../app';
 import type { ReplacementConfig } from '../config/replacement-config';
 import { silentLogger, testConfig } from './fixtures';
@@ -19,13 +19,14 @@ export async function startTestServer(
   overrides: Partial<ReplacementConfig> = {},
 ): Promise<TestServer> {
   const clock = { now: Date.UTC(2026, 0, 5, 9, 0, 0) };
+  const config = testConfig(keyPrefix, overrides);
   const replacement = createReplacementApp({
-    config: testConfig(keyPrefix, overrides),
+    config,
     logger: silentLogger,
     redis,
     clock: () => clock.now,
   });
-  const server = createServer(replacement.handler);
+  const server = createLimitedHttpServer(config.http, replacement.handler);
   const port = await listen(server, 0, '127.0.0.1');
   return {
     baseUrl: `http://127.0.0.1:${port}`,

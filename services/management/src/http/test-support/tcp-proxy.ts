@@ -6,21 +6,28 @@ export interface TcpProxy {
   /** Drops every relayed connection and refuses new ones until restore(). */
   cut(): void;
   restore(): void;
+  /** Keeps connections open but relays nothing, like a store that hangs (SIGSTOP), until thaw(). */
+  freeze(): void;
+  thaw(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let open = true;
+  let frozen = false;
   const server: Server = createServer((client) => {
     if (!open) return client.destroy();
     const upstream = connect(targetPort, targetHost);
     for (const socket of [client, upstream]) {
+      if (frozen) socket.pause();
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => socket.destroy());
     }
-    client.pipe(upstream).pipe(client);
+    // Not pipe(): a piped socket is resumed by its destination draining, which would undo freeze().
+    client.on('data', (chunk: Buffer) => upstream.write(chunk));
+    upstream.on('data', (chunk: Buffer) => client.write(chunk));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -35,6 +42,14 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     restore: () => {
       open = true;
+    },
+    freeze: () => {
+      frozen = true;
+      for (const socket of sockets) socket.pause();
+    },
+    thaw: () => {
+      frozen = false;
+      for (const socket of sockets) socket.resume();
     },
     close: () =>
       new Promise((resolve) => {
