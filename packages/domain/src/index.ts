@@ -9,3 +9,4 @@ export * from './alt-numbers';
 export * from './money';
 export * from './pricing';
 export * from './timestamps';
+export * from './calendar-month';

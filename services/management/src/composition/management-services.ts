@@ -19,6 +19,8 @@ import type { ProjectionPublisher } from '../projections/projection-publisher';
 import type { SourceChangeListener } from '../sources/source-change-listener';
 import { sourceRoutes } from '../sources/sources.routes';
 import { SourcesService } from '../sources/sources.service';
+import { monthlyReportRoutes } from '../reports/monthly-reports.routes';
+import { MonthlyReportsService } from '../reports/monthly-reports.service';
 import type { ManagementStores } from './management-stores';
 
 export interface ManagementServices {
@@ -33,6 +35,8 @@ export interface ManagementServices {
   greetings: GreetingsService;
   /** GET /number_pools; present when the stores were given Redis. */
   numberPools?: NumberPoolsService;
+  /** GET /customers/<id>/reports/monthly and the monthly e-mail's figures (docs/reports.md). */
+  monthlyReports: MonthlyReportsService;
 }
 
 /** Told after committed changes, e.g. the Redis projections (SPEC §1). */
@@ -79,6 +83,7 @@ export function createManagementServices(
     ...(stores.poolBindings === undefined
       ? {}
       : { numberPools: new NumberPoolsService(stores.numbers, stores.poolBindings) }),
+    monthlyReports: new MonthlyReportsService(stores.monthlyReports, stores.customers),
   };
 }
 
@@ -91,5 +96,6 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...sourceRoutes(services.sources),
     ...greetingRoutes(services.greetings),
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
+    ...monthlyReportRoutes(services.monthlyReports),
   ];
 }

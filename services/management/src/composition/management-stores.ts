@@ -22,6 +22,7 @@ import { TypeormPricingModelsStore, type PricingModelsStore } from '../pricing-m
 import { TypeormSourceReferences } from '../sources/source-references.store';
 import type { SourceWriteStores } from '../sources/sources.service';
 import { TypeormSourcesStore, type SourcesStore } from '../sources/sources.store';
+import { TypeormMonthlyReportStore, type MonthlyReportStore } from '../reports/monthly-reports.store';
 
 /** Every store of the management service, on one initialised DataSource. */
 export interface ManagementStores {
@@ -43,6 +44,8 @@ export interface ManagementStores {
   sourceWrites: UnitOfWork<SourceWriteStores>;
   /** Live DNI bindings (replacement's state in Redis); absent when no Redis client was given. */
   poolBindings?: PoolBindingsReader;
+  /** The monthly report's figures (docs/reports.md). */
+  monthlyReports: MonthlyReportStore;
 }
 
 /** The Redis the management service reads pool use from (keys built by @trackline/contracts). */
@@ -89,5 +92,6 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
       greetings: new TypeormGreetingsStore(manager),
       usage: new TypeormGreetingUsageReader(manager),
     })),
+    monthlyReports: new TypeormMonthlyReportStore(dataSource.manager),
   };
 }

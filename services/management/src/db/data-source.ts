@@ -20,6 +20,8 @@ import { CreateNumbersAndSources1795263300000 } from './migrations/1795263300000
 import { CreateCdrs1795263500000 } from './migrations/1795263500000-CreateCdrs';
 import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
 import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
+import { CdrReportBucketEntity } from '../reports/cdr-report-bucket.entity';
+import { CreateCdrReportBuckets1795462611024 } from './migrations/1795462611024-CreateCdrReportBuckets';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -35,6 +37,7 @@ export const ENTITIES = [
   CdrEntity,
   CdrDayCountEntity,
   NotificationOutboxEntity,
+  CdrReportBucketEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -46,6 +49,7 @@ export const MIGRATIONS = [
   CreateCdrs1795263500000,
   CreateNotificationOutbox1795263600000,
   CreateCdrDayCounts1795263700000,
+  CreateCdrReportBuckets1795462611024,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
