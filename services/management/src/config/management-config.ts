@@ -54,6 +54,15 @@ export interface ManagementConfig {
     /** Pause between claims when the outbox had nothing due. */
     pollMs: number;
   };
+  /** The monthly report e-mail (docs/reports.md). */
+  reports: {
+    /** Off: no replica enqueues reports on its own; `reports:send` still works. */
+    scheduleEnabled: boolean;
+    /** After 06:00 on the 1st, how long a replica that was down still sends last month's reports. */
+    catchUpHours: number;
+    /** Calls listed in the attached CSV at most; more are left out and the e-mail says so. */
+    csvMaxRows: number;
+  };
 }
 
 /** Loopback only: a scraper elsewhere must be named (docs/configuration.md). */
@@ -106,6 +115,11 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       // A delivery is cut off at half the lease, so the lease cannot run out under a live send.
       leaseMs: read.integer('NOTIFY_LEASE_MS', 120_000, { min: 200, max: 3_600_000 }),
       pollMs: read.integer('NOTIFY_POLL_MS', 1_000, { min: 10, max: 600_000 }),
+    },
+    reports: {
+      scheduleEnabled: read.boolean('REPORTS_SCHEDULE_ENABLED', true),
+      catchUpHours: read.integer('REPORTS_CATCH_UP_HOURS', 24, { min: 1, max: 27 * 24 }),
+      csvMaxRows: read.integer('REPORTS_CSV_MAX_ROWS', 100_000, { min: 1, max: 1_000_000 }),
     },
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {

@@ -22,6 +22,7 @@ import { CreateNotificationOutbox1795263600000 } from './migrations/179526360000
 import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
 import { CdrReportBucketEntity } from '../reports/cdr-report-bucket.entity';
 import { CreateCdrReportBuckets1795462611024 } from './migrations/1795462611024-CreateCdrReportBuckets';
+import { OutboxMonthlyReports1795462932984 } from './migrations/1795462932984-OutboxMonthlyReports';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -50,6 +51,7 @@ export const MIGRATIONS = [
   CreateNotificationOutbox1795263600000,
   CreateCdrDayCounts1795263700000,
   CreateCdrReportBuckets1795462611024,
+  OutboxMonthlyReports1795462932984,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */

@@ -4,7 +4,8 @@ import type { Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
 import { createDataSource } from '../db/data-source';
 import { EmailChannel } from './email.channel';
-import { NotificationWorker } from './notification-worker';
+import type { DataSource } from 'typeorm';
+import { NotificationWorker, type NotificationWorkerDeps } from './notification-worker';
 import { TypeormOutboxStore } from './outbox.store';
 import { SqlRecordingReader } from './recording.reader';
 import { SmsChannel } from './sms.channel';
@@ -12,6 +13,8 @@ import { SmsChannel } from './sms.channel';
 export interface StartNotificationWorkerDeps {
   config: Pick<ManagementConfig, 'databaseUrl' | 'notifications' | 'smtpUrl' | 'smtpFrom' | 'smsGatewayUrl'>;
   logger: Logger;
+  /** Messages built when sent (the monthly report), on the worker's own DataSource. */
+  composers?: (dataSource: DataSource) => NotificationWorkerDeps['composers'];
 }
 
 export interface RunningNotificationWorker {
@@ -53,6 +56,7 @@ export async function startNotificationWorker(
       recordings: new SqlRecordingReader(dataSource.manager),
       logger: deps.logger,
       clock: () => new Date(),
+      composers: deps.composers?.(dataSource),
     },
     {
       workerId: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,

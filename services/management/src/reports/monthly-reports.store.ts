@@ -15,6 +15,13 @@ export interface MonthlyReportStore {
   }): Promise<ReportFigureRow[]>;
   /** The customer's sources (open and closed), for names in the per-source table. */
   sourceNames(partnerId: string, customerId: string): Promise<ReportSourceName[]>;
+  /** The partner's customers with receive_monthly_report = 1 and an e-mail address, by id. */
+  recipients(partnerId: string): Promise<ReportRecipient[]>;
+}
+
+export interface ReportRecipient {
+  customerId: string;
+  email: string;
 }
 
 type Row = Record<string, unknown>;
@@ -62,5 +69,15 @@ export class TypeormMonthlyReportStore implements MonthlyReportStore {
       name: row.name as string,
       active: row.status === 'active',
     }));
+  }
+
+  async recipients(partnerId: string): Promise<ReportRecipient[]> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT "id"::text AS "id", btrim("email") AS "email" FROM "customers"
+        WHERE "partner_id" = $1 AND "receive_monthly_report" AND btrim(COALESCE("email", '')) <> ''
+        ORDER BY "id"`,
+      [partnerId],
+    );
+    return rows.map((row) => ({ customerId: row.id as string, email: row.email as string }));
   }
 }

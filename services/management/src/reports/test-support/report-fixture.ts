@@ -7,7 +7,7 @@ export const REPORT_PARTNER = {
   password: 'correct horse',
   signingSecret: 'a-signing-secret-of-32-characters',
 };
-const STATIC_NUMBERS = ['+4722000001', '+4722000002', '+4722000003', '+4722000004'];
+const STATIC_NUMBERS = ['+4722000001-+4722000010'];
 
 export interface FixtureCustomer {
   customerId: string;
