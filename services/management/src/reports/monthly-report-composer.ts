@@ -1,4 +1,4 @@
-import { monthSpan } from '@trackline/domain';
+import { monthSpan, previousMonth } from '@trackline/domain';
 import type { Cdr } from '../cdrs/cdr';
 import type { CdrReadStore } from '../cdrs/cdrs.store';
 import type { CustomersStore } from '../customers/customers.store';
@@ -42,7 +42,10 @@ export function monthlyReportComposer(deps: ReportComposerDeps): MessageComposer
     if (!customer.receiveMonthlyReport)
       throw new PermanentDeliveryError(`customer ${ids.customerId} has switched the monthly report off`);
 
-    const report = await deps.reports.compute(partner, customer.id, ids.month);
+    const [report, before] = await Promise.all([
+      deps.reports.compute(partner, customer.id, ids.month),
+      deps.reports.compute(partner, customer.id, previousMonth(ids.month)),
+    ]);
     const span = monthSpan(ids.month, partner.timeZone);
     const calls: Cdr[] = [];
     while (calls.length < deps.csvMaxRows) {
@@ -66,6 +69,7 @@ export function monthlyReportComposer(deps: ReportComposerDeps): MessageComposer
     const csvFilename = `calls-${ids.month}.csv`;
     const email = renderReportEmail(report, {
       customerName: customer.name,
+      previous: { month: before.month, calls: before.calls, leads: before.leads },
       chartCid: CHART_CID,
       csv: { filename: csvFilename, rows: calls.length, truncated: calls.length < report.calls },
     });

@@ -125,10 +125,10 @@ describe('monthly report e-mail (real SMTP receiver)', () => {
       leads: '2',
       commission: '50.00',
     });
-    expect(mail.text).toContain('Calls           3');
+    expect(mail.text).toContain('Calls           3  (▲ 200 % on September)');
     expect(mail.text).toContain('Answered        2  (67 % of the calls)');
     expect(mail.text).toContain('Missed          1  (33 % of the calls)');
-    expect(mail.text).toContain('Leads           2');
+    expect(mail.text).toContain('Leads           2  (▲ 100 % on September)');
     expect(mail.text).toContain('Commission  50.00');
     expect(mail.text).toContain('Finn ad: 2 calls, 1 answered, 1 lead, commission 25.00');
     expect(mail.text).toContain('Website: 1 call, 1 answered, 1 lead, commission 25.00');
@@ -171,6 +171,7 @@ describe('monthly report e-mail (real SMTP receiver)', () => {
     const per = await parsed(1 - index);
     expect(per.subject).toBe('October 2026 call report for Per Motor: 0 calls, 0 leads');
     expect(per.text).toContain('No calls this month.');
+    expect(per.text).toContain('Calls          0  (none in September either)');
 
     expect(await outboxRows()).toEqual([
       {

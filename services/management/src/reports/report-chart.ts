@@ -74,14 +74,14 @@ export function renderDailyChart(days: readonly ReportDay[]): Buffer {
           position: 'top',
           align: 'end',
           reverse: true,
-          labels: { boxWidth: 10, boxHeight: 10, color: CHART_COLOURS.text, font: { size: 12 } },
+          labels: { boxWidth: 12, boxHeight: 12, color: CHART_COLOURS.text, font: { size: 13 } },
         },
         tooltip: { enabled: false },
       },
       scales: {
         x: {
           grid: { display: false },
-          ticks: { color: CHART_COLOURS.text, font: { size: 10 }, maxRotation: 0, autoSkip: false },
+          ticks: { color: CHART_COLOURS.text, font: { size: 11 }, maxRotation: 0, autoSkip: false },
           border: { color: CHART_COLOURS.grid },
         },
         y: {
@@ -89,7 +89,7 @@ export function renderDailyChart(days: readonly ReportDay[]): Buffer {
           suggestedMax: 4,
           grid: { color: CHART_COLOURS.grid },
           border: { display: false },
-          ticks: { color: CHART_COLOURS.text, font: { size: 11 }, precision: 0, maxTicksLimit: 6 },
+          ticks: { color: CHART_COLOURS.text, font: { size: 12 }, precision: 0, maxTicksLimit: 6 },
         },
       },
     },

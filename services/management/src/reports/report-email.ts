@@ -1,9 +1,17 @@
 import type { MonthlyReport } from './monthly-report';
 import { CHART_HEIGHT, CHART_WIDTH } from './report-chart';
 
+/** The month before, for the change shown on the calls and leads. */
+export interface PreviousMonth {
+  month: string;
+  calls: number;
+  leads: number;
+}
+
 /** What the template shows besides the figures. */
 export interface ReportEmailContext {
   customerName: string;
+  previous?: PreviousMonth;
   /** `cid:` of the inline chart image. */
   chartCid: string;
   csv: { filename: string; rows: number; truncated: boolean };
@@ -46,39 +54,59 @@ interface Tile {
   label: string;
   value: string;
   note: string;
+  /** Colours a change on the month before. */
+  tone?: 'up' | 'down';
 }
 
-function tiles(report: MonthlyReport): Tile[] {
+const TONES = { up: '#047857', down: '#b91c1c' };
+
+function tiles(report: MonthlyReport, previous: PreviousMonth | undefined): Tile[] {
+  const change = (now: number, before: number | undefined, fallback: string) =>
+    before === undefined ? { note: fallback } : changeNote(now, before, previous!.month);
   return [
-    { label: 'Calls', value: count.format(report.calls), note: 'in the month' },
+    {
+      label: 'Calls',
+      value: count.format(report.calls),
+      ...change(report.calls, previous?.calls, 'in the month'),
+    },
     { label: 'Answered', value: count.format(report.answered), note: share(report.answered, report.calls) },
     { label: 'Missed', value: count.format(report.missed), note: share(report.missed, report.calls) },
     { label: 'Voicemails', value: count.format(report.voicemails), note: 'left a message' },
-    { label: 'Leads', value: count.format(report.leads), note: 'earned a commission' },
+    {
+      label: 'Leads',
+      value: count.format(report.leads),
+      ...change(report.leads, previous?.leads, 'earned a commission'),
+    },
     { label: 'Commission', value: money(report.commission), note: 'for the leads' },
   ];
 }
 
+/** "▲ 12 % on September", "▼ 3 % on September", "as many as in September". */
+function changeNote(now: number, before: number, month: string): Pick<Tile, 'note' | 'tone'> {
+  const name = monthLabel(month).split(' ')[0]!;
+  if (before === 0) return { note: now === 0 ? `none in ${name} either` : `none in ${name}` };
+  const percent = Math.round(((now - before) / before) * 100);
+  if (percent === 0) return { note: `as many as in ${name}` };
+  return percent > 0
+    ? { note: `▲ ${percent} % on ${name}`, tone: 'up' }
+    : { note: `▼ ${-percent} % on ${name}`, tone: 'down' };
+}
+
 function renderHtml(report: MonthlyReport, context: ReportEmailContext, month: string): string {
   const busiest = busiestDay(report);
-  const tileCells = tiles(report)
+  // Inline blocks rather than table cells: three abreast on a wide screen, two on a phone.
+  const tileCells = tiles(report, context.previous)
     .map(
-      (tile) => `<td class="tile" width="33%" valign="top" style="padding:6px;">
-          <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border:1px solid ${LINE};border-radius:10px;background:#ffffff;">
-            <tr><td style="padding:14px 16px;">
-              <div style="font-size:12px;letter-spacing:.04em;text-transform:uppercase;color:${MUTED};">${escape(tile.label)}</div>
-              <div style="font-size:26px;line-height:32px;font-weight:700;color:${INK};padding-top:4px;">${escape(tile.value)}</div>
-              <div style="font-size:12px;color:${MUTED};">${escape(tile.note)}</div>
-            </td></tr>
-          </table>
-        </td>`,
+      (
+        tile,
+      ) => `<div class="tile" style="display:inline-block;width:33.33%;vertical-align:top;box-sizing:border-box;padding:6px;font-size:14px;">
+          <div style="border:1px solid ${LINE};border-radius:10px;background:#ffffff;padding:14px 16px;">
+            <div style="font-size:12px;letter-spacing:.04em;text-transform:uppercase;color:${MUTED};">${escape(tile.label)}</div>
+            <div style="font-size:26px;line-height:32px;font-weight:700;color:${INK};padding-top:4px;white-space:nowrap;">${escape(tile.value)}</div>
+            <div style="font-size:12px;line-height:16px;color:${tile.tone === undefined ? MUTED : TONES[tile.tone]};">${escape(tile.note)}</div>
+          </div>
+        </div>`,
     )
-    .reduce<string[]>((rows, cell, index) => {
-      if (index % 3 === 0) rows.push('');
-      rows[rows.length - 1] += cell;
-      return rows;
-    }, [])
-    .map((cells) => `<tr>${cells}</tr>`)
     .join('');
 
   const sourceRows =
@@ -110,7 +138,7 @@ function renderHtml(report: MonthlyReport, context: ReportEmailContext, month: s
 <style>
   body { margin: 0; padding: 0; }
   @media (max-width: 520px) {
-    .tile { display: inline-block !important; width: 50% !important; box-sizing: border-box; }
+    .tile { width: 50% !important; }
     .pad { padding-left: 16px !important; padding-right: 16px !important; }
     .narrow-hide { display: none !important; }
     .headline { font-size: 22px !important; line-height: 28px !important; }
@@ -130,7 +158,7 @@ function renderHtml(report: MonthlyReport, context: ReportEmailContext, month: s
         <div style="font-size:15px;padding-top:4px;opacity:.9;">${escape(context.customerName)}</div>
       </td></tr>
       <tr><td class="pad" style="background:#ffffff;padding:20px 26px 8px;">
-        <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${tileCells}</table>
+        <div style="font-size:0;">${tileCells}</div>
       </td></tr>
       <tr><td class="pad" style="background:#ffffff;padding:18px 32px 8px;">
         <div style="font-size:17px;font-weight:700;">Calls per day</div>
@@ -179,7 +207,7 @@ function renderHtml(report: MonthlyReport, context: ReportEmailContext, month: s
 }
 
 function renderText(report: MonthlyReport, context: ReportEmailContext, month: string): string {
-  const figures = tiles(report);
+  const figures = tiles(report, context.previous);
   const width = Math.max(...figures.map((tile) => tile.label.length));
   const valueWidth = Math.max(...figures.map((tile) => tile.value.length));
   const lines = [
@@ -189,7 +217,7 @@ function renderText(report: MonthlyReport, context: ReportEmailContext, month: s
     ...figures.map(
       (tile) =>
         `${tile.label.padEnd(width)}  ${tile.value.padStart(valueWidth)}` +
-        (tile.label === 'Answered' || tile.label === 'Missed' ? `  (${tile.note})` : ''),
+        (showNoteInText(tile.label, report, context.previous) ? `  (${tile.note})` : ''),
     ),
     '',
     'By source',
@@ -219,6 +247,12 @@ function renderText(report: MonthlyReport, context: ReportEmailContext, month: s
     'To stop them, ask whoever set up your call tracking to switch the monthly report off.',
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** The plain text keeps the notes that carry a figure: shares of the calls, the change on last month. */
+function showNoteInText(label: string, report: MonthlyReport, previous: PreviousMonth | undefined): boolean {
+  if (label === 'Answered' || label === 'Missed') return report.calls > 0;
+  return (label === 'Calls' || label === 'Leads') && previous !== undefined;
 }
 
 function busiestDay(report: MonthlyReport): { date: string; calls: number } | null {
