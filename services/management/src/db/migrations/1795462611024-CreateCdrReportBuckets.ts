@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Call figures per customer, source and quarter hour (UTC) of `start`, kept by statement-level
  * triggers on "cdrs" in the writing transaction, like "cdr_day_counts". The monthly report
- * (docs/reports.md) sums at most 2,976 buckets per source instead of reading every call of the
+ * (docs/reports.md) sums at most 2,980 buckets per source instead of reading every call of the
  * month. Quarter hours because every time zone in use is offset from UTC by a multiple of 15
  * minutes, so each bucket lies wholly inside one local day of any partner, whatever its zone is
  * now or later. Every writer (ingestion, bulk loads, erasure, retention) keeps the figures right.
