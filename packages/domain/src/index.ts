@@ -10,3 +10,4 @@ export * from './money';
 export * from './pricing';
 export * from './timestamps';
 export * from './static-source';
+export * from './calendar-month';

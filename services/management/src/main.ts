@@ -2,6 +2,8 @@ import { ConfigError, createLogger, onShutdownSignal } from '@trackline/platform
 import { createManagementApp } from './app';
 import { loadManagementConfig } from './config/management-config';
 import { startNotificationWorker } from './notifications/start-notification-worker';
+import { createMonthlyReportMailing } from './reports/monthly-report-mailing';
+import { startMonthlyReportSchedule } from './reports/start-monthly-report-schedule';
 
 /**
  * Process entry of the management service: config from the environment, the app, the port.
@@ -13,8 +15,18 @@ async function main(): Promise<void> {
   const app = await createManagementApp(config, logger, { consumeCustomerEvents: true });
   const port = await app.listen();
   logger.info({ address: `https://${config.host}:${port}` }, 'management service listening');
-  const notifications = await startNotificationWorker({ config, logger });
-  onShutdownSignal(logger, () => app.close().finally(() => notifications.stop()));
+  const notifications = await startNotificationWorker({
+    config,
+    logger,
+    composers: (dataSource) => createMonthlyReportMailing(dataSource, config).composers,
+  });
+  const reports = await startMonthlyReportSchedule({ config, logger });
+  onShutdownSignal(logger, () =>
+    app
+      .close()
+      .finally(() => reports?.stop())
+      .finally(() => notifications.stop()),
+  );
 }
 
 main().catch((error: unknown) => {

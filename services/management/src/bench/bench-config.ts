@@ -16,6 +16,10 @@ export interface ManagementBenchConfig {
   ingestBatch: number;
   ingestConcurrency: number;
   serviceLogLevel: string;
+  /** Records of the monthly-report customer, all in one month (docs/reports.md: 1,000,000); 0 skips it. */
+  reportCdrs: number;
+  /** Timed requests of the monthly report. */
+  reportRuns: number;
 }
 
 export function loadManagementBenchConfig(env: Env): ManagementBenchConfig {
@@ -35,6 +39,8 @@ export function loadManagementBenchConfig(env: Env): ManagementBenchConfig {
     ingestBatch: read.integer('BENCH_INGEST_BATCH', 500, { min: 1, max: 1_000 }),
     ingestConcurrency: read.integer('BENCH_INGEST_CONCURRENCY', 4, { min: 1, max: 64 }),
     serviceLogLevel: read.string('LOG_LEVEL', 'warn'),
+    reportCdrs: read.integer('BENCH_REPORT_CDRS', 1_000_000, { min: 0, max: 20_000_000 }),
+    reportRuns: read.integer('BENCH_REPORT_RUNS', 20, { min: 1, max: 1_000 }),
   };
   read.done();
   return config;

@@ -14,10 +14,12 @@ import { BenchDigestClient, BenchSwitchClient } from './bench-http';
 import { measureIngestion, type IngestionResult } from './bench-ingestion';
 import { BENCH_TELEPHONY_TOKEN, startManagementService, type ServiceUnderTest } from './bench-service';
 import { measurePages, type PageCase, type PageResult } from './bench-statistics';
+import { measureReport, REPORT_MONTH, REPORT_MONTH_SPAN, type ReportResult } from './bench-reports';
 
 const PAGE_TARGET_MS = 100;
 const INGEST_TARGET_PER_SECOND = 1_000;
 const PAGE_SIZE = 1_000;
+const REPORT_TARGET_MS = 200;
 
 /**
  * The management half of `pnpm bench` (SPEC §11): a database of its own with 1,000,000 records for
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
     log(`management service pid ${service.pid} on https://127.0.0.1:${service.port}`);
 
     const pages = await runPages(config, service.port, fixture);
+    const report = await runReport(config, service.port, fixture);
     const ingestion = await runIngestion(config, service.port, fixture, tag);
 
     const verdicts = [
@@ -58,13 +61,21 @@ async function main(): Promise<void> {
         target: `page ${page.name}: p95 ≤ ${PAGE_TARGET_MS} ms`,
         met: page.p95 <= PAGE_TARGET_MS,
       })),
+      ...(report === null
+        ? []
+        : [
+            {
+              target: `monthly report of ${report.calls} calls: p95 ≤ ${REPORT_TARGET_MS} ms`,
+              met: report.p95 <= REPORT_TARGET_MS,
+            },
+          ]),
       {
         target: `ingestion ≥ ${INGEST_TARGET_PER_SECOND} calls/s`,
         met: ingestion.callsPerSecond >= INGEST_TARGET_PER_SECOND,
       },
     ];
-    printReport(pages, ingestion, verdicts);
-    await saveResults({ machine, config, pages, ingestion, verdicts });
+    printReport(pages, ingestion, verdicts, report);
+    await saveResults({ machine, config, pages, report, ingestion, verdicts });
     if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
   } finally {
     await service?.stop();
@@ -85,14 +96,28 @@ async function prepareData(
   const dataSource = createDataSource(databaseUrl);
   await dataSource.initialize();
   try {
-    const fixture = await seedBenchPartner(dataSource, config.otherCustomers + 1, new Date());
+    // One more customer than the statistics need: the last one holds the monthly-report month.
+    const fixture = await seedBenchPartner(dataSource, config.otherCustomers + 2, new Date());
     const started = Date.now();
     const mainLines = fixture.lines.filter((line) => line.customerId === fixture.mainCustomerId);
     await bulkLoadCdrs(dataSource, fixture.partnerId, mainLines, config.customerCdrs, `${tag}-main`, (done) =>
       log(`bulk load: ${done} records of the measured customer`),
     );
+    const reportCustomerId = reportCustomerOf(fixture);
+    if (config.reportCdrs > 0) {
+      const reportLines = fixture.lines.filter((line) => line.customerId === reportCustomerId);
+      await bulkLoadCdrs(
+        dataSource,
+        fixture.partnerId,
+        reportLines,
+        config.reportCdrs,
+        `${tag}-report`,
+        (done) => log(`bulk load: ${done} records of the report customer in ${REPORT_MONTH}`),
+        REPORT_MONTH_SPAN,
+      );
+    }
     const others = [...new Set(fixture.lines.map((line) => line.customerId))].filter(
-      (id) => id !== fixture.mainCustomerId,
+      (id) => id !== fixture.mainCustomerId && id !== reportCustomerId,
     );
     for (const customerId of others) {
       const lines = fixture.lines.filter((line) => line.customerId === customerId);
@@ -162,6 +187,26 @@ async function runPages(
   }
 }
 
+/** The last customer the bench partner has: its records all lie in REPORT_MONTH. */
+function reportCustomerOf(fixture: BenchFixture): string {
+  return fixture.lines[fixture.lines.length - 1]!.customerId;
+}
+
+async function runReport(
+  config: ManagementBenchConfig,
+  port: number,
+  fixture: BenchFixture,
+): Promise<ReportResult | null> {
+  if (config.reportCdrs === 0) return null;
+  const client = new BenchDigestClient(port, BENCH_USERNAME, BENCH_PASSWORD);
+  try {
+    log(`monthly report: ${config.reportRuns} runs`);
+    return await measureReport(client, reportCustomerOf(fixture), config.reportCdrs, config.reportRuns);
+  } finally {
+    client.close();
+  }
+}
+
 async function runIngestion(
   config: ManagementBenchConfig,
   port: number,
@@ -197,6 +242,7 @@ function printReport(
   pages: PageResult[],
   ingestion: IngestionResult,
   verdicts: { target: string; met: boolean }[],
+  report: ReportResult | null,
 ): void {
   const ms = (value: number) => value.toFixed(1).padStart(8);
   log('');
@@ -208,6 +254,13 @@ function printReport(
     log(
       `${page.name.padEnd(18)}${ms(page.p50)}${ms(page.p95)}${ms(page.max)}  ${String(page.total).padStart(7)}  ${String(page.records).padStart(7)}  ${String(page.bytes).padStart(7)}`,
     );
+  if (report !== null) {
+    log('');
+    log(
+      `GET ${report.path} (${report.calls} calls in the month, ${report.bytes} bytes): ` +
+        `p50 ${report.p50.toFixed(1)} ms, p95 ${report.p95.toFixed(1)} ms, max ${report.max.toFixed(1)} ms`,
+    );
+  }
   log('');
   log(
     `POST /telephony/cdrs: ${ingestion.calls} calls in ${ingestion.seconds.toFixed(2)} s = ${ingestion.callsPerSecond.toFixed(0)} calls/s ` +

@@ -9,6 +9,7 @@ import { addNotificationCommands } from './notification-commands';
 import { addNumberCommands } from './number-commands';
 import { addPartnerCommands } from './partner-commands';
 import { addProjectionCommands } from './projection-commands';
+import { addReportCommands } from '../reports/report-commands';
 
 const UNDEFINED_TABLE = '42P01';
 
@@ -38,6 +39,7 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
   addNumberCommands(program, context);
   addProjectionCommands(program, context);
   addNotificationCommands(program, context);
+  addReportCommands(program, context);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -23,6 +23,8 @@ import { systemResolver, InsecureHosts } from '../webhooks/webhook-url';
 import { newWebhookSecret } from '../webhooks/webhook-secret';
 import { webhookRoutes } from '../webhooks/webhooks.routes';
 import { WebhooksService } from '../webhooks/webhooks.service';
+import { monthlyReportRoutes } from '../reports/monthly-reports.routes';
+import { MonthlyReportsService } from '../reports/monthly-reports.service';
 import type { ManagementStores } from './management-stores';
 
 export interface ManagementServices {
@@ -37,6 +39,8 @@ export interface ManagementServices {
   /** GET /number_pools; present when the stores were given Redis. */
   numberPools?: NumberPoolsService;
   webhooks: WebhooksService;
+  /** GET /customers/<id>/reports/monthly and the monthly e-mail's figures (docs/reports.md). */
+  monthlyReports: MonthlyReportsService;
 }
 
 /** Told after committed changes, e.g. the Redis projections (SPEC §1). */
@@ -92,6 +96,7 @@ export function createManagementServices(
       resolve: systemResolver,
       newSecret: newWebhookSecret,
     }),
+    monthlyReports: new MonthlyReportsService(stores.monthlyReports, stores.customers),
   };
 }
 
@@ -105,5 +110,6 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...greetingRoutes(services.greetings),
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
     ...webhookRoutes(services.webhooks),
+    ...monthlyReportRoutes(services.monthlyReports),
   ];
 }

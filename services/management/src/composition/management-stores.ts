@@ -26,6 +26,7 @@ import { TypeormSourcesStore, type SourcesStore } from '../sources/sources.store
 import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
 import { customerSeenWithWebhooks, webhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore, type WebhooksStore } from '../webhooks/webhooks.store';
+import { TypeormMonthlyReportStore, type MonthlyReportStore } from '../reports/monthly-reports.store';
 
 /** Every store of the management service, on one initialised DataSource. */
 export interface ManagementStores {
@@ -53,6 +54,8 @@ export interface ManagementStores {
   webhooks: WebhooksStore;
   /** The webhook outbox: its lists, and `enqueue` with an event's own transaction. */
   webhookDeliveries: TypeormWebhookDeliveriesStore;
+  /** The monthly report's figures (docs/reports.md). */
+  monthlyReports: MonthlyReportStore;
 }
 
 /** The Redis the management service reads pool use from (keys built by @trackline/contracts). */
@@ -107,5 +110,6 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     })),
     webhooks: new TypeormWebhooksStore(dataSource.manager),
     webhookDeliveries: new TypeormWebhookDeliveriesStore(dataSource.manager),
+    monthlyReports: new TypeormMonthlyReportStore(dataSource.manager),
   };
 }

@@ -85,6 +85,15 @@ export interface ManagementConfig {
     /** Deliveries in flight at once to one webhook, so a slow endpoint holds few slots. */
     perEndpoint: number;
   };
+  /** The monthly report e-mail (docs/reports.md). */
+  reports: {
+    /** Off: no replica enqueues reports on its own; `reports:send` still works. */
+    scheduleEnabled: boolean;
+    /** After 06:00 on the 1st, how long a replica that was down still sends last month's reports. */
+    catchUpHours: number;
+    /** Calls listed in the attached CSV at most; more are left out and the e-mail says so. */
+    csvMaxRows: number;
+  };
 }
 
 /** Loopback only: a scraper elsewhere must be named (docs/configuration.md). */
@@ -158,6 +167,11 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       baseDelayMs: read.integer('WEBHOOK_BASE_DELAY_MS', 10_000, { min: 10, max: 3_600_000 }),
       concurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1_000 }),
       perEndpoint: read.integer('WEBHOOK_ENDPOINT_CONCURRENCY', 4, { min: 1, max: 100 }),
+    },
+    reports: {
+      scheduleEnabled: read.boolean('REPORTS_SCHEDULE_ENABLED', true),
+      catchUpHours: read.integer('REPORTS_CATCH_UP_HOURS', 24, { min: 1, max: 27 * 24 }),
+      csvMaxRows: read.integer('REPORTS_CSV_MAX_ROWS', 100_000, { min: 1, max: 1_000_000 }),
     },
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {

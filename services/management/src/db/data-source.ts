@@ -23,6 +23,9 @@ import { CreateCdrs1795263500000 } from './migrations/1795263500000-CreateCdrs';
 import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
 import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
 import { CreateWebhooks1795462589143 } from './migrations/1795462589143-CreateWebhooks';
+import { CdrReportBucketEntity } from '../reports/cdr-report-bucket.entity';
+import { CreateCdrReportBuckets1795462611024 } from './migrations/1795462611024-CreateCdrReportBuckets';
+import { OutboxMonthlyReports1795462932984 } from './migrations/1795462932984-OutboxMonthlyReports';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -40,6 +43,7 @@ export const ENTITIES = [
   NotificationOutboxEntity,
   WebhookEntity,
   WebhookDeliveryEntity,
+  CdrReportBucketEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -52,6 +56,8 @@ export const MIGRATIONS = [
   CreateNotificationOutbox1795263600000,
   CreateCdrDayCounts1795263700000,
   CreateWebhooks1795462589143,
+  CreateCdrReportBuckets1795462611024,
+  OutboxMonthlyReports1795462932984,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */

@@ -24,7 +24,8 @@ const REQUEUE_SQL = `
     UPDATE notification_outbox o
     SET status = 'pending', attempts = 0, next_attempt_at = $1, locked_by = NULL, locked_until = NULL
     WHERE o.status = 'dead'
-      AND ($2::bigint IS NULL OR EXISTS (SELECT 1 FROM cdrs c WHERE c.id = o.cdr_id AND c.partner_id = $2))
+      AND ($2::bigint IS NULL OR EXISTS (SELECT 1 FROM cdrs c WHERE c.id = o.cdr_id AND c.partner_id = $2)
+           OR o.payload -> 'report' ->> 'partnerId' = $2::text)
       AND ($3::timestamptz IS NULL OR o.created >= $3)
     RETURNING 1
   )

@@ -14,6 +14,10 @@ export interface OutboundNotification {
   subject?: string;
   text: string;
   attachment?: { filename: string; contentType: string; content: Buffer };
+  /** E-mail only: an HTML alternative to `text` (a monthly report). */
+  html?: string;
+  /** E-mail only: more parts; one with a `cid` is an inline image the HTML shows as `cid:<cid>`. */
+  attachments?: Array<{ filename: string; contentType: string; content: Buffer; cid?: string }>;
 }
 
 /** Resolves once the receiving side accepted the message; rejects otherwise. */

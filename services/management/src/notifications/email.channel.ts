@@ -34,8 +34,9 @@ export class EmailChannel implements DeliveryChannel {
         text: notification.text,
         messageId: emailMessageId(notification.deliveryKey, this.messageIdDomain),
         headers: { 'X-Trackline-Notification': notification.deliveryKey },
-        attachments:
-          notification.attachment === undefined
+        ...(notification.html === undefined ? {} : { html: notification.html }),
+        attachments: [
+          ...(notification.attachment === undefined
             ? []
             : [
                 {
@@ -43,7 +44,9 @@ export class EmailChannel implements DeliveryChannel {
                   contentType: notification.attachment.contentType,
                   content: notification.attachment.content,
                 },
-              ],
+              ]),
+          ...(notification.attachments ?? []),
+        ],
       });
     } catch (error) {
       // 5xx is the server's final word on this message (bad mailbox, refused); 4xx and network

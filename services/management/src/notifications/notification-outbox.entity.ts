@@ -22,12 +22,15 @@ export interface OutboxPayload {
   subject?: string;
   text: string;
   attachment?: { filename: string; contentType: string };
+  /** A monthly report e-mail: built when it is sent, from these (docs/reports.md). */
+  report?: { partnerId: string; customerId: string; month: string };
 }
 
 @Entity({ name: 'notification_outbox' })
 @Unique('UQ_notification_outbox_delivery_key', ['deliveryKey'])
 @Check('CHK_notification_outbox_channel', `"channel" IN ('email', 'sms')`)
-@Check('CHK_notification_outbox_kind', `"kind" IN ('missed_call', 'new_voicemail')`)
+@Check('CHK_notification_outbox_kind', `"kind" IN ('missed_call', 'new_voicemail', 'monthly_report')`)
+@Unique('UQ_notification_outbox_unique_key', ['uniqueKey'])
 @Check('CHK_notification_outbox_status', `"status" IN ('pending', 'sending', 'sent', 'dead', 'logged')`)
 @Index('IDX_notification_outbox_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('IDX_notification_outbox_lease', ['lockedUntil'], { where: `"status" = 'sending'` })
@@ -54,8 +57,9 @@ export class NotificationOutboxEntity {
   @Column({ type: 'varchar', length: 320 })
   recipient!: string;
 
-  @Column({ name: 'cdr_id', type: 'bigint' })
-  cdrId!: string;
+  /** Null for a message about no single call (a monthly report). */
+  @Column({ name: 'cdr_id', type: 'bigint', nullable: true })
+  cdrId!: string | null;
 
   @Column({ type: 'jsonb' })
   payload!: OutboxPayload;
@@ -86,4 +90,8 @@ export class NotificationOutboxEntity {
 
   @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
   sentAt!: Date | null;
+
+  /** At most one row per key: `monthly_report:<customer_id>:<YYYY-MM>` (docs/reports.md). */
+  @Column({ name: 'unique_key', type: 'varchar', length: 100, nullable: true })
+  uniqueKey!: string | null;
 }

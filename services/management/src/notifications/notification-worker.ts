@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@trackline/platform';
 import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
 import type { ClaimedNotification, OutboxStore } from './outbox.store';
-import type { NotificationChannel } from './outbox-writer';
+import type { NotificationChannel, NotificationKind } from './outbox-writer';
 import type { RecordingReader } from './recording.reader';
 import { nextAttemptAt } from './retry-policy';
 
@@ -24,7 +24,15 @@ export interface NotificationWorkerDeps {
   recordings: RecordingReader;
   logger: Logger;
   clock: () => Date;
+  /**
+   * Kinds whose message is built when it is sent rather than stored in the row (the monthly
+   * report, docs/reports.md). A composer's PermanentDeliveryError kills the row at once.
+   */
+  composers?: Partial<Record<NotificationKind, MessageComposer>>;
 }
+
+/** Builds the message of a claimed row of its kind. */
+export type MessageComposer = (row: ClaimedNotification) => Promise<OutboundNotification>;
 
 /**
  * Delivers the notification outbox (SPEC §8).
@@ -75,6 +83,30 @@ export class NotificationWorker {
     );
     await Promise.all(claimed.map((row) => this.process(row)));
     return claimed.length;
+  }
+
+  /**
+   * Claims the rows named (due or not, unless a live worker holds them), delivers and marks them
+   * as a round does. Returns how many it claimed. For an operator command that sends now.
+   */
+  async runFor(ids: readonly string[]): Promise<number> {
+    const store = this.deps.store;
+    if (store.claimIds === undefined) throw new Error('this outbox store cannot claim rows by id');
+    const now = this.deps.clock();
+    const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
+    let claimed = 0;
+    // In batches, so a long list is delivered with the same concurrency as a round.
+    for (let first = 0; first < ids.length; first += this.settings.batchSize) {
+      const rows = await store.claimIds(
+        this.settings.workerId,
+        ids.slice(first, first + this.settings.batchSize),
+        this.deps.clock(),
+        leaseUntil,
+      );
+      await Promise.all(rows.map((row) => this.process(row)));
+      claimed += rows.length;
+    }
+    return claimed;
   }
 
   private async run(): Promise<void> {
@@ -146,6 +178,8 @@ export class NotificationWorker {
   }
 
   private async outbound(row: ClaimedNotification): Promise<OutboundNotification> {
+    const composer = this.deps.composers?.[row.kind];
+    if (composer !== undefined) return composer(row);
     const notification: OutboundNotification = {
       id: row.id,
       deliveryKey: row.deliveryKey,

@@ -4,7 +4,8 @@ import type { Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
 import { createDataSource } from '../db/data-source';
 import { EmailChannel } from './email.channel';
-import { NotificationWorker } from './notification-worker';
+import type { DataSource } from 'typeorm';
+import { NotificationWorker, type NotificationWorkerDeps } from './notification-worker';
 import { TypeormOutboxStore } from './outbox.store';
 import { SqlRecordingReader } from './recording.reader';
 import { SmsChannel } from './sms.channel';
@@ -16,6 +17,8 @@ export interface StartNotificationWorkerDeps {
     'databaseUrl' | 'notifications' | 'smtpUrl' | 'smtpFrom' | 'smsGatewayUrl' | 'webhooks'
   >;
   logger: Logger;
+  /** Messages built when sent (the monthly report), on the worker's own DataSource. */
+  composers?: (dataSource: DataSource) => NotificationWorkerDeps['composers'];
 }
 
 export interface RunningNotificationWorker {
@@ -59,6 +62,7 @@ export async function startNotificationWorker(
       recordings: new SqlRecordingReader(dataSource.manager),
       logger: deps.logger,
       clock: () => new Date(),
+      composers: deps.composers?.(dataSource),
     },
     {
       workerId,

@@ -1,0 +1,55 @@
+/** One customer's month (docs/reports.md): counts as numbers, money as a two-decimal string. */
+export interface MonthlyReport {
+  customerId: string;
+  /** `YYYY-MM` on the partner's wall clock. */
+  month: string;
+  /** The partner's IANA time zone the month and its days are counted in. */
+  timeZone: string;
+  calls: number;
+  answered: number;
+  /** Unanswered calls that left no voicemail recording. */
+  missed: number;
+  /** Unanswered calls that left a voicemail recording. */
+  voicemails: number;
+  /** Calls that earned a commission. */
+  leads: number;
+  commission: string;
+  sources: ReportSourceLine[];
+  /** Every local day of the month, in order, including days without calls. */
+  days: ReportDay[];
+}
+
+export interface ReportSourceLine {
+  sourceId: string;
+  name: string;
+  calls: number;
+  answered: number;
+  leads: number;
+  commission: string;
+}
+
+export interface ReportDay {
+  /** `YYYY-MM-DD`, local. */
+  date: string;
+  calls: number;
+  answered: number;
+}
+
+/** The figures of one source on one local day, as the store sums them. */
+export interface ReportFigureRow {
+  date: string;
+  /** "0" for calls without a source. */
+  sourceId: string;
+  calls: number;
+  answered: number;
+  voicemails: number;
+  leads: number;
+  commission: string;
+}
+
+/** A source of the customer, for the per-source table. */
+export interface ReportSourceName {
+  sourceId: string;
+  name: string;
+  active: boolean;
+}
