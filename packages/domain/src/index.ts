@@ -9,3 +9,5 @@ export * from './alt-numbers';
 export * from './money';
 export * from './pricing';
 export * from './timestamps';
+export * from './provider-signature';
+export * from './twiml';
