@@ -9,3 +9,4 @@ export * from './call-attribution.codec';
 export * from './customer-seen-event.codec';
 export * from './projection-writer';
 export * from './text-rules';
+export * from './dial-outcome.codec';

@@ -45,8 +45,16 @@ describe('providerSignature', () => {
   });
 
   it('takes repeated names in value order and non-ASCII text as UTF-8', () => {
-    expect(providerSignature(TOKEN, URL, [['x', '2'], ['x', '1']])).toBe(
-      providerSignature(TOKEN, URL, [['x', '1'], ['x', '2']]),
+    expect(
+      providerSignature(TOKEN, URL, [
+        ['x', '2'],
+        ['x', '1'],
+      ]),
+    ).toBe(
+      providerSignature(TOKEN, URL, [
+        ['x', '1'],
+        ['x', '2'],
+      ]),
     );
     expect(providerSignature(TOKEN, URL, [['CallerName', 'Åse Ødegård']])).toMatch(/^[A-Za-z0-9+/]{27}=$/);
   });

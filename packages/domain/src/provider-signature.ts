@@ -63,8 +63,5 @@ export function greetingAudioSignatureMatches(
   now: number,
 ): boolean {
   if (authToken === '' || !Number.isSafeInteger(expiresAt) || expiresAt * 1000 <= now) return false;
-  return timingSafeEqual(
-    digest(greetingAudioSignature(authToken, greetingId, expiresAt)),
-    digest(given),
-  );
+  return timingSafeEqual(digest(greetingAudioSignature(authToken, greetingId, expiresAt)), digest(given));
 }

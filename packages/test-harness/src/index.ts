@@ -4,3 +4,4 @@ export { createTestDatabase, type TestDatabase } from './test-database';
 export { createTestRedis, type TestRedis } from './test-redis';
 export { startRedisCluster, type RedisClusterHandle, type RedisClusterOptions } from './redis-cluster';
 export { freePort } from './free-port';
+export * from './provider';

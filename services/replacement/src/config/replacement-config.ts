@@ -36,6 +36,23 @@ export interface ReplacementConfig {
   telephonyToken: string;
   /** LOG_LEVEL, default info. */
   logLevel: LogLevel;
+  /** Provider voice webhooks, /telephony/twilio/* (docs/telephony.md). */
+  twilio: TwilioVoiceConfig;
+}
+
+export interface TwilioVoiceConfig {
+  /** TWILIO_AUTH_TOKEN: the HMAC key of the webhook signatures; unset means every webhook is refused (403). */
+  authToken: string;
+  /** REPLACEMENT_PUBLIC_URL: this service's base URL as the provider sees it; signatures are checked against it. */
+  publicUrl: string;
+  /** MANAGEMENT_PUBLIC_URL: management's base URL as the provider sees it (recording callbacks, greeting audio). */
+  managementPublicUrl: string;
+  /** TWILIO_RING_TIMEOUT_SECONDS, default 20: how long `<Dial>` rings the answering phone. */
+  ringTimeoutSeconds: number;
+  /** TWILIO_GREETING_LINK_SECONDS, default 3600: how long a greeting audio link in `<Play>` stays valid. */
+  greetingLinkSeconds: number;
+  /** TWILIO_VOICEMAIL_MAX_SECONDS, default 120: `<Record maxLength>` of a voicemail. */
+  voicemailMaxSeconds: number;
 }
 
 export function loadReplacementConfig(env: Env): ReplacementConfig {
@@ -56,6 +73,14 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
     partnerConfigCacheMs: read.integer('PARTNER_CONFIG_CACHE_MS', 1000, { min: 0, max: 1000 }),
     telephonyToken: read.string('TELEPHONY_TOKEN', ''),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    twilio: {
+      authToken: read.string('TWILIO_AUTH_TOKEN', ''),
+      publicUrl: publicBaseUrl(read, 'REPLACEMENT_PUBLIC_URL', 'http://127.0.0.1:8080'),
+      managementPublicUrl: publicBaseUrl(read, 'MANAGEMENT_PUBLIC_URL', 'https://127.0.0.1:8443'),
+      ringTimeoutSeconds: read.integer('TWILIO_RING_TIMEOUT_SECONDS', 20, { min: 5, max: 600 }),
+      greetingLinkSeconds: read.integer('TWILIO_GREETING_LINK_SECONDS', 3600, { min: 60, max: 86_400 }),
+      voicemailMaxSeconds: read.integer('TWILIO_VOICEMAIL_MAX_SECONDS', 120, { min: 5, max: 3600 }),
+    },
   };
   try {
     assertKeyPrefix(keyPrefix);
@@ -68,4 +93,9 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
   }
   read.done();
   return config;
+}
+
+/** A base URL without a trailing slash, so `<base>/telephony/...` is the exact URL the provider signs. */
+function publicBaseUrl(read: EnvReader, name: string, fallback: string): string {
+  return read.url(name, fallback, ['http:', 'https:'])!.replace(/\/+$/, '');
 }

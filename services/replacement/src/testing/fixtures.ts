@@ -21,6 +21,14 @@ export function testConfig(keyPrefix: string, overrides: Partial<ReplacementConf
     partnerConfigCacheMs: 0,
     telephonyToken: 'switch-token',
     logLevel: 'silent',
+    twilio: {
+      authToken: 'twilio-test-token',
+      publicUrl: 'https://calls.trackline.test',
+      managementPublicUrl: 'https://manage.trackline.test',
+      ringTimeoutSeconds: 20,
+      greetingLinkSeconds: 3600,
+      voicemailMaxSeconds: 120,
+    },
     ...overrides,
   };
 }
