@@ -20,6 +20,8 @@ import { CreateNumbersAndSources1795263300000 } from './migrations/1795263300000
 import { CreateCdrs1795263500000 } from './migrations/1795263500000-CreateCdrs';
 import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
 import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
+import { TwilioCallEntity } from '../telephony/twilio/twilio-call.entity';
+import { CreateTwilioCalls1795462925506 } from './migrations/1795462925506-CreateTwilioCalls';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -35,6 +37,7 @@ export const ENTITIES = [
   CdrEntity,
   CdrDayCountEntity,
   NotificationOutboxEntity,
+  TwilioCallEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -46,6 +49,7 @@ export const MIGRATIONS = [
   CreateCdrs1795263500000,
   CreateNotificationOutbox1795263600000,
   CreateCdrDayCounts1795263700000,
+  CreateTwilioCalls1795462925506,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
