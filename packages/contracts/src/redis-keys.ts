@@ -75,6 +75,8 @@ export interface PartnerKeys {
   call(callId: string): string;
   /** String: how a provider call's dialled leg ended (DialOutcome codec), beside `call`, 7 days. */
   callDial(callId: string): string;
+  /** String `1`: the answering phone pressed 1 to take this screened call (docs/telephony.md), 7 days. */
+  callScreen(callId: string): string;
 }
 
 /** All key names of one partner. Builders are cheap; callers on the hot path may still keep one. */
@@ -92,5 +94,6 @@ export function partnerKeys(prefix: string, advId: string): PartnerKeys {
     appSession: (trackingId) => `${base}app:${trackingId}`,
     call: (callId) => `${base}call:${callId}`,
     callDial: (callId) => `${base}call-dial:${callId}`,
+    callScreen: (callId) => `${base}call-screen:${callId}`,
   };
 }

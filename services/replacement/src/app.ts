@@ -108,6 +108,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   app.use(
     twilioVoiceRoutes({
       routing: callRouting,
+      partners,
       dialOutcomes: new RedisDialOutcomeStore(redis, prefix),
       config: config.twilio,
       clock,

@@ -33,6 +33,8 @@ export interface CallScript {
   message?: { seconds: number; audio: Buffer };
   /** DTMF the caller keys in for each `<Gather>`, in order. */
   digits?: string[];
+  /** What the answering phone keys in during a `<Number url>` whisper (screening); absent: nothing. */
+  screenDigits?: string;
   /** Order of the callbacks sent after the call: status first (usual) or recording first. */
   callbackOrder?: 'status-first' | 'recording-first';
   /** Send every after-call callback twice, as a provider retrying does. */
@@ -77,6 +79,46 @@ export class ProviderCallSimulator {
       body: formEncode(fields),
     });
     return { method: 'POST', url, fields, response };
+  }
+
+  /** Plays a `<Number url>` document to the answering phone; true when it ends in a connect. */
+  private async whisper(url: string, script: CallScript, transcript: CallTranscript): Promise<boolean> {
+    const leg: [string, string][] = [
+      ['AccountSid', this.account.accountSid],
+      ['ApiVersion', '2010-04-01'],
+      ['CallSid', `${script.callSid.slice(0, 2)}d${script.callSid.slice(3)}`],
+      ['ParentCallSid', script.callSid],
+      ['CallStatus', 'in-progress'],
+      ['Direction', 'outbound-dial'],
+      ['From', script.from],
+      ['To', script.to],
+    ];
+    const fetchLeg = async (target: string, fields: [string, string][]): Promise<TwimlVerb[] | null> => {
+      const exchange = await this.post(target, fields);
+      transcript.exchanges.push(exchange);
+      if (exchange.response.status !== 200) return null;
+      const parsed = readTwiml(exchange.response.text);
+      transcript.documents.push(parsed);
+      return parsed;
+    };
+    let document = await fetchLeg(url, leg);
+    while (document !== null) {
+      let gathered: [string, string][] | null = null;
+      let action = '';
+      for (const verb of document) {
+        if (verb.name === 'Hangup' || verb.name === 'Reject') return false;
+        // A Gather nobody keys into times out and falls through to the next verb.
+        if (verb.name === 'Gather' && script.screenDigits !== undefined) {
+          gathered = [...leg, ['Digits', script.screenDigits]];
+          action = verb.attributes.action!;
+          break;
+        }
+      }
+      // The whisper ran out of verbs without hanging up: the call connects.
+      if (gathered === null) return true;
+      document = await fetchLeg(action, gathered);
+    }
+    return false;
   }
 
   async play(script: CallScript): Promise<CallTranscript> {
@@ -142,7 +184,15 @@ export class ProviderCallSimulator {
           const dialed = script.dialed ?? { outcome: 'no-answer' as const };
           const timeout = Number(verb.attributes.timeout ?? '30');
           const status = dialed.outcome === 'answered' ? 'completed' : dialed.outcome;
-          const talk = dialed.outcome === 'answered' ? dialed.talkSeconds : 0;
+          let talk = dialed.outcome === 'answered' ? dialed.talkSeconds : 0;
+          const whisperUrl = verb.children.find((child) => child.name === 'Number')?.attributes.url;
+          if (dialed.outcome === 'answered' && whisperUrl !== undefined) {
+            // The answering phone picked up: the whisper runs on the dialled leg before connecting.
+            const accepted = await this.whisper(whisperUrl, script, transcript);
+            // Declined: the leg was still answered and then hung up; the provider reports it
+            // completed with the whisper's few seconds, which Trackline must not take for a lead.
+            if (!accepted) talk = 4;
+          }
           seconds += (dialed.outcome === 'no-answer' ? timeout : 3) + talk;
           const fields: [string, string][] = [
             ...base('in-progress'),

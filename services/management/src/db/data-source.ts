@@ -22,6 +22,7 @@ import { CreateNotificationOutbox1795263600000 } from './migrations/179526360000
 import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
 import { TwilioCallEntity } from '../telephony/twilio/twilio-call.entity';
 import { CreateTwilioCalls1795462925506 } from './migrations/1795462925506-CreateTwilioCalls';
+import { AddPartnerCallSettings1795463430471 } from './migrations/1795463430471-AddPartnerCallSettings';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -50,6 +51,7 @@ export const MIGRATIONS = [
   CreateNotificationOutbox1795263600000,
   CreateCdrDayCounts1795263700000,
   CreateTwilioCalls1795462925506,
+  AddPartnerCallSettings1795463430471,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */

@@ -255,6 +255,57 @@ describe('provider calls through Trackline (Twilio webhooks, both services)', ()
     expect(await outbox(cdr!.cdr_id as string)).toHaveLength(1);
   });
 
+  it('screens calls once the operator turns it on: a machine that picks up is not a lead', async () => {
+    await env.operator(
+      'partner:update',
+      '--name',
+      PARTNER.advId,
+      '--ring-timeout',
+      '30',
+      '--screen-calls',
+      '1',
+    );
+    try {
+      const accepted = await env.simulator.play(
+        script(answeredNumber, { dialed: { outcome: 'answered', talkSeconds: 50 }, screenDigits: '1' }),
+      );
+      const dial = accepted.documents[0]![0]!;
+      expect(dial.attributes.timeout).toBe('30');
+      expect(dial.children[0]!.attributes.url).toBe(
+        `${REPLACEMENT_PUBLIC}/telephony/twilio/screen?adv=${PARTNER.advId}`,
+      );
+      expect(await storedCdr(accepted.exchanges[0]!.fields[2]![1])).toMatchObject({
+        answered: true,
+        duration: 50,
+        commission: '40.00',
+      });
+
+      // Nobody presses 1: the whisper hangs up, the provider still reports the leg completed.
+      const machine = await env.simulator.play(
+        script(answeredNumber, { dialed: { outcome: 'answered', talkSeconds: 50 } }),
+      );
+      expect(await storedCdr(machine.exchanges[0]!.fields[2]![1])).toMatchObject({
+        answered: false,
+        commission: null,
+      });
+    } finally {
+      await env.operator(
+        'partner:update',
+        '--name',
+        PARTNER.advId,
+        '--ring-timeout',
+        '',
+        '--screen-calls',
+        '0',
+      );
+    }
+    const plain = await env.simulator.play(
+      script(answeredNumber, { dialed: { outcome: 'answered', talkSeconds: 5 } }),
+    );
+    expect(plain.documents[0]![0]!.attributes.timeout).toBe('20');
+    expect(plain.documents[0]![0]!.children[0]!.attributes).toEqual({});
+  });
+
   it('rings the alt number at night', async () => {
     env.replacementClock.now = NIGHT_AT;
     try {

@@ -1,3 +1,4 @@
+import { isKeySafeAdvId } from '@trackline/contracts';
 import { greetingAudioSignature, twimlDocument, type TwimlNode } from '@trackline/domain';
 import type { TwilioVoiceConfig } from '../../config/replacement-config';
 import type { RouteDecision } from '../call-routing.service';
@@ -7,7 +8,14 @@ export const TWILIO_PATHS = {
   voice: '/telephony/twilio/voice',
   dialResult: '/telephony/twilio/dial-result',
   recorded: '/telephony/twilio/recorded',
+  screen: '/telephony/twilio/screen',
 } as const;
+
+/** A partner's call handling (its projected settings, else the service defaults). */
+export interface CallHandling {
+  ringTimeoutSeconds: number;
+  screenCalls: boolean;
+}
 
 /** What the dial-result request needs to know about the dial it follows; carried in its signed action URL. */
 export interface DialContext {
@@ -17,6 +25,8 @@ export interface DialContext {
   onBusy: boolean;
   onNoAnswer: boolean;
   vmGreetingId: string | null;
+  /** The answering phone must press 1 (call screening). */
+  screened: boolean;
 }
 
 const VOICEMAIL_PROMPT = 'Please leave a message after the tone.';
@@ -29,6 +39,7 @@ export function decisionTwiml(
   decision: RouteDecision,
   bnum: string,
   config: TwilioVoiceConfig,
+  handling: CallHandling,
   now: number,
 ): string {
   if (decision.action === 'reject' || decision.partner === null) return rejectTwiml();
@@ -41,17 +52,27 @@ export function decisionTwiml(
     onBusy: decision.on_busy === 'voicemail',
     onNoAnswer: decision.on_no_answer === 'voicemail',
     vmGreetingId: decision.vm_greeting_id ?? null,
+    screened: handling.screenCalls,
   };
+  const screenUrl = handling.screenCalls
+    ? `${config.publicUrl}${TWILIO_PATHS.screen}?${new URLSearchParams({ adv: decision.partner })}`
+    : undefined;
   return twimlDocument([
     {
       name: 'Dial',
       attributes: {
         action: `${config.publicUrl}${TWILIO_PATHS.dialResult}?${dialQuery(context)}`,
         method: 'POST',
-        timeout: config.ringTimeoutSeconds,
+        timeout: handling.ringTimeoutSeconds,
         answerOnBridge: 'true',
       },
-      children: [{ name: 'Number', children: decision.target ?? '' }],
+      children: [
+        {
+          name: 'Number',
+          attributes: { url: screenUrl, method: screenUrl === undefined ? undefined : 'POST' },
+          children: decision.target ?? '',
+        },
+      ],
     },
   ]);
 }
@@ -104,6 +125,7 @@ function dialQuery(context: DialContext): string {
   );
   const query = new URLSearchParams({ adv: context.advId, to: context.bnum, divert: divert.join(' ') });
   if (context.vmGreetingId !== null) query.set('greeting', context.vmGreetingId);
+  if (context.screened) query.set('screen', '1');
   return query.toString();
 }
 
@@ -112,7 +134,7 @@ export function parseDialQuery(query: URLSearchParams): DialContext | null {
   const advId = query.get('adv');
   const bnum = query.get('to');
   const divert = query.get('divert');
-  if (advId === null || advId === '' || bnum === null || divert === null) return null;
+  if (!isKeySafeAdvId(advId) || bnum === null || divert === null) return null;
   const kinds = divert.split(' ');
   const greeting = query.get('greeting');
   return {
@@ -121,5 +143,29 @@ export function parseDialQuery(query: URLSearchParams): DialContext | null {
     onBusy: kinds.includes('busy'),
     onNoAnswer: kinds.includes('no-answer'),
     vmGreetingId: greeting === null || greeting === '' ? null : greeting,
+    screened: query.get('screen') === '1',
   };
+}
+
+/** The whisper to the answering phone of a screened call: press 1 to take it, else it is hung up. */
+export function screenTwiml(config: TwilioVoiceConfig, advId: string): string {
+  return twimlDocument([
+    {
+      name: 'Gather',
+      attributes: {
+        input: 'dtmf',
+        numDigits: 1,
+        timeout: 8,
+        action: `${config.publicUrl}${TWILIO_PATHS.screen}?${new URLSearchParams({ adv: advId, step: 'answer' })}`,
+        method: 'POST',
+      },
+      children: [{ name: 'Say', children: 'You have a call from a Trackline number. Press 1 to accept.' }],
+    },
+    { name: 'Hangup' },
+  ]);
+}
+
+/** Pressed 1: an empty answer ends the whisper and connects the call. */
+export function connectTwiml(): string {
+  return twimlDocument([]);
 }

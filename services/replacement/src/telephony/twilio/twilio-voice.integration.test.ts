@@ -237,6 +237,95 @@ describe('POST /telephony/twilio/dial-result', () => {
   });
 });
 
+describe('a partner’s ring timeout and call screening', () => {
+  const screening = uniqueAdvId('screen');
+  const SCREENED = '+4790000201';
+
+  beforeAll(async () => {
+    await writePartnerProjection(
+      target.redis,
+      target.keyPrefix,
+      projection(
+        partnerConfig(screening, { ringTimeoutSeconds: 35, screenCalls: true }),
+        [],
+        [sourceRoute({ sourceId: '301', destnr: SCREENED, phonenr: '+4722334501', vmDivertNoanswer: true })],
+      ),
+    );
+  });
+
+  async function dialDocument(callSid: string) {
+    const voice = await simulator.post(`${PUBLIC}/telephony/twilio/voice`, voiceFields(callSid, SCREENED));
+    return readTwiml(voice.response.text)[0]!;
+  }
+
+  function legFields(callSid: string): [string, string][] {
+    return [
+      ['CallSid', `${callSid}-leg`],
+      ['ParentCallSid', callSid],
+      ['CallStatus', 'in-progress'],
+      ['Direction', 'outbound-dial'],
+    ];
+  }
+
+  it('rings for the partner’s timeout and sends the answering phone a whisper', async () => {
+    const dial = await dialDocument('CA-screen-0');
+    expect(dial.attributes.timeout).toBe('35');
+    const whisperUrl = dial.children[0]!.attributes.url!;
+    expect(whisperUrl).toBe(`${PUBLIC}/telephony/twilio/screen?adv=${encodeURIComponent(screening)}`);
+    const whisper = await simulator.post(whisperUrl, legFields('CA-screen-0'));
+    const [gather, hangup] = readTwiml(whisper.response.text);
+    expect(gather).toMatchObject({ name: 'Gather', attributes: { numDigits: '1', input: 'dtmf' } });
+    expect(gather!.children[0]!.text).toMatch(/Press 1/);
+    expect(hangup!.name).toBe('Hangup');
+  });
+
+  it('counts a screened call as answered only after 1 was pressed', async () => {
+    const dial = await dialDocument('CA-screen-1');
+    const whisper = readTwiml(
+      (await simulator.post(dial.children[0]!.attributes.url!, legFields('CA-screen-1'))).response.text,
+    );
+    const pressed = await simulator.post(whisper[0]!.attributes.action!, [
+      ...legFields('CA-screen-1'),
+      ['Digits', '1'],
+    ]);
+    expect(readTwiml(pressed.response.text)).toEqual([]);
+    const result = await simulator.post(dial.attributes.action!, [
+      ...voiceFields('CA-screen-1', SCREENED),
+      ['DialCallStatus', 'completed'],
+      ['DialCallDuration', '61'],
+    ]);
+    expect(readTwiml(result.response.text).map((verb) => verb.name)).toEqual(['Hangup']);
+    const stored = await target.redis.get(partnerKeys(target.keyPrefix, screening).callDial('CA-screen-1'));
+    expect(decodeDialOutcome(stored!)).toMatchObject({ status: 'completed', durationSeconds: 61 });
+  });
+
+  it('takes a picked-up call without the key press (an answering machine) as not answered', async () => {
+    const dial = await dialDocument('CA-screen-2');
+    const whisper = readTwiml(
+      (await simulator.post(dial.children[0]!.attributes.url!, legFields('CA-screen-2'))).response.text,
+    );
+    const wrongKey = await simulator.post(whisper[0]!.attributes.action!, [
+      ...legFields('CA-screen-2'),
+      ['Digits', '5'],
+    ]);
+    expect(readTwiml(wrongKey.response.text).map((verb) => verb.name)).toEqual(['Hangup']);
+    // The provider reports the leg completed after its few seconds of whisper.
+    const result = await simulator.post(dial.attributes.action!, [
+      ...voiceFields('CA-screen-2', SCREENED),
+      ['DialCallStatus', 'completed'],
+      ['DialCallDuration', '4'],
+    ]);
+    // No answer, so the source's no-answer diversion applies.
+    expect(readTwiml(result.response.text).map((verb) => verb.name)).toEqual(['Say', 'Record']);
+    const stored = await target.redis.get(partnerKeys(target.keyPrefix, screening).callDial('CA-screen-2'));
+    expect(decodeDialOutcome(stored!)).toMatchObject({
+      status: 'no-answer',
+      durationSeconds: 0,
+      voicemail: true,
+    });
+  });
+});
+
 describe('with Redis down', () => {
   it('answers 503 at once, so the provider uses the number’s fallback URL', async () => {
     const deadPort = await freePort();
