@@ -54,7 +54,7 @@ export function twilioCallbackRoutes(deps: TwilioCallbackDependencies): Router {
     const callStatus = field(fields, 'CallStatus', /^[a-z-]{1,20}$/, 'must be a call status');
     // Progress events (initiated, ringing, in-progress) say nothing the record needs.
     if (!FINAL_CALL_STATUSES.has(callStatus)) {
-      response.status(204).end();
+      emptyAnswer(response);
       return;
     }
     const to = toE164(field(fields, 'To', NUMBER_PATTERN, 'must be a phone number'));
@@ -69,7 +69,7 @@ export function twilioCallbackRoutes(deps: TwilioCallbackDependencies): Router {
       deps.clock(),
     );
     deps.log.info({ callSid, callStatus, ...result }, 'provider status callback');
-    response.status(204).end();
+    emptyAnswer(response);
   });
 
   router.post('/twilio/recording', form, async (request: Request, response: Response) => {
@@ -88,7 +88,7 @@ export function twilioCallbackRoutes(deps: TwilioCallbackDependencies): Router {
     const greetingId = query.get('greeting');
     if (greetingId !== null) {
       await greetingRecording(deps, greetingId, recordingStatus, recordingUrl);
-      response.status(204).end();
+      emptyAnswer(response);
       return;
     }
     const to = query.get('to');
@@ -106,7 +106,7 @@ export function twilioCallbackRoutes(deps: TwilioCallbackDependencies): Router {
       deps.clock(),
     );
     deps.log.info({ callSid, recordingStatus, ...result }, 'provider recording callback');
-    response.status(204).end();
+    emptyAnswer(response);
   });
 
   router.post('/twilio/greeting-call', form, async (request: Request, response: Response) => {
@@ -204,4 +204,9 @@ function audioType(audio: Buffer): string {
   if (audio.subarray(0, 3).toString('latin1') === 'ID3' || (audio[0] === 0xff && (audio[1]! & 0xe0) === 0xe0))
     return 'audio/mpeg';
   return 'application/octet-stream';
+}
+
+/** Status and recording callbacks: the provider ignores the body; an empty TwiML document is always safe. */
+function emptyAnswer(response: Response): void {
+  response.status(200).type('text/xml; charset=utf-8').send(twimlDocument([]));
 }

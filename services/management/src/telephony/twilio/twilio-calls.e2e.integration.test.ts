@@ -175,7 +175,7 @@ describe('provider calls through Trackline (Twilio webhooks, both services)', ()
     const dial = call.documents[0]![0]!;
     expect(dial).toMatchObject({ name: 'Dial', attributes: { timeout: '20', answerOnBridge: 'true' } });
     expect(dial.children[0]).toMatchObject({ name: 'Number', text: '+4723456701' });
-    expect(call.exchanges.map((exchange) => exchange.response.status)).toEqual([200, 200, 204]);
+    expect(call.exchanges.map((exchange) => exchange.response.status)).toEqual([200, 200, 200]);
     const cdr = await storedCdr(call.exchanges[0]!.fields.find(([name]) => name === 'CallSid')![1]);
     expect(cdr).toMatchObject({
       answered: true,
@@ -247,7 +247,7 @@ describe('provider calls through Trackline (Twilio webhooks, both services)', ()
       `${MANAGEMENT_BASE}/telephony/twilio/recording`,
       STATUS_URL,
     ]);
-    expect(callbacks.map((exchange) => exchange.response.status)).toEqual([204, 204, 204, 204]);
+    expect(callbacks.map((exchange) => exchange.response.status)).toEqual([200, 200, 200, 200]);
     const cdr = await storedCdr(sid);
     expect(cdr).toMatchObject({ answered: false, voicemail: true, recording_bytes: message.length });
     // CallDuration of the whole call (ring timeout, greeting, message), not a talk time.
@@ -324,7 +324,7 @@ describe('provider calls through Trackline (Twilio webhooks, both services)', ()
     const sid = callSid();
     const call = await env.simulator.play(script(UNKNOWN_NUMBER, { callSid: sid }));
     expect(call.documents).toEqual([[{ name: 'Reject', attributes: {}, text: '', children: [] }]]);
-    expect(call.exchanges.at(-1)!.response.status).toBe(204);
+    expect(call.exchanges.at(-1)!.response.status).toBe(200);
     expect(await storedCdr(sid)).toBeNull();
   });
 
