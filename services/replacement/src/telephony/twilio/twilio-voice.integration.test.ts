@@ -336,6 +336,8 @@ describe('with Redis down', () => {
       }),
       logger: silentLogger,
     });
+    // Given up at once, so no reconnection timer outlives the file; commands fail as while Redis is down.
+    down.redis.disconnect();
     const server = createServer(down.handler);
     const port = await listen(server, 0, '127.0.0.1');
     try {
@@ -358,10 +360,7 @@ describe('with Redis down', () => {
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      // A client that never connected has a reconnect timer pending: stop it outright.
-      down.redis.disconnect(false);
-      await down.close().catch(() => undefined);
-      down.redis.disconnect(false);
+      await down.close();
     }
   });
 });
