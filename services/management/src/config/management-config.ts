@@ -82,8 +82,9 @@ export const DEFAULT_METRICS_ALLOW_IP = ['127.0.0.0/8', '::1/128'] as const;
 export function loadManagementConfig(env: Env): ManagementConfig {
   const read = new EnvReader(env);
   const nonceSecret = read.optionalString('DIGEST_NONCE_SECRET');
+  const port = read.port('MANAGEMENT_PORT', 8443);
   const config: ManagementConfig = {
-    port: read.port('MANAGEMENT_PORT', 8443),
+    port,
     host: read.string('MANAGEMENT_HOST', '0.0.0.0'),
     dataDir: read.string('DATA_DIR', '.data'),
     databaseUrl: read.url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/trackline', [
@@ -131,7 +132,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       authToken: read.string('TWILIO_AUTH_TOKEN', ''),
       accountSid: read.string('TWILIO_ACCOUNT_SID', ''),
       publicUrl: read
-        .url('MANAGEMENT_PUBLIC_URL', 'https://127.0.0.1:8443', ['http:', 'https:'])!
+        .url('MANAGEMENT_PUBLIC_URL', `https://127.0.0.1:${port}`, ['http:', 'https:'])!
         .replace(/\/+$/, ''),
       recordingHosts: orDefault(read.list('RECORDING_HOSTS'), DEFAULT_RECORDING_HOSTS),
       graceSeconds: read.integer('TWILIO_CALLBACK_GRACE_SECONDS', 300, { min: 1, max: 86_400 }),

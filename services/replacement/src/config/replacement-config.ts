@@ -58,8 +58,9 @@ export interface TwilioVoiceConfig {
 export function loadReplacementConfig(env: Env): ReplacementConfig {
   const read = new EnvReader(env);
   const keyPrefix = read.string('REDIS_KEY_PREFIX', DEFAULT_KEY_PREFIX);
+  const port = read.port('REPLACEMENT_PORT', 8080);
   const config: ReplacementConfig = {
-    port: read.port('REPLACEMENT_PORT', 8080),
+    port,
     host: read.string('REPLACEMENT_HOST', '0.0.0.0'),
     redis: {
       url: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
@@ -75,8 +76,13 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     twilio: {
       authToken: read.string('TWILIO_AUTH_TOKEN', ''),
-      publicUrl: publicBaseUrl(read, 'REPLACEMENT_PUBLIC_URL', 'http://127.0.0.1:8080'),
-      managementPublicUrl: publicBaseUrl(read, 'MANAGEMENT_PUBLIC_URL', 'https://127.0.0.1:8443'),
+      // The local defaults are where `pnpm start` serves the two services on this machine.
+      publicUrl: publicBaseUrl(read, 'REPLACEMENT_PUBLIC_URL', `http://127.0.0.1:${port}`),
+      managementPublicUrl: publicBaseUrl(
+        read,
+        'MANAGEMENT_PUBLIC_URL',
+        `https://127.0.0.1:${read.port('MANAGEMENT_PORT', 8443)}`,
+      ),
       ringTimeoutSeconds: read.integer('TWILIO_RING_TIMEOUT_SECONDS', 20, { min: 5, max: 600 }),
       greetingLinkSeconds: read.integer('TWILIO_GREETING_LINK_SECONDS', 3600, { min: 60, max: 86_400 }),
       voicemailMaxSeconds: read.integer('TWILIO_VOICEMAIL_MAX_SECONDS', 120, { min: 5, max: 3600 }),
