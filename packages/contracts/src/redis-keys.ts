@@ -94,6 +94,6 @@ export function partnerKeys(prefix: string, advId: string): PartnerKeys {
     appSession: (trackingId) => `${base}app:${trackingId}`,
     call: (callId) => `${base}call:${callId}`,
     callDial: (callId) => `${base}call-dial:${callId}`,
-    callScreen: (callId) => `${base}call-screen:${callId}`,
+    callScreen: (callId) => `${base}screened:${callId}`,
   };
 }
