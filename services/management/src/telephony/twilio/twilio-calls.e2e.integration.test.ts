@@ -405,6 +405,29 @@ describe('provider calls through Trackline (Twilio webhooks, both services)', ()
     expect(cdr).toMatchObject({ answered: false, voicemail: false, recording_bytes: null });
   });
 
+  it('a callback that comes a day after its call was completed stores nothing twice', async () => {
+    const sid = callSid();
+    const first = await env.simulator.play(
+      script(answeredNumber, { callSid: sid, dialed: { outcome: 'answered', talkSeconds: 21 } }),
+    );
+    const stored = await storedCdr(sid);
+    expect(stored).toMatchObject({ answered: true, duration: 21 });
+    // Two days on, the sweep drops rows of completed calls; then the provider repeats the callback.
+    env.replacementClock.now += 2 * DAY_MS;
+    try {
+      await env.management.app.twilioCalls.sweep(new Date(env.replacementClock.now));
+      expect(
+        await env.stores.dataSource.query(`SELECT 1 FROM twilio_calls WHERE call_sid = $1`, [sid]),
+      ).toEqual([]);
+      const statusCallback = first.exchanges.at(-1)!;
+      const late = await env.simulator.post(statusCallback.url, statusCallback.fields);
+      expect(late.response.status).toBe(200);
+      expect(await storedCdr(sid)).toEqual(stored);
+    } finally {
+      env.replacementClock.now -= 2 * DAY_MS;
+    }
+  });
+
   it('refuses forged callbacks (403) and recording URLs outside RECORDING_HOSTS (400)', async () => {
     const sid = callSid();
     const status: [string, string][] = [

@@ -13,6 +13,8 @@ import type {
 /** CallStatus values that end a call; earlier ones (queued, ringing, in-progress) are not kept. */
 export const FINAL_CALL_STATUSES = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
 
+const COMPLETED_KEPT_MS = 24 * 3_600_000;
+
 export interface TwilioCallsOptions {
   /** TWILIO_CALLBACK_GRACE_SECONDS: how long a call waits for a missing callback before it is completed. */
   graceMs: number;
@@ -52,8 +54,13 @@ export class TwilioCallsService {
     return this.tryComplete(state, now, false);
   }
 
-  /** Completes every call whose callbacks stopped more than the grace period ago; returns how many. */
+  /**
+   * Completes every call whose callbacks stopped more than the grace period ago; returns how many.
+   * Rows of calls completed a day ago are dropped: a callback that late finds no row, starts a new
+   * one, and completes as "already stored" (ingestion is idempotent on CallSid).
+   */
   async sweep(now: Date, limit = 100): Promise<number> {
+    await this.store.purgeCompleted(new Date(now.getTime() - COMPLETED_KEPT_MS));
     const due = await this.store.stale(new Date(now.getTime() - this.options.graceMs), limit);
     let completed = 0;
     for (const callSid of due) {

@@ -43,6 +43,8 @@ export interface TwilioCallsStore {
   complete(callSid: string, cdrId: string | null, outcome: string, now: Date): Promise<boolean>;
   /** Calls not completed whose last callback is older than `before`, oldest first. */
   stale(before: Date, limit: number): Promise<string[]>;
+  /** Forgets calls completed before `before` (their record is stored); returns how many. */
+  purgeCompleted(before: Date): Promise<number>;
 }
 
 export class TypeormTwilioCallsStore implements TwilioCallsStore {
@@ -112,6 +114,16 @@ export class TypeormTwilioCallsStore implements TwilioCallsStore {
       [before, limit],
     )) as Array<{ call_sid: string }>;
     return rows.map((row) => row.call_sid);
+  }
+
+  async purgeCompleted(before: Date): Promise<number> {
+    const result = await this.manager
+      .createQueryBuilder()
+      .delete()
+      .from(TwilioCallEntity)
+      .where('completed_at < :before', { before })
+      .execute();
+    return result.affected ?? 0;
   }
 }
 

@@ -345,18 +345,14 @@ describe('with Redis down', () => {
         account({ targetFor: (url) => url.replace(PUBLIC, `http://127.0.0.1:${port}`) }),
         recordings,
       );
-      const started = performance.now();
       const exchange = await downSimulator.post(
         `${PUBLIC}/telephony/twilio/voice`,
         voiceFields('CA-down-1', STATIC),
       );
-      const ms = performance.now() - started;
       expect(exchange.response.status).toBe(503);
       expect(JSON.parse(exchange.response.text)).toEqual({
         error: { status: 503, message: 'Routing store unavailable' },
       });
-      // Not a timing assertion on speed: a bound far above the deadline only proves nothing waits.
-      expect(ms).toBeLessThan(2000);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
