@@ -131,9 +131,9 @@ export function loadManagementConfig(env: Env): ManagementConfig {
     twilio: {
       authToken: read.string('TWILIO_AUTH_TOKEN', ''),
       accountSid: read.string('TWILIO_ACCOUNT_SID', ''),
-      publicUrl: read
-        .url('MANAGEMENT_PUBLIC_URL', `https://127.0.0.1:${port}`, ['http:', 'https:'])!
-        .replace(/\/+$/, ''),
+      publicUrl: withoutTrailingSlash(
+        read.url('MANAGEMENT_PUBLIC_URL', `https://127.0.0.1:${port}`, ['http:', 'https:'])!,
+      ),
       recordingHosts: orDefault(read.list('RECORDING_HOSTS'), DEFAULT_RECORDING_HOSTS),
       graceSeconds: read.integer('TWILIO_CALLBACK_GRACE_SECONDS', 300, { min: 1, max: 86_400 }),
       sweepIntervalMs: read.integer('TWILIO_SWEEP_INTERVAL_MS', 30_000, { min: 100, max: 3_600_000 }),
@@ -152,6 +152,11 @@ export function loadManagementConfig(env: Env): ManagementConfig {
   }
   read.done();
   return config;
+}
+
+/** So `<base>/telephony/...` is the exact URL the provider signs. */
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
 }
 
 function orDefault(list: string[], fallback: readonly string[]): string[] {

@@ -59,6 +59,8 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
   const read = new EnvReader(env);
   const keyPrefix = read.string('REDIS_KEY_PREFIX', DEFAULT_KEY_PREFIX);
   const port = read.port('REPLACEMENT_PORT', 8080);
+  // Only for the local default of MANAGEMENT_PUBLIC_URL (where `pnpm start` serves management).
+  const managementPort = read.port('MANAGEMENT_PORT', 8443);
   const config: ReplacementConfig = {
     port,
     host: read.string('REPLACEMENT_HOST', '0.0.0.0'),
@@ -77,11 +79,11 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
     twilio: {
       authToken: read.string('TWILIO_AUTH_TOKEN', ''),
       // The local defaults are where `pnpm start` serves the two services on this machine.
-      publicUrl: publicBaseUrl(read, 'REPLACEMENT_PUBLIC_URL', `http://127.0.0.1:${port}`),
-      managementPublicUrl: publicBaseUrl(
-        read,
-        'MANAGEMENT_PUBLIC_URL',
-        `https://127.0.0.1:${read.port('MANAGEMENT_PORT', 8443)}`,
+      publicUrl: withoutTrailingSlash(
+        read.url('REPLACEMENT_PUBLIC_URL', `http://127.0.0.1:${port}`, HTTP_PROTOCOLS)!,
+      ),
+      managementPublicUrl: withoutTrailingSlash(
+        read.url('MANAGEMENT_PUBLIC_URL', `https://127.0.0.1:${managementPort}`, HTTP_PROTOCOLS)!,
       ),
       ringTimeoutSeconds: read.integer('TWILIO_RING_TIMEOUT_SECONDS', 20, { min: 5, max: 600 }),
       greetingLinkSeconds: read.integer('TWILIO_GREETING_LINK_SECONDS', 3600, { min: 60, max: 86_400 }),
@@ -101,7 +103,9 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
   return config;
 }
 
+const HTTP_PROTOCOLS = ['http:', 'https:'];
+
 /** A base URL without a trailing slash, so `<base>/telephony/...` is the exact URL the provider signs. */
-function publicBaseUrl(read: EnvReader, name: string, fallback: string): string {
-  return read.url(name, fallback, ['http:', 'https:'])!.replace(/\/+$/, '');
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
 }
