@@ -116,10 +116,9 @@ export function twilioCallbackRoutes(deps: TwilioCallbackDependencies): Router {
     let xml: string;
     if (step === null) {
       const to = toE164(field(fields, 'To', NUMBER_PATTERN, 'must be a phone number'));
-      xml =
-        to === deps.greetingRecordNumber
-          ? askForPin(deps.publicUrl, 1, false)
-          : twimlDocument([{ name: 'Reject' }]);
+      xml = isGreetingNumber(to, deps.greetingRecordNumber)
+        ? askForPin(deps.publicUrl, 1, false)
+        : twimlDocument([{ name: 'Reject' }]);
     } else if (step === 'pin') {
       const attempt = Number(query.get('attempt') ?? '1');
       if (!Number.isInteger(attempt) || attempt < 1 || attempt > PIN_TRIES)
@@ -186,6 +185,16 @@ async function greetingRecording(
     { vmGreetingId: greeting.id, bytes: greeting.datalength },
     'voicemail greeting recorded by dial-in',
   );
+}
+
+/**
+ * The provider sends E.164; GREETING_RECORD_NUMBER may be written nationally (`22000000`), so the
+ * configured digits must end the dialled ones.
+ */
+function isGreetingNumber(to: string, configured: string): boolean {
+  const dialled = to.replace(/\D/g, '');
+  const own = configured.replace(/\D/g, '').replace(/^00/, '');
+  return own.length >= 4 && dialled.endsWith(own);
 }
 
 function describe(error: unknown): { status: number; message: string } {

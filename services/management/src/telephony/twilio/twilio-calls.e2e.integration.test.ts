@@ -166,6 +166,13 @@ describe('provider calls through Trackline (Twilio webhooks, both services)', ()
     );
     expect(call.documents.at(-1)!.map((verb) => verb.name)).toEqual(['Say', 'Hangup']);
     expect(call.documents).toHaveLength(4);
+    // The dial-in answers only its own number.
+    const elsewhere = await env.simulator.post(`${MANAGEMENT_BASE}/telephony/twilio/greeting-call`, [
+      ['CallSid', callSid()],
+      ['From', '+4798765432'],
+      ['To', answeredNumber],
+    ]);
+    expect(elsewhere.response.text).toContain('<Response><Reject/></Response>');
   });
 
   it('an answered call becomes a record with its talk time and earns the commission', async () => {
