@@ -56,6 +56,17 @@ describe('partner config codec', () => {
     expect(decodePartnerConfig(v1)).toEqual(config);
   });
 
+  it('carries the call settings only when set, and checks the ring timeout', () => {
+    const hash = encodePartnerConfig({ ...config, ringTimeoutSeconds: 35, screenCalls: true });
+    expect(hash).toMatchObject({ ring_timeout: '35', screen_calls: '1' });
+    expect(decodePartnerConfig(hash)).toEqual({ ...config, ringTimeoutSeconds: 35, screenCalls: true });
+    const plain = encodePartnerConfig({ ...config, ringTimeoutSeconds: null, screenCalls: false });
+    expect(plain).not.toHaveProperty('ring_timeout');
+    expect(plain).not.toHaveProperty('screen_calls');
+    expect(() => encodePartnerConfig({ ...config, ringTimeoutSeconds: 4 })).toThrow(/ring_timeout/);
+    expect(() => decodePartnerConfig({ ...hash, ring_timeout: 'x' })).toThrow(/ring_timeout/);
+  });
+
   it('reads an empty hash as no partner', () => {
     expect(decodePartnerConfig({})).toBeNull();
   });

@@ -11,3 +11,4 @@ export * from './projection-writer';
 export * from './text-rules';
 export * from './accept-rules';
 export * from './field-label';
+export * from './dial-outcome.codec';

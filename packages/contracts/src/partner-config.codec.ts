@@ -20,7 +20,17 @@ export interface PartnerConfig {
   onExhausted: OnExhausted;
   /** E.164; where calls to an unbound pool number go. Null: such calls are rejected. */
   fallbackNumber: string | null;
+  /**
+   * How long a provider `<Dial>` rings the answering phone, seconds; null or absent: the
+   * replacement service's TWILIO_RING_TIMEOUT_SECONDS (docs/telephony.md).
+   */
+  ringTimeoutSeconds?: number | null;
+  /** Call screening: the answering phone must press 1 before the call counts as answered. */
+  screenCalls?: boolean;
 }
+
+/** The range a partner's ring timeout may take. */
+export const RING_TIMEOUT_RANGE = { min: 5, max: 600 } as const;
 
 const WHAT = 'partner config';
 
@@ -37,6 +47,10 @@ export function encodePartnerConfig(config: PartnerConfig): Record<string, strin
     hold_back: String(config.holdBackSeconds),
     on_exhausted: config.onExhausted,
     fallback_number: config.fallbackNumber ?? '',
+    // Written only when set, so a hash without them reads back as the defaults (the writer
+    // replaces the whole hash, so a setting turned off leaves nothing behind).
+    ...(config.ringTimeoutSeconds == null ? {} : { ring_timeout: String(config.ringTimeoutSeconds) }),
+    ...(config.screenCalls === true ? { screen_calls: '1' } : {}),
   };
 }
 
@@ -60,6 +74,8 @@ export function decodePartnerConfig(hash: Record<string, string>): PartnerConfig
     holdBackSeconds: wholeSeconds(hash, 'hold_back'),
     onExhausted: field(hash, 'on_exhausted') as OnExhausted,
     fallbackNumber: field(hash, 'fallback_number') === '' ? null : field(hash, 'fallback_number'),
+    ...(hash.ring_timeout === undefined ? {} : { ringTimeoutSeconds: wholeSeconds(hash, 'ring_timeout') }),
+    ...(hash.screen_calls === '1' ? { screenCalls: true } : {}),
   };
   validate(config);
   return config;
@@ -93,4 +109,10 @@ function validate(config: PartnerConfig): void {
   }
   if (config.fallbackNumber !== null && !isE164(config.fallbackNumber))
     fail(WHAT, 'fallback_number must be E.164');
+  const ring = config.ringTimeoutSeconds;
+  if (
+    ring != null &&
+    (!Number.isSafeInteger(ring) || ring < RING_TIMEOUT_RANGE.min || ring > RING_TIMEOUT_RANGE.max)
+  )
+    fail(WHAT, `ring_timeout must be ${RING_TIMEOUT_RANGE.min} to ${RING_TIMEOUT_RANGE.max} seconds`);
 }

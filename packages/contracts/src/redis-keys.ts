@@ -73,6 +73,10 @@ export interface PartnerKeys {
   appSession(trackingId: string): string;
   /** String: one routed call's attribution (CallAttribution codec), 7 days. */
   call(callId: string): string;
+  /** String: how a provider call's dialled leg ended (DialOutcome codec), beside `call`, 7 days. */
+  callDial(callId: string): string;
+  /** String `1`: the answering phone pressed 1 to take this screened call (docs/telephony.md), 7 days. */
+  callScreen(callId: string): string;
 }
 
 /** All key names of one partner. Builders are cheap; callers on the hot path may still keep one. */
@@ -89,5 +93,7 @@ export function partnerKeys(prefix: string, advId: string): PartnerKeys {
     webSession: (sessionId) => `${base}session:${sessionId}`,
     appSession: (trackingId) => `${base}app:${trackingId}`,
     call: (callId) => `${base}call:${callId}`,
+    callDial: (callId) => `${base}call-dial:${callId}`,
+    callScreen: (callId) => `${base}screened:${callId}`,
   };
 }

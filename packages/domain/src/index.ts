@@ -11,3 +11,5 @@ export * from './pricing';
 export * from './timestamps';
 export * from './static-source';
 export * from './calendar-month';
+export * from './provider-signature';
+export * from './twiml';

@@ -5,3 +5,4 @@ export { createTestRedis, type TestRedis } from './test-redis';
 export { startRedisCluster, type RedisClusterHandle, type RedisClusterOptions } from './redis-cluster';
 export { freePort } from './free-port';
 export { slowClient, type SlowClientResult } from './slow-client';
+export * from './provider';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createRedisClient, pingRedis, type Logger, type RedisConnection } from '@trackline/platform';
+import express from 'express';
 import type { DataSource } from 'typeorm';
 import { createManagementRoutes, createManagementServices } from './composition/management-services';
 import { createManagementStores } from './composition/management-stores';
@@ -25,6 +26,8 @@ import { RedisPoolBindingsReader } from './numbers/pool-bindings.reader';
 import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
 import { createProjections, projectionListeners } from './projections/create-projections';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from './telephony/telephony.routes';
+import { createTwilioTelephony } from './telephony/twilio/create-twilio-telephony';
+import type { TwilioCallsService } from './telephony/twilio/twilio-calls.service';
 
 export interface ManagementApp {
   /** Starts listening; resolves with the bound port (0 in the config asks for a free one). */
@@ -34,6 +37,8 @@ export interface ManagementApp {
   front: HttpsFront;
   /** What `GET /metrics` exposes. */
   metrics: ManagementMetrics;
+  /** Provider call assembly; tests run its sweep with their clock. */
+  twilioCalls: TwilioCallsService;
 }
 
 export interface ManagementAppOptions {
@@ -46,6 +51,11 @@ export interface ManagementAppOptions {
    * HTTP platform leave it off so no background loop outlives them.
    */
   consumeCustomerEvents?: boolean;
+  /**
+   * Complete provider calls whose callbacks stopped, after the grace period (docs/telephony.md).
+   * On in the service process; tests call the sweep themselves.
+   */
+  sweepProviderCalls?: boolean;
 }
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -127,6 +137,17 @@ export async function createManagementApp(
         metrics,
       })
     : undefined;
+  const ingestion = countedIngestion(cdrs.ingestion, metrics);
+  const twilio = createTwilioTelephony({
+    config,
+    dataSource,
+    redis,
+    ingestion,
+    greetings: services.greetings,
+    logger,
+    clock,
+  });
+  const stopSweep = options.sweepProviderCalls ? twilio.startSweep() : undefined;
   const authenticator = new DigestAuthenticator(
     config.digest.realm,
     new NonceIssuer(nonceSecret(config, logger), config.digest.nonceTtlSeconds * 1000),
@@ -156,13 +177,19 @@ export async function createManagementApp(
     clock,
     telephony: {
       path: TELEPHONY_BASE_PATH,
-      router: telephonyRoutes({
-        greetings: services.greetings,
-        cdrs: countedIngestion(cdrs.ingestion, metrics),
-        token: config.telephonyToken,
-        log: logger,
-        clock,
-      }),
+      // The provider's signed callbacks first; everything else under /telephony takes the bearer token.
+      router: express
+        .Router()
+        .use(twilio.router)
+        .use(
+          telephonyRoutes({
+            greetings: services.greetings,
+            cdrs: ingestion,
+            token: config.telephonyToken,
+            log: logger,
+            clock,
+          }),
+        ),
     },
   });
   const front = createHttpsFront(
@@ -174,8 +201,10 @@ export async function createManagementApp(
   return {
     front,
     metrics,
+    twilioCalls: twilio.calls,
     listen: () => front.listen(config.port, config.host),
     close: async () => {
+      stopSweep?.();
       await front.close(SHUTDOWN_TIMEOUT_MS);
       await customerEvents?.stop();
       await redis.quit().catch(() => redis.disconnect());

@@ -12,7 +12,10 @@ import { startMonthlyReportSchedule } from './reports/start-monthly-report-sched
 async function main(): Promise<void> {
   const config = loadManagementConfig(process.env);
   const logger = createLogger({ service: 'management', level: config.logLevel });
-  const app = await createManagementApp(config, logger, { consumeCustomerEvents: true });
+  const app = await createManagementApp(config, logger, {
+    consumeCustomerEvents: true,
+    sweepProviderCalls: true,
+  });
   const port = await app.listen();
   logger.info({ address: `https://${config.host}:${port}` }, 'management service listening');
   const notifications = await startNotificationWorker({

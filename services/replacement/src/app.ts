@@ -26,6 +26,9 @@ import { RedisNumberPoolStore } from './pools/number-pool.store';
 import { CallRoutingService } from './telephony/call-routing.service';
 import { RedisCallRoutingStore } from './telephony/call-routing.store';
 import { telephonyRoutes } from './telephony/telephony.routes';
+import { RedisDialOutcomeStore } from './telephony/twilio/dial-outcome.store';
+import { TWILIO_PATHS } from './telephony/twilio/twilio-twiml';
+import { twilioVoiceRoutes } from './telephony/twilio/twilio-voice.routes';
 
 export interface ReplacementAppOptions {
   config: ReplacementConfig;
@@ -110,8 +113,25 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
       metrics,
     }),
   );
+  app.use(
+    twilioVoiceRoutes({
+      routing: callRouting,
+      partners,
+      dialOutcomes: new RedisDialOutcomeStore(redis, prefix),
+      config: config.twilio,
+      clock,
+      storeDeadlineMs: config.storeDeadlineMs,
+      metrics,
+    }),
+  );
+  const postOnly = new Set<string>([
+    '/',
+    '/dynamic-numbers',
+    '/telephony/route',
+    ...Object.values(TWILIO_PATHS),
+  ]);
   app.use((req: Request, res: Response) => {
-    const known = req.path === '/' || req.path === '/dynamic-numbers' || req.path === '/telephony/route';
+    const known = postOnly.has(req.path);
     if (known) sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'POST' });
     else if (req.path === '/metrics')
       sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'GET' });

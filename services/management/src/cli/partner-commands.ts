@@ -15,6 +15,8 @@ interface SettingsOptions {
   onExhausted?: string;
   fallbackNumber?: string;
   showFullAnum?: string;
+  ringTimeout?: string;
+  screenCalls?: string;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -37,7 +39,12 @@ function addSettingsOptions(command: Command, required: boolean): Command {
     .option('--timezone <zone>', 'IANA time zone of all time windows', required ? 'Europe/Oslo' : undefined)
     .option('--on-exhausted <choice>', 'when no pool number is free: recycle or original')
     .option('--fallback-number <number>', 'where calls to an unbound pool number go ("" clears it)')
-    .option('--show-full-anum <flag>', "1 to show callers' numbers whole in call records, 0 to mask them");
+    .option('--show-full-anum <flag>', "1 to show callers' numbers whole in call records, 0 to mask them")
+    .option(
+      '--ring-timeout <seconds>',
+      'seconds a provider call rings the answering phone ("" for the default)',
+    )
+    .option('--screen-calls <flag>', '1: the answering phone must press 1 to take a provider call; 0: off');
 }
 
 function toSettings(options: SettingsOptions): PartnerSettingsInput {
@@ -51,6 +58,8 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     onExhausted: options.onExhausted,
     fallbackNumber: options.fallbackNumber,
     showFullAnum: options.showFullAnum,
+    ringTimeout: options.ringTimeout,
+    screenCalls: options.screenCalls,
   };
 }
 

@@ -31,5 +31,7 @@ export function describePartner(partner: Partner): string[] {
     `  on exhausted:    ${partner.dni.onExhausted}`,
     `  fallback number: ${partner.dni.fallbackNumber ?? '-'}`,
     `  show full anum:  ${partner.showFullAnum ? '1' : '0'}`,
+    `  ring timeout:    ${partner.calls.ringTimeoutSeconds ?? 'default'}`,
+    `  screen calls:    ${partner.calls.screenCalls ? '1' : '0'}`,
   ];
 }

@@ -94,7 +94,27 @@ export interface ManagementConfig {
     /** Calls listed in the attached CSV at most; more are left out and the e-mail says so. */
     csvMaxRows: number;
   };
+  /** Provider voice webhooks and callbacks, /telephony/twilio/* (docs/telephony.md). */
+  twilio: {
+    /** TWILIO_AUTH_TOKEN: HMAC key of the webhook signatures and password of recording downloads. */
+    authToken: string;
+    /** TWILIO_ACCOUNT_SID: user name of recording downloads. */
+    accountSid: string;
+    /** MANAGEMENT_PUBLIC_URL: this service's base URL as the provider sees it; signatures are checked against it. */
+    publicUrl: string;
+    /** RECORDING_HOSTS: the only hosts recordings are downloaded from. */
+    recordingHosts: string[];
+    /** TWILIO_CALLBACK_GRACE_SECONDS: a call whose callbacks stop is completed from what arrived after this. */
+    graceSeconds: number;
+    /** TWILIO_SWEEP_INTERVAL_MS: how often calls past their grace period are looked for. */
+    sweepIntervalMs: number;
+    /** TWILIO_RECORDING_TIMEOUT_MS: one recording download's time limit. */
+    recordingTimeoutMs: number;
+  };
 }
+
+/** Where Twilio and SignalWire serve recordings (docs/configuration.md). */
+export const DEFAULT_RECORDING_HOSTS = ['api.twilio.com', '*.signalwire.com'] as const;
 
 /** Loopback only: a scraper elsewhere must be named (docs/configuration.md). */
 export const DEFAULT_METRICS_ALLOW_IP = ['127.0.0.0/8', '::1/128'] as const;
@@ -104,8 +124,9 @@ export function loadManagementConfig(env: Env): ManagementConfig {
   const nonceSecret = read.optionalString('DIGEST_NONCE_SECRET');
   // A delivery is cut off at half the lease, so the lease cannot run out under a live send.
   const leaseMs = read.integer('NOTIFY_LEASE_MS', 120_000, { min: 200, max: 3_600_000 });
+  const port = read.port('MANAGEMENT_PORT', 8443);
   const config: ManagementConfig = {
-    port: read.port('MANAGEMENT_PORT', 8443),
+    port,
     host: read.string('MANAGEMENT_HOST', '0.0.0.0'),
     dataDir: read.string('DATA_DIR', '.data'),
     databaseUrl: read.url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/trackline', [
@@ -173,6 +194,17 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       catchUpHours: read.integer('REPORTS_CATCH_UP_HOURS', 24, { min: 1, max: 27 * 24 }),
       csvMaxRows: read.integer('REPORTS_CSV_MAX_ROWS', 100_000, { min: 1, max: 1_000_000 }),
     },
+    twilio: {
+      authToken: read.string('TWILIO_AUTH_TOKEN', ''),
+      accountSid: read.string('TWILIO_ACCOUNT_SID', ''),
+      publicUrl: withoutTrailingSlash(
+        read.url('MANAGEMENT_PUBLIC_URL', `https://127.0.0.1:${port}`, ['http:', 'https:'])!,
+      ),
+      recordingHosts: orDefault(read.list('RECORDING_HOSTS'), DEFAULT_RECORDING_HOSTS),
+      graceSeconds: read.integer('TWILIO_CALLBACK_GRACE_SECONDS', 300, { min: 1, max: 86_400 }),
+      sweepIntervalMs: read.integer('TWILIO_SWEEP_INTERVAL_MS', 30_000, { min: 100, max: 3_600_000 }),
+      recordingTimeoutMs: read.integer('TWILIO_RECORDING_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+    },
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {
     read.reject('TLS_CERT/TLS_KEY', 'set both or neither');
@@ -183,11 +215,20 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       `must be at most half of NOTIFY_LEASE_MS (${config.notifications.leaseMs})`,
     );
   }
+  for (const host of config.twilio.recordingHosts) {
+    if (!/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i.test(host))
+      read.reject('RECORDING_HOSTS', `${host} is not a host name, *.domain or host:port`);
+  }
   if (nonceSecret !== undefined && nonceSecret.length < 32) {
     read.reject('DIGEST_NONCE_SECRET', 'must be at least 32 characters');
   }
   read.done();
   return config;
+}
+
+/** So `<base>/telephony/...` is the exact URL the provider signs. */
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
 }
 
 function orDefault(list: string[], fallback: readonly string[]): string[] {

@@ -26,6 +26,9 @@ import { CreateWebhooks1795462589143 } from './migrations/1795462589143-CreateWe
 import { CdrReportBucketEntity } from '../reports/cdr-report-bucket.entity';
 import { CreateCdrReportBuckets1795462611024 } from './migrations/1795462611024-CreateCdrReportBuckets';
 import { OutboxMonthlyReports1795462932984 } from './migrations/1795462932984-OutboxMonthlyReports';
+import { TwilioCallEntity } from '../telephony/twilio/twilio-call.entity';
+import { CreateTwilioCalls1795462925506 } from './migrations/1795462925506-CreateTwilioCalls';
+import { AddPartnerCallSettings1795463430471 } from './migrations/1795463430471-AddPartnerCallSettings';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -44,6 +47,7 @@ export const ENTITIES = [
   WebhookEntity,
   WebhookDeliveryEntity,
   CdrReportBucketEntity,
+  TwilioCallEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -58,6 +62,8 @@ export const MIGRATIONS = [
   CreateWebhooks1795462589143,
   CreateCdrReportBuckets1795462611024,
   OutboxMonthlyReports1795462932984,
+  CreateTwilioCalls1795462925506,
+  AddPartnerCallSettings1795463430471,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */

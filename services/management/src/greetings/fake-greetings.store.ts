@@ -72,6 +72,16 @@ export class FakeGreetingsStore implements GreetingsStore {
     return withoutSound(greeting);
   }
 
+  async findWaiting(recordPin: string): Promise<Greeting | null> {
+    const greeting = this.unrecordedWith(recordPin);
+    return greeting === undefined ? null : withoutSound(greeting);
+  }
+
+  async findWithSound(id: string): Promise<GreetingWithSound | null> {
+    const greeting = this.greetings.find((candidate) => candidate.id === id);
+    return greeting === undefined ? null : { ...greeting };
+  }
+
   private unrecordedWith(recordPin: string): GreetingWithSound | undefined {
     return this.greetings.find((greeting) => greeting.recordPin === recordPin && greeting.sounddata === null);
   }

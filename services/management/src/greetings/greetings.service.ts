@@ -100,6 +100,30 @@ export class GreetingsService {
     return greeting;
   }
 
+  /** The dial-in's PIN check: the greeting waiting for a recording under this PIN, else null. */
+  waitingFor(recordPin: string): Promise<Greeting | null> {
+    return this.greetings.findWaiting(recordPin);
+  }
+
+  /** A greeting with its audio, by id alone (the provider's signed links carry no partner). */
+  withSound(greetingId: string): Promise<GreetingWithSound | null> {
+    return this.greetings.findWithSound(greetingId);
+  }
+
+  /**
+   * The dial-in's recording for the greeting it chose by PIN; a repeated delivery after the first
+   * stored returns the greeting as it is. 404 when no such greeting exists.
+   */
+  async recordFor(greetingId: string, sounddata: Buffer, now: Date): Promise<Greeting> {
+    const greeting = await this.greetings.findWithSound(greetingId);
+    if (greeting === null) throw new NotFoundError(`voicemail greeting ${greetingId}`);
+    if (greeting.sounddata !== null) {
+      const { sounddata: _stored, ...recorded } = greeting;
+      return recorded;
+    }
+    return this.record(greeting.recordPin, sounddata, now);
+  }
+
   private async requireCustomer(partnerId: string, customerId: string): Promise<string> {
     const id = requireId(customerId, 'customer');
     if ((await this.customers.findById(partnerId, id)) === null)

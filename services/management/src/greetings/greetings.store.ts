@@ -28,6 +28,10 @@ export interface GreetingsStore {
    * Null when no unrecorded greeting holds it.
    */
   saveRecording(recordPin: string, sounddata: Buffer, now: Date): Promise<Greeting | null>;
+  /** The unrecorded greeting holding `recordPin` (the dial-in's PIN check), else null. */
+  findWaiting(recordPin: string): Promise<Greeting | null>;
+  /** Any partner's greeting by id, with its audio (the signed audio link and the dial-in carry only the id). */
+  findWithSound(id: string): Promise<GreetingWithSound | null>;
 }
 
 export class TypeormGreetingsStore implements GreetingsStore {
@@ -117,6 +121,27 @@ export class TypeormGreetingsStore implements GreetingsStore {
       .getRepository(VoicemailGreetingEntity)
       .findOneByOrFail({ id: updated[0]!.id });
     return toGreeting(row);
+  }
+
+  async findWaiting(recordPin: string): Promise<Greeting | null> {
+    if (!/^\d{6}$/.test(recordPin)) return null;
+    const row = await this.manager
+      .getRepository(VoicemailGreetingEntity)
+      .createQueryBuilder('greeting')
+      .where('greeting.record_pin = :recordPin AND greeting.sounddata IS NULL', { recordPin })
+      .getOne();
+    return row === null ? null : toGreeting(row);
+  }
+
+  async findWithSound(id: string): Promise<GreetingWithSound | null> {
+    if (!/^[1-9]\d{0,18}$/.test(id)) return null;
+    const row = await this.manager
+      .getRepository(VoicemailGreetingEntity)
+      .createQueryBuilder('greeting')
+      .addSelect('greeting.sounddata')
+      .where('greeting.id = :id', { id })
+      .getOne();
+    return row === null ? null : { ...toGreeting(row), sounddata: row.sounddata };
   }
 }
 

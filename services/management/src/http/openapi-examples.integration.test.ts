@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { partnerKeys } from '@trackline/contracts';
+import { parseFormBody, providerSignature } from '@trackline/domain';
 import { Redis } from 'ioredis';
 import { parse } from 'yaml';
 import {
@@ -17,6 +18,9 @@ import { rawRequest, type HttpResult } from './test-support/https-request';
 const DOCUMENT = join(__dirname, '..', '..', '..', '..', 'docs', 'openapi', 'management.yaml');
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const TELEPHONY_TOKEN = 'switch-token-for-the-examples';
+// The provider webhooks (/telephony/twilio/*) are signed as the provider signs them.
+const PROVIDER_TOKEN = 'examples-provider-token';
+const MANAGEMENT_PUBLIC_URL = 'https://trackline.example.com';
 
 /** `x-example-request`, and each entry of `x-example-requests` (see `x-example-conventions`). */
 interface ExampleRequest {
@@ -26,8 +30,12 @@ interface ExampleRequest {
   contentType?: string;
   /** Form text as sent; an object is sent as form fields, or as JSON text (so is an array) with contentType application/json. */
   body?: string | object;
-  /** xml: the XML rendering; text: Prometheus text (GET /metrics). */
-  format?: 'xml' | 'text';
+  /** xml: the XML rendering; text: Prometheus text (GET /metrics); twiml: a TwiML answer, compared exactly; audio: its type and size. */
+  format?: 'xml' | 'text' | 'twiml' | 'audio';
+  /** Signed with X-Twilio-Signature under the provider token, as the provider does (no other credentials). */
+  provider?: boolean;
+  /** With `provider`: sign under this token instead (a forged request). */
+  signingToken?: string;
   /** Sent without credentials (probes, and the 401 examples). */
   anonymous?: boolean;
   /** Sent over plain HTTP to the same port, without credentials. */
@@ -96,9 +104,13 @@ function resolve<T>(value: T | { $ref?: string }): T {
 function documentedExample(operation: Operation, status: number, request: ExampleRequest): unknown {
   const response = operation.responses[String(status)];
   if (response === undefined) throw new Error(`${operation.operationId}: status ${status} is not documented`);
-  const type = { xml: 'application/xml', text: 'text/plain', json: 'application/json' }[
-    request.format ?? 'json'
-  ];
+  const type = {
+    xml: 'application/xml',
+    text: 'text/plain',
+    json: 'application/json',
+    twiml: 'text/xml',
+    audio: 'audio/wav',
+  }[request.format ?? 'json'];
   const media = resolve<Response>(response).content?.[type];
   if (request.example === undefined) return media?.example;
   const named = media?.examples?.[request.example];
@@ -205,7 +217,12 @@ describe('docs/openapi/management.yaml', () => {
     await stores.services.numbers.add('acme', 'pool', ['+4791000001-+4791000004'], now);
     service = await startTestService(
       // The webhook examples' host is not resolved: the test machine has no public DNS.
-      testConfig(stores, { TELEPHONY_TOKEN, WEBHOOK_INSECURE_HOSTS: 'hooks.example.com' }),
+      testConfig(stores, {
+        TELEPHONY_TOKEN,
+        WEBHOOK_INSECURE_HOSTS: 'hooks.example.com',
+        TWILIO_AUTH_TOKEN: PROVIDER_TOKEN,
+        MANAGEMENT_PUBLIC_URL,
+      }),
     );
     client = new DigestClient(service.port, 'acme-api', 'correct horse');
     // One visitor's session holds +4791000002 for the next half hour, as the replacement
@@ -277,7 +294,15 @@ describe('docs/openapi/management.yaml', () => {
       ? { 'Content-Type': request.contentType }
       : {};
     if (request.bearer) headers.Authorization = `Bearer ${TELEPHONY_TOKEN}`;
-    return request.anonymous || request.bearer || request.plain
+    if (request.provider) {
+      const fields = parseFormBody(body ?? '') ?? [];
+      headers['X-Twilio-Signature'] = providerSignature(
+        request.signingToken ?? PROVIDER_TOKEN,
+        `${MANAGEMENT_PUBLIC_URL}${path}`,
+        fields,
+      );
+    }
+    return request.anonymous || request.bearer || request.plain || request.provider
       ? rawRequest({ port: service.port, method: request.method, path, headers, body, plain: request.plain })
       : client.request({ method: request.method, path, headers, body });
   }
@@ -329,6 +354,18 @@ describe('docs/openapi/management.yaml', () => {
       if (request.format === 'text') {
         expect(result.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
         expectMetricsText(result.text, example as string, variable);
+        return;
+      }
+      if (request.format === 'twiml') {
+        expect(result.headers['content-type']).toBe('text/xml; charset=utf-8');
+        expect(result.text).toBe((example as string).trim());
+        return;
+      }
+      if (request.format === 'audio') {
+        expect(result.headers['content-type']).toBe('audio/wav');
+        expect(Number(result.headers['content-length'])).toBe(
+          Buffer.from(example as string, 'base64').length,
+        );
         return;
       }
       if (request.format === 'xml') {

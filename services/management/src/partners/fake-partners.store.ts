@@ -15,6 +15,7 @@ export class FakePartnersStore implements PartnersStore {
     const now = this.clock();
     const partner: Partner = {
       ...structuredClone(values),
+      calls: structuredClone(values.calls) ?? { ringTimeoutSeconds: null, screenCalls: false },
       id: String(this.nextId++),
       customFields: { customer: [], source: [] },
       created: now,

@@ -6,6 +6,7 @@ import {
   ValidationError,
   type CountryCode,
 } from '@trackline/domain';
+import { RING_TIMEOUT_RANGE } from '@trackline/contracts';
 import { parseAllowIp } from './allow-ip';
 import { ON_EXHAUSTED_CHOICES, type OnExhausted } from './partner.entity';
 
@@ -83,6 +84,22 @@ export function parseOnExhausted(value: string): OnExhausted {
 /** An empty value clears the fallback number. */
 export function parseFallbackNumber(value: string, country: CountryCode): string | null {
   return value.trim() === '' ? null : normalizePhoneNumber('fallback-number', value, country);
+}
+
+/** Whole seconds within the range replacement accepts; an empty value returns to the service default. */
+export function parseRingTimeout(value: string): number | null {
+  if (value.trim() === '') return null;
+  const { min, max } = RING_TIMEOUT_RANGE;
+  if (!/^\d{1,4}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new ValidationError(
+      'ring-timeout',
+      `must be whole seconds from ${min} to ${max}, or "" for the default`,
+    );
+  return Number(value);
+}
+
+export function parseScreenCalls(value: string): boolean {
+  return parseFlag('screen-calls', value);
 }
 
 export function parseShowFullAnum(value: string): boolean {

@@ -66,6 +66,12 @@ export class PartnerEntity {
   @Column({ name: 'show_full_anum', type: 'boolean', default: false })
   showFullAnum!: boolean;
 
+  @Column({ name: 'ring_timeout_seconds', type: 'integer', nullable: true })
+  ringTimeoutSeconds!: number | null;
+
+  @Column({ name: 'screen_calls', type: 'boolean', default: false })
+  screenCalls!: boolean;
+
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;
 

@@ -10,6 +10,14 @@ export interface DniSettings {
   fallbackNumber: string | null;
 }
 
+/** How provider calls are handled (docs/telephony.md). */
+export interface CallSettings {
+  /** Seconds a `<Dial>` rings; null: the replacement service's TWILIO_RING_TIMEOUT_SECONDS. */
+  ringTimeoutSeconds: number | null;
+  /** The answering phone hears a whisper and must press 1 before the call counts as answered. */
+  screenCalls: boolean;
+}
+
 /** A partner as services see it (the store maps rows to this). */
 export interface Partner {
   id: string;
@@ -25,10 +33,14 @@ export interface Partner {
   timeZone: string;
   dni: DniSettings;
   showFullAnum: boolean;
+  calls: CallSettings;
   customFields: Record<CustomFieldEntity, string[]>;
   created: Date;
   modified: Date;
 }
 
 /** What a store writes; ids, custom fields and timestamps are the store's business. */
-export type PartnerValues = Omit<Partner, 'id' | 'customFields' | 'created' | 'modified'>;
+export type PartnerValues = Omit<Partner, 'id' | 'customFields' | 'created' | 'modified' | 'calls'> & {
+  /** Left out: the column defaults (ring timeout from the service, no screening). */
+  calls?: CallSettings;
+};

@@ -12,6 +12,8 @@ import {
   parseName,
   parseOnExhausted,
   parsePassword,
+  parseRingTimeout,
+  parseScreenCalls,
   parseShowFullAnum,
   parseSigningSecret,
   parseTimeZone,
@@ -34,6 +36,10 @@ export interface PartnerSettingsInput {
   fallbackNumber?: string;
   /** "0" or "1". */
   showFullAnum?: string;
+  /** Whole seconds; empty string returns to the service default. */
+  ringTimeout?: string;
+  /** "0" or "1". */
+  screenCalls?: string;
 }
 
 export interface CreatePartnerInput extends PartnerSettingsInput {
@@ -87,6 +93,10 @@ export class PartnersService implements PartnerDirectory {
           input.fallbackNumber === undefined ? null : parseFallbackNumber(input.fallbackNumber, country),
       },
       showFullAnum: input.showFullAnum === undefined ? false : parseShowFullAnum(input.showFullAnum),
+      calls: {
+        ringTimeoutSeconds: input.ringTimeout === undefined ? null : parseRingTimeout(input.ringTimeout),
+        screenCalls: input.screenCalls === undefined ? false : parseScreenCalls(input.screenCalls),
+      },
     };
     if ((await this.store.findByName(name)) !== null) {
       throw new ValidationError('name', 'is already taken by another partner');
@@ -148,6 +158,18 @@ export class PartnersService implements PartnerDirectory {
     if (input.showFullAnum !== undefined) {
       changes.showFullAnum = parseShowFullAnum(input.showFullAnum);
       changed.push('show-full-anum');
+    }
+    if (input.ringTimeout !== undefined || input.screenCalls !== undefined) {
+      changes.calls = {
+        ringTimeoutSeconds:
+          input.ringTimeout === undefined
+            ? current.calls.ringTimeoutSeconds
+            : parseRingTimeout(input.ringTimeout),
+        screenCalls:
+          input.screenCalls === undefined ? current.calls.screenCalls : parseScreenCalls(input.screenCalls),
+      };
+      if (input.ringTimeout !== undefined) changed.push('ring-timeout');
+      if (input.screenCalls !== undefined) changed.push('screen-calls');
     }
     if (changed.length === 0) throw new ValidationError('options', 'name at least one setting to change');
 

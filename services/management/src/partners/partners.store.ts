@@ -135,6 +135,8 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     dniOnExhausted: values.dni?.onExhausted,
     dniFallbackNumber: values.dni?.fallbackNumber,
     showFullAnum: values.showFullAnum,
+    ringTimeoutSeconds: values.calls?.ringTimeoutSeconds,
+    screenCalls: values.calls?.screenCalls,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -158,6 +160,7 @@ function toPartner(row: PartnerEntity, fields: PartnerCustomFieldEntity[]): Part
       fallbackNumber: row.dniFallbackNumber,
     },
     showFullAnum: row.showFullAnum,
+    calls: { ringTimeoutSeconds: row.ringTimeoutSeconds, screenCalls: row.screenCalls },
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),

@@ -49,6 +49,8 @@ interface PartnerRow {
   dni_hold_back_seconds: number;
   dni_on_exhausted: string;
   dni_fallback_number: string | null;
+  ring_timeout_seconds: number | null;
+  screen_calls: boolean;
 }
 
 interface SourceRow {
@@ -77,7 +79,7 @@ class SqlProjectionReader implements PartnerProjectionReader {
   async load(partnerId: string, now: Date): Promise<PartnerProjection | null> {
     const [partner] = (await this.manager.query(
       `SELECT name, signing_secret, country, time_zone, dni_session_ttl_seconds, dni_hold_back_seconds,
-              dni_on_exhausted, dni_fallback_number
+              dni_on_exhausted, dni_fallback_number, ring_timeout_seconds, screen_calls
          FROM partners WHERE id = $1`,
       [partnerId],
     )) as PartnerRow[];
@@ -119,6 +121,8 @@ function toPartnerConfig(row: PartnerRow): PartnerConfig {
     holdBackSeconds: row.dni_hold_back_seconds,
     onExhausted: row.dni_on_exhausted as OnExhausted,
     fallbackNumber: row.dni_fallback_number,
+    ringTimeoutSeconds: row.ring_timeout_seconds,
+    screenCalls: row.screen_calls,
   };
 }
 

@@ -18,6 +18,7 @@ export function testPartnerValues(name: string): PartnerValues {
     timeZone: 'Europe/Oslo',
     dni: { sessionTtlSeconds: 1800, holdBackSeconds: 600, onExhausted: 'recycle', fallbackNumber: null },
     showFullAnum: false,
+    calls: { ringTimeoutSeconds: null, screenCalls: false },
   };
 }
 

@@ -65,3 +65,37 @@ describe('loadReplacementConfig', () => {
     }
   });
 });
+
+describe('provider webhook settings', () => {
+  it('default to where pnpm start serves the services, and drop a trailing slash', () => {
+    expect(loadReplacementConfig({ REPLACEMENT_PORT: '9090', MANAGEMENT_PORT: '9443' }).twilio).toEqual({
+      authToken: '',
+      publicUrl: 'http://127.0.0.1:9090',
+      managementPublicUrl: 'https://127.0.0.1:9443',
+      ringTimeoutSeconds: 20,
+      greetingLinkSeconds: 3600,
+      voicemailMaxSeconds: 120,
+    });
+    const set = loadReplacementConfig({
+      TWILIO_AUTH_TOKEN: 'token',
+      REPLACEMENT_PUBLIC_URL: 'https://calls.example.com/trackline/',
+      MANAGEMENT_PUBLIC_URL: 'https://manage.example.com/',
+      TWILIO_RING_TIMEOUT_SECONDS: '30',
+    }).twilio;
+    expect(set).toMatchObject({
+      authToken: 'token',
+      publicUrl: 'https://calls.example.com/trackline',
+      managementPublicUrl: 'https://manage.example.com',
+      ringTimeoutSeconds: 30,
+    });
+  });
+
+  it('refuses a public URL that is not http(s) and a ring timeout out of range', () => {
+    expect(() => loadReplacementConfig({ REPLACEMENT_PUBLIC_URL: 'ftp://x' })).toThrow(
+      /REPLACEMENT_PUBLIC_URL/,
+    );
+    expect(() => loadReplacementConfig({ TWILIO_RING_TIMEOUT_SECONDS: '2' })).toThrow(
+      /TWILIO_RING_TIMEOUT_SECONDS/,
+    );
+  });
+});

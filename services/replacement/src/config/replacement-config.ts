@@ -46,13 +46,33 @@ export interface ReplacementConfig {
   logLevel: LogLevel;
   /** Slow-client limits of the port (docs/configuration.md, HTTP limits). */
   http: HttpLimits;
+  /** Provider voice webhooks, /telephony/twilio/* (docs/telephony.md). */
+  twilio: TwilioVoiceConfig;
+}
+
+export interface TwilioVoiceConfig {
+  /** TWILIO_AUTH_TOKEN: the HMAC key of the webhook signatures; unset means every webhook is refused (403). */
+  authToken: string;
+  /** REPLACEMENT_PUBLIC_URL: this service's base URL as the provider sees it; signatures are checked against it. */
+  publicUrl: string;
+  /** MANAGEMENT_PUBLIC_URL: management's base URL as the provider sees it (recording callbacks, greeting audio). */
+  managementPublicUrl: string;
+  /** TWILIO_RING_TIMEOUT_SECONDS, default 20: how long `<Dial>` rings the answering phone. */
+  ringTimeoutSeconds: number;
+  /** TWILIO_GREETING_LINK_SECONDS, default 3600: how long a greeting audio link in `<Play>` stays valid. */
+  greetingLinkSeconds: number;
+  /** TWILIO_VOICEMAIL_MAX_SECONDS, default 120: `<Record maxLength>` of a voicemail. */
+  voicemailMaxSeconds: number;
 }
 
 export function loadReplacementConfig(env: Env): ReplacementConfig {
   const read = new EnvReader(env);
   const keyPrefix = read.string('REDIS_KEY_PREFIX', DEFAULT_KEY_PREFIX);
+  const port = read.port('REPLACEMENT_PORT', 8080);
+  // Only for the local default of MANAGEMENT_PUBLIC_URL (where `pnpm start` serves management).
+  const managementPort = read.port('MANAGEMENT_PORT', 8443);
   const config: ReplacementConfig = {
-    port: read.port('REPLACEMENT_PORT', 8080),
+    port,
     host: read.string('REPLACEMENT_HOST', '0.0.0.0'),
     redis: {
       url: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
@@ -73,6 +93,19 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
       keepAliveTimeoutMs: 65_000,
       maxRequestsPerSocket: 0,
     }),
+    twilio: {
+      authToken: read.string('TWILIO_AUTH_TOKEN', ''),
+      // The local defaults are where `pnpm start` serves the two services on this machine.
+      publicUrl: withoutTrailingSlash(
+        read.url('REPLACEMENT_PUBLIC_URL', `http://127.0.0.1:${port}`, HTTP_PROTOCOLS)!,
+      ),
+      managementPublicUrl: withoutTrailingSlash(
+        read.url('MANAGEMENT_PUBLIC_URL', `https://127.0.0.1:${managementPort}`, HTTP_PROTOCOLS)!,
+      ),
+      ringTimeoutSeconds: read.integer('TWILIO_RING_TIMEOUT_SECONDS', 20, { min: 5, max: 600 }),
+      greetingLinkSeconds: read.integer('TWILIO_GREETING_LINK_SECONDS', 3600, { min: 60, max: 86_400 }),
+      voicemailMaxSeconds: read.integer('TWILIO_VOICEMAIL_MAX_SECONDS', 120, { min: 5, max: 3600 }),
+    },
   };
   try {
     assertKeyPrefix(keyPrefix);
@@ -85,4 +118,11 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
   }
   read.done();
   return config;
+}
+
+const HTTP_PROTOCOLS = ['http:', 'https:'];
+
+/** A base URL without a trailing slash, so `<base>/telephony/...` is the exact URL the provider signs. */
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
 }

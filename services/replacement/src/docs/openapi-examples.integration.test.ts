@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { writePartnerProjection } from '@trackline/contracts';
+import { providerSignature } from '@trackline/domain';
 import { listen } from '@trackline/platform';
 import { freePort } from '@trackline/test-harness';
 import { parse } from 'yaml';
@@ -37,7 +38,7 @@ interface Case {
   example: Json;
   request: unknown;
   /** text/plain examples (GET /metrics) are checked by their `# TYPE` lines, not replayed byte for byte. */
-  contentType: 'application/json' | 'text/plain';
+  contentType: 'application/json' | 'text/plain' | 'text/xml';
 }
 
 function collectCases(): Case[] {
@@ -46,10 +47,12 @@ function collectCases(): Case[] {
     for (const [method, operation] of Object.entries(operations as Json)) {
       // Requests the service must refuse are kept apart (`x-invalid-examples`): they do not match
       // the request schema, and every `examples` entry must (the OpenAPI lint checks it).
-      const requestMedia = resolve(operation.requestBody ?? {})?.content?.['application/json'];
+      const requestContent = resolve(operation.requestBody ?? {})?.content ?? {};
+      const requestMedia =
+        requestContent['application/json'] ?? requestContent['application/x-www-form-urlencoded'];
       const requestExamples = { ...requestMedia?.examples, ...requestMedia?.['x-invalid-examples'] };
       for (const [status, response] of Object.entries(operation.responses as Json)) {
-        for (const contentType of ['application/json', 'text/plain'] as const) {
+        for (const contentType of ['application/json', 'text/plain', 'text/xml'] as const) {
           const examples = resolve(response).content?.[contentType]?.examples ?? {};
           for (const [name, example] of Object.entries(examples as Json)) {
             cases.push({
@@ -151,11 +154,38 @@ describe('OpenAPI examples of the replacement service', () => {
       'POST /',
       'POST /dynamic-numbers',
       'POST /telephony/route',
+      'POST /telephony/twilio/dial-result',
+      'POST /telephony/twilio/recorded',
+      'POST /telephony/twilio/screen',
+      'POST /telephony/twilio/voice',
     ]);
   });
 
   it.each(cases.map((c) => [c.title, c] as const))('%s', async (_title, c) => {
     const baseUrl = c.example['x-redis-down'] === true ? broken.baseUrl : app.baseUrl;
+    if (c.path.startsWith('/telephony/twilio/')) {
+      // Form fields signed as the provider signs them, for the public URL the test config names.
+      const query = c.example['x-query'] === undefined ? '' : `?${c.example['x-query']}`;
+      const fields = Object.entries((c.request ?? {}) as Record<string, string>);
+      const publicUrl = `${testConfig('').twilio.publicUrl}${c.path}${query}`;
+      const token = c.example['x-signing-token'] ?? testConfig('').twilio.authToken;
+      const response = await fetch(`${baseUrl}${c.path}${query}`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'X-Twilio-Signature': providerSignature(token, publicUrl, fields),
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+      expect(response.status).toBe(c.status);
+      if (c.contentType === 'text/xml') {
+        expect(response.headers.get('content-type')).toBe('text/xml; charset=utf-8');
+        expect(await response.text()).toBe((c.example.value as string).trim());
+      } else {
+        expect(await response.json()).toEqual(c.example.value);
+      }
+      return;
+    }
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     let body: string | undefined;
     if (c.method === 'POST') {

@@ -27,6 +27,14 @@ export function testConfig(keyPrefix: string, overrides: Partial<ReplacementConf
       keepAliveTimeoutMs: 5_000,
       maxRequestsPerSocket: 0,
     },
+    twilio: {
+      authToken: 'twilio-test-token',
+      publicUrl: 'https://calls.trackline.test',
+      managementPublicUrl: 'https://manage.trackline.test',
+      ringTimeoutSeconds: 20,
+      greetingLinkSeconds: 3600,
+      voicemailMaxSeconds: 120,
+    },
     ...overrides,
   };
 }

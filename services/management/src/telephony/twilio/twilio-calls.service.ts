@@ -1,0 +1,174 @@
+import { dialAnswered } from '@trackline/contracts';
+import type { Logger } from '@trackline/platform';
+import type { CdrIngestionService } from '../../cdrs/cdr-ingestion.service';
+import type { CallContext, CallContextReader } from './call-context.reader';
+import { RecordingUnavailableError, type RecordingFetcher } from './recording-fetcher';
+import type {
+  RecordingCallback,
+  StatusCallback,
+  TwilioCallState,
+  TwilioCallsStore,
+} from './twilio-calls.store';
+
+/** CallStatus values that end a call; earlier ones (queued, ringing, in-progress) are not kept. */
+export const FINAL_CALL_STATUSES = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
+
+const COMPLETED_KEPT_MS = 24 * 3_600_000;
+
+export interface TwilioCallsOptions {
+  /** TWILIO_CALLBACK_GRACE_SECONDS: how long a call waits for a missing callback before it is completed. */
+  graceMs: number;
+}
+
+export type CompletionResult =
+  { done: true; cdrId: string | null; outcome: string } | { done: false; waitingFor: string };
+
+/**
+ * Assembles the call record of a provider call from its callbacks (docs/telephony.md): the status
+ * callback (CallStatus, CallDuration), the dial outcome replacement kept, and the recording
+ * callback. The record is stored through the one ingestion path, idempotent on CallSid, once
+ * the call has ended and, when it went to voicemail, its recording arrived — or once the grace
+ * period after the last callback has passed, from what arrived.
+ */
+export class TwilioCallsService {
+  constructor(
+    private readonly store: TwilioCallsStore,
+    private readonly contexts: CallContextReader,
+    private readonly recordings: Pick<RecordingFetcher, 'fetch'>,
+    private readonly ingestion: Pick<CdrIngestionService, 'ingest'>,
+    private readonly options: TwilioCallsOptions,
+    private readonly log: Logger,
+  ) {}
+
+  async statusCallback(callSid: string, status: StatusCallback, now: Date): Promise<CompletionResult> {
+    const state = await this.store.saveStatus(callSid, status, now);
+    return this.tryComplete(state, now, false);
+  }
+
+  async recordingCallback(
+    callSid: string,
+    recording: RecordingCallback,
+    now: Date,
+  ): Promise<CompletionResult> {
+    const state = await this.store.saveRecording(callSid, recording, now);
+    return this.tryComplete(state, now, false);
+  }
+
+  /**
+   * Completes every call whose callbacks stopped more than the grace period ago; returns how many.
+   * Rows of calls completed a day ago are dropped: a callback that late finds no row, starts a new
+   * one, and completes as "already stored" (ingestion is idempotent on CallSid).
+   */
+  async sweep(now: Date, limit = 100): Promise<number> {
+    await this.store.purgeCompleted(new Date(now.getTime() - COMPLETED_KEPT_MS));
+    const due = await this.store.stale(new Date(now.getTime() - this.options.graceMs), limit);
+    let completed = 0;
+    for (const callSid of due) {
+      const state = await this.store.find(callSid);
+      if (state === null || state.completedAt !== null) continue;
+      const result = await this.tryComplete(state, now, true);
+      if (result.done) {
+        completed++;
+        this.log.warn(
+          {
+            callSid,
+            outcome: result.outcome,
+            callStatus: state.callStatus,
+            recording: state.recordingStatus,
+          },
+          'provider call completed after the grace period from the callbacks that arrived',
+        );
+      }
+    }
+    return completed;
+  }
+
+  private async tryComplete(state: TwilioCallState, now: Date, force: boolean): Promise<CompletionResult> {
+    if (state.completedAt !== null) return { done: true, cdrId: state.cdrId, outcome: 'already stored' };
+    if (state.to === null) {
+      if (!force) return { done: false, waitingFor: 'status callback' };
+      return this.finish(state, null, 'no tracking number ever arrived: no call record', now);
+    }
+    const context = await this.contexts.find(state.to, state.callSid);
+    if (context === null) return this.finish(state, null, `not a tracking number: ${state.to}`, now);
+
+    const ended = state.callStatus !== null;
+    const expectsRecording = context.attribution?.action === 'voicemail' || context.dial?.voicemail === true;
+    const recordingSettled = state.recordingStatus !== null;
+    if (!force && !ended) return { done: false, waitingFor: 'status callback' };
+    if (!force && expectsRecording && !recordingSettled) return { done: false, waitingFor: 'recording' };
+
+    let recording: Buffer | null = null;
+    if (state.recordingUrl !== null && state.recordingStatus === 'completed') {
+      try {
+        recording = await this.recordings.fetch(state.recordingUrl);
+      } catch (error) {
+        if (error instanceof RecordingUnavailableError && !force) {
+          // Tried again on the next callback or by the sweep; after the grace period, stored without it.
+          this.log.warn({ callSid: state.callSid, reason: error.message }, 'recording not fetched yet');
+          return { done: false, waitingFor: 'recording download' };
+        }
+        this.log.error(
+          { callSid: state.callSid, err: error },
+          'recording not fetched: call record stored without it',
+        );
+      }
+    }
+    const record = callRecord(state, context, recording);
+    const [outcome] = await this.ingestion.ingest([record], now);
+    if (outcome === undefined) throw new Error('ingestion answered nothing');
+    if (outcome.ok) {
+      return this.finish(state, outcome.cdr.id, outcome.created ? 'stored' : 'already stored', now);
+    }
+    if (outcome.status >= 500) throw new Error(`call record not stored: ${outcome.message}`);
+    // Refused for good (a rule of the record): retrying cannot help; the reason is kept and logged.
+    this.log.error({ callSid: state.callSid, reason: outcome.message }, 'provider call record refused');
+    return this.finish(state, null, `refused: ${outcome.message}`, now);
+  }
+
+  private async finish(
+    state: TwilioCallState,
+    cdrId: string | null,
+    outcome: string,
+    now: Date,
+  ): Promise<CompletionResult> {
+    await this.store.complete(state.callSid, cdrId, outcome, now);
+    if (cdrId === null)
+      this.log.warn({ callSid: state.callSid, outcome }, 'provider call closed without a record');
+    return { done: true, cdrId, outcome };
+  }
+}
+
+/**
+ * The call record in the shape of POST /telephony/cdrs: `start` the instant of the voice webhook,
+ * `answered` when the dialled leg answered, `duration` its talk time when answered, else the
+ * call's duration, `voicemail` with the downloaded recording.
+ */
+export function callRecord(
+  state: TwilioCallState,
+  context: CallContext,
+  recording: Buffer | null,
+): Record<string, unknown> {
+  const answered = context.dial !== null && dialAnswered(context.dial.status);
+  const callDuration = state.callDuration ?? state.recordingDuration ?? 0;
+  const duration = answered ? context.dial!.durationSeconds : callDuration;
+  // Without the attribution (expired, or the call never reached replacement): the end less the duration.
+  const start =
+    context.attribution?.at ?? new Date(state.lastCallback.getTime() - callDuration * 1000).toISOString();
+  return {
+    call_id: state.callSid,
+    anum: callerNumber(state.from ?? context.attribution?.anum ?? null),
+    bnum: state.to,
+    start,
+    duration,
+    answered: answered ? 1 : 0,
+    voicemail: recording === null ? 0 : 1,
+    ...(recording === null ? {} : { recording: recording.toString('base64') }),
+  };
+}
+
+/** The caller as a record can hold it: printable, no spaces, at most 32 characters; withheld → anonymous. */
+function callerNumber(raw: string | null): string {
+  const cleaned = (raw ?? '').replace(/[^\x21-\x7e]/g, '').slice(0, 32);
+  return cleaned === '' ? 'anonymous' : cleaned;
+}
