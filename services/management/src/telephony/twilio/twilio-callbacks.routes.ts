@@ -9,6 +9,7 @@ import {
 import type { Logger } from '@trackline/platform';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GreetingsService } from '../../greetings/greetings.service';
+import { isStoreUnreachable } from '../../http/error-handler';
 import { askForPin, goodbye, PIN_TRIES, recordGreeting } from './greeting-call.twiml';
 import { RecordingUnavailableError, type RecordingFetcher } from './recording-fetcher';
 import { FINAL_CALL_STATUSES, type TwilioCallsService } from './twilio-calls.service';
@@ -204,7 +205,12 @@ function describe(error: unknown): { status: number; message: string } {
   const parserError = error as { type?: string };
   if (parserError.type === 'entity.too.large')
     return { status: 413, message: `body: must be at most ${FORM_LIMIT}` };
-  return { status: 503, message: 'Service temporarily unavailable; retry later' };
+  // Express could not decode a path segment (%-escapes of no UTF-8 text): the link is malformed.
+  if (error instanceof URIError || (error as { status?: unknown }).status === 400)
+    return { status: 400, message: 'path: is not a valid link' };
+  if (isStoreUnreachable(error))
+    return { status: 503, message: 'Service temporarily unavailable; retry later' };
+  return { status: 500, message: 'Internal error (logged)' };
 }
 
 /** WAV or MP3 as the provider's <Play> needs to know; anything else is sent as it is. */
