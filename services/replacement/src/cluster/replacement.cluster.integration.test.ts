@@ -137,7 +137,9 @@ describe('replacement service on a three-master Redis Cluster', () => {
           await node.connect();
           const sessionKey = keys.webSession(calls[i]!.body.sessionId as string);
           // READONLY-free single-node reads: a key of another slot would answer MOVED instead.
-          expect(await node.exists(keys.pool, keys.bindings, sessionKey, keys.customerEvents)).toBe(4);
+          expect(
+            await node.exists(keys.pool, keys.bindings, sessionKey, keys.customerEvents, keys.customersSent),
+          ).toBe(5);
         } finally {
           node.disconnect();
         }

@@ -63,13 +63,14 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     let reply: string[];
     try {
       reply = await this.redis.allocateNumbers(
-        requested, fresh, keys.pool, keys.bindings, keys.customerEvents,
+        requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
         input.now,
         input.sessionTtlSeconds * 1000,
         input.holdBackSeconds * 1000,
         input.onExhausted,
         input.newSessionId,
         encodeBindingContext(input.context),
+        input.customer === null ? '' : input.customer.custnr,
         input.customer === null ? '' : customerMarker(input.customer),
         CUSTOMER_EVENTS_MAXLEN,
         event.length, ...event,
