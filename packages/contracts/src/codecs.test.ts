@@ -217,7 +217,9 @@ describe('customer-seen event codec', () => {
 
   it('gives a new marker when the name or e-mail changes, and once per resend period', () => {
     const at = 5 * CUSTOMER_SEEN_RESEND_MS + 10;
-    expect(customerMarker({ custname: 'Kari', at })).toBe(customerMarker({ custname: 'Kari', at: at + 1000 }));
+    expect(customerMarker({ custname: 'Kari', at })).toBe(
+      customerMarker({ custname: 'Kari', at: at + 1000 }),
+    );
     expect(customerMarker({ custname: 'Kari', at })).not.toBe(customerMarker({ custname: 'Kari N', at }));
     expect(customerMarker({ at })).not.toBe(customerMarker({ custemail: '', at }));
     expect(customerMarker({ custname: 'Kari', at })).not.toBe(

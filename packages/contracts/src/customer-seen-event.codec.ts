@@ -73,9 +73,7 @@ export function decodeCustomerSeenEvent(fields: readonly string[]): CustomerSeen
  */
 export const CUSTOMER_SEEN_RESEND_MS = 60 * 60 * 1000;
 
-export function customerMarker(
-  event: Pick<CustomerSeenEvent, 'custname' | 'custemail' | 'at'>,
-): string {
+export function customerMarker(event: Pick<CustomerSeenEvent, 'custname' | 'custemail' | 'at'>): string {
   const period = Math.floor(event.at / CUSTOMER_SEEN_RESEND_MS);
   return `${period}:${JSON.stringify([event.custname ?? null, event.custemail ?? null])}`;
 }

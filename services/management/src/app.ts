@@ -118,7 +118,7 @@ export async function createManagementApp(
   const customerEvents = options.consumeCustomerEvents
     ? startCustomerEventsConsumer({
         config,
-        customers: stores.customers,
+        sightings: stores.customerSightings,
         partners: stores.partners,
         logger,
         metrics,

@@ -5,6 +5,7 @@ import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
 import type { CustomerDeletionStores } from '../customers/customers.service';
+import type { CustomerSightingStores } from '../customer-events/customer-events.service';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
 import type { GreetingUsageReader } from '../greetings/greeting-usage';
 import { TypeormGreetingUsageReader } from '../greetings/greeting-usage.store';
@@ -28,6 +29,8 @@ export interface ManagementStores {
   partners: PartnersStore;
   customers: CustomersStore;
   customerDeletion: UnitOfWork<CustomerDeletionStores>;
+  /** The customer-seen consumer's transaction per batch. */
+  customerSightings: UnitOfWork<CustomerSightingStores>;
   pricingModels: PricingModelsStore;
   pricingModelWrites: UnitOfWork<PricingModelWriteStores>;
   /** Also tells pricing models which campaigns use them (`used_by`). */
@@ -60,6 +63,9 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     customerDeletion: typeormUnitOfWork(dataSource, (manager) => ({
       customers: new TypeormCustomersStore(manager),
       openSources: new TypeormSourcesStore(manager),
+    })),
+    customerSightings: typeormUnitOfWork(dataSource, (manager) => ({
+      customers: new TypeormCustomersStore(manager),
     })),
     numbers: new TypeormNumbersStore(dataSource.manager),
     sources,

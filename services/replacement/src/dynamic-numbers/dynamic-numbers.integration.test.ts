@@ -155,7 +155,9 @@ describe('POST /dynamic-numbers as a partner sees it', () => {
     app.clock.now += 1000;
     // A changed name is sent at once, whichever session shows it.
     await send(webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' } }));
-    await send(webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' }, sessionId }));
+    await send(
+      webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' }, sessionId }),
+    );
     await send(webRequest(partner.advId, '22334455', { parameters: { adId: '1' } }));
     // Management forgot the custnr (its customer was deleted): the next request sends it again.
     await target.redis.hdel(keys.customersSent, 'C-9');

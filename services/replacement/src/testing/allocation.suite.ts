@@ -258,7 +258,10 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     // The same page again (twice within one millisecond, then later): the binding stays as it was.
     await send(partner, webRequest(partner.advId, '22334455', { trackingId: 'tr-1', sessionId }));
     app.clock.now += MINUTE;
-    const same = await send(partner, webRequest(partner.advId, '22334455', { trackingId: 'tr-1', sessionId }));
+    const same = await send(
+      partner,
+      webRequest(partner.advId, '22334455', { trackingId: 'tr-1', sessionId }),
+    );
     expect(numbersOf(same)[0]!.replace_with.e164).toBe(number);
     expect(await target.redis.hget(keys.bindings, number)).toBe(stored);
     expect(await target.redis.zscore(keys.pool, number)).toBe(
