@@ -57,6 +57,10 @@ export class PartnerApi {
     return answer(await this.client.request({ method: 'GET', path: withFormat(path, format) }), format);
   }
 
+  async delete(path: string, format: Format = 'json'): Promise<ApiAnswer> {
+    return answer(await this.client.request({ method: 'DELETE', path: withFormat(path, format) }), format);
+  }
+
   /** GET choosing XML by the Accept header instead of the suffix. */
   async readAccepting(path: string, format: Format): Promise<ApiAnswer> {
     const accept = format === 'xml' ? 'application/xml' : 'application/json';
