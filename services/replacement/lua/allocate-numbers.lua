@@ -13,7 +13,9 @@
 -- ARGV[4] on_exhausted             ARGV[5] id for a new session    ARGV[6] binding context JSON
 -- ARGV[7] custnr ('' when the request names no customer)           ARGV[8] customer marker
 -- ARGV[9] stream MAXLEN (approximate)
--- ARGV[10] k, then k event field/value strings; then m, then m numbers on the page (E.164)
+-- ARGV[10] the event's field/value strings joined by NUL (no field can hold one: the edges refuse it)
+-- ARGV[11] '1' when KEYS[1] may exist (a sessionId was sent, or an app visitor), '0' for a first web request
+-- ARGV[12..] the numbers on the page (E.164)
 --
 -- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), '+<E.164>' = the
 -- pool number bound for that number on the page.
@@ -25,11 +27,11 @@ local ttl = tonumber(ARGV[2])
 local recycle = ARGV[4] == 'recycle'
 local context = ARGV[6]
 local custnr = ARGV[7]
-local eventCount = tonumber(ARGV[10])
-local numbersAt = 11 + eventCount
-local count = tonumber(ARGV[numbersAt])
+local numbersAt = 11
+local count = #ARGV - numbersAt
 
-local flat = redis.call('HGETALL', KEYS[1])
+-- A first web request names a session id made for it just now: nothing to read.
+local flat = ARGV[11] == '1' and redis.call('HGETALL', KEYS[1]) or {}
 local session = {}
 local sessionNumbers = 0
 for i = 1, #flat, 2 do
@@ -197,7 +199,14 @@ redis.call('PEXPIRE', sessionKey, ARGV[2])
 -- Events only on change: the partner's record of what was last sent for this custnr decides.
 if custnr ~= '' and redis.call('HGET', KEYS[6], custnr) ~= ARGV[8] then
   local args = { 'XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*' }
-  for j = 1, eventCount do args[#args + 1] = ARGV[10 + j] end
+  local fields, from = ARGV[10], 1
+  while true do
+    local at = string.find(fields, '\0', from, true)
+    if not at then break end
+    args[#args + 1] = string.sub(fields, from, at - 1)
+    from = at + 1
+  end
+  args[#args + 1] = string.sub(fields, from)
   redis.call(unpack(args))
   redis.call('HSET', KEYS[6], custnr, ARGV[8])
 end

@@ -41,6 +41,9 @@ describe('replacement service on a three-master Redis Cluster', () => {
       REDIS_CLUSTER_NODES: seeds,
       REDIS_KEY_PREFIX: KEY_PREFIX,
       REDIS_COMMAND_TIMEOUT_MS: '2000',
+      // A master's first script call compiles it (NOSCRIPT, then EVAL); on a busy machine that alone
+      // can pass the 150 ms default, and this file is about slots, not deadlines.
+      REQUEST_STORE_DEADLINE_MS: '2000',
     });
   }
 

@@ -59,7 +59,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
         : keys.webSession(input.newSessionId);
     const requested =
       input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
-    const event = input.customer === null ? [] : encodeCustomerSeenEvent(input.customer);
+    const event = input.customer === null ? '' : joinEventFields(encodeCustomerSeenEvent(input.customer));
     let reply: string[];
     try {
       reply = await this.redis.allocateNumbers(
@@ -73,8 +73,9 @@ export class RedisNumberPoolStore implements NumberPoolStore {
         input.customer === null ? '' : input.customer.custnr,
         input.customer === null ? '' : customerMarker(input.customer),
         CUSTOMER_EVENTS_MAXLEN,
-        event.length, ...event,
-        input.numbersOnPage.length, ...input.numbersOnPage,
+        event,
+        requested === fresh && input.context.type === 'web' ? '0' : '1',
+        ...input.numbersOnPage,
       ); // prettier-ignore
     } catch (error) {
       throw StoreUnavailableError.from(error);
@@ -86,4 +87,12 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       numbers: reply.slice(2).map((number) => (number === '' ? null : number)),
     };
   }
+}
+
+/** The script splits the event's fields at NUL, which no field can hold: the request parsers refuse it. */
+function joinEventFields(fields: string[]): string {
+  if (fields.some((field) => field.includes('\u0000'))) {
+    throw new RangeError('a customer-seen event field holds a NUL character');
+  }
+  return fields.join('\u0000');
 }
