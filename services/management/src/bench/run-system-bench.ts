@@ -367,6 +367,7 @@ function costTable(scripts: ScriptCost[], downstream: DownstreamCost[]): string 
       'server',
       'script calls',
       'Redis µs per call',
+      'Redis CPU µs per request',
       'stream entries / 1,000',
       'Postgres writes / 1,000',
     ],

@@ -60,13 +60,15 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     const requested =
       input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
     const event = input.customer === null ? '' : joinEventFields(encodeCustomerSeenEvent(input.customer));
+    const ttlMs = input.sessionTtlSeconds * 1000;
     let reply: string[];
     try {
       reply = await this.redis.allocateNumbers(
         requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
         input.now,
-        input.sessionTtlSeconds * 1000,
-        input.holdBackSeconds * 1000,
+        ttlMs,
+        input.now + ttlMs + input.holdBackSeconds * 1000,
+        input.now + ttlMs,
         input.onExhausted,
         input.newSessionId,
         encodeBindingContext(input.context),

@@ -183,6 +183,31 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     expect((await numberAt(t0 + 60 * MINUTE)).number).toBe(n2);
   });
 
+  it("slides the session's numbers not shown, also when the page shows another one twice", async () => {
+    const partner = await partnerWithPool(3, {
+      onExhausted: 'original',
+      sessionTtlSeconds: 1800,
+      holdBackSeconds: 600,
+    });
+    const t0 = app.clock.now;
+    const first = await send(partner, webRequest(partner.advId, '22334455, 23456789'));
+    const sessionId = first.body.sessionId as string;
+    const [a, c] = numbersOf(first).map((entry) => entry.replace_with.e164);
+    expect(a).not.toBe(c);
+
+    app.clock.now = t0 + 20 * MINUTE;
+    const again = await send(partner, webRequest(partner.advId, '22334455, 22 33 44 55', { sessionId }));
+    expect(numbersOf(again).map((entry) => entry.replace_with.e164)).toEqual([a, a]);
+
+    // Without the slide, c would be free from t0+40 min; with it, both are held until t0+60 min.
+    app.clock.now = t0 + 45 * MINUTE;
+    const other = await send(partner, webRequest(partner.advId, '24681357, 21436587'));
+    const given = numbersOf(other).map((entry) => entry.replace_with.e164);
+    expect(given).not.toContain(a);
+    expect(given).not.toContain(c);
+    expect(given).toContain('+4721436587');
+  });
+
   it('on_exhausted recycle takes the least recently used number and marks the binding', async () => {
     const partner = await partnerWithPool(2, { onExhausted: 'recycle' });
     const t0 = app.clock.now;
