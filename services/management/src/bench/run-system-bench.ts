@@ -138,7 +138,7 @@ async function main(): Promise<void> {
     try {
       for (const workload of ['new', 'existing'] as const) {
         await settle(config);
-        const writesBefore = await postgresWrites(pg);
+        const countersBefore = await postgresCounters(pg);
         const eventsBefore = await streamLength(redis, keyPrefix, workload);
         const usage = new Map<Server, Usage>([
           ['minimal', { calls: 0, usec: 0, cpuUsec: 0 }],
@@ -154,11 +154,14 @@ async function main(): Promise<void> {
         const served = phases
           .filter((p) => p.server === 'service' && p.workload === workload)
           .reduce((sum, p) => sum + p.requests, 0);
+        const countersAfter = await postgresCounters(pg);
         downstream.push({
           workload,
           requests: served,
           events: (await streamLength(redis, keyPrefix, workload)) - eventsBefore,
-          postgresWrites: (await postgresWrites(pg)) - writesBefore,
+          postgresWrites: countersAfter.writes - countersBefore.writes,
+          customerScans: countersAfter.statements - countersBefore.statements,
+          transactions: countersAfter.transactions - countersBefore.transactions,
         });
       }
     } finally {
@@ -191,6 +194,17 @@ async function main(): Promise<void> {
 
 type Requests = Record<Server, Record<Workload, SignedRequest[]>>;
 type Usage = { calls: number; usec: number; cpuUsec: number };
+
+/**
+ * Row writes (inserted + updated + deleted, every table), scans of the customers table (each
+ * customer-seen upsert statement scans it; nothing else reads it during the run) and committed
+ * transactions (including management's background polling) of the bench database.
+ */
+interface PostgresCounters {
+  writes: number;
+  statements: number;
+  transactions: number;
+}
 
 /**
  * CPU time (user + system, µs) of a process so far, from /proc: unlike commandstats' wall-clock
@@ -345,12 +359,20 @@ async function streamLength(redis: RedisConnection, keyPrefix: string, workload:
   return redis.xlen(partnerKeys(keyPrefix, serviceAdvId(workload)).customerEvents);
 }
 
-/** Rows inserted, updated and deleted in the bench database so far, by Postgres' own counters. */
-async function postgresWrites(pg: Client): Promise<number> {
-  const result = await pg.query<{ writes: string }>(
-    'SELECT COALESCE(SUM(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS writes FROM pg_stat_user_tables',
+/** Postgres' own counters of the bench database so far (see PostgresCounters). */
+async function postgresCounters(pg: Client): Promise<PostgresCounters> {
+  const result = await pg.query<{ writes: string; statements: string; transactions: string }>(
+    `SELECT (SELECT COALESCE(SUM(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables)::text AS writes,
+            (SELECT COALESCE(SUM(COALESCE(idx_scan, 0) + seq_scan), 0) FROM pg_stat_user_tables
+              WHERE relname = 'customers')::text AS statements,
+            (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::text AS transactions`,
   );
-  return Number(result.rows[0]!.writes);
+  const row = result.rows[0]!;
+  return {
+    writes: Number(row.writes),
+    statements: Number(row.statements),
+    transactions: Number(row.transactions),
+  };
 }
 
 // The consumer's last batch must be applied, and its backend must have reported its counters
@@ -369,7 +391,9 @@ function costTable(scripts: ScriptCost[], downstream: DownstreamCost[]): string 
       'Redis µs per call',
       'Redis CPU µs per request',
       'stream entries / 1,000',
-      'Postgres writes / 1,000',
+      'Postgres row writes / 1,000',
+      'customers scans / 1,000',
+      'Postgres commits / 1,000',
     ],
   ];
   for (const script of scripts) {
@@ -383,6 +407,8 @@ function costTable(scripts: ScriptCost[], downstream: DownstreamCost[]): string 
       (script.cpuUsec / script.calls).toFixed(1),
       costs === undefined ? '-' : perThousand(costs.events, costs.requests).toFixed(2),
       costs === undefined ? '-' : perThousand(costs.postgresWrites, costs.requests).toFixed(2),
+      costs === undefined ? '-' : perThousand(costs.customerScans, costs.requests).toFixed(2),
+      costs === undefined ? '-' : perThousand(costs.transactions, costs.requests).toFixed(2),
     ]);
   }
   return table(rows);

@@ -56,7 +56,7 @@ describe('whole-system bench arithmetic', () => {
         { server: 'service', workload: 'new', calls: 10, usec: 300, cpuUsec: 400 },
         { server: 'service', workload: 'existing', calls: 10, usec: 151, cpuUsec: 300 },
       ],
-      [{ workload: 'new', requests: 2000, events: 0, postgresWrites: 0 }],
+      [{ workload: 'new', requests: 2000, events: 0, postgresWrites: 0, customerScans: 0, transactions: 40 }],
     );
     expect(checks.map((c) => [c.target.split(':')[0], c.met])).toEqual([
       ['new sessions', true],
