@@ -141,12 +141,21 @@ async function main(): Promise<void> {
         const countersBefore = await postgresCounters(pg);
         const eventsBefore = await streamLength(redis, keyPrefix, workload);
         const usage = new Map<Server, Usage>([
-          ['minimal', { calls: 0, usec: 0, cpuUsec: 0 }],
-          ['service', { calls: 0, usec: 0, cpuUsec: 0 }],
+          ['minimal', { calls: 0, usec: 0, cpuUsec: 0, serverCpuUsec: 0, managementCpuUsec: 0 }],
+          ['service', { calls: 0, usec: 0, cpuUsec: 0, serverCpuUsec: 0, managementCpuUsec: 0 }],
         ]);
         for (const mode of ['saturation', 'rate'] as const) {
           phases.push(
-            ...(await runPhase(config, redis, redisServer.pid, servers, workload, mode, requests, usage)),
+            ...(await runPhase(
+              config,
+              redis,
+              { redis: redisServer.pid, management: management.pid },
+              servers,
+              workload,
+              mode,
+              requests,
+              usage,
+            )),
           );
         }
         for (const [server, cost] of usage) scripts.push({ server, workload, ...cost });
@@ -193,7 +202,14 @@ async function main(): Promise<void> {
 }
 
 type Requests = Record<Server, Record<Workload, SignedRequest[]>>;
-type Usage = { calls: number; usec: number; cpuUsec: number };
+type Usage = {
+  calls: number;
+  usec: number;
+  /** CPU time of the Redis process, of the server under load and of management, during its rounds. */
+  cpuUsec: number;
+  serverCpuUsec: number;
+  managementCpuUsec: number;
+};
 
 /**
  * Row writes (inserted + updated + deleted, every table), scans of the customers table (each
@@ -308,7 +324,7 @@ async function projectedPartner(
 async function runPhase(
   config: SystemBenchConfig,
   redis: RedisConnection,
-  redisPid: number,
+  pids: { redis: number; management: number },
   servers: ServerUnderTest[],
   workload: Workload,
   mode: Mode,
@@ -326,7 +342,11 @@ async function runPhase(
     const order = round % 2 === 0 ? servers : [...servers].reverse();
     for (const server of order) {
       const before = parseCommandStats(await redis.info('commandstats'));
-      const cpuBefore = processCpuUsec(redisPid);
+      const cpuBefore = [
+        processCpuUsec(pids.redis),
+        processCpuUsec(server.pid),
+        processCpuUsec(pids.management),
+      ];
       const raw = await runLoad({
         baseUrl: server.baseUrl,
         requests: requests[server.name as Server][workload],
@@ -334,14 +354,20 @@ async function runPhase(
         durationSeconds: roundSeconds,
         overallRate: offeredRate ?? undefined,
       });
-      const cpuAfter = processCpuUsec(redisPid);
+      const cpuAfter = [
+        processCpuUsec(pids.redis),
+        processCpuUsec(server.pid),
+        processCpuUsec(pids.management),
+      ];
       const after = parseCommandStats(await redis.info('commandstats'));
       // Only the server under load runs scripts now: management's consumer reads streams, never EVALSHA.
       const script = commandDelta(before, after, 'evalsha');
       const total = usage.get(server.name as Server)!;
       total.calls += script.calls;
       total.usec += script.usec;
-      total.cpuUsec += cpuAfter - cpuBefore;
+      total.cpuUsec += cpuAfter[0]! - cpuBefore[0]!;
+      total.serverCpuUsec += cpuAfter[1]! - cpuBefore[1]!;
+      total.managementCpuUsec += cpuAfter[2]! - cpuBefore[2]!;
       rounds.get(server.name)!.push(raw);
     }
   }
@@ -390,6 +416,8 @@ function costTable(scripts: ScriptCost[], downstream: DownstreamCost[]): string 
       'script calls',
       'Redis µs per call',
       'Redis CPU µs per request',
+      'server CPU µs per request',
+      'management CPU µs per request',
       'stream entries / 1,000',
       'Postgres row writes / 1,000',
       'customers scans / 1,000',
@@ -405,6 +433,8 @@ function costTable(scripts: ScriptCost[], downstream: DownstreamCost[]): string 
       String(script.calls),
       perCall(script).toFixed(1),
       (script.cpuUsec / script.calls).toFixed(1),
+      (script.serverCpuUsec / script.calls).toFixed(1),
+      (script.managementCpuUsec / script.calls).toFixed(1),
       costs === undefined ? '-' : perThousand(costs.events, costs.requests).toFixed(2),
       costs === undefined ? '-' : perThousand(costs.postgresWrites, costs.requests).toFixed(2),
       costs === undefined ? '-' : perThousand(costs.customerScans, costs.requests).toFixed(2),

@@ -53,8 +53,24 @@ describe('whole-system bench arithmetic', () => {
     const checks = checkSystemTargets(
       phases,
       [
-        { server: 'service', workload: 'new', calls: 10, usec: 300, cpuUsec: 400 },
-        { server: 'service', workload: 'existing', calls: 10, usec: 151, cpuUsec: 300 },
+        {
+          server: 'service',
+          workload: 'new',
+          calls: 10,
+          usec: 300,
+          cpuUsec: 400,
+          serverCpuUsec: 900,
+          managementCpuUsec: 10,
+        },
+        {
+          server: 'service',
+          workload: 'existing',
+          calls: 10,
+          usec: 151,
+          cpuUsec: 300,
+          serverCpuUsec: 800,
+          managementCpuUsec: 10,
+        },
       ],
       [{ workload: 'new', requests: 2000, events: 0, postgresWrites: 0, customerScans: 0, transactions: 40 }],
     );

@@ -40,6 +40,9 @@ export interface ScriptCost {
   usec: number;
   /** CPU time the Redis process spent meanwhile (parsing, replies, scripts), from /proc. */
   cpuUsec: number;
+  /** CPU time of the server process under load, and of management, meanwhile. */
+  serverCpuUsec: number;
+  managementCpuUsec: number;
 }
 
 /** What the service's requests of one workload cost management: stream entries and Postgres row writes. */
