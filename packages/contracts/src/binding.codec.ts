@@ -29,15 +29,15 @@ export interface Binding {
   recycled: boolean;
   /** Epoch ms when this session got the number. */
   boundAt: number;
-  /** Epoch ms of the session's latest request that showed the number. */
-  seenAt: number;
   context: BindingContext;
 }
 
 /**
  * The context as the allocation script embeds it. The script writes the whole binding as
- *   {"session_id":"<uuid>","number_on_page":"<E.164>","recycled":<bool>,"bound_at":<ms>,"seen_at":<ms>,"context":<this>}
- * and reads the fixed prefix back (owner check, bound_at, recycled) without a JSON decoder;
+ *   {"session_id":"<uuid>","number_on_page":"<E.164>","recycled":<bool>,"bound_at":<ms>,"context":<this>}
+ * and reads the fixed prefix back (owner check, bound_at, recycled) without a JSON decoder; it
+ * rewrites a binding only when the request's context differs from the stored one (the session's last
+ * request time is in the pool score). Bindings written before carry a `seen_at` this decoder ignores.
  * lua/allocate-numbers.lua must change together with decodeBinding.
  */
 export function encodeBindingContext(context: BindingContext): string {
@@ -63,7 +63,6 @@ export function decodeBinding(raw: string): Binding {
     numberOnPage: readString(WHAT, record, 'number_on_page'),
     recycled: readBoolean(WHAT, record, 'recycled'),
     boundAt: readInteger(WHAT, record, 'bound_at'),
-    seenAt: readInteger(WHAT, record, 'seen_at'),
     context: decodeContext(context as Record<string, unknown>),
   };
 }

@@ -1,6 +1,7 @@
 import { decodeBinding, encodeBindingContext } from './binding.codec';
 import { decodeCallAttribution, encodeCallAttribution, type CallAttribution } from './call-attribution.codec';
 import {
+  CUSTOMER_SEEN_RESEND_MS,
   customerMarker,
   decodeCustomerSeenEvent,
   encodeCustomerSeenEvent,
@@ -176,13 +177,12 @@ describe('binding codec', () => {
       custnr: 'C1',
       parameters: { custnr: 'C1', adId: '1' },
     });
-    const raw = `{"session_id":"s-1","number_on_page":"+4722334455","recycled":true,"bound_at":1700000000000,"seen_at":1700000001000,"context":${context}}`;
+    const raw = `{"session_id":"s-1","number_on_page":"+4722334455","recycled":true,"bound_at":1700000000000,"context":${context}}`;
     expect(decodeBinding(raw)).toEqual({
       sessionId: 's-1',
       numberOnPage: '+4722334455',
       recycled: true,
       boundAt: 1700000000000,
-      seenAt: 1700000001000,
       context: {
         type: 'web',
         trackingId: 't-1',
@@ -226,13 +226,15 @@ describe('customer-seen event codec', () => {
     expect(() => decodeCustomerSeenEvent(['version', '1', 'type', 'other'])).toThrow(/type/);
   });
 
-  it('gives a new marker when the name or e-mail changes', () => {
-    expect(customerMarker({ custnr: 'C1', custname: 'Kari' })).toBe(
-      customerMarker({ custnr: 'C1', custname: 'Kari' }),
+  it('gives a new marker when the name or e-mail changes, and once per resend period', () => {
+    const at = 5 * CUSTOMER_SEEN_RESEND_MS + 10;
+    expect(customerMarker({ custname: 'Kari', at })).toBe(
+      customerMarker({ custname: 'Kari', at: at + 1000 }),
     );
-    expect(customerMarker({ custnr: 'C1', custname: 'Kari' })).not.toBe(
-      customerMarker({ custnr: 'C1', custname: 'Kari N' }),
+    expect(customerMarker({ custname: 'Kari', at })).not.toBe(customerMarker({ custname: 'Kari N', at }));
+    expect(customerMarker({ at })).not.toBe(customerMarker({ custemail: '', at }));
+    expect(customerMarker({ custname: 'Kari', at })).not.toBe(
+      customerMarker({ custname: 'Kari', at: 6 * CUSTOMER_SEEN_RESEND_MS }),
     );
-    expect(customerMarker({ custnr: 'C1' })).not.toBe(customerMarker({ custnr: 'C1', custemail: '' }));
   });
 });

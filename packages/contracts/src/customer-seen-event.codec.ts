@@ -64,9 +64,16 @@ export function decodeCustomerSeenEvent(fields: readonly string[]): CustomerSeen
 }
 
 /**
- * What the session remembers of the last event it sent, so a visitor's every page view does not
- * emit the same event again; a changed name or e-mail gives a new marker and so a new event.
+ * The last values sent for one custnr stay in the partner's `customers:sent` hash (custnr → marker),
+ * so the allocation script appends an event only when a request shows values not sent before: a
+ * changed name or e-mail gives a new marker and so a new event. The marker also names the period of
+ * CUSTOMER_SEEN_RESEND_MS it was sent in, so every customer still seen is sent again once per period,
+ * which repairs what no other path would (an entry trimmed before it was consumed, a database restored
+ * from a backup) at the cost of one write-free upsert per customer and period.
  */
-export function customerMarker(event: Pick<CustomerSeenEvent, 'custnr' | 'custname' | 'custemail'>): string {
-  return JSON.stringify([event.custnr, event.custname ?? null, event.custemail ?? null]);
+export const CUSTOMER_SEEN_RESEND_MS = 60 * 60 * 1000;
+
+export function customerMarker(event: Pick<CustomerSeenEvent, 'custname' | 'custemail' | 'at'>): string {
+  const period = Math.floor(event.at / CUSTOMER_SEEN_RESEND_MS);
+  return `${period}:${JSON.stringify([event.custname ?? null, event.custemail ?? null])}`;
 }

@@ -65,8 +65,14 @@ export interface PartnerKeys {
   /** Stream of customer-seen events (CustomerSeenEvent codec); appended by replacement. */
   readonly customerEvents: string;
   /**
-   * Hash of one web session: `id` → session id, `x` → epoch ms it ends (sliding), `c` → customer
-   * marker, `+<E.164>` (number on the page) → pool number. PEXPIRE session_ttl.
+   * Hash: custnr → marker of the values last sent to the customer-seen stream (`customerMarker`).
+   * Written by the allocation script; management removes a custnr whose customer it deleted or
+   * changed, so the next request naming it is sent again.
+   */
+  readonly customersSent: string;
+  /**
+   * Hash of one web session: `id` → session id, `x` → epoch ms it ends (sliding), `+<E.164>` (number
+   * on the page) → pool number. PEXPIRE session_ttl.
    */
   webSession(sessionId: string): string;
   /** The same for an app visitor, keyed on trackingId (SPEC §3). */
@@ -90,6 +96,7 @@ export function partnerKeys(prefix: string, advId: string): PartnerKeys {
     staticRoutes: `${base}routes:static`,
     sourcesByPhonenr: `${base}routes:phonenr`,
     customerEvents: `${base}events:customer-seen`,
+    customersSent: `${base}customers:sent`,
     webSession: (sessionId) => `${base}session:${sessionId}`,
     appSession: (trackingId) => `${base}app:${trackingId}`,
     call: (callId) => `${base}call:${callId}`,

@@ -24,6 +24,8 @@ import { TypeormOutboxStatusCounts } from './notifications/outbox-status-counts.
 import { NumberPoolsService } from './numbers/number-pools.service';
 import { RedisPoolBindingsReader } from './numbers/pool-bindings.reader';
 import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
+import { TypeormPartnerNames } from './customer-events/partner-names.store';
+import { RedisSentCustomersRecord } from './customer-events/sent-customers.record';
 import { createProjections, projectionListeners } from './projections/create-projections';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from './telephony/telephony.routes';
 import { createTwilioTelephony } from './telephony/twilio/create-twilio-telephony';
@@ -119,7 +121,17 @@ export async function createManagementApp(
     redis.once('ready', () => void rebuildProjections());
   }
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix: config.redis.keyPrefix });
-  const services = createManagementServices(stores, config, projectionListeners(projections));
+  const services = createManagementServices(stores, config, {
+    ...projectionListeners(projections),
+    customerChanges: [
+      new RedisSentCustomersRecord(
+        redis,
+        config.redis.keyPrefix,
+        new TypeormPartnerNames(dataSource.manager),
+        logger,
+      ),
+    ],
+  });
   const cdrs = createCdrFeature(dataSource, redis, config.redis.keyPrefix, readDataSource);
   const metrics = new ManagementMetrics({
     partners: stores.partners,
@@ -131,7 +143,7 @@ export async function createManagementApp(
   const customerEvents = options.consumeCustomerEvents
     ? startCustomerEventsConsumer({
         config,
-        customers: stores.customerSeen,
+        sightings: stores.customerSightings,
         partners: stores.partners,
         logger,
         metrics,

@@ -1,102 +1,93 @@
--- Allocates a tracking number for every number on one page, in one atomic step (SPEC §4).
--- All keys carry the partner's hash tag, so the script runs unchanged on Redis Cluster.
+-- Allocates a tracking number for every number on one page, in one atomic step (docs/redis-keys.md
+-- "Allocation"). All keys carry the partner's hash tag, so the script runs unchanged on Redis Cluster.
+-- Every visitor request pays for what runs here, so: reads first, writes only for what changed,
+-- several fields per command, and no work the caller can do (times arrive as strings: a
+-- string.format costs more than a command; few tables and closures: each is an allocation).
 --
 -- KEYS[1] session hash the request names (web: session:<sent id>, app: app:<trackingId>)
 -- KEYS[2] session hash for a new web session (session:<new id>); equal to KEYS[1] for app and first requests
 -- KEYS[3] pool sorted set: member = pool number, score = epoch ms from which the number is free
 -- KEYS[4] bindings hash: pool number -> binding JSON (layout in @trackline/contracts binding.codec.ts)
 -- KEYS[5] customer-seen stream
--- ARGV[1] now, epoch ms            ARGV[2] session ttl, ms         ARGV[3] hold-back, ms
--- ARGV[4] on_exhausted             ARGV[5] id for a new session    ARGV[6] binding context JSON
--- ARGV[7] customer marker ('' when the request names no customer)  ARGV[8] stream MAXLEN (approximate)
--- ARGV[9] k, then k event field/value strings; then m, then m numbers on the page (E.164)
+-- KEYS[6] customers:sent hash: custnr -> marker of the values last appended to the stream
+-- ARGV[1] now, epoch ms            ARGV[2] session ttl, ms
+-- ARGV[3] release time, epoch ms: now + session ttl + hold-back (a number is free again from then)
+-- ARGV[4] session end, epoch ms: now + session ttl
+-- ARGV[5] on_exhausted             ARGV[6] id for a new session    ARGV[7] binding context JSON
+-- ARGV[8] custnr ('' when the request names no customer)           ARGV[9] customer marker
+-- ARGV[10] stream MAXLEN (approximate)
+-- ARGV[11] the event's field/value strings joined by NUL (no field can hold one: the edges refuse it)
+-- ARGV[12] '1' when KEYS[1] may exist (a sessionId was sent, or an app visitor), '0' for a first web request
+-- ARGV[13..] the numbers on the page (E.164)
 --
--- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), 'c' = marker of
--- the last customer event, '+<E.164>' = the pool number bound for that number on the page.
+-- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), '+<E.164>' = the
+-- pool number bound for that number on the page.
 -- Returns {'no_pool'} or {'ok', session id, pool number or '' per page number}; '' = no free
 -- number under on_exhausted=original: the page keeps its own number.
 
 local now = tonumber(ARGV[1])
-local ttl = tonumber(ARGV[2])
-local recycle = ARGV[4] == 'recycle'
-local context = ARGV[6]
-local marker = ARGV[7]
-local eventCount = tonumber(ARGV[9])
-local numbersAt = 10 + eventCount
-local count = tonumber(ARGV[numbersAt])
+local releaseAt = ARGV[3]
+local releaseMs = tonumber(releaseAt)
+local recycle = ARGV[5] == 'recycle'
+local context = ARGV[7]
+local numbersAt = 12
+local count = #ARGV - numbersAt
 
-if redis.call('EXISTS', KEYS[3]) == 0 then
-  return { 'no_pool' }
-end
-
-local sessionKey = KEYS[1]
+-- A first web request names a session id made for it just now: nothing to read.
+local flat = ARGV[12] == '1' and redis.call('HGETALL', KEYS[1]) or {}
 local session = {}
 local sessionNumbers = 0
-local flat = redis.call('HGETALL', sessionKey)
 for i = 1, #flat, 2 do
-  session[flat[i]] = flat[i + 1]
-  if string.sub(flat[i], 1, 1) == '+' then sessionNumbers = sessionNumbers + 1 end
+  local field = flat[i]
+  session[field] = flat[i + 1]
+  if string.byte(field, 1) == 43 then sessionNumbers = sessionNumbers + 1 end -- '+'
 end
 local sid = session['id']
+local sessionKey = KEYS[1]
 -- The session's end is kept in the hash and judged on the request's `now`, so the rules follow the
 -- time the service passes in; the key's PEXPIRE only frees the memory.
-if sid and tonumber(session['x'] or '0') <= now then
-  sid = nil
-  if KEYS[1] == KEYS[2] then redis.call('DEL', KEYS[1]) end
-end
-local isNew = false
-if not sid then
-  -- No such session, or it ended: start a new one under the id the caller prepared.
+if sid and tonumber(session['x'] or '0') <= now then sid = nil end
+local isNew = not sid
+-- Fields of an ended session left under the same key (app sessions) are removed before it is reused.
+local clearOld = isNew and #flat > 0 and KEYS[1] == KEYS[2]
+if isNew then
+  sid = ARGV[6]
   sessionKey = KEYS[2]
-  sid = ARGV[5]
   session = {}
   sessionNumbers = 0
-  isNew = true
 end
 
-local nowText = string.format('%.0f', now)
--- Free again once session_ttl has passed since the session's last request, plus the hold-back.
-local releaseMs = now + ttl + tonumber(ARGV[3])
-local releaseAt = string.format('%.0f', releaseMs)
-
--- A number bound now must rank after every number bound before it, even within the same
--- millisecond, or recycling in a burst would keep taking the same lowest-sorting number. A
--- thousandth of a millisecond above the current top keeps the order and changes no outcome.
-local function bindScore()
-  local top = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
-  local topScore = tonumber(top[2] or '0')
-  if topScore >= releaseMs then return string.format('%.3f', topScore + 0.001) end
-  return releaseAt
-end
 local ownerPrefix = '{"session_id":"' .. sid .. '","number_on_page":"'
+-- Pool number -> the binding it has after this request (also: taken by this request).
+local used = {}
 
--- A binding belongs to this session (for this number on the page, when given) if its fixed prefix says so.
+-- The binding of `number` if it belongs to this session (for this number on the page, when given),
+-- with the length of the prefix that says so; nil otherwise. Plain finds: no substrings made.
 local function heldBySession(number, onPage)
-  local binding = redis.call('HGET', KEYS[4], number)
+  local binding = used[number] or redis.call('HGET', KEYS[4], number)
   if not binding then return nil end
   local prefix = onPage and (ownerPrefix .. onPage .. '","recycled":') or ownerPrefix
-  if string.sub(binding, 1, #prefix) ~= prefix then return nil end
+  if string.find(binding, prefix, 1, true) ~= 1 then return nil end
   return binding, #prefix
 end
 
--- Sticky: the pool number this session already has for this number on the page, if still its own.
-local function stickyNumber(onPage)
-  local number = session[onPage]
-  if not number or not redis.call('ZSCORE', KEYS[3], number) then return nil end
-  local binding, prefixLength = heldBySession(number, onPage)
-  if not binding then return nil end
-  local recycled, boundAt = string.match(binding, '^(%a+),"bound_at":(%d+),', prefixLength + 1)
-  if not recycled then return nil end
-  return number, recycled, boundAt
+-- Moves a member's score to the release time; false when the number left the pool. ZADD XX only
+-- updates a member and CH counts a changed score; a score that already had that value (a second
+-- request within the millisecond) is confirmed by ZSCORE.
+local function extend(number)
+  return redis.call('ZADD', KEYS[3], 'XX', 'CH', releaseAt, number) == 1
+    or redis.call('ZSCORE', KEYS[3], number) ~= false
 end
 
-local used = {}
+local candidates = nil
 
 -- Least recently used: the lowest score is the number free for the longest time. When none is
 -- free, recycle takes the one whose session went quiet first, never one of this session's own.
+-- One read serves every number of the page: it skips at most the page's numbers and the session's own.
 local function chooseNumber()
-  local window = count + sessionNumbers + 1
-  local candidates = redis.call('ZRANGE', KEYS[3], 0, window - 1, 'WITHSCORES')
+  if not candidates then
+    candidates = redis.call('ZRANGE', KEYS[3], 0, count + sessionNumbers, 'WITHSCORES')
+  end
   for j = 1, #candidates, 2 do
     local number = candidates[j]
     if not used[number] then
@@ -109,53 +100,137 @@ local function chooseNumber()
 end
 
 local result = { 'ok', sid }
+local bindingWrites, newNumbers, sessionWrites, sessionDrops
+-- Session numbers this request shows (each once), to know whether any is left to slide.
+local shown = 0
 for i = 1, count do
   local onPage = ARGV[numbersAt + i]
-  local number, recycled, boundAt = stickyNumber(onPage)
+  local number = session[onPage]
+  local repeated = false
+  if number then
+    local binding, prefixLength = heldBySession(number, onPage)
+    if binding and used[number] then
+      -- The same number on the page again in this request: it keeps the number it just got.
+      repeated = true
+    elseif binding then
+      -- Sticky: still this session's binding and still in the pool; the score moves in the same step.
+      local recycled, boundAt = string.match(binding, '^(%a+),"bound_at":(%d+),', prefixLength + 1)
+      if recycled and extend(number) then
+        -- The binding carries the data of the session's latest request: rewritten only when it differs.
+        local tail = prefixLength + #recycled + 12 + #boundAt + 11
+        if #binding ~= tail + #context + 1 or string.find(binding, context, tail + 1, true) ~= tail + 1 then
+          binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. boundAt ..
+            ',"context":' .. context .. '}'
+          bindingWrites = bindingWrites or {}
+          bindingWrites[#bindingWrites + 1] = number
+          bindingWrites[#bindingWrites + 1] = binding
+        end
+        used[number] = binding
+      else
+        number = nil
+      end
+    else
+      number = nil
+    end
+  end
   if not number then
+    local recycled
     number, recycled = chooseNumber()
-    boundAt = nowText
+    if #candidates == 0 then return { 'no_pool' } end -- an empty sorted set does not exist
+    if number then
+      local binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. ARGV[1] ..
+        ',"context":' .. context .. '}'
+      used[number] = binding
+      bindingWrites = bindingWrites or {}
+      bindingWrites[#bindingWrites + 1] = number
+      bindingWrites[#bindingWrites + 1] = binding
+      newNumbers = newNumbers or {}
+      newNumbers[#newNumbers + 1] = number
+    end
   end
   if number then
-    used[number] = true
-    redis.call('HSET', KEYS[4], number, ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' ..
-      boundAt .. ',"seen_at":' .. nowText .. ',"context":' .. context .. '}')
-    redis.call('ZADD', KEYS[3], bindScore(), number)
+    if not repeated then shown = shown + 1 end
     if session[onPage] ~= number then
       if not session[onPage] then sessionNumbers = sessionNumbers + 1 end
       session[onPage] = number
-      redis.call('HSET', sessionKey, onPage, number)
+      sessionWrites = sessionWrites or {}
+      sessionWrites[#sessionWrites + 1] = onPage
+      sessionWrites[#sessionWrites + 1] = number
     end
     result[#result + 1] = number
   else
     if session[onPage] then
       session[onPage] = nil
-      redis.call('HDEL', sessionKey, onPage)
+      sessionNumbers = sessionNumbers - 1
+      sessionDrops = sessionDrops or {}
+      sessionDrops[#sessionDrops + 1] = onPage
     end
     result[#result + 1] = ''
   end
 end
 
--- Sliding expiry: the session's numbers not shown on this page stay held as long as the session lives.
-for field, number in pairs(session) do
-  if string.sub(field, 1, 1) == '+' and not used[number] then
-    if redis.call('ZSCORE', KEYS[3], number) and heldBySession(number, field) then
-      redis.call('ZADD', KEYS[3], 'XX', releaseAt, number)
+-- A number bound now must rank after every number bound before it, even within the same
+-- millisecond, or recycling in a burst would keep taking the same lowest-sorting number. A
+-- thousandth of a millisecond above the current top keeps the order and changes no outcome.
+if newNumbers then
+  local top = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
+  local score = tonumber(top[2] or '0')
+  local scores = {}
+  for j = 1, #newNumbers do
+    if score >= releaseMs then
+      score = score + 0.001
+      scores[#scores + 1] = string.format('%.3f', score)
     else
-      redis.call('HDEL', sessionKey, field)
+      score = releaseMs
+      scores[#scores + 1] = releaseAt
+    end
+    scores[#scores + 1] = newNumbers[j]
+  end
+  redis.call('ZADD', KEYS[3], unpack(scores))
+end
+if bindingWrites then redis.call('HSET', KEYS[4], unpack(bindingWrites)) end
+
+-- Sliding expiry: the session's numbers not shown on this page stay held as long as the session lives.
+if sessionNumbers > shown then
+  for field, number in pairs(session) do
+    if string.byte(field, 1) == 43 and not used[number] then
+      if not (heldBySession(number, field) and extend(number)) then
+        sessionDrops = sessionDrops or {}
+        sessionDrops[#sessionDrops + 1] = field
+      end
     end
   end
 end
 
-if isNew then redis.call('HSET', sessionKey, 'id', sid) end
-
-if marker ~= '' and session['c'] ~= marker then
-  local args = { 'XADD', KEYS[5], 'MAXLEN', '~', ARGV[8], '*' }
-  for j = 1, eventCount do args[#args + 1] = ARGV[9 + j] end
-  redis.call(unpack(args))
-  redis.call('HSET', sessionKey, 'c', marker)
+if clearOld then redis.call('DEL', sessionKey) end
+if sessionDrops then redis.call('HDEL', sessionKey, unpack(sessionDrops)) end
+if isNew then
+  sessionWrites = sessionWrites or {}
+  sessionWrites[#sessionWrites + 1] = 'id'
+  sessionWrites[#sessionWrites + 1] = sid
 end
-
-redis.call('HSET', sessionKey, 'x', string.format('%.0f', now + ttl))
+if sessionWrites then
+  sessionWrites[#sessionWrites + 1] = 'x'
+  sessionWrites[#sessionWrites + 1] = ARGV[4]
+  redis.call('HSET', sessionKey, unpack(sessionWrites))
+else
+  redis.call('HSET', sessionKey, 'x', ARGV[4])
+end
 redis.call('PEXPIRE', sessionKey, ARGV[2])
+
+-- Events only on change: the partner's record of what was last sent for this custnr decides.
+local custnr = ARGV[8]
+if custnr ~= '' and redis.call('HGET', KEYS[6], custnr) ~= ARGV[9] then
+  local args = { 'XADD', KEYS[5], 'MAXLEN', '~', ARGV[10], '*' }
+  local fields, from = ARGV[11], 1
+  while true do
+    local at = string.find(fields, '\0', from, true)
+    if not at then break end
+    args[#args + 1] = string.sub(fields, from, at - 1)
+    from = at + 1
+  end
+  args[#args + 1] = string.sub(fields, from)
+  redis.call(unpack(args))
+  redis.call('HSET', KEYS[6], custnr, ARGV[9])
+end
 return result

@@ -1,6 +1,7 @@
 import { campaignRoutes } from '../campaigns/campaigns.routes';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import type { ManagementConfig } from '../config/management-config';
+import type { CustomerChangeListener } from '../customers/customer-change-listener';
 import { CustomersService } from '../customers/customers.service';
 import { customerRoutes } from '../customers/customers.routes';
 import { greetingRoutes } from '../greetings/greetings.routes';
@@ -49,6 +50,8 @@ export interface ManagementListeners {
   numberChanges: NumberInventoryListener[];
   /** Partner settings and campaigns' voicemail settings. */
   configChanges: ProjectionPublisher[];
+  /** Customers deleted or changed through the API (the replacement service's customer-seen record). */
+  customerChanges?: CustomerChangeListener[];
 }
 
 // Composition root, step 3 of config → stores → services → app (STYLE §3).
@@ -61,7 +64,12 @@ export function createManagementServices(
 ): ManagementServices {
   return {
     partners: new PartnersService(stores.partners, config.digest.realm, listeners.configChanges),
-    customers: new CustomersService(stores.customers, stores.customerDeletion, stores.customerCreation),
+    customers: new CustomersService(
+      stores.customers,
+      stores.customerDeletion,
+      stores.customerCreation,
+      listeners.customerChanges,
+    ),
     pricingModels: new PricingModelsService(
       stores.pricingModels,
       stores.campaigns,

@@ -6,6 +6,7 @@ import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import type { CustomerCreationStores, CustomerDeletionStores } from '../customers/customers.service';
+import type { CustomerSightingStores } from '../customer-events/customer-events.service';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
 import type { GreetingUsageReader } from '../greetings/greeting-usage';
 import { TypeormGreetingUsageReader } from '../greetings/greeting-usage.store';
@@ -24,7 +25,7 @@ import { TypeormSourceReferences } from '../sources/source-references.store';
 import type { SourceWriteStores } from '../sources/sources.service';
 import { TypeormSourcesStore, type SourcesStore } from '../sources/sources.store';
 import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
-import { customerSeenWithWebhooks, webhookEventQueue } from '../webhooks/webhook-events';
+import { customerSightingStores, webhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore, type WebhooksStore } from '../webhooks/webhooks.store';
 import { TypeormMonthlyReportStore, type MonthlyReportStore } from '../reports/monthly-reports.store';
 
@@ -34,8 +35,8 @@ export interface ManagementStores {
   customers: CustomersStore;
   customerDeletion: UnitOfWork<CustomerDeletionStores>;
   customerCreation: UnitOfWork<CustomerCreationStores>;
-  /** The customer-seen upsert, with `customer.created` webhooks in its transaction. */
-  customerSeen: Pick<CustomersStore, 'upsertSeen'>;
+  /** The customer-seen consumer's transaction per batch. */
+  customerSightings: UnitOfWork<CustomerSightingStores>;
   pricingModels: PricingModelsStore;
   pricingModelWrites: UnitOfWork<PricingModelWriteStores>;
   /** Also tells pricing models which campaigns use them (`used_by`). */
@@ -79,7 +80,7 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
       customers: new TypeormCustomersStore(manager),
       webhooks: webhookEventQueue(manager),
     })),
-    customerSeen: customerSeenWithWebhooks((work) => dataSource.transaction(work)),
+    customerSightings: typeormUnitOfWork(dataSource, customerSightingStores),
     numbers: new TypeormNumbersStore(dataSource.manager),
     sources,
     sourceWrites: typeormUnitOfWork(dataSource, (manager) => ({

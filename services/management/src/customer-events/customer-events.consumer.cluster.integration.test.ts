@@ -10,6 +10,8 @@ import { Cluster } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
+import { customerSightingStores } from '../webhooks/webhook-events';
+import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { CustomerEventsConsumer } from './customer-events.consumer';
 import { CustomerEventsService } from './customer-events.service';
@@ -93,7 +95,7 @@ describe('CustomerEventsConsumer on Redis Cluster', () => {
           logger,
         }),
         partners,
-        events: new CustomerEventsService(customers),
+        events: new CustomerEventsService(typeormUnitOfWork(dataSource, customerSightingStores)),
         logger,
         clock: Date.now,
       },

@@ -26,7 +26,13 @@ export interface CustomerEventsConsumerDeps {
   /** A connection of its own: blocking reads would stall every other command on a shared one. stop() closes it. */
   redis: RedisConnection;
   partners: { list(): Promise<StreamPartner[]> };
-  events: { apply(partner: StreamPartner, fields: readonly string[]): Promise<CustomerEventResult> };
+  /** Applies one stream's entries in one transaction; resolves with one result per entry after the commit. */
+  events: {
+    applyBatch(
+      partner: StreamPartner,
+      batch: ReadonlyArray<readonly string[]>,
+    ): Promise<CustomerEventResult[]>;
+  };
   logger: Logger;
   /** Epoch ms; schedules refresh, reclaim and retries. */
   clock: () => number;
@@ -261,30 +267,33 @@ export class CustomerEventsConsumer {
   }
 
   /**
-   * Applies entries in order and acks the committed ones. Stops at the first database failure: that
-   * entry and the rest stay pending for a retry, in order. False when it stopped.
+   * Applies the entries of one read as one batch (one transaction, one upsert statement, so a burst
+   * costs one write) and acks them after the commit. When the database fails, none is acked: they
+   * stay pending and are retried, in order. False when it failed.
    */
   private async applyEntries(stream: PartnerStream, entries: StreamEntry[]): Promise<boolean> {
-    const done: string[] = [];
+    // Trimmed from the stream while pending (MAXLEN): nothing left to apply, only to ack.
+    const trimmed = entries.filter((entry) => entry.fields === null).map((entry) => entry.id);
+    const present = entries.filter(
+      (entry): entry is { id: string; fields: string[] } => entry.fields !== null,
+    );
+    const done = [...trimmed];
     let ok = true;
-    for (const entry of entries) {
-      if (entry.fields === null) {
-        // Trimmed from the stream while pending (MAXLEN): nothing left to apply.
-        done.push(entry.id);
-        continue;
-      }
+    if (present.length > 0) {
       try {
-        const result = await this.deps.events.apply(stream.partner, entry.fields);
-        this.logResult(stream, entry.id, result);
-        done.push(entry.id);
+        const results = await this.deps.events.applyBatch(
+          stream.partner,
+          present.map((entry) => entry.fields),
+        );
+        for (const [index, entry] of present.entries()) this.logResult(stream, entry.id, results[index]!);
+        done.push(...present.map((entry) => entry.id));
       } catch (error) {
         this.log.warn(
-          { err: error, stream: stream.key, entryId: entry.id },
-          'customer event not applied; it stays pending and is retried',
+          { err: error, stream: stream.key, entries: present.length, firstEntryId: present[0]!.id },
+          'customer events not applied; they stay pending and are retried',
         );
         stream.retryAt = this.deps.clock() + this.settings.retryDelayMs;
         ok = false;
-        break;
       }
     }
     if (done.length > 0) await this.deps.redis.xack(stream.key, CUSTOMER_EVENTS_GROUP, ...done);

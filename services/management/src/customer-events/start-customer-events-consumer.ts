@@ -1,18 +1,20 @@
 import { hostname } from 'node:os';
 import { createRedisClient, type Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
-import type { CustomersStore } from '../customers/customers.store';
+import type { UnitOfWork } from '../db/unit-of-work';
 import { CustomerEventsConsumer } from './customer-events.consumer';
 import type { ManagementMetrics } from '../metrics/management-metrics';
 import {
   CustomerEventsService,
   type CustomerEventResult,
+  type CustomerSightingStores,
   type StreamPartner,
 } from './customer-events.service';
 
 export interface StartCustomerEventsConsumerDeps {
   config: Pick<ManagementConfig, 'redis' | 'customerEvents'>;
-  customers: Pick<CustomersStore, 'upsertSeen'>;
+  /** The transaction a batch of sightings is applied in. */
+  sightings: UnitOfWork<CustomerSightingStores>;
   /** The partners store (its list() is re-read every partnerRefreshMs). */
   partners: { list(): Promise<StreamPartner[]> };
   logger: Logger;
@@ -44,7 +46,7 @@ export function startCustomerEventsConsumer(deps: StartCustomerEventsConsumerDep
     {
       redis: connection,
       partners: deps.partners,
-      events: countedEvents(new CustomerEventsService(deps.customers), deps.metrics),
+      events: countedEvents(new CustomerEventsService(deps.sightings), deps.metrics),
       logger: deps.logger,
       clock: Date.now,
     },
@@ -64,7 +66,7 @@ export function startCustomerEventsConsumer(deps: StartCustomerEventsConsumerDep
   return consumer;
 }
 
-type EventApplier = Pick<CustomerEventsService, 'apply'>;
+type EventApplier = Pick<CustomerEventsService, 'applyBatch'>;
 
 /** The service, with each entry's result counted: processed, malformed (skipped) or failed (retried). */
 function countedEvents(
@@ -73,13 +75,17 @@ function countedEvents(
 ): EventApplier {
   if (metrics === undefined) return events;
   return {
-    apply: async (partner: StreamPartner, fields: readonly string[]): Promise<CustomerEventResult> => {
+    applyBatch: async (
+      partner: StreamPartner,
+      batch: ReadonlyArray<readonly string[]>,
+    ): Promise<CustomerEventResult[]> => {
       try {
-        const result = await events.apply(partner, fields);
-        metrics.customerEvent(result.kind === 'malformed' ? 'malformed' : 'processed');
-        return result;
+        const results = await events.applyBatch(partner, batch);
+        for (const result of results)
+          metrics.customerEvent(result.kind === 'malformed' ? 'malformed' : 'processed');
+        return results;
       } catch (error) {
-        metrics.customerEvent('failed');
+        for (let i = 0; i < batch.length; i++) metrics.customerEvent('failed');
         throw error;
       }
     },

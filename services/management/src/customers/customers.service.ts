@@ -1,5 +1,6 @@
 import { ForbiddenError, NotFoundError } from '@trackline/domain';
 import type { UnitOfWork } from '../db/unit-of-work';
+import type { CustomerChangeListener } from './customer-change-listener';
 import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from './customer';
 import type { CustomersStore } from './customers.store';
 import type { CustomerCallRecords } from './customer-call-records';
@@ -28,6 +29,7 @@ export class CustomersService {
     private readonly customers: CustomersStore,
     private readonly deletion: UnitOfWork<CustomerDeletionStores>,
     private readonly creation: UnitOfWork<CustomerCreationStores>,
+    private readonly listeners: CustomerChangeListener[] = [],
   ) {}
 
   list(partnerId: string, filter: CustomerFilter): Promise<Customer[]> {
@@ -52,8 +54,13 @@ export class CustomersService {
 
   async update(partnerId: string, customerId: string, changes: CustomerChanges): Promise<Customer> {
     const id = requireCustomerId(customerId);
+    // The custnr it had, when the change may give it another one.
+    const before = changes.custnr === undefined ? null : await this.customers.findById(partnerId, id);
     const updated = await this.customers.update(partnerId, id, changes);
     if (updated === null) throw notFound(customerId);
+    const custnrs = [updated.custnr];
+    if (before !== null && before.custnr !== updated.custnr) custnrs.push(before.custnr);
+    await this.changed(partnerId, custnrs);
     return updated;
   }
 
@@ -62,11 +69,11 @@ export class CustomersService {
    * back, or call records: a deleted customer's records could no longer be listed (docs/cdrs.md,
    * "Deleting a customer"). Returns the deleted customer.
    */
-  delete(partnerId: string, customerId: string, now: Date): Promise<Customer> {
+  async delete(partnerId: string, customerId: string, now: Date): Promise<Customer> {
     const id = requireCustomerId(customerId);
     // The row lock keeps a source from being opened, and a call record from being stored (ingestion
     // takes a key-share lock on its customer), between the checks and the delete.
-    return this.deletion.run(async ({ customers, openSources, callRecords }) => {
+    const deleted = await this.deletion.run(async ({ customers, openSources, callRecords }) => {
       const customer = await customers.findById(partnerId, id, { lock: true });
       if (customer === null) throw notFound(customerId);
       const open = await openSources.countOpenSources(partnerId, id);
@@ -89,6 +96,13 @@ export class CustomersService {
       await customers.delete(partnerId, id);
       return customer;
     });
+    await this.changed(partnerId, [deleted.custnr]);
+    return deleted;
+  }
+
+  /** After the commit: the listeners never reject (docs/redis-keys.md "Customer-seen stream"). */
+  private async changed(partnerId: string, custnrs: string[]): Promise<void> {
+    for (const listener of this.listeners) await listener.customersChanged(partnerId, custnrs);
   }
 }
 

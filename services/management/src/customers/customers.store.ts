@@ -28,6 +28,25 @@ export interface CustomersStore {
    */
   /** The customer's id, and whether this call created it (for the `customer.created` webhook). */
   ensureSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<EnsuredCustomer>;
+  /**
+   * upsertSeen for many custnrs of one partner in one statement (the customer-seen consumer's batch).
+   * Sightings of one custnr are merged in order (a later value wins, a left-out one keeps the earlier).
+   * Answers one row per distinct custnr, in order of first sighting, with the customer's id and
+   * whether the statement created it (so a caller in the same transaction can act on new customers).
+   */
+  upsertSeenMany(partnerId: string, sightings: readonly CustomerSighting[]): Promise<CustomerSeenRow[]>;
+}
+
+export interface CustomerSighting {
+  custnr: string;
+  seen: CustomerSeen;
+}
+
+export interface CustomerSeenRow {
+  custnr: string;
+  /** The customer's id (bigint as text). */
+  id: string;
+  outcome: CustomerSeenOutcome;
 }
 
 export interface CustomerSeen {
@@ -96,24 +115,8 @@ export class TypeormCustomersStore implements CustomersStore {
   }
 
   async upsertSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<CustomerSeenOutcome> {
-    const values = [partnerId, custnr, seen.name ?? null, seen.email ?? null];
-    // Update first: an INSERT … ON CONFLICT would draw a new customer_id for every event of a known
-    // customer, and partners would see the ids of the customers they create jump.
-    if (await this.updateSeen(values)) return 'updated';
-    // The NOT EXISTS keeps a known customer from drawing an id; ON CONFLICT covers a concurrent insert.
-    const inserted = (await translateDataException(() =>
-      this.manager.query(
-        `INSERT INTO customers (partner_id, custnr, name, email)
-         SELECT $1, $2::varchar, COALESCE($3::varchar, $2::varchar), $4::varchar
-          WHERE NOT EXISTS (SELECT 1 FROM customers WHERE partner_id = $1 AND custnr = $2)
-         ON CONFLICT (partner_id, custnr) DO NOTHING
-         RETURNING id`,
-        values,
-      ),
-    )) as unknown[];
-    if (inserted.length > 0) return 'created';
-    // Known and unchanged, or inserted by another consumer a moment ago: apply these values once more.
-    return (await this.updateSeen(values)) ? 'updated' : 'unchanged';
+    const [row] = await this.upsertSeenMany(partnerId, [{ custnr, seen }]);
+    return row!.outcome;
   }
 
   async ensureSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<EnsuredCustomer> {
@@ -141,25 +144,103 @@ export class TypeormCustomersStore implements CustomersStore {
     return { id: found[0].id, created: false };
   }
 
-  /** Writes what differs (a left-out name or e-mail keeps its value); false when nothing did. */
-  private async updateSeen(values: Array<string | null>): Promise<boolean> {
-    // The WHERE skips an update that changes nothing, so `modified` only moves on a real change.
-    // Wrapped in a WITH … SELECT because TypeORM answers a bare UPDATE with [rows, count], not the rows.
+  async upsertSeenMany(
+    partnerId: string,
+    sightings: readonly CustomerSighting[],
+  ): Promise<CustomerSeenRow[]> {
+    const merged = mergeSightings(sightings);
+    if (merged.length === 0) return [];
+    let rows = await this.upsertSeenStatement(partnerId, merged);
+    // A custnr another writer inserted after this statement's snapshot was neither inserted (the
+    // conflict skipped it) nor updated (invisible to the update): apply its values once more, now
+    // that it is committed and visible to a new statement.
+    const raced = rows.filter((row) => row.outcome === null).map((row) => row.custnr);
+    if (raced.length > 0) {
+      const again = new Map(
+        (
+          await this.upsertSeenStatement(
+            partnerId,
+            merged.filter((s) => raced.includes(s.custnr)),
+          )
+        ).map((row) => [row.custnr, row]),
+      );
+      rows = rows.map((row) => again.get(row.custnr) ?? row);
+    }
+    return rows.map((row) => ({
+      custnr: row.custnr,
+      id: row.id ?? '',
+      outcome: row.outcome ?? 'unchanged',
+    }));
+  }
+
+  /**
+   * One statement: known customers get what differs (a left-out name or e-mail keeps its value, an
+   * unchanged customer is not written at all, so `modified` only moves on a real change), unknown
+   * custnrs are inserted in order. Update first in spirit: the NOT EXISTS keeps a known customer from
+   * drawing a customer_id, which an INSERT … ON CONFLICT DO UPDATE would, and partners would see the
+   * ids of the customers they create jump. ON CONFLICT covers a concurrent insert (outcome null).
+   */
+  private async upsertSeenStatement(
+    partnerId: string,
+    sightings: readonly CustomerSighting[],
+  ): Promise<Array<{ custnr: string; id: string | null; outcome: CustomerSeenOutcome | null }>> {
     const rows = (await translateDataException(() =>
       this.manager.query(
-        `WITH changed AS (
-         UPDATE customers
-            SET name = COALESCE($3::varchar, name), email = COALESCE($4::varchar, email), modified = now()
-          WHERE partner_id = $1 AND custnr = $2
-            AND (name IS DISTINCT FROM COALESCE($3::varchar, name)
-                 OR email IS DISTINCT FROM COALESCE($4::varchar, email))
-         RETURNING id)
-         SELECT id FROM changed`,
-        values,
+        `WITH input AS (
+           SELECT t.custnr, t.name, t.email, t.ord
+             FROM unnest($2::varchar[], $3::varchar[], $4::varchar[]) WITH ORDINALITY AS t(custnr, name, email, ord)),
+         updated AS (
+           UPDATE customers c
+              SET name = COALESCE(i.name, c.name), email = COALESCE(i.email, c.email), modified = now()
+             FROM input i
+            WHERE c.partner_id = $1 AND c.custnr = i.custnr
+              AND (c.name IS DISTINCT FROM COALESCE(i.name, c.name)
+                   OR c.email IS DISTINCT FROM COALESCE(i.email, c.email))
+           RETURNING c.custnr, c.id),
+         inserted AS (
+           INSERT INTO customers (partner_id, custnr, name, email)
+           SELECT $1, i.custnr, COALESCE(i.name, i.custnr), i.email
+             FROM input i
+            WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.partner_id = $1 AND c.custnr = i.custnr)
+            ORDER BY i.ord
+           ON CONFLICT (partner_id, custnr) DO NOTHING
+           RETURNING custnr, id),
+         known AS (
+           SELECT c.custnr, c.id FROM customers c JOIN input i ON c.partner_id = $1 AND c.custnr = i.custnr)
+         SELECT i.custnr,
+                COALESCE(ins.id, upd.id, k.id)::text AS id,
+                CASE WHEN ins.id IS NOT NULL THEN 'created'
+                     WHEN upd.id IS NOT NULL THEN 'updated'
+                     WHEN k.id IS NOT NULL THEN 'unchanged' END AS outcome
+           FROM input i
+           LEFT JOIN inserted ins ON ins.custnr = i.custnr
+           LEFT JOIN updated upd ON upd.custnr = i.custnr
+           LEFT JOIN known k ON k.custnr = i.custnr
+          ORDER BY i.ord`,
+        [
+          partnerId,
+          sightings.map((s) => s.custnr),
+          sightings.map((s) => s.seen.name ?? null),
+          sightings.map((s) => s.seen.email ?? null),
+        ],
       ),
-    )) as unknown[];
-    return rows.length > 0;
+    )) as Array<{ custnr: string; id: string | null; outcome: CustomerSeenOutcome | null }>;
+    return rows;
   }
+}
+
+/** One sighting per custnr, in order of first sighting; later values win, left-out ones keep earlier. */
+export function mergeSightings(sightings: readonly CustomerSighting[]): CustomerSighting[] {
+  const byCustnr = new Map<string, CustomerSeen>();
+  for (const { custnr, seen } of sightings) {
+    const earlier = byCustnr.get(custnr) ?? {};
+    byCustnr.set(custnr, {
+      ...earlier,
+      ...(seen.name === undefined ? {} : { name: seen.name }),
+      ...(seen.email === undefined ? {} : { email: seen.email }),
+    });
+  }
+  return [...byCustnr].map(([custnr, seen]) => ({ custnr, seen }));
 }
 
 async function translateCustnrConflict<T>(write: () => Promise<T>): Promise<T> {

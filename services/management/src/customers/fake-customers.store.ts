@@ -1,6 +1,14 @@
 import { ValidationError } from '@trackline/domain';
 import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from './customer';
-import type { CustomerSeen, CustomerSeenOutcome, CustomersStore, EnsuredCustomer } from './customers.store';
+import {
+  mergeSightings,
+  type CustomerSeen,
+  type CustomerSeenOutcome,
+  type CustomerSeenRow,
+  type CustomerSighting,
+  type CustomersStore,
+  type EnsuredCustomer,
+} from './customers.store';
 
 /** In-memory CustomersStore for unit tests; enforces custnr uniqueness per partner like the database. */
 export class FakeCustomersStore implements CustomersStore {
@@ -92,6 +100,19 @@ export class FakeCustomersStore implements CustomersStore {
       (customer) => customer.partnerId === partnerId && customer.custnr === custnr,
     )!;
     return { id: created.id, created: true };
+  }
+
+  async upsertSeenMany(
+    partnerId: string,
+    sightings: readonly CustomerSighting[],
+  ): Promise<CustomerSeenRow[]> {
+    const rows: CustomerSeenRow[] = [];
+    for (const { custnr, seen } of mergeSightings(sightings)) {
+      const outcome = await this.upsertSeen(partnerId, custnr, seen);
+      const [customer] = await this.list(partnerId, { custnr });
+      rows.push({ custnr, id: customer!.id, outcome });
+    }
+    return rows;
   }
 
   private find(partnerId: string, id: string): Customer | undefined {

@@ -16,7 +16,7 @@ import { WebhookSender } from './webhook-sender';
 import type { Webhook as StoredWebhook, WebhookEventType } from './webhook';
 import { TypeormWebhookDeliveriesStore } from './webhook-deliveries.store';
 import type { WebhookDispatcher } from './webhook-dispatcher';
-import { customerSeenWithWebhooks } from './webhook-events';
+import { customerSeenByConsumer } from './test-support/customer-seen';
 import { newWebhookSecret } from './webhook-secret';
 import { InsecureHosts, systemResolver, type HostResolver } from './webhook-url';
 import { WebhooksService } from './webhooks.service';
@@ -183,17 +183,17 @@ describe('webhook delivery', () => {
   }
 
   it('delivers each event type once, signed so that standardwebhooks verifies it', async () => {
-    const { id, number, customerId } = await partner();
+    const { id, name, number, customerId } = await partner();
     const target = await receiver();
     const hook = await webhook(id, target.url);
     const answered = await call(number, { answered: true });
     const missed = await call(number, { answered: false });
     const voicemail = await call(number, { answered: false, voicemail: true });
     const posted = await stores.services.customers.create(id, customerValues('Ola', 'K-2'));
-    const seen = customerSeenWithWebhooks((work) => stores.dataSource.transaction(work));
-    expect(await seen.upsertSeen(id, 'K-3', { name: 'Per' })).toBe('created');
+    const consumer = customerSeenByConsumer(stores.dataSource);
+    expect(await consumer.seen({ id, name }, 'K-3', { name: 'Per' })).toBe('created');
     // A customer seen again is no new customer.
-    expect(await seen.upsertSeen(id, 'K-3', { name: 'Per' })).toBe('unchanged');
+    expect(await consumer.seen({ id, name }, 'K-3', { name: 'Per' })).toBe('unchanged');
 
     // At most four in flight to one endpoint (WEBHOOK_ENDPOINT_CONCURRENCY): two rounds.
     const worker = dispatcher();
@@ -261,7 +261,7 @@ describe('webhook delivery', () => {
   });
 
   it('stores the record and its deliveries together or not at all', async () => {
-    const { id, number } = await partner();
+    const { id, name, number } = await partner();
     const target = await receiver();
     const hook = await webhook(id, target.url);
     // The outbox cannot be written: the call record and the customer are not stored either.
@@ -271,8 +271,8 @@ describe('webhook delivery', () => {
       await expect(stores.services.customers.create(id, customerValues('Ola', 'K-atomic'))).rejects.toThrow(
         /webhook_deliveries/,
       );
-      const seen = customerSeenWithWebhooks((work) => stores.dataSource.transaction(work));
-      await expect(seen.upsertSeen(id, 'K-seen-atomic', {})).rejects.toThrow(/webhook_deliveries/);
+      const consumer = customerSeenByConsumer(stores.dataSource);
+      await expect(consumer.seen({ id, name }, 'K-seen-atomic')).rejects.toThrow(/webhook_deliveries/);
     } finally {
       await stores.dataSource.query('ALTER TABLE webhook_deliveries_away RENAME TO webhook_deliveries');
     }

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import { startWorkerProcess, type WorkerProcess } from '../notifications/test-support/worker-process';
-import { customerSeenWithWebhooks } from './webhook-events';
+import { customerSeenByConsumer } from './test-support/customer-seen';
 import { newWebhookSecret } from './webhook-secret';
 import { TypeormWebhooksStore } from './webhooks.store';
 import { startWebhookReceiver } from './test-support/webhook-receiver';
@@ -85,8 +85,8 @@ describe('webhook dispatcher killed with SIGKILL mid-delivery (real processes)',
           state: '0',
           secret,
         });
-        const seen = customerSeenWithWebhooks((work) => dataSource.transaction(work));
-        for (let i = 0; i < CUSTOMERS; i++) await seen.upsertSeen(partnerId, `K-${i}`, {});
+        const consumer = customerSeenByConsumer(dataSource);
+        for (let i = 0; i < CUSTOMERS; i++) await consumer.seen({ id: partnerId, name: 'acme' }, `K-${i}`);
         expect(await rows()).toHaveLength(CUSTOMERS);
 
         const env = {

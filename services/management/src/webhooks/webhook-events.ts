@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { CustomersStore } from '../customers/customers.store';
+import type { CustomerSightingStores } from '../customer-events/customer-events.service';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import type { WebhookEvent } from './webhook';
 import { TypeormWebhookDeliveriesStore } from './webhook-deliveries.store';
@@ -20,26 +20,9 @@ export function webhookEventQueue(manager: EntityManager): WebhookEventQueue {
 }
 
 /**
- * The customer-seen upsert (docs/webhooks.md, `customer.created`) in a transaction with the
- * deliveries for a customer it created.
+ * The customer-seen consumer's transaction (docs/webhooks.md, `customer.created`): the batch upsert,
+ * and the deliveries for the customers it created, commit together.
  */
-export function customerSeenWithWebhooks(
-  transaction: <T>(work: (manager: EntityManager) => Promise<T>) => Promise<T>,
-): Pick<CustomersStore, 'upsertSeen'> {
-  return {
-    upsertSeen: (partnerId, custnr, seen) =>
-      transaction(async (manager) => {
-        const customers = new TypeormCustomersStore(manager);
-        const outcome = await customers.upsertSeen(partnerId, custnr, seen);
-        if (outcome === 'created') {
-          const [customer] = await customers.list(partnerId, { custnr });
-          if (customer !== undefined) {
-            await webhookEventQueue(manager).enqueue(partnerId, [
-              { type: 'customer.created', customerId: customer.id },
-            ]);
-          }
-        }
-        return outcome;
-      }),
-  };
+export function customerSightingStores(manager: EntityManager): CustomerSightingStores {
+  return { customers: new TypeormCustomersStore(manager), webhooks: webhookEventQueue(manager) };
 }

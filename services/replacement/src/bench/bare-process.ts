@@ -1,15 +1,18 @@
 import { createLogger, createRedisClient, listen } from '@trackline/platform';
 import { createBareServer } from './bare-server';
+import { createMinimalServer } from './minimal-server';
 
 /**
- * Child-process entry of the baseline server: `node bare-process.js <port> <redis url> <key prefix>`.
+ * Child-process entry of the baseline servers: `node bare-process.js <port> <redis url> <key prefix>
+ * [minimal]` — the bare server running the service's allocation script, or with `minimal` the minimal
+ * bare server of the whole-system bench (minimal-server.ts).
  * Its Redis client is made by the same factory with the service's default timeouts, so the two
  * servers differ only in what runs between the socket and Redis.
  */
 async function main(): Promise<void> {
-  const [port, redisUrl, keyPrefix] = process.argv.slice(2);
+  const [port, redisUrl, keyPrefix, kind] = process.argv.slice(2);
   if (port === undefined || redisUrl === undefined || keyPrefix === undefined) {
-    throw new Error('usage: bare-process.js <port> <redis url> <key prefix>');
+    throw new Error('usage: bare-process.js <port> <redis url> <key prefix> [minimal]');
   }
   const redis = createRedisClient({
     url: redisUrl,
@@ -21,7 +24,8 @@ async function main(): Promise<void> {
     name: 'bench-bare',
     logger: createLogger({ service: 'bench-bare', level: 'warn' }),
   });
-  const server = createBareServer(redis, keyPrefix);
+  const server =
+    kind === 'minimal' ? createMinimalServer(redis, keyPrefix) : createBareServer(redis, keyPrefix);
   server.keepAliveTimeout = 65_000;
   await listen(server, Number(port), '127.0.0.1');
   process.on('SIGTERM', () => {

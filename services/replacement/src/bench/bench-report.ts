@@ -1,7 +1,8 @@
 import type { LoadResult } from './bench-load';
 import type { Workload } from './bench-fixtures';
 
-export type ServerName = 'bare' | 'service';
+/** `bare` runs the service's own script; `minimal` the minimal allocation (minimal-server.ts). */
+export type ServerName = 'bare' | 'minimal' | 'service';
 export type Mode = 'saturation' | 'rate';
 
 export interface PhaseResult extends LoadResult {
@@ -90,7 +91,7 @@ export function targetTable(checks: TargetCheck[]): string {
   ]);
 }
 
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]): string => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
   return [
@@ -100,7 +101,7 @@ function table(rows: string[][]): string {
   ].join('\n');
 }
 
-function ms(value: number): string {
+export function ms(value: number): string {
   return `${value.toFixed(2)} ms`;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /** A server under test, in a child process of its own so it has its own event loop and core time. */
 export interface ServerUnderTest {
-  name: 'bare' | 'service';
+  name: 'bare' | 'minimal' | 'service';
   baseUrl: string;
   pid: number;
   stop(): Promise<void>;
@@ -19,14 +19,18 @@ export interface ServerSettings {
 
 const STOP_TIMEOUT_MS = 10_000;
 
-/** The baseline: dist/bench/bare-process.js. */
-export async function startBareServer(settings: ServerSettings): Promise<ServerUnderTest> {
+/** The baseline: dist/bench/bare-process.js; `minimal` starts the minimal bare server instead. */
+export async function startBareServer(
+  settings: ServerSettings,
+  kind: 'bare' | 'minimal' = 'bare',
+): Promise<ServerUnderTest> {
   const port = await freePort();
   const args = [join(__dirname, 'bare-process.js'), String(port), settings.redisUrl, settings.keyPrefix];
+  if (kind === 'minimal') args.push('minimal');
   const child = spawn(process.execPath, [...profiling(settings), ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  return underTest('bare', child, port);
+  return underTest(kind, child, port);
 }
 
 /**

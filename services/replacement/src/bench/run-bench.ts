@@ -60,14 +60,14 @@ async function main(): Promise<void> {
     };
     servers.push(await startBareServer(settings), await startService(settings));
     log(`bare server pid ${servers[0]!.pid}, service pid ${servers[1]!.pid}`);
-    for (const server of servers) await waitUntilServing(server, requests[server.name].new);
+    for (const server of servers) await waitUntilServing(server, requests[server.name]!.new);
 
     for (const server of servers) {
       if (config.warmupSeconds === 0) break;
       log(`warm-up: ${server.name}, ${config.warmupSeconds} s`);
       await runLoad({
         baseUrl: server.baseUrl,
-        requests: requests[server.name].new,
+        requests: requests[server.name]!.new,
         connections: config.connections,
         durationSeconds: config.warmupSeconds,
       });
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   }
 }
 
-type Requests = Record<ServerName, Record<Workload, SignedRequest[]>>;
+type Requests = Partial<Record<ServerName, Record<Workload, SignedRequest[]>>>;
 
 /** A partner per server and workload; the existing-session partners get their sessions now. */
 async function prepareWorkloads(redis: RedisConnection, keyPrefix: string): Promise<Requests> {
@@ -134,7 +134,7 @@ async function runPhase(
     for (const server of order) {
       const raw = await runLoad({
         baseUrl: server.baseUrl,
-        requests: requests[server.name][workload],
+        requests: requests[server.name]![workload],
         connections,
         durationSeconds: roundSeconds,
         overallRate: offeredRate ?? undefined,

@@ -1,5 +1,6 @@
 import {
   CUSTOMER_EVENTS_GROUP,
+  CUSTOMER_SEEN_RESEND_MS,
   decodeCustomerSeenEvent,
   partnerKeys,
   writePartnerProjection,
@@ -161,31 +162,42 @@ describe('POST /dynamic-numbers as a partner sees it', () => {
     expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', redis: 'up' }]);
   });
 
-  it('appends a customer-seen event once per customer state of a session', async () => {
+  it('appends a customer-seen event only when the partner has not sent these values for the custnr', async () => {
     const keys = partnerKeys(target.keyPrefix, partner.advId);
-    const base = { parameters: { custnr: 'C-9', custname: 'Ola', custemail: 'ola@example.no' } };
-    const first = await send(webRequest(partner.advId, '22334455', base));
+    const ola = { custnr: 'C-9', custname: 'Ola', custemail: 'ola@example.no' };
+    const first = await send(webRequest(partner.advId, '22334455', { parameters: ola }));
     const sessionId = first.body.sessionId;
-    await send(webRequest(partner.advId, '22334455', { ...base, sessionId }));
+    const t0 = app.clock.now;
+    // The same customer in the same session and in new sessions: nothing more to send.
+    await send(webRequest(partner.advId, '22334455', { parameters: ola, sessionId }));
+    await send(webRequest(partner.advId, '22334455', { parameters: ola }));
+    await send(webRequest(partner.advId, '23456789', { parameters: { ...ola, adId: '7' } }));
     app.clock.now += 1000;
+    // A changed name is sent at once, whichever session shows it.
+    await send(webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' } }));
     await send(
       webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' }, sessionId }),
     );
     await send(webRequest(partner.advId, '22334455', { parameters: { adId: '1' } }));
+    // Management forgot the custnr (its customer was deleted): the next request sends it again.
+    await target.redis.hdel(keys.customersSent, 'C-9');
+    app.clock.now += 1000;
+    await send(webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' } }));
+    // Once per resend period a customer still seen is sent again.
+    app.clock.now += CUSTOMER_SEEN_RESEND_MS;
+    await send(webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' } }));
+    await send(webRequest(partner.advId, '22334455', { parameters: { custnr: 'C-9', custname: 'Ola N' } }));
 
     const entries = (await target.redis.xrange(keys.customerEvents, '-', '+')).map(([, fields]) =>
       decodeCustomerSeenEvent(fields),
     );
     const forC9 = entries.filter((e) => e.custnr === 'C-9');
+    const renamed = { advId: partner.advId, custnr: 'C-9', custname: 'Ola N' };
     expect(forC9).toEqual([
-      {
-        advId: partner.advId,
-        custnr: 'C-9',
-        custname: 'Ola',
-        custemail: 'ola@example.no',
-        at: app.clock.now - 1000,
-      },
-      { advId: partner.advId, custnr: 'C-9', custname: 'Ola N', at: app.clock.now },
+      { advId: partner.advId, ...ola, at: t0 },
+      { ...renamed, at: t0 + 1000 },
+      { ...renamed, at: t0 + 2000 },
+      { ...renamed, at: t0 + 2000 + CUSTOMER_SEEN_RESEND_MS },
     ]);
 
     // Management's consumer group reads the stream from its start.

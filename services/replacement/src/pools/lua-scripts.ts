@@ -20,7 +20,7 @@ export function readLuaScript(name: string): string {
   return readFileSync(join(packageRoot(), 'lua', `${name}.lua`), 'utf8');
 }
 
-export const ALLOCATE_NUMBERS_KEYS = 5;
+export const ALLOCATE_NUMBERS_KEYS = 6;
 
 export interface ReplacementScripts {
   allocateNumbers(...keysAndArgs: Array<string | number>): Promise<string[]>;

@@ -59,21 +59,25 @@ export class RedisNumberPoolStore implements NumberPoolStore {
         : keys.webSession(input.newSessionId);
     const requested =
       input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
-    const event = input.customer === null ? [] : encodeCustomerSeenEvent(input.customer);
+    const event = input.customer === null ? '' : joinEventFields(encodeCustomerSeenEvent(input.customer));
+    const ttlMs = input.sessionTtlSeconds * 1000;
     let reply: string[];
     try {
       reply = await this.redis.allocateNumbers(
-        requested, fresh, keys.pool, keys.bindings, keys.customerEvents,
+        requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
         input.now,
-        input.sessionTtlSeconds * 1000,
-        input.holdBackSeconds * 1000,
+        ttlMs,
+        input.now + ttlMs + input.holdBackSeconds * 1000,
+        input.now + ttlMs,
         input.onExhausted,
         input.newSessionId,
         encodeBindingContext(input.context),
+        input.customer === null ? '' : input.customer.custnr,
         input.customer === null ? '' : customerMarker(input.customer),
         CUSTOMER_EVENTS_MAXLEN,
-        event.length, ...event,
-        input.numbersOnPage.length, ...input.numbersOnPage,
+        event,
+        requested === fresh && input.context.type === 'web' ? '0' : '1',
+        ...input.numbersOnPage,
       ); // prettier-ignore
     } catch (error) {
       throw StoreUnavailableError.from(error);
@@ -85,4 +89,12 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       numbers: reply.slice(2).map((number) => (number === '' ? null : number)),
     };
   }
+}
+
+/** The script splits the event's fields at NUL, which no field can hold: the request parsers refuse it. */
+function joinEventFields(fields: string[]): string {
+  if (fields.some((field) => field.includes('\u0000'))) {
+    throw new RangeError('a customer-seen event field holds a NUL character');
+  }
+  return fields.join('\u0000');
 }

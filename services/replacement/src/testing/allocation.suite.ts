@@ -183,6 +183,31 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     expect((await numberAt(t0 + 60 * MINUTE)).number).toBe(n2);
   });
 
+  it("slides the session's numbers not shown, also when the page shows another one twice", async () => {
+    const partner = await partnerWithPool(3, {
+      onExhausted: 'original',
+      sessionTtlSeconds: 1800,
+      holdBackSeconds: 600,
+    });
+    const t0 = app.clock.now;
+    const first = await send(partner, webRequest(partner.advId, '22334455, 23456789'));
+    const sessionId = first.body.sessionId as string;
+    const [a, c] = numbersOf(first).map((entry) => entry.replace_with.e164);
+    expect(a).not.toBe(c);
+
+    app.clock.now = t0 + 20 * MINUTE;
+    const again = await send(partner, webRequest(partner.advId, '22334455, 22 33 44 55', { sessionId }));
+    expect(numbersOf(again).map((entry) => entry.replace_with.e164)).toEqual([a, a]);
+
+    // Without the slide, c would be free from t0+40 min; with it, both are held until t0+60 min.
+    app.clock.now = t0 + 45 * MINUTE;
+    const other = await send(partner, webRequest(partner.advId, '24681357, 21436587'));
+    const given = numbersOf(other).map((entry) => entry.replace_with.e164);
+    expect(given).not.toContain(a);
+    expect(given).not.toContain(c);
+    expect(given).toContain('+4721436587');
+  });
+
   it('on_exhausted recycle takes the least recently used number and marks the binding', async () => {
     const partner = await partnerWithPool(2, { onExhausted: 'recycle' });
     const t0 = app.clock.now;
@@ -235,7 +260,6 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
       numberOnPage: '+4722334455',
       recycled: false,
       boundAt: app.clock.now,
-      seenAt: app.clock.now,
       context: {
         type: 'web',
         trackingId: 'tr-9',
@@ -244,6 +268,49 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
         custnr: 'C-1',
         parameters: { custnr: 'C-1', custname: 'Kari Nordmann', custemail: 'kari@example.no', adId: '1234' },
       },
+    });
+  });
+
+  it("keeps the session's latest request data with its binding, and the time it was bound", async () => {
+    const partner = await partnerWithPool(2);
+    const keys = partnerKeys(target.keyPrefix, partner.advId);
+    const boundAt = app.clock.now;
+    const first = await send(partner, webRequest(partner.advId, '22334455', { trackingId: 'tr-1' }));
+    const sessionId = first.body.sessionId as string;
+    const number = numbersOf(first)[0]!.replace_with.e164;
+    const stored = await target.redis.hget(keys.bindings, number);
+
+    // The same page again (twice within one millisecond, then later): the binding stays as it was.
+    await send(partner, webRequest(partner.advId, '22334455', { trackingId: 'tr-1', sessionId }));
+    app.clock.now += MINUTE;
+    const same = await send(
+      partner,
+      webRequest(partner.advId, '22334455', { trackingId: 'tr-1', sessionId }),
+    );
+    expect(numbersOf(same)[0]!.replace_with.e164).toBe(number);
+    expect(await target.redis.hget(keys.bindings, number)).toBe(stored);
+    expect(await target.redis.zscore(keys.pool, number)).toBe(
+      String(app.clock.now + (partner.sessionTtlSeconds + partner.holdBackSeconds) * 1000),
+    );
+
+    // Another page of the same session: the binding carries its data from now on.
+    app.clock.now += MINUTE;
+    const other = await send(
+      partner,
+      webRequest(partner.advId, '22334455', {
+        trackingId: 'tr-1',
+        sessionId,
+        fullUrl: 'https://www.example.no/ad/5678',
+        parameters: { adId: '5678' },
+      }),
+    );
+    expect(numbersOf(other)[0]!.replace_with.e164).toBe(number);
+    const binding = decodeBinding((await target.redis.hget(keys.bindings, number))!);
+    expect(binding).toMatchObject({ sessionId, boundAt, recycled: false });
+    expect(binding.context).toMatchObject({
+      fullUrl: 'https://www.example.no/ad/5678',
+      custnr: null,
+      parameters: { adId: '5678' },
     });
   });
 
