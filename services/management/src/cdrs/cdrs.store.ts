@@ -56,16 +56,18 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
   constructor(private readonly manager: EntityManager) {}
 
   async findByCallId(callId: string): Promise<Cdr | null> {
-    const rows: Row[] = await this.manager.query(`SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "call_id" = $1`, [
-      callId,
-    ]);
-    return rows[0] === undefined ? null : toCdr(rows[0]);
+    return (await this.findByCallIds([callId])).get(callId) ?? null;
   }
 
+  /** Through "cdr_call_ids", then each record by ("id", "start"): one partition probed per call. */
   async findByCallIds(callIds: readonly string[]): Promise<Map<string, Cdr>> {
     if (callIds.length === 0) return new Map();
     const rows: Row[] = await this.manager.query(
-      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "call_id" = ANY($1::varchar[])`,
+      `SELECT r.* FROM "cdr_call_ids" k
+         CROSS JOIN LATERAL (
+           SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "id" = k."cdr_id" AND "start" = k."start"
+         ) r
+        WHERE k."call_id" = ANY($1::varchar[])`,
       [callIds],
     );
     return new Map(rows.map((row) => [row.call_id as string, toCdr(row)]));
@@ -175,16 +177,29 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return (rows[0]?.start as Date | undefined) ?? null;
   }
 
+  /**
+   * Claims the call id in "cdr_call_ids" with the record's id drawn from the identity sequence, and
+   * stores the record only when the claim was new: a concurrent twin's claim makes this one wait
+   * and then return nothing, as a unique index on the record would.
+   */
   async insert(cdr: NewCdr): Promise<Cdr | null> {
     const rows: Row[] = await this.manager.query(
-      `INSERT INTO "cdrs" ("call_id", "partner_id", "customer_id", "custnr", "source_id", "campaign_id",
+      `WITH "claimed" AS (
+         INSERT INTO "cdr_call_ids" ("call_id", "cdr_id", "start")
+         VALUES ($1, nextval(pg_get_serial_sequence('"cdrs"', 'id')), $8)
+         ON CONFLICT ("call_id") DO NOTHING
+         RETURNING "cdr_id"
+       )
+       INSERT INTO "cdrs" ("id", "call_id", "partner_id", "customer_id", "custnr", "source_id", "campaign_id",
          "pricing_model_id", "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail",
          "anum_ndc_name", "quarantined", "commission", "media", "class", "expire", "publisher_id", "cli_id",
          "order_id", "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "recording",
          "timestamp")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::numeric, $18, $19,
-         $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)
-       ON CONFLICT ("call_id") DO NOTHING
+       OVERRIDING SYSTEM VALUE
+       SELECT "cdr_id", $1, $2::bigint, $3::bigint, $4, $5::bigint, $6::bigint, $7::uuid, $8::timestamptz,
+         $9::integer, $10, $11, $12, $13::boolean, $14::boolean, $15, $16::boolean, $17::numeric, $18, $19,
+         $20::timestamptz, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29::bytea, $30::timestamptz
+         FROM "claimed"
        RETURNING ${CDR_COLUMNS}`,
       [
         cdr.callId,

@@ -10,6 +10,7 @@ import { TrackingNumberEntity } from '../numbers/tracking-number.entity';
 import { SourceEntity } from '../sources/source.entity';
 import { CdrEntity } from '../cdrs/cdr.entity';
 import { CdrDayCountEntity } from '../cdrs/cdr-day-count.entity';
+import { CdrCallIdEntity } from '../cdrs/cdr-call-id.entity';
 import { NotificationOutboxEntity } from '../notifications/notification-outbox.entity';
 import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
 import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
@@ -20,6 +21,7 @@ import { CreateNumbersAndSources1795263300000 } from './migrations/1795263300000
 import { CreateCdrs1795263500000 } from './migrations/1795263500000-CreateCdrs';
 import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
 import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
+import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -35,6 +37,7 @@ export const ENTITIES = [
   CdrEntity,
   CdrDayCountEntity,
   NotificationOutboxEntity,
+  CdrCallIdEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -46,6 +49,7 @@ export const MIGRATIONS = [
   CreateCdrs1795263500000,
   CreateNotificationOutbox1795263600000,
   CreateCdrDayCounts1795263700000,
+  PartitionCdrsByMonth1795462563963,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
