@@ -2,6 +2,7 @@ import { ConfigError, createLogger, onShutdownSignal } from '@trackline/platform
 import { createManagementApp } from './app';
 import { loadManagementConfig } from './config/management-config';
 import { startNotificationWorker } from './notifications/start-notification-worker';
+import { startDataLifecycle } from './data-lifecycle/start-data-lifecycle';
 
 /**
  * Process entry of the management service: config from the environment, the app, the port.
@@ -14,7 +15,13 @@ async function main(): Promise<void> {
   const port = await app.listen();
   logger.info({ address: `https://${config.host}:${port}` }, 'management service listening');
   const notifications = await startNotificationWorker({ config, logger });
-  onShutdownSignal(logger, () => app.close().finally(() => notifications.stop()));
+  const lifecycle = await startDataLifecycle({ config, logger, observer: app.metrics });
+  onShutdownSignal(logger, () =>
+    app
+      .close()
+      .finally(() => notifications.stop())
+      .finally(() => lifecycle.stop()),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -15,6 +15,8 @@ interface SettingsOptions {
   onExhausted?: string;
   fallbackNumber?: string;
   showFullAnum?: string;
+  cdrRetentionMonths?: string;
+  anumMaskAfterDays?: string;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -37,7 +39,15 @@ function addSettingsOptions(command: Command, required: boolean): Command {
     .option('--timezone <zone>', 'IANA time zone of all time windows', required ? 'Europe/Oslo' : undefined)
     .option('--on-exhausted <choice>', 'when no pool number is free: recycle or original')
     .option('--fallback-number <number>', 'where calls to an unbound pool number go ("" clears it)')
-    .option('--show-full-anum <flag>', "1 to show callers' numbers whole in call records, 0 to mask them");
+    .option('--show-full-anum <flag>', "1 to show callers' numbers whole in call records, 0 to mask them")
+    .option(
+      '--cdr-retention-months <months>',
+      'call records and recordings older than this are deleted by the daily job (1-1200; default 24)',
+    )
+    .option(
+      '--anum-mask-after-days <days>',
+      "callers' numbers are masked in records older than this (1-36500, or off; default off)",
+    );
 }
 
 function toSettings(options: SettingsOptions): PartnerSettingsInput {
@@ -51,6 +61,8 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     onExhausted: options.onExhausted,
     fallbackNumber: options.fallbackNumber,
     showFullAnum: options.showFullAnum,
+    cdrRetentionMonths: options.cdrRetentionMonths,
+    anumMaskAfterDays: options.anumMaskAfterDays,
   };
 }
 
@@ -160,6 +172,8 @@ function toListedPartner(partner: Partner): Record<string, unknown> {
     timeZone: partner.timeZone,
     dni: partner.dni,
     showFullAnum: partner.showFullAnum,
+    cdrRetentionMonths: partner.cdrRetentionMonths,
+    anumMaskAfterDays: partner.anumMaskAfterDays,
     customFields: partner.customFields,
   };
 }

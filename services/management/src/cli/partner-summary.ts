@@ -31,5 +31,7 @@ export function describePartner(partner: Partner): string[] {
     `  on exhausted:    ${partner.dni.onExhausted}`,
     `  fallback number: ${partner.dni.fallbackNumber ?? '-'}`,
     `  show full anum:  ${partner.showFullAnum ? '1' : '0'}`,
+    `  cdr retention:   ${partner.cdrRetentionMonths} months`,
+    `  mask anum after: ${partner.anumMaskAfterDays === null ? 'off' : `${partner.anumMaskAfterDays} days`}`,
   ];
 }

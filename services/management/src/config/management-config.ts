@@ -54,6 +54,15 @@ export interface ManagementConfig {
     /** Pause between claims when the outbox had nothing due. */
     pollMs: number;
   };
+  /** The daily data lifecycle job and the monthly partitions of "cdrs" (docs/privacy.md). */
+  dataLifecycle: {
+    /** UTC hour the daily run is due. */
+    hourUtc: number;
+    /** How often each replica asks whether the run is due (one replica runs it). */
+    checkMs: number;
+    /** Months ahead of the current one that must have a partition. */
+    monthsAhead: number;
+  };
 }
 
 /** Loopback only: a scraper elsewhere must be named (docs/configuration.md). */
@@ -106,6 +115,11 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       // A delivery is cut off at half the lease, so the lease cannot run out under a live send.
       leaseMs: read.integer('NOTIFY_LEASE_MS', 120_000, { min: 200, max: 3_600_000 }),
       pollMs: read.integer('NOTIFY_POLL_MS', 1_000, { min: 10, max: 600_000 }),
+    },
+    dataLifecycle: {
+      hourUtc: read.integer('DATA_LIFECYCLE_HOUR_UTC', 3, { min: 0, max: 23 }),
+      checkMs: read.integer('DATA_LIFECYCLE_CHECK_MS', 60_000, { min: 1_000, max: 3_600_000 }),
+      monthsAhead: read.integer('CDR_PARTITION_MONTHS_AHEAD', 3, { min: 1, max: 24 }),
     },
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {

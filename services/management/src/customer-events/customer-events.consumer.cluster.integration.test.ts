@@ -64,6 +64,8 @@ describe('CustomerEventsConsumer on Redis Cluster', () => {
             fallbackNumber: null,
           },
           showFullAnum: false,
+          cdrRetentionMonths: 24,
+          anumMaskAfterDays: null,
         }),
       );
     }

@@ -22,6 +22,8 @@ import { CreateCdrs1795263500000 } from './migrations/1795263500000-CreateCdrs';
 import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
 import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
 import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
+import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
+import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -38,6 +40,7 @@ export const ENTITIES = [
   CdrDayCountEntity,
   NotificationOutboxEntity,
   CdrCallIdEntity,
+  DataLifecycleRunEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -50,6 +53,7 @@ export const MIGRATIONS = [
   CreateNotificationOutbox1795263600000,
   CreateCdrDayCounts1795263700000,
   PartitionCdrsByMonth1795462563963,
+  AddDataLifecycle1795462887287,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */

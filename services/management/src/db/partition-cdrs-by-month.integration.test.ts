@@ -18,7 +18,7 @@ describe('migration PartitionCdrsByMonth on a table with rows', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    await dataSource.undoLastMigration();
+    await undoThroughPartitioning();
     [{ id: partnerId }] = await dataSource.query(
       `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
        VALUES ('acme', 'acme', 'x', 'y', 'sixteen-chars-ok') RETURNING id::text AS id`,
@@ -83,7 +83,7 @@ describe('migration PartitionCdrsByMonth on a table with rows', () => {
     expect(countsBefore).toHaveLength(4);
     expect(await kind()).toBe('r');
 
-    expect(await runMigrations(database.url)).toEqual(['PartitionCdrsByMonth1795462563963']);
+    expect(await runMigrations(database.url)).toContain('PartitionCdrsByMonth1795462563963');
     expect(await kind()).toBe('p');
     expect(await records()).toEqual(before);
     expect(await dayCounts()).toEqual(countsBefore);
@@ -123,7 +123,7 @@ describe('migration PartitionCdrsByMonth on a table with rows', () => {
     ).rejects.toThrow(/UQ_cdrs_call_id/);
     const afterUp = await records();
 
-    await dataSource.undoLastMigration();
+    await undoThroughPartitioning();
     expect(await kind()).toBe('r');
     expect(await records()).toEqual(afterUp);
     expect(await dayCounts()).toEqual(await recount());
@@ -140,6 +140,17 @@ describe('migration PartitionCdrsByMonth on a table with rows', () => {
     expect(await records()).toEqual(afterUp);
     expect(await dayCounts()).toEqual(await recount());
   });
+
+  /** Undoes the migrations from the newest back to and including the partitioning. */
+  async function undoThroughPartitioning(): Promise<void> {
+    const applied = async (): Promise<boolean> =>
+      (
+        (await dataSource.query(
+          `SELECT 1 FROM migrations WHERE name = 'PartitionCdrsByMonth1795462563963'`,
+        )) as Row[]
+      ).length > 0;
+    while (await applied()) await dataSource.undoLastMigration();
+  }
 
   function recount(): Promise<Row[]> {
     return dataSource.query(

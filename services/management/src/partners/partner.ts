@@ -25,6 +25,10 @@ export interface Partner {
   timeZone: string;
   dni: DniSettings;
   showFullAnum: boolean;
+  /** Records older than this many months are deleted by the daily job (docs/privacy.md). */
+  cdrRetentionMonths: number;
+  /** Callers' numbers are masked in records older than this many days; null: never. */
+  anumMaskAfterDays: number | null;
   customFields: Record<CustomFieldEntity, string[]>;
   created: Date;
   modified: Date;

@@ -7,6 +7,8 @@ import { CUSTOM_FIELD_ENTITIES, type CustomFieldEntity } from './partner-custom-
 import type { DigestCredentials, PartnerDirectory } from './partner-directory';
 import {
   parseAllowIps,
+  parseAnumMaskAfterDays,
+  parseCdrRetentionMonths,
   parseCountry,
   parseFallbackNumber,
   parseName,
@@ -34,6 +36,10 @@ export interface PartnerSettingsInput {
   fallbackNumber?: string;
   /** "0" or "1". */
   showFullAnum?: string;
+  /** Whole months, 1–1200. */
+  cdrRetentionMonths?: string;
+  /** Whole days, or "off". */
+  anumMaskAfterDays?: string;
 }
 
 export interface CreatePartnerInput extends PartnerSettingsInput {
@@ -55,6 +61,7 @@ const DEFAULTS = {
   sessionTtlSeconds: 1800,
   holdBackSeconds: 600,
   onExhausted: 'recycle',
+  cdrRetentionMonths: 24,
 } as const;
 
 export class PartnersService implements PartnerDirectory {
@@ -87,6 +94,12 @@ export class PartnersService implements PartnerDirectory {
           input.fallbackNumber === undefined ? null : parseFallbackNumber(input.fallbackNumber, country),
       },
       showFullAnum: input.showFullAnum === undefined ? false : parseShowFullAnum(input.showFullAnum),
+      cdrRetentionMonths:
+        input.cdrRetentionMonths === undefined
+          ? DEFAULTS.cdrRetentionMonths
+          : parseCdrRetentionMonths(input.cdrRetentionMonths),
+      anumMaskAfterDays:
+        input.anumMaskAfterDays === undefined ? null : parseAnumMaskAfterDays(input.anumMaskAfterDays),
     };
     if ((await this.store.findByName(name)) !== null) {
       throw new ValidationError('name', 'is already taken by another partner');
@@ -148,6 +161,14 @@ export class PartnersService implements PartnerDirectory {
     if (input.showFullAnum !== undefined) {
       changes.showFullAnum = parseShowFullAnum(input.showFullAnum);
       changed.push('show-full-anum');
+    }
+    if (input.cdrRetentionMonths !== undefined) {
+      changes.cdrRetentionMonths = parseCdrRetentionMonths(input.cdrRetentionMonths);
+      changed.push('cdr-retention-months');
+    }
+    if (input.anumMaskAfterDays !== undefined) {
+      changes.anumMaskAfterDays = parseAnumMaskAfterDays(input.anumMaskAfterDays);
+      changed.push('anum-mask-after-days');
     }
     if (changed.length === 0) throw new ValidationError('options', 'name at least one setting to change');
 

@@ -118,6 +118,8 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     dniOnExhausted: values.dni?.onExhausted,
     dniFallbackNumber: values.dni?.fallbackNumber,
     showFullAnum: values.showFullAnum,
+    cdrRetentionMonths: values.cdrRetentionMonths,
+    anumMaskAfterDays: values.anumMaskAfterDays,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -141,6 +143,8 @@ function toPartner(row: PartnerEntity, fields: PartnerCustomFieldEntity[]): Part
       fallbackNumber: row.dniFallbackNumber,
     },
     showFullAnum: row.showFullAnum,
+    cdrRetentionMonths: row.cdrRetentionMonths,
+    anumMaskAfterDays: row.anumMaskAfterDays,
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),

@@ -18,6 +18,8 @@ export function testPartnerValues(name: string): PartnerValues {
     timeZone: 'Europe/Oslo',
     dni: { sessionTtlSeconds: 1800, holdBackSeconds: 600, onExhausted: 'recycle', fallbackNumber: null },
     showFullAnum: false,
+    cdrRetentionMonths: 24,
+    anumMaskAfterDays: null,
   };
 }
 
