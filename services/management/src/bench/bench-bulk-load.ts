@@ -7,7 +7,7 @@ export const BULK_FIRST_START = new Date('2025-01-01T00:00:00Z');
 
 /**
  * `count` records for the customer of `lines` (its sources in turn), spread evenly over the year
- * from BULK_FIRST_START, written by INSERT … SELECT generate_series: no round trip per row. A third
+ * from BULK_FIRST_START (or over `span`), written by INSERT … SELECT generate_series: no round trip per row. A third
  * earns a commission, a fifth is unanswered, callers repeat.
  */
 export async function bulkLoadCdrs(
@@ -17,8 +17,9 @@ export async function bulkLoadCdrs(
   count: number,
   tag: string,
   progress: (done: number) => void,
+  span: { first: Date; seconds: number } = { first: BULK_FIRST_START, seconds: SPAN_SECONDS },
 ): Promise<void> {
-  const step = SPAN_SECONDS / count;
+  const step = span.seconds / count;
   for (let first = 1; first <= count; first += CHUNK) {
     const last = Math.min(count, first + CHUNK - 1);
     await dataSource.query(
@@ -37,7 +38,7 @@ export async function bulkLoadCdrs(
       [
         `bulk-${tag}-`,
         partnerId,
-        BULK_FIRST_START,
+        span.first,
         step,
         first,
         last,
