@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { CdrMonth } from './cdr-partitions.store';
-import { maskStoredAnumSql } from './stored-anum-mask';
+import { maskStoredAnumSql, STORED_ANUM_KEPT } from './stored-anum-mask';
 
 export interface RemovedRecords {
   records: number;
@@ -79,7 +79,8 @@ export class CdrLifecycleStore {
       const [batch] = (await this.dataSource.query(
         `WITH "due" AS (
            SELECT "id", "start" FROM "cdrs"
-            WHERE "partner_id" = $1 AND "start" >= $2 AND "start" < $3 AND strpos("anum", 'x') = 0 LIMIT $4
+            WHERE "partner_id" = $1 AND "start" >= $2 AND "start" < $3 AND strpos("anum", 'x') = 0
+              AND length("anum") > ${STORED_ANUM_KEPT} LIMIT $4
          ), "changed" AS (
            UPDATE "cdrs" c SET "anum" = ${maskStoredAnumSql('c."anum"')}
              FROM "due" d WHERE c."id" = d."id" AND c."start" = d."start"
