@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
 import type { CdrLookupStore } from './cdr-batch-lookup';
-import { locatePage, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
+import { locatePage, pageEnd, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
 /** What ingestion reads and writes inside a record's transaction (the batch's lookups come first). */
 export interface CdrWriteStore {
@@ -269,12 +269,14 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     const total = totalOf(counts);
     const start = locatePage(counts, query.offset);
     if (start === null) return { cdrs: [], total };
+    const end = pageEnd(counts, query.offset + query.limit - 1);
+    const until = end === null || (query.to !== null && query.to < end) ? query.to : end;
     const rows: Row[] = await this.manager.query(
       `SELECT ${CDR_COLUMNS} FROM "cdrs"
         WHERE "partner_id" = $1 AND "customer_id" = $2 AND "start" >= $3
           AND ($4::timestamptz IS NULL OR "start" < $4)
         ORDER BY "start", "id" LIMIT $5 OFFSET $6`,
-      [query.partnerId, query.customerId, start.seek, query.to, query.limit, start.skip],
+      [query.partnerId, query.customerId, start.seek, until, query.limit, start.skip],
     );
     return { cdrs: rows.map(toCdr), total };
   }
