@@ -124,7 +124,8 @@ describe('data lifecycle commands', () => {
     await dataSource.query(
       `INSERT INTO notification_outbox (channel, kind, recipient, cdr_id, payload, attachment_cdr_id)
        VALUES ('email', 'new_voicemail', 'kari@example.com', $1,
-               '{"subject":"New voicemail from +4791234567","text":"New voicemail from +4791234567 to +4722000001"}', $1),
+               '{"subject":"New voicemail from +4791234567","text":"New voicemail from +4791234567 to +4722000001",
+                 "attachment":{"filename":"voicemail.wav","contentType":"audio/wav"}}', $1),
               ('sms', 'missed_call', '+4790000000', $2, '{"text":"Missed call from +4798765432"}', NULL)`,
       [voicemail, other],
     );
@@ -154,7 +155,10 @@ describe('data lifecycle commands', () => {
       { call_id: 'call-2', anum: '+479xxxxxxx', recording: false, commission: null },
       { call_id: 'call-3', anum: OTHER, recording: true, commission: '25.00' },
     ]);
-    const payloads: Row[] = await dataSource.query(`SELECT payload FROM notification_outbox ORDER BY id`);
+    const payloads: Row[] = await dataSource.query(
+      `SELECT payload, attachment_cdr_id FROM notification_outbox ORDER BY id`,
+    );
+    expect(payloads.map((row) => row.attachment_cdr_id)).toEqual([null, null]);
     expect(payloads.map((row) => row.payload)).toEqual([
       { subject: 'New voicemail from +479xxxxxxx', text: 'New voicemail from +479xxxxxxx to +4722000001' },
       { text: `Missed call from ${OTHER}` },

@@ -20,13 +20,20 @@ export class OutboxPrivacyStore {
     return count;
   }
 
-  /** Replaces the caller's number in the notifications of these records; the rows stay (delivery history). */
+  /**
+   * Replaces the caller's number in the notifications of these records and drops the recording they
+   * would attach (it is erased): the rows stay (delivery history), and one still pending is sent
+   * without either.
+   */
   async redactCaller(cdrIds: readonly string[], anum: string, masked: string): Promise<number> {
     if (cdrIds.length === 0) return 0;
     const [{ count }] = (await this.dataSource.query(
       `WITH "changed" AS (
-         UPDATE "notification_outbox" SET "payload" = replace("payload"::text, $2, $3)::jsonb
-          WHERE "cdr_id" = ANY($1::bigint[]) AND strpos("payload"::text, $2) > 0
+         UPDATE "notification_outbox"
+            SET "payload" = replace("payload"::text, $2, $3)::jsonb - 'attachment',
+                "attachment_cdr_id" = NULL
+          WHERE "cdr_id" = ANY($1::bigint[])
+            AND (strpos("payload"::text, $2) > 0 OR "attachment_cdr_id" = ANY($1::bigint[]))
          RETURNING 1
        )
        SELECT count(*)::int AS "count" FROM "changed"`,
