@@ -34,13 +34,13 @@ export async function startDataLifecycle(deps: {
     logger,
     observer: deps.observer,
   });
-  try {
-    const ensured = await partitions.ensure(clock(), config.dataLifecycle.monthsAhead);
-    logger.info(ensured, 'cdrs monthly partitions checked');
-  } catch (error) {
-    await dataSource.destroy();
-    throw error;
-  }
+  // Not fatal: records of a missing month land in cdrs_default until the daily run (or cdrs:partitions)
+  // creates it and moves them; the API must not stay down for that.
+  await partitions.ensure(clock(), config.dataLifecycle.monthsAhead).then(
+    (ensured) => logger.info(ensured, 'cdrs monthly partitions checked'),
+    (error: unknown) =>
+      logger.error({ err: error }, 'cdrs monthly partitions could not be checked; run cdrs:partitions'),
+  );
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const timer = setInterval(() => {
