@@ -106,7 +106,12 @@ export class CdrIngestionService {
         callerLastLeadAt:
           pricing.uniqueCallerSeconds === 0
             ? null
-            : await cdrs.nearestLeadAt(pricing.campaignId, input.anum, input.start),
+            : await cdrs.nearestLeadAt(
+                pricing.campaignId,
+                input.anum,
+                input.start,
+                pricing.uniqueCallerSeconds,
+              ),
         campaignActive: true,
       });
       commission = match?.commission ?? null;

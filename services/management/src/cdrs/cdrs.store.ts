@@ -13,9 +13,11 @@ export interface CdrWriteStore {
   lockCaller(campaignId: string, anum: string): Promise<void>;
   /**
    * The start of the caller's lead in the campaign nearest to `at`, before or after it: records
-   * may arrive out of order, and a later-started lead stored first must still count.
+   * may arrive out of order, and a later-started lead stored first must still count. With
+   * `withinSeconds`, only leads at most that far from `at` are looked for (a farther one cannot
+   * matter to the unique-caller rule), so only the months around `at` are searched.
    */
-  nearestLeadAt(campaignId: string, anum: string, at: Date): Promise<Date | null>;
+  nearestLeadAt(campaignId: string, anum: string, at: Date, withinSeconds?: number): Promise<Date | null>;
   /** Null when a record with this call_id exists already (a concurrent twin won). */
   insert(cdr: NewCdr): Promise<Cdr | null>;
 }
@@ -164,15 +166,30 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     ]);
   }
 
-  async nearestLeadAt(campaignId: string, anum: string, at: Date): Promise<Date | null> {
-    const leads = `SELECT "start" FROM "cdrs" WHERE "campaign_id" = $1 AND "anum" = $2 AND "commission" IS NOT NULL`;
+  async nearestLeadAt(
+    campaignId: string,
+    anum: string,
+    at: Date,
+    withinSeconds?: number,
+  ): Promise<Date | null> {
+    // Constant bounds, so the planner prunes to the months around `at` (docs/operations.md).
+    const bounded = withinSeconds === undefined ? '' : ` AND "start" >= $4 AND "start" <= $5`;
+    const leads = `SELECT "start" FROM "cdrs" WHERE "campaign_id" = $1 AND "anum" = $2 AND "commission" IS NOT NULL${bounded}`;
     const rows: Row[] = await this.manager.query(
       `SELECT "start" FROM (
          (${leads} AND "start" <= $3 ORDER BY "start" DESC LIMIT 1)
          UNION ALL
          (${leads} AND "start" > $3 ORDER BY "start" LIMIT 1)
        ) AS "nearest" ORDER BY abs(extract(epoch FROM "start" - $3::timestamptz)) LIMIT 1`,
-      [campaignId, anum, at],
+      withinSeconds === undefined
+        ? [campaignId, anum, at]
+        : [
+            campaignId,
+            anum,
+            at,
+            new Date(at.getTime() - withinSeconds * 1000),
+            new Date(at.getTime() + withinSeconds * 1000),
+          ],
     );
     return (rows[0]?.start as Date | undefined) ?? null;
   }
