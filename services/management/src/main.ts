@@ -4,6 +4,7 @@ import { loadManagementConfig } from './config/management-config';
 import { startNotificationWorker } from './notifications/start-notification-worker';
 import { createMonthlyReportMailing } from './reports/monthly-report-mailing';
 import { startMonthlyReportSchedule } from './reports/start-monthly-report-schedule';
+import { startDataLifecycle } from './data-lifecycle/start-data-lifecycle';
 
 /**
  * Process entry of the management service: config from the environment, the app, the port.
@@ -24,11 +25,13 @@ async function main(): Promise<void> {
     composers: (dataSource) => createMonthlyReportMailing(dataSource, config).composers,
   });
   const reports = await startMonthlyReportSchedule({ config, logger });
+  const lifecycle = await startDataLifecycle({ config, logger, observer: app.metrics });
   onShutdownSignal(logger, () =>
     app
       .close()
       .finally(() => reports?.stop())
-      .finally(() => notifications.stop()),
+      .finally(() => notifications.stop())
+      .finally(() => lifecycle.stop()),
   );
 }
 

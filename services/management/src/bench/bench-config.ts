@@ -15,6 +15,8 @@ export interface ManagementBenchConfig {
   ingestCalls: number;
   ingestBatch: number;
   ingestConcurrency: number;
+  /** Records in the month the retention measurement drops (0 skips it). */
+  retentionCdrs: number;
   serviceLogLevel: string;
   /** Records of the monthly-report customer, all in one month (docs/reports.md: 1,000,000); 0 skips it. */
   reportCdrs: number;
@@ -38,6 +40,7 @@ export function loadManagementBenchConfig(env: Env): ManagementBenchConfig {
     ingestCalls: read.integer('BENCH_INGEST_CALLS', 20_000, { min: 500, max: 1_000_000 }),
     ingestBatch: read.integer('BENCH_INGEST_BATCH', 500, { min: 1, max: 1_000 }),
     ingestConcurrency: read.integer('BENCH_INGEST_CONCURRENCY', 4, { min: 1, max: 64 }),
+    retentionCdrs: read.integer('BENCH_RETENTION_CDRS', 1_000_000, { min: 0, max: 20_000_000 }),
     serviceLogLevel: read.string('LOG_LEVEL', 'warn'),
     reportCdrs: read.integer('BENCH_REPORT_CDRS', 1_000_000, { min: 0, max: 20_000_000 }),
     reportRuns: read.integer('BENCH_REPORT_RUNS', 20, { min: 1, max: 1_000 }),

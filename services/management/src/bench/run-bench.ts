@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { ConfigError } from '@trackline/platform';
+import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
+import { cdrMonth, CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { createDataSource } from '../db/data-source';
 import { runMigrations } from '../db/migrate';
 import { BULK_FIRST_START, bulkLoadCdrs } from './bench-bulk-load';
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
     const pages = await runPages(config, service.port, fixture);
     const report = await runReport(config, service.port, fixture);
     const ingestion = await runIngestion(config, service.port, fixture, tag);
+    const retention =
+      config.retentionCdrs === 0 ? null : await runRetention(config, databaseUrl, fixture, tag);
 
     const verdicts = [
       ...pages.map((page) => ({
@@ -75,7 +79,8 @@ async function main(): Promise<void> {
       },
     ];
     printReport(pages, ingestion, verdicts, report);
-    await saveResults({ machine, config, pages, report, ingestion, verdicts });
+    if (retention !== null) printRetention(retention);
+    await saveResults({ machine, config, pages, report, ingestion, retention, verdicts });
     if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
   } finally {
     await service?.stop();
@@ -99,6 +104,10 @@ async function prepareData(
     // One more customer than the statistics need: the last one holds the monthly-report month.
     const fixture = await seedBenchPartner(dataSource, config.otherCustomers + 2, new Date());
     const started = Date.now();
+    // The loaded year gets its monthly partitions first, as a live table would have had them.
+    const last = new Date(BULK_FIRST_START.getTime() + 365 * 86_400_000);
+    const made = await new CdrPartitionsStore(dataSource).ensureMonths(BULK_FIRST_START, last);
+    log(`partitions: ${made.created.length} months created for the loaded year`);
     const mainLines = fixture.lines.filter((line) => line.customerId === fixture.mainCustomerId);
     await bulkLoadCdrs(dataSource, fixture.partnerId, mainLines, config.customerCdrs, `${tag}-main`, (done) =>
       log(`bulk load: ${done} records of the measured customer`),
@@ -139,6 +148,69 @@ async function prepareData(
   } finally {
     await dataSource.destroy();
   }
+}
+
+interface RetentionResult {
+  dropRecords: number;
+  dropMs: number;
+  deleteRecords: number;
+  deleteMs: number;
+}
+
+/**
+ * The retention job's two ways to remove old records (docs/privacy.md): dropping a month that holds
+ * `retentionCdrs` records, and deleting a tenth of that one by one, as for a partner whose retention
+ * ends before another's. Both months are loaded after the other measurements, so they do not disturb them.
+ */
+async function runRetention(
+  config: ManagementBenchConfig,
+  databaseUrl: string,
+  fixture: BenchFixture,
+  tag: string,
+): Promise<RetentionResult> {
+  const dataSource = createDataSource(databaseUrl);
+  await dataSource.initialize();
+  try {
+    const dropMonth = cdrMonth(new Date('2024-01-01T00:00:00Z'));
+    const deleteMonth = cdrMonth(new Date('2024-02-01T00:00:00Z'));
+    await new CdrPartitionsStore(dataSource).ensureMonths(dropMonth.from, deleteMonth.from);
+    const lines = fixture.lines.filter((line) => line.customerId !== fixture.mainCustomerId);
+    const monthSeconds = (month: typeof dropMonth) => (month.to.getTime() - month.from.getTime()) / 1000 - 1;
+    const deleteRecords = Math.max(1, Math.floor(config.retentionCdrs / 10));
+    await bulkLoadCdrs(
+      dataSource,
+      fixture.partnerId,
+      lines,
+      config.retentionCdrs,
+      `${tag}-drop`,
+      (done) => log(`retention: ${done} records loaded into ${dropMonth.name}`),
+      { first: dropMonth.from, seconds: monthSeconds(dropMonth) },
+    );
+    await bulkLoadCdrs(dataSource, fixture.partnerId, lines, deleteRecords, `${tag}-delete`, () => {}, {
+      first: deleteMonth.from,
+      seconds: monthSeconds(deleteMonth),
+    });
+    await dataSource.query('VACUUM (ANALYZE) "cdrs"');
+    const store = new CdrLifecycleStore(dataSource);
+    let started = process.hrtime.bigint();
+    const dropped = await store.dropMonth(dropMonth);
+    const dropMs = Number(process.hrtime.bigint() - started) / 1e6;
+    started = process.hrtime.bigint();
+    const deleted = await store.deleteBefore(fixture.partnerId, deleteMonth.to);
+    const deleteMs = Number(process.hrtime.bigint() - started) / 1e6;
+    return { dropRecords: dropped.records, dropMs, deleteRecords: deleted.records, deleteMs };
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+function printRetention(result: RetentionResult): void {
+  log('');
+  log(
+    `retention: month of ${result.dropRecords} records dropped in ${result.dropMs.toFixed(0)} ms; ` +
+      `${result.deleteRecords} records deleted one by one in ${result.deleteMs.toFixed(0)} ms ` +
+      `(${((result.deleteRecords / result.deleteMs) * 1000).toFixed(0)} records/s)`,
+  );
 }
 
 async function runPages(

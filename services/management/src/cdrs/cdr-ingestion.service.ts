@@ -146,7 +146,12 @@ export class CdrIngestionService {
       if (needsCallerHistory(terms)) {
         // Held until the record commits: one caller's calls into one campaign are priced one at a time.
         await cdrs.lockCaller(pricing.campaignId, input.anum);
-        callerLastLeadAt = await cdrs.nearestLeadAt(pricing.campaignId, input.anum, input.start);
+        callerLastLeadAt = await cdrs.nearestLeadAt(
+          pricing.campaignId,
+          input.anum,
+          input.start,
+          pricing.uniqueCallerSeconds,
+        );
       }
       commission = matchCommission({ ...terms, callerLastLeadAt })?.commission ?? null;
     }

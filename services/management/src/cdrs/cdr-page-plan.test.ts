@@ -1,4 +1,4 @@
-import { locatePage, splitAtUtcDays, totalOf, type SplitCounts } from './cdr-page-plan';
+import { locatePage, pageEnd, splitAtUtcDays, totalOf, type SplitCounts } from './cdr-page-plan';
 
 const at = (iso: string) => new Date(iso);
 
@@ -64,6 +64,26 @@ describe('locatePage', () => {
     expect(locatePage(counts, 7)).toEqual({ seek: at('2025-07-01T00:00:00Z'), skip: 4 });
     expect(locatePage(counts, 8)).toEqual({ seek: at('2025-07-03T00:00:00Z'), skip: 0 });
     expect(locatePage(counts, 13)).toEqual({ seek: at('2025-07-04T00:00:00Z'), skip: 3 });
+  });
+
+  it('bounds a page by the start of the part after the one holding its last record', () => {
+    expect(pageEnd(counts, 0)).toEqual(at('2025-07-01T00:00:00Z'));
+    expect(pageEnd(counts, 2)).toEqual(at('2025-07-01T00:00:00Z'));
+    expect(pageEnd(counts, 3)).toEqual(at('2025-07-03T00:00:00Z'));
+    expect(pageEnd(counts, 9)).toEqual(at('2025-07-04T00:00:00Z'));
+    expect(pageEnd(counts, 10)).toBeNull();
+    expect(pageEnd(counts, 500)).toBeNull();
+    // An empty part after the page's last is no bound: the next one with records is.
+    expect(
+      pageEnd(
+        {
+          head: { from: at('2025-06-30T22:00:00Z'), count: 1 },
+          days: [],
+          tail: { from: at('2025-07-04T00:00:00Z'), count: 0 },
+        },
+        0,
+      ),
+    ).toBeNull();
   });
 
   it('has no page past the end, and skips empty parts', () => {

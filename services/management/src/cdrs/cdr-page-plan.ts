@@ -43,17 +43,37 @@ export interface SplitCounts {
  * its first record, and how many records of that part come before it. Null past the end.
  */
 export function locatePage(counts: SplitCounts, offset: number): { seek: Date; skip: number } | null {
-  const parts = [
-    ...(counts.head === null ? [] : [{ from: counts.head.from, count: counts.head.count }]),
-    ...counts.days.map((day) => ({ from: day.day, count: day.count })),
-    ...(counts.tail === null ? [] : [{ from: counts.tail.from, count: counts.tail.count }]),
-  ];
+  const parts = partsOf(counts);
   let before = 0;
   for (const part of parts) {
     if (offset < before + part.count) return { seek: part.from, skip: offset - before };
     before += part.count;
   }
   return null;
+}
+
+/**
+ * An upper bound for the scan of a page whose last record is the `last`-th: the first instant of the
+ * part after the one holding it (no record of the range lies between), or null when it is in the
+ * last part. On the table partitioned by month, the bound lets the planner consider only the months
+ * the page can touch instead of every later one (docs/benchmarks.md).
+ */
+export function pageEnd(counts: SplitCounts, last: number): Date | null {
+  const parts = partsOf(counts);
+  let before = 0;
+  for (let i = 0; i < parts.length; i++) {
+    before += parts[i]!.count;
+    if (last < before) return parts.slice(i + 1).find((part) => part.count > 0)?.from ?? null;
+  }
+  return null;
+}
+
+function partsOf(counts: SplitCounts): { from: Date; count: number }[] {
+  return [
+    ...(counts.head === null ? [] : [{ from: counts.head.from, count: counts.head.count }]),
+    ...counts.days.map((day) => ({ from: day.day, count: day.count })),
+    ...(counts.tail === null ? [] : [{ from: counts.tail.from, count: counts.tail.count }]),
+  ];
 }
 
 export function totalOf(counts: SplitCounts): number {

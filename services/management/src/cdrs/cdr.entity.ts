@@ -1,9 +1,12 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { PartnerEntity } from '../partners/partner.entity';
 
-/** One call record (SPEC §5, §6). Mirrors migration 1795263500000-CreateCdrs. */
+/**
+ * One call record. Mirrors migrations 1795263500000-CreateCdrs and 1795462563963-PartitionCdrsByMonth:
+ * the table is partitioned by UTC month of `start`, so `start` is part of the primary key and the
+ * call_id idempotency lives in "cdr_call_ids" (docs/operations.md, "Monthly partitions of cdrs").
+ */
 @Entity({ name: 'cdrs' })
-@Index('UQ_cdrs_call_id', ['callId'], { unique: true })
 @Index('IDX_cdrs_partner_customer_start', ['partnerId', 'customerId', 'start', 'id'])
 @Index('IDX_cdrs_campaign_anum_leads', ['campaignId', 'anum', 'start'], { where: `"commission" IS NOT NULL` })
 export class CdrEntity {
@@ -39,7 +42,7 @@ export class CdrEntity {
   @Column({ name: 'pricing_model_id', type: 'uuid', nullable: true })
   pricingModelId!: string | null;
 
-  @Column({ type: 'timestamptz' })
+  @PrimaryColumn({ type: 'timestamptz', primaryKeyConstraintName: 'PK_cdrs' })
   start!: Date;
 
   @Column({ type: 'integer' })

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { CustomerCallRecords } from '../customers/customer-call-records';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
 import { customerKey, type CdrLookupStore } from './cdr-batch-lookup';
-import { locatePage, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
+import { locatePage, pageEnd, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
 /** What ingestion reads and writes inside a record's transaction (the batch's lookups come first). */
 export interface CdrWriteStore {
@@ -14,9 +14,11 @@ export interface CdrWriteStore {
   lockCaller(campaignId: string, anum: string): Promise<void>;
   /**
    * The start of the caller's lead in the campaign nearest to `at`, before or after it: records
-   * may arrive out of order, and a later-started lead stored first must still count.
+   * may arrive out of order, and a later-started lead stored first must still count. With
+   * `withinSeconds`, only leads at most that far from `at` are looked for (a farther one cannot
+   * matter to the unique-caller rule), so only the months around `at` are searched.
    */
-  nearestLeadAt(campaignId: string, anum: string, at: Date): Promise<Date | null>;
+  nearestLeadAt(campaignId: string, anum: string, at: Date, withinSeconds?: number): Promise<Date | null>;
   /** Null when a record with this call_id exists already (a concurrent twin won). */
   insert(cdr: NewCdr): Promise<Cdr | null>;
   /**
@@ -78,16 +80,18 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
   }
 
   async findByCallId(callId: string): Promise<Cdr | null> {
-    const rows: Row[] = await this.manager.query(`SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "call_id" = $1`, [
-      callId,
-    ]);
-    return rows[0] === undefined ? null : toCdr(rows[0]);
+    return (await this.findByCallIds([callId])).get(callId) ?? null;
   }
 
+  /** Through "cdr_call_ids", then each record by ("id", "start"): one partition probed per call. */
   async findByCallIds(callIds: readonly string[]): Promise<Map<string, Cdr>> {
     if (callIds.length === 0) return new Map();
     const rows: Row[] = await this.manager.query(
-      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "call_id" = ANY($1::varchar[])`,
+      `SELECT r.* FROM "cdr_call_ids" k
+         CROSS JOIN LATERAL (
+           SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "id" = k."cdr_id" AND "start" = k."start"
+         ) r
+        WHERE k."call_id" = ANY($1::varchar[])`,
       [callIds],
     );
     return new Map(rows.map((row) => [row.call_id as string, toCdr(row)]));
@@ -213,29 +217,57 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     ]);
   }
 
-  async nearestLeadAt(campaignId: string, anum: string, at: Date): Promise<Date | null> {
-    const leads = `SELECT "start" FROM "cdrs" WHERE "campaign_id" = $1 AND "anum" = $2 AND "commission" IS NOT NULL`;
+  async nearestLeadAt(
+    campaignId: string,
+    anum: string,
+    at: Date,
+    withinSeconds?: number,
+  ): Promise<Date | null> {
+    // Constant bounds, so the planner prunes to the months around `at` (docs/operations.md).
+    const bounded = withinSeconds === undefined ? '' : ` AND "start" >= $4 AND "start" <= $5`;
+    const leads = `SELECT "start" FROM "cdrs" WHERE "campaign_id" = $1 AND "anum" = $2 AND "commission" IS NOT NULL${bounded}`;
     const rows: Row[] = await this.manager.query(
       `SELECT "start" FROM (
          (${leads} AND "start" <= $3 ORDER BY "start" DESC LIMIT 1)
          UNION ALL
          (${leads} AND "start" > $3 ORDER BY "start" LIMIT 1)
        ) AS "nearest" ORDER BY abs(extract(epoch FROM "start" - $3::timestamptz)) LIMIT 1`,
-      [campaignId, anum, at],
+      withinSeconds === undefined
+        ? [campaignId, anum, at]
+        : [
+            campaignId,
+            anum,
+            at,
+            new Date(at.getTime() - withinSeconds * 1000),
+            new Date(at.getTime() + withinSeconds * 1000),
+          ],
     );
     return (rows[0]?.start as Date | undefined) ?? null;
   }
 
+  /**
+   * Claims the call id in "cdr_call_ids" with the record's id drawn from the identity sequence, and
+   * stores the record only when the claim was new: a concurrent twin's claim makes this one wait
+   * and then return nothing, as a unique index on the record would.
+   */
   async insert(cdr: NewCdr): Promise<Cdr | null> {
     const rows: Row[] = await this.manager.query(
-      `INSERT INTO "cdrs" ("call_id", "partner_id", "customer_id", "custnr", "source_id", "campaign_id",
+      `WITH "claimed" AS (
+         INSERT INTO "cdr_call_ids" ("call_id", "cdr_id", "start")
+         VALUES ($1, nextval(pg_get_serial_sequence('"cdrs"', 'id')), $8)
+         ON CONFLICT ("call_id") DO NOTHING
+         RETURNING "cdr_id"
+       )
+       INSERT INTO "cdrs" ("id", "call_id", "partner_id", "customer_id", "custnr", "source_id", "campaign_id",
          "pricing_model_id", "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail",
          "anum_ndc_name", "quarantined", "commission", "media", "class", "expire", "publisher_id", "cli_id",
          "order_id", "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "recording",
          "timestamp")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::numeric, $18, $19,
-         $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)
-       ON CONFLICT ("call_id") DO NOTHING
+       OVERRIDING SYSTEM VALUE
+       SELECT "cdr_id", $1, $2::bigint, $3::bigint, $4, $5::bigint, $6::bigint, $7::uuid, $8::timestamptz,
+         $9::integer, $10, $11, $12, $13::boolean, $14::boolean, $15, $16::boolean, $17::numeric, $18, $19,
+         $20::timestamptz, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29::bytea, $30::timestamptz
+         FROM "claimed"
        RETURNING ${CDR_COLUMNS}`,
       [
         cdr.callId,
@@ -305,12 +337,14 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     const total = totalOf(counts);
     const start = locatePage(counts, query.offset);
     if (start === null) return { cdrs: [], total };
+    const end = pageEnd(counts, query.offset + query.limit - 1);
+    const until = end === null || (query.to !== null && query.to < end) ? query.to : end;
     const rows: Row[] = await this.manager.query(
       `SELECT ${CDR_COLUMNS} FROM "cdrs"
         WHERE "partner_id" = $1 AND "customer_id" = $2 AND "start" >= $3
           AND ($4::timestamptz IS NULL OR "start" < $4)
         ORDER BY "start", "id" LIMIT $5 OFFSET $6`,
-      [query.partnerId, query.customerId, start.seek, query.to, query.limit, start.skip],
+      [query.partnerId, query.customerId, start.seek, until, query.limit, start.skip],
     );
     return { cdrs: rows.map(toCdr), total };
   }

@@ -23,6 +23,8 @@ export interface CliContext {
   withProjections<T>(work: (projections: ProjectionsService) => Promise<T>): Promise<T>;
   /** Postgres only, for commands that change nothing Redis projects (the notification outbox). */
   withDatabase<T>(work: (dataSource: DataSource) => Promise<T>): Promise<T>;
+  /** Postgres and Redis, for privacy:erase (call attributions live in Redis). */
+  withRedisAndDatabase<T>(work: (dataSource: DataSource, redis: RedisConnection) => Promise<T>): Promise<T>;
 }
 
 export function createCliContext(env: Env, output: CliOutput): CliContext {
@@ -45,6 +47,8 @@ export function createCliContext(env: Env, output: CliOutput): CliContext {
       ),
     withProjections: (work) =>
       withConnections(context.config(), output, ({ projections }) => work(projections)),
+    withRedisAndDatabase: (work) =>
+      withConnections(context.config(), output, ({ dataSource, redis }) => work(dataSource, redis)),
     withDatabase: async (work) => {
       const dataSource = createDataSource(context.config().databaseUrl);
       await dataSource.initialize();

@@ -17,6 +17,8 @@ interface SettingsOptions {
   showFullAnum?: string;
   ringTimeout?: string;
   screenCalls?: string;
+  cdrRetentionMonths?: string;
+  anumMaskAfterDays?: string;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -44,7 +46,15 @@ function addSettingsOptions(command: Command, required: boolean): Command {
       '--ring-timeout <seconds>',
       'seconds a provider call rings the answering phone ("" for the default)',
     )
-    .option('--screen-calls <flag>', '1: the answering phone must press 1 to take a provider call; 0: off');
+    .option('--screen-calls <flag>', '1: the answering phone must press 1 to take a provider call; 0: off')
+    .option(
+      '--cdr-retention-months <months>',
+      'call records and recordings older than this are deleted by the daily job (1-1200; default 24)',
+    )
+    .option(
+      '--anum-mask-after-days <days>',
+      "callers' numbers are masked in records older than this (1-36500, or off; default off)",
+    );
 }
 
 function toSettings(options: SettingsOptions): PartnerSettingsInput {
@@ -60,6 +70,8 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     showFullAnum: options.showFullAnum,
     ringTimeout: options.ringTimeout,
     screenCalls: options.screenCalls,
+    cdrRetentionMonths: options.cdrRetentionMonths,
+    anumMaskAfterDays: options.anumMaskAfterDays,
   };
 }
 
@@ -169,6 +181,8 @@ function toListedPartner(partner: Partner): Record<string, unknown> {
     timeZone: partner.timeZone,
     dni: partner.dni,
     showFullAnum: partner.showFullAnum,
+    cdrRetentionMonths: partner.cdrRetentionMonths,
+    anumMaskAfterDays: partner.anumMaskAfterDays,
     customFields: partner.customFields,
   };
 }

@@ -33,5 +33,7 @@ export function describePartner(partner: Partner): string[] {
     `  show full anum:  ${partner.showFullAnum ? '1' : '0'}`,
     `  ring timeout:    ${partner.calls.ringTimeoutSeconds ?? 'default'}`,
     `  screen calls:    ${partner.calls.screenCalls ? '1' : '0'}`,
+    `  cdr retention:   ${partner.cdrRetentionMonths} months`,
+    `  mask anum after: ${partner.anumMaskAfterDays === null ? 'off' : `${partner.anumMaskAfterDays} days`}`,
   ];
 }

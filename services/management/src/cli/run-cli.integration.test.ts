@@ -194,6 +194,8 @@ describe('operator CLI', () => {
           fallbackNumber: '+4722334455',
         },
         showFullAnum: true,
+        cdrRetentionMonths: 24,
+        anumMaskAfterDays: null,
         customFields: { customer: ['custom_1'], source: [] },
       },
     ]);

@@ -6,6 +6,7 @@ import { runMigrations } from '../db/migrate';
 import { createCliContext } from './cli-context';
 import type { CliOutput } from './cli-output';
 import { addNotificationCommands } from './notification-commands';
+import { addDataLifecycleCommands } from './data-lifecycle-commands';
 import { addNumberCommands } from './number-commands';
 import { addPartnerCommands } from './partner-commands';
 import { addProjectionCommands } from './projection-commands';
@@ -40,6 +41,7 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
   addProjectionCommands(program, context);
   addNotificationCommands(program, context);
   addReportCommands(program, context);
+  addDataLifecycleCommands(program, context);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

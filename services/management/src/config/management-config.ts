@@ -111,6 +111,15 @@ export interface ManagementConfig {
     /** TWILIO_RECORDING_TIMEOUT_MS: one recording download's time limit. */
     recordingTimeoutMs: number;
   };
+  /** The daily data lifecycle job and the monthly partitions of "cdrs" (docs/privacy.md). */
+  dataLifecycle: {
+    /** UTC hour the daily run is due. */
+    hourUtc: number;
+    /** How often each replica asks whether the run is due (one replica runs it). */
+    checkMs: number;
+    /** Months ahead of the current one that must have a partition. */
+    monthsAhead: number;
+  };
 }
 
 /** Where Twilio and SignalWire serve recordings (docs/configuration.md). */
@@ -204,6 +213,11 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       graceSeconds: read.integer('TWILIO_CALLBACK_GRACE_SECONDS', 300, { min: 1, max: 86_400 }),
       sweepIntervalMs: read.integer('TWILIO_SWEEP_INTERVAL_MS', 30_000, { min: 100, max: 3_600_000 }),
       recordingTimeoutMs: read.integer('TWILIO_RECORDING_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+    },
+    dataLifecycle: {
+      hourUtc: read.integer('DATA_LIFECYCLE_HOUR_UTC', 3, { min: 0, max: 23 }),
+      checkMs: read.integer('DATA_LIFECYCLE_CHECK_MS', 60_000, { min: 1_000, max: 3_600_000 }),
+      monthsAhead: read.integer('CDR_PARTITION_MONTHS_AHEAD', 3, { min: 1, max: 24 }),
     },
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {

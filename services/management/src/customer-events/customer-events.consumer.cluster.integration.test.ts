@@ -66,6 +66,8 @@ describe('CustomerEventsConsumer on Redis Cluster', () => {
             fallbackNumber: null,
           },
           showFullAnum: false,
+          cdrRetentionMonths: 24,
+          anumMaskAfterDays: null,
         }),
       );
     }

@@ -10,6 +10,7 @@ import { TrackingNumberEntity } from '../numbers/tracking-number.entity';
 import { SourceEntity } from '../sources/source.entity';
 import { CdrEntity } from '../cdrs/cdr.entity';
 import { CdrDayCountEntity } from '../cdrs/cdr-day-count.entity';
+import { CdrCallIdEntity } from '../cdrs/cdr-call-id.entity';
 import { NotificationOutboxEntity } from '../notifications/notification-outbox.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
@@ -29,6 +30,9 @@ import { OutboxMonthlyReports1795462932984 } from './migrations/1795462932984-Ou
 import { TwilioCallEntity } from '../telephony/twilio/twilio-call.entity';
 import { CreateTwilioCalls1795462925506 } from './migrations/1795462925506-CreateTwilioCalls';
 import { AddPartnerCallSettings1795463430471 } from './migrations/1795463430471-AddPartnerCallSettings';
+import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
+import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
+import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -48,6 +52,8 @@ export const ENTITIES = [
   WebhookDeliveryEntity,
   CdrReportBucketEntity,
   TwilioCallEntity,
+  CdrCallIdEntity,
+  DataLifecycleRunEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -59,10 +65,12 @@ export const MIGRATIONS = [
   CreateCdrs1795263500000,
   CreateNotificationOutbox1795263600000,
   CreateCdrDayCounts1795263700000,
+  PartitionCdrsByMonth1795462563963,
   CreateWebhooks1795462589143,
   CreateCdrReportBuckets1795462611024,
-  OutboxMonthlyReports1795462932984,
+  AddDataLifecycle1795462887287,
   CreateTwilioCalls1795462925506,
+  OutboxMonthlyReports1795462932984,
   AddPartnerCallSettings1795463430471,
 ];
 

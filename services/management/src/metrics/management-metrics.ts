@@ -8,6 +8,7 @@ import {
 } from '@trackline/platform';
 import { OUTBOX_STATUSES, type OutboxStatusCounts } from '../notifications/outbox-status-counts.store';
 import type { PoolUsage } from '../numbers/number-pools.service';
+import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 
 export const CDR_INGEST_RESULTS = [
   'stored',
@@ -18,6 +19,15 @@ export const CDR_INGEST_RESULTS = [
   'error',
 ] as const;
 export type CdrIngestResult = (typeof CDR_INGEST_RESULTS)[number];
+export const DATA_LIFECYCLE_ACTIONS = [
+  'dropped',
+  'deleted',
+  'masked',
+  'recordings_deleted',
+  'notifications_deleted',
+  'moved_from_default',
+] as const;
+export type DataLifecycleAction = (typeof DATA_LIFECYCLE_ACTIONS)[number];
 export const CUSTOMER_EVENT_RESULTS = ['processed', 'malformed', 'failed'] as const;
 export type CustomerEventResultKind = (typeof CUSTOMER_EVENT_RESULTS)[number];
 
@@ -48,6 +58,9 @@ export class ManagementMetrics {
   private readonly cdrs: FixedCounter<CdrIngestResult>;
   private readonly customerEvents: FixedCounter<CustomerEventResultKind>;
   private readonly collectionErrors: FixedCounter<'pools' | 'outbox'>;
+  private readonly lifecycleRecords: FixedCounter<DataLifecycleAction>;
+  private readonly lifecycleRuns: FixedCounter<'ok' | 'failed'>;
+  private readonly defaultPartition: Gauge;
   /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
   private poolRead: Promise<PoolSnapshot[] | null> | undefined;
 
@@ -77,6 +90,23 @@ export class ManagementMetrics {
       help: 'Scrapes whose store reads failed, by collector; those gauges are then left out of the scrape.',
       label: 'collector',
       values: ['pools', 'outbox'],
+    });
+    this.lifecycleRecords = new FixedCounter(registry, {
+      name: 'trackline_data_lifecycle_records_total',
+      help: 'Call records handled by the daily data lifecycle run on this replica: dropped (whole months), deleted, masked, recordings_deleted, notifications_deleted, moved_from_default.',
+      label: 'action',
+      values: DATA_LIFECYCLE_ACTIONS,
+    });
+    this.lifecycleRuns = new FixedCounter(registry, {
+      name: 'trackline_data_lifecycle_runs_total',
+      help: 'Daily data lifecycle runs on this replica, by result.',
+      label: 'result',
+      values: ['ok', 'failed'],
+    });
+    this.defaultPartition = new Gauge({
+      name: 'trackline_cdrs_default_partition_records',
+      help: 'Call records in cdrs_default (outside every monthly partition) after the last lifecycle run here.',
+      registers: [registry],
     });
     const poolGauge = (name: string, help: string, value: (pool: PoolSnapshot) => number | null) => {
       const gauge: Gauge<'partner'> = new Gauge({
@@ -126,6 +156,27 @@ export class ManagementMetrics {
 
   cdrIngested(result: CdrIngestResult, count = 1): void {
     if (count > 0) this.cdrs.inc(CDR_INGEST_RESULTS.indexOf(result), count);
+  }
+
+  /** One run of the data lifecycle job; null when it failed. */
+  dataLifecycleRun(report: DataLifecycleReport | null): void {
+    if (report === null) {
+      this.lifecycleRuns.inc(this.lifecycleRuns.indexOf('failed'));
+      return;
+    }
+    this.lifecycleRuns.inc(this.lifecycleRuns.indexOf('ok'));
+    const counts: Record<DataLifecycleAction, number> = {
+      dropped: report.recordsDropped,
+      deleted: report.recordsDeleted,
+      masked: report.recordsMasked,
+      recordings_deleted: report.recordingsDeleted,
+      notifications_deleted: report.notificationsDeleted,
+      moved_from_default: report.recordsMovedFromDefault,
+    };
+    for (const action of DATA_LIFECYCLE_ACTIONS)
+      if (counts[action] > 0)
+        this.lifecycleRecords.inc(this.lifecycleRecords.indexOf(action), counts[action]);
+    this.defaultPartition.set(report.recordsInDefault);
   }
 
   customerEvent(result: CustomerEventResultKind): void {

@@ -25,6 +25,8 @@ describe('SqlRecordingReader', () => {
         timeZone: 'Europe/Oslo',
         dni: { sessionTtlSeconds: 1800, holdBackSeconds: 600, onExhausted: 'recycle', fallbackNumber: null },
         showFullAnum: false,
+        cdrRetentionMonths: 24,
+        anumMaskAfterDays: null,
       })
     ).id;
   });

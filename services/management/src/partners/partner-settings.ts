@@ -102,6 +102,26 @@ export function parseScreenCalls(value: string): boolean {
   return parseFlag('screen-calls', value);
 }
 
+export const MAX_CDR_RETENTION_MONTHS = 1200;
+export const MAX_ANUM_MASK_AFTER_DAYS = 36500;
+
+export function parseCdrRetentionMonths(value: string): number {
+  return parseWholeNumber('cdr-retention-months', value, 1, MAX_CDR_RETENTION_MONTHS);
+}
+
+/** "off" (or an empty value) turns masking off. */
+export function parseAnumMaskAfterDays(value: string): number | null {
+  if (value.trim() === '' || value.trim() === 'off') return null;
+  return parseWholeNumber('anum-mask-after-days', value, 1, MAX_ANUM_MASK_AFTER_DAYS);
+}
+
+function parseWholeNumber(field: string, value: string, min: number, max: number): number {
+  const number = /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(number >= min && number <= max))
+    throw new ValidationError(field, `must be a whole number from ${min} to ${max}`);
+  return number;
+}
+
 export function parseShowFullAnum(value: string): boolean {
   return parseFlag('show-full-anum', value);
 }

@@ -16,6 +16,8 @@ export type OnExhausted = (typeof ON_EXHAUSTED_CHOICES)[number];
 @Unique('UQ_partners_name', ['name'])
 @Unique('UQ_partners_digest_username', ['digestUsername'])
 @Check('CHK_partners_dni_on_exhausted', `"dni_on_exhausted" IN ('recycle', 'original')`)
+@Check('CHK_partners_cdr_retention_months', `"cdr_retention_months" BETWEEN 1 AND 1200`)
+@Check('CHK_partners_anum_mask_after_days', `"anum_mask_after_days" BETWEEN 1 AND 36500`)
 export class PartnerEntity {
   /** bigint comes back from pg as a decimal string, which is what the API shows. */
   @PrimaryGeneratedColumn('identity', {
@@ -71,6 +73,14 @@ export class PartnerEntity {
 
   @Column({ name: 'screen_calls', type: 'boolean', default: false })
   screenCalls!: boolean;
+
+  /** Records (and their recordings) older than this many months are deleted (docs/privacy.md). */
+  @Column({ name: 'cdr_retention_months', type: 'integer', default: 24 })
+  cdrRetentionMonths!: number;
+
+  /** Callers' numbers are masked in records older than this many days; null: never (docs/privacy.md). */
+  @Column({ name: 'anum_mask_after_days', type: 'integer', nullable: true })
+  anumMaskAfterDays!: number | null;
 
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;

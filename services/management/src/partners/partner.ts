@@ -34,6 +34,10 @@ export interface Partner {
   dni: DniSettings;
   showFullAnum: boolean;
   calls: CallSettings;
+  /** Records older than this many months are deleted by the daily job (docs/privacy.md). */
+  cdrRetentionMonths: number;
+  /** Callers' numbers are masked in records older than this many days; null: never. */
+  anumMaskAfterDays: number | null;
   customFields: Record<CustomFieldEntity, string[]>;
   created: Date;
   modified: Date;

@@ -7,6 +7,8 @@ import { CUSTOM_FIELD_ENTITIES, type CustomFieldEntity } from './partner-custom-
 import type { DigestCredentials, PartnerDirectory } from './partner-directory';
 import {
   parseAllowIps,
+  parseAnumMaskAfterDays,
+  parseCdrRetentionMonths,
   parseCountry,
   parseFallbackNumber,
   parseName,
@@ -40,6 +42,10 @@ export interface PartnerSettingsInput {
   ringTimeout?: string;
   /** "0" or "1". */
   screenCalls?: string;
+  /** Whole months, 1–1200. */
+  cdrRetentionMonths?: string;
+  /** Whole days, or "off". */
+  anumMaskAfterDays?: string;
 }
 
 export interface CreatePartnerInput extends PartnerSettingsInput {
@@ -61,6 +67,7 @@ const DEFAULTS = {
   sessionTtlSeconds: 1800,
   holdBackSeconds: 600,
   onExhausted: 'recycle',
+  cdrRetentionMonths: 24,
 } as const;
 
 export class PartnersService implements PartnerDirectory {
@@ -97,6 +104,12 @@ export class PartnersService implements PartnerDirectory {
         ringTimeoutSeconds: input.ringTimeout === undefined ? null : parseRingTimeout(input.ringTimeout),
         screenCalls: input.screenCalls === undefined ? false : parseScreenCalls(input.screenCalls),
       },
+      cdrRetentionMonths:
+        input.cdrRetentionMonths === undefined
+          ? DEFAULTS.cdrRetentionMonths
+          : parseCdrRetentionMonths(input.cdrRetentionMonths),
+      anumMaskAfterDays:
+        input.anumMaskAfterDays === undefined ? null : parseAnumMaskAfterDays(input.anumMaskAfterDays),
     };
     if ((await this.store.findByName(name)) !== null) {
       throw new ValidationError('name', 'is already taken by another partner');
@@ -170,6 +183,14 @@ export class PartnersService implements PartnerDirectory {
       };
       if (input.ringTimeout !== undefined) changed.push('ring-timeout');
       if (input.screenCalls !== undefined) changed.push('screen-calls');
+    }
+    if (input.cdrRetentionMonths !== undefined) {
+      changes.cdrRetentionMonths = parseCdrRetentionMonths(input.cdrRetentionMonths);
+      changed.push('cdr-retention-months');
+    }
+    if (input.anumMaskAfterDays !== undefined) {
+      changes.anumMaskAfterDays = parseAnumMaskAfterDays(input.anumMaskAfterDays);
+      changed.push('anum-mask-after-days');
     }
     if (changed.length === 0) throw new ValidationError('options', 'name at least one setting to change');
 

@@ -17,6 +17,8 @@ function values(overrides: Partial<PartnerValues> = {}): PartnerValues {
     timeZone: 'Europe/Oslo',
     dni: { sessionTtlSeconds: 1800, holdBackSeconds: 600, onExhausted: 'recycle', fallbackNumber: null },
     showFullAnum: false,
+    cdrRetentionMonths: 24,
+    anumMaskAfterDays: null,
     ...overrides,
   };
 }

@@ -137,6 +137,8 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     showFullAnum: values.showFullAnum,
     ringTimeoutSeconds: values.calls?.ringTimeoutSeconds,
     screenCalls: values.calls?.screenCalls,
+    cdrRetentionMonths: values.cdrRetentionMonths,
+    anumMaskAfterDays: values.anumMaskAfterDays,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -161,6 +163,8 @@ function toPartner(row: PartnerEntity, fields: PartnerCustomFieldEntity[]): Part
     },
     showFullAnum: row.showFullAnum,
     calls: { ringTimeoutSeconds: row.ringTimeoutSeconds, screenCalls: row.screenCalls },
+    cdrRetentionMonths: row.cdrRetentionMonths,
+    anumMaskAfterDays: row.anumMaskAfterDays,
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),

@@ -19,6 +19,8 @@ export function testPartnerValues(name: string): PartnerValues {
     dni: { sessionTtlSeconds: 1800, holdBackSeconds: 600, onExhausted: 'recycle', fallbackNumber: null },
     showFullAnum: false,
     calls: { ringTimeoutSeconds: null, screenCalls: false },
+    cdrRetentionMonths: 24,
+    anumMaskAfterDays: null,
   };
 }
 

@@ -1,0 +1,92 @@
+import { ValidationError } from '@trackline/domain';
+import type { Command } from 'commander';
+import pino from 'pino';
+import { createDataLifecycle, createPrivacyErasure } from '../data-lifecycle/create-data-lifecycle';
+import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
+import type { CliContext } from './cli-context';
+
+export function addDataLifecycleCommands(program: Command, context: CliContext): void {
+  program
+    .command('cdrs:partitions')
+    .description(
+      'create the missing monthly partitions of cdrs up to N months ahead (idempotent; moves records ' +
+        'the default partition caught for those months into them)',
+    )
+    .option('--months-ahead <n>', 'months after the current one (0-24)', '3')
+    .action(async (options: { monthsAhead: string }) => {
+      const monthsAhead = parseMonthsAhead(options.monthsAhead);
+      await context.withDatabase(async (dataSource) => {
+        const { partitions } = createDataLifecycle(dataSource, lifecycleOptions(context, monthsAhead));
+        const ensured = await partitions.ensure(new Date(), monthsAhead);
+        for (const name of ensured.created) context.output.out(`Created partition ${name}`);
+        if (ensured.created.length === 0) context.output.out('Every month up to then has its partition');
+        if (ensured.moved > 0)
+          context.output.out(`Moved ${ensured.moved} records from cdrs_default into their new months`);
+        context.output.out(
+          ensured.defaultRows === 0
+            ? 'cdrs_default is empty'
+            : `cdrs_default holds ${ensured.defaultRows} records outside every month (see docs/operations.md)`,
+        );
+      });
+    });
+
+  program
+    .command('data-lifecycle:run')
+    .description(
+      'run the daily data lifecycle now: partitions ahead, retention (drop or delete), anum masking ' +
+        '(the service runs it once a day by itself)',
+    )
+    .action(async () => {
+      await context.withDatabase(async (dataSource) => {
+        const config = context.config();
+        const { service } = createDataLifecycle(
+          dataSource,
+          lifecycleOptions(context, config.dataLifecycle.monthsAhead),
+        );
+        for (const line of describeReport(await service.run(new Date()))) context.output.out(line);
+      });
+    });
+
+  program
+    .command('privacy:erase')
+    .description(
+      "remove a caller's number from a partner's call records (masked), recordings, notifications and " +
+        'call attributions; safe to run again',
+    )
+    .requiredOption('--partner <advId>', 'partner name')
+    .requiredOption('--caller <E.164>', "the caller's number, e.g. +4791234567")
+    .action(async (options: { partner: string; caller: string }) => {
+      await context.withRedisAndDatabase(async (dataSource, redis) => {
+        const erasure = createPrivacyErasure(dataSource, redis, context.config().redis.keyPrefix);
+        const report = await erasure.erase(options.partner, options.caller);
+        context.output.out(`Erased caller ${report.caller} for partner ${report.partner}:`);
+        context.output.out(`  call records masked:          ${report.recordsMasked}`);
+        context.output.out(`  recordings deleted:           ${report.recordingsDeleted}`);
+        context.output.out(`  notifications redacted:       ${report.notificationsRedacted}`);
+        context.output.out(`  call attributions deleted:    ${report.attributionsDeleted}`);
+      });
+    });
+}
+
+function parseMonthsAhead(value: string): number {
+  if (!/^\d{1,2}$/.test(value) || Number(value) > 24)
+    throw new ValidationError('months-ahead', 'must be a whole number from 0 to 24');
+  return Number(value);
+}
+
+function lifecycleOptions(context: CliContext, monthsAhead: number) {
+  // The CLI prints its own lines; the job's log lines are not the operator's business here.
+  return { monthsAhead, hourUtc: context.config().dataLifecycle.hourUtc, logger: pino({ level: 'silent' }) };
+}
+
+export function describeReport(report: DataLifecycleReport): string[] {
+  return [
+    `Partitions created: ${report.partitionsCreated.length === 0 ? 'none' : report.partitionsCreated.join(', ')}`,
+    `Months dropped: ${report.monthsDropped.length === 0 ? 'none' : report.monthsDropped.join(', ')} (${report.recordsDropped} records)`,
+    `Records deleted one by one: ${report.recordsDeleted}`,
+    `Recordings deleted: ${report.recordingsDeleted}`,
+    `Callers' numbers masked: ${report.recordsMasked}`,
+    `Notifications deleted: ${report.notificationsDeleted}`,
+    `Records in cdrs_default: ${report.recordsInDefault}`,
+  ];
+}

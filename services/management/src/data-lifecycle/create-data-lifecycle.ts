@@ -1,0 +1,52 @@
+import type { Logger, RedisConnection } from '@trackline/platform';
+import type { DataSource } from 'typeorm';
+import { RedisCallAttributionEraser } from '../cdrs/call-attribution.eraser';
+import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
+import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
+import { OutboxPrivacyStore } from '../notifications/outbox-privacy.store';
+import { TypeormPartnersStore } from '../partners/partners.store';
+import { DataLifecycleJob, type DataLifecycleObserver } from './data-lifecycle.job';
+import { DataLifecycleRunsStore } from './data-lifecycle-runs.store';
+import { DataLifecycleService } from './data-lifecycle.service';
+import { PrivacyErasureService } from './privacy-erasure.service';
+
+/** The data lifecycle on one DataSource (docs/privacy.md): the daily job and what it is made of. */
+export function createDataLifecycle(
+  dataSource: DataSource,
+  options: { monthsAhead: number; hourUtc: number; logger: Logger; observer?: DataLifecycleObserver },
+): { partitions: CdrPartitionsStore; service: DataLifecycleService; job: DataLifecycleJob } {
+  const partitions = new CdrPartitionsStore(dataSource);
+  const service = new DataLifecycleService(
+    {
+      partners: new TypeormPartnersStore(dataSource.manager),
+      partitions,
+      cdrs: new CdrLifecycleStore(dataSource),
+      outbox: new OutboxPrivacyStore(dataSource),
+    },
+    options.monthsAhead,
+  );
+  const job = new DataLifecycleJob(
+    {
+      service,
+      runs: new DataLifecycleRunsStore(dataSource),
+      logger: options.logger,
+      observer: options.observer,
+    },
+    options.hourUtc,
+  );
+  return { partitions, service, job };
+}
+
+/** `privacy:erase`: Postgres and the Redis replacement writes attributions to. */
+export function createPrivacyErasure(
+  dataSource: DataSource,
+  redis: RedisConnection,
+  keyPrefix: string,
+): PrivacyErasureService {
+  return new PrivacyErasureService({
+    partners: new TypeormPartnersStore(dataSource.manager),
+    cdrs: new CdrLifecycleStore(dataSource),
+    outbox: new OutboxPrivacyStore(dataSource),
+    attributions: new RedisCallAttributionEraser(redis, keyPrefix),
+  });
+}

@@ -1,0 +1,59 @@
+import type { Logger } from '@trackline/platform';
+import type { ManagementConfig } from '../config/management-config';
+import { createDataSource } from '../db/data-source';
+import { createDataLifecycle } from './create-data-lifecycle';
+import type { DataLifecycleObserver } from './data-lifecycle.job';
+
+export interface RunningDataLifecycle {
+  /** Waits for a run in flight, then closes the job's database pool. */
+  stop(): Promise<void>;
+}
+
+// Its own small pool: a long delete never holds a connection API requests wait for.
+const POOL_SIZE = 2;
+
+/**
+ * At service start: the months ahead are created (so a forgotten CronJob cannot let records fall
+ * into the default partition), then every replica asks every `checkMs` whether the daily run is due
+ * (docs/operations.md, "Data lifecycle").
+ */
+export async function startDataLifecycle(deps: {
+  config: Pick<ManagementConfig, 'databaseUrl' | 'dataLifecycle'>;
+  logger: Logger;
+  observer?: DataLifecycleObserver;
+  clock?: () => Date;
+}): Promise<RunningDataLifecycle> {
+  const { config, logger } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const dataSource = createDataSource(config.databaseUrl);
+  dataSource.setOptions({ extra: { max: POOL_SIZE }, applicationName: 'trackline-management-lifecycle' });
+  await dataSource.initialize();
+  const { partitions, job } = createDataLifecycle(dataSource, {
+    monthsAhead: config.dataLifecycle.monthsAhead,
+    hourUtc: config.dataLifecycle.hourUtc,
+    logger,
+    observer: deps.observer,
+  });
+  // Not fatal: records of a missing month land in cdrs_default until the daily run (or cdrs:partitions)
+  // creates it and moves them; the API must not stay down for that.
+  await partitions.ensure(clock(), config.dataLifecycle.monthsAhead).then(
+    (ensured) => logger.info(ensured, 'cdrs monthly partitions checked'),
+    (error: unknown) =>
+      logger.error({ err: error }, 'cdrs monthly partitions could not be checked; run cdrs:partitions'),
+  );
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (stopped) return;
+    running = running.then(() => job.tick(clock())).catch(() => undefined);
+  }, config.dataLifecycle.checkMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      await dataSource.destroy();
+    },
+  };
+}
