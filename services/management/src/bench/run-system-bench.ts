@@ -49,7 +49,7 @@ const READY_TIMEOUT_MS = 30_000;
 const FIRST_POOL_NUMBER = 4790000000;
 
 /**
- * The whole-system phase of `pnpm bench` (SPEC §11, raised; docs/benchmarks.md "Whole system"): the
+ * The whole-system phase of `pnpm bench` (docs/benchmarks.md "Whole system"): the
  * system as deployed — management (dist/main.js, consuming the customer-seen streams) on a database
  * of its own, the replacement service (dist/main.js) — and the minimal bare server, on a Redis of the
  * bench's own, side by side in alternating rounds. Reports throughput ratios, client and processing

@@ -76,7 +76,7 @@ export function perThousand(count: number, requests: number): number {
   return requests === 0 ? NaN : (1000 * count) / requests;
 }
 
-/** The raised whole-system targets (SPEC §11 as docs/benchmarks.md states them). */
+/** The raised whole-system targets, as docs/benchmarks.md states them. */
 export function checkSystemTargets(
   phases: PhaseResult[],
   scripts: ScriptCost[],

@@ -43,7 +43,7 @@ export class DynamicNumbersService {
     const body = parseJsonBody(rawBody);
     const advId = readAdvId(body);
     const partner = await this.deps.partners.find(advId);
-    // Unknown partner and bad signature answer alike, so advIds cannot be probed (SPEC §3) — in
+    // Unknown partner and bad signature answer alike, so advIds cannot be probed (docs/architecture.md, Probing by timing) — in
     // time too: an unknown advId's body is checked against a random secret, the same HMAC work.
     const secret = partner === null ? UNKNOWN_PARTNER_SECRET : partner.signingSecret;
     const signed = (this.deps.verify ?? verifySignature)(secret, rawBody, signature?.toLowerCase());
