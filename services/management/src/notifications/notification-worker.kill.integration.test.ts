@@ -7,7 +7,12 @@ import type { OutboxStatus } from './notification-outbox.entity';
 import { TypeormOutboxStore } from './outbox.store';
 import type { NotificationToSend } from './outbox-writer';
 import { startSmsGateway, startSmtpReceiver, type ReceivedMail } from './test-support/test-receivers';
-import { startWorkerProcess, type WorkerProcess } from './test-support/worker-process';
+import {
+  killLeftovers,
+  startWorkerProcess,
+  untilReached,
+  type WorkerProcess,
+} from './test-support/worker-process';
 
 // Issue 6: "Killing the worker mid-delivery and restarting it delivers every notification exactly
 // once." The worker runs in a real child process (the production start-up, configured through the
@@ -45,9 +50,7 @@ describe('notification worker killed with SIGKILL mid-delivery (real processes)'
   });
 
   afterAll(async () => {
-    for (const worker of processes) {
-      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
-    }
+    killLeftovers(processes);
     await dataSource.destroy();
     await database.drop();
   });
@@ -58,19 +61,8 @@ describe('notification worker killed with SIGKILL mid-delivery (real processes)'
     );
   }
 
-  async function until(
-    what: string,
-    done: () => boolean | Promise<boolean>,
-    timeoutMs: number,
-  ): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await done())) {
-      if (Date.now() > deadline) {
-        const logs = processes.map((worker) => worker.output.join('\n')).join('\n---\n');
-        throw new Error(`${what}: not reached in ${timeoutMs} ms\n${logs}`);
-      }
-      await sleep(10);
-    }
+  function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+    return untilReached(what, done, processes, timeoutMs);
   }
 
   it(

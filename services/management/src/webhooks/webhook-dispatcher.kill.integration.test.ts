@@ -1,9 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import { Webhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import { startWorkerProcess, type WorkerProcess } from '../notifications/test-support/worker-process';
+import {
+  killLeftovers,
+  startWorkerProcess,
+  untilReached,
+  type WorkerProcess,
+} from '../notifications/test-support/worker-process';
 import { customerSeenByConsumer } from './test-support/customer-seen';
 import { newWebhookSecret } from './webhook-secret';
 import { TypeormWebhooksStore } from './webhooks.store';
@@ -36,9 +40,7 @@ describe('webhook dispatcher killed with SIGKILL mid-delivery (real processes)',
   });
 
   afterAll(async () => {
-    for (const worker of processes) {
-      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
-    }
+    killLeftovers(processes);
     await dataSource.destroy();
     await database.drop();
   });
@@ -47,14 +49,8 @@ describe('webhook dispatcher killed with SIGKILL mid-delivery (real processes)',
     return dataSource.query('SELECT message_id, status FROM webhook_deliveries ORDER BY id');
   }
 
-  async function until(what: string, done: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 15_000;
-    while (!(await done())) {
-      if (Date.now() > deadline) {
-        throw new Error(`${what}: not reached\n${processes.map((p) => p.output.join('\n')).join('\n---\n')}`);
-      }
-      await sleep(10);
-    }
+  function until(what: string, done: () => Promise<boolean>): Promise<void> {
+    return untilReached(what, done, processes, 15_000);
   }
 
   it(

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
@@ -47,4 +48,28 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
     clearTimeout(timer);
   }
   return { child, output, exited };
+}
+
+/** SIGKILLs the worker processes a test started that are still running (afterAll). */
+export function killLeftovers(processes: readonly WorkerProcess[]): void {
+  for (const worker of processes) {
+    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+  }
+}
+
+/** Polls `done` until true; past `timeoutMs`, fails with `what` and every process's output. */
+export async function untilReached(
+  what: string,
+  done: () => boolean | Promise<boolean>,
+  processes: readonly WorkerProcess[],
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) {
+      const logs = processes.map((worker) => worker.output.join('\n')).join('\n---\n');
+      throw new Error(`${what}: not reached in ${timeoutMs} ms\n${logs}`);
+    }
+    await sleep(10);
+  }
 }
