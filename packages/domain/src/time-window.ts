@@ -113,8 +113,16 @@ export function findOverlap(windows: readonly TimeWindow[]): [number, number] | 
   return null;
 }
 
+// Luxon checks a zone by building an Intl.DateTimeFormat, which costs more than the rest of a
+// commission match; the valid zones are a small fixed set, so each is checked once per process.
+const knownValidZones = new Set<string>();
+
 export function isValidTimeZone(tz: string): boolean {
-  return typeof tz === 'string' && IANAZone.isValidZone(tz);
+  if (typeof tz !== 'string') return false;
+  if (knownValidZones.has(tz)) return true;
+  if (!IANAZone.isValidZone(tz)) return false;
+  knownValidZones.add(tz);
+  return true;
 }
 
 export function localClock(instant: Date, timeZone: string): LocalClock {

@@ -3,6 +3,8 @@ import { custnrProblem } from '../customer-events/customer-seen-values';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
 import type { CdrInput } from './cdrs.dto';
+import type { WebhookEventType } from '../webhooks/webhook';
+import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 
 /**
  * What a batch's records look up before their transactions, one query per kind for the whole batch
@@ -36,11 +38,13 @@ export class CdrBatchLookup {
     private readonly pricings: Map<string, { partnerId: string; pricing: CdrCampaignPricing }>,
     private readonly attributions: Map<string, CallAttribution | Error>,
     private readonly customers: Map<string, string>,
+    private readonly subscribed: Map<string, Set<WebhookEventType>>,
   ) {}
 
   static async load(
     store: CdrLookupStore,
     reader: CallAttributionReader,
+    webhooks: WebhookSubscriptions,
     inputs: readonly CdrInput[],
   ): Promise<CdrBatchLookup> {
     const bnums = unique(inputs.map((input) => input.bnum));
@@ -55,8 +59,9 @@ export class CdrBatchLookup {
       ),
     );
     const wanted = inputs.filter((input) => !stored.has(input.callId) && numbers.has(input.bnum));
-    const [pricings, found] = await Promise.all([
+    const [pricings, subscribed, found] = await Promise.all([
       store.findCampaignPricings(campaignIds),
+      webhooks.subscribedEventTypes(unique(wanted.map((input) => numbers.get(input.bnum)!.partnerId))),
       // Concurrent GETs share the connection's pipeline: one round trip for the batch.
       Promise.allSettled(wanted.map((input) => reader.find(numbers.get(input.bnum)!.advId, input.callId))),
     ]);
@@ -79,11 +84,23 @@ export class CdrBatchLookup {
       if (custnr !== null) custnrs.push({ partnerId: numbers.get(input.bnum)!.partnerId, custnr });
     });
     const customers = await store.findCustomerIds(custnrs);
-    return new CdrBatchLookup(stored, numbers, sources, pricings, attributions, customers);
+    return new CdrBatchLookup(stored, numbers, sources, pricings, attributions, customers, subscribed);
   }
 
   existing(callId: string): Cdr | null {
     return this.stored.get(callId) ?? null;
+  }
+
+  /**
+   * The events some active webhook of the partner subscribed to when the batch began; a partner
+   * without webhooks gets none, and its records no outbox statement.
+   */
+  subscribedEvents<Event extends { type: WebhookEventType }>(
+    partnerId: string,
+    events: readonly Event[],
+  ): Event[] {
+    const types = this.subscribed.get(partnerId);
+    return types === undefined ? [] : events.filter((event) => types.has(event.type));
   }
 
   dialled(bnum: string): DialledNumber | null {

@@ -15,6 +15,7 @@ import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { webhookEventQueue } from '../webhooks/webhook-events';
+import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
 import type { GreetingsService } from '../greetings/greetings.service';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from '../telephony/telephony.routes';
 import { insertTestPartners } from '../testing/test-partners';
@@ -31,6 +32,8 @@ type Body = Record<string, unknown>;
 
 /** Lets a test make one record's write fail the way a database can. */
 const faults = new Map<string, () => Error>();
+/** Event types the records' transactions handed to the webhook outbox. */
+const queuedEvents: string[] = [];
 
 // POST /telephony/cdrs on real Postgres and Redis: whose call a pool-number record is, what an
 // attribution an older version wrote becomes, and that each record of a batch stands alone
@@ -64,7 +67,12 @@ describe('call record ingestion: attribution and batch isolation', () => {
       };
       return {
         cdrs,
-        webhooks: webhookEventQueue(manager),
+        webhooks: {
+          enqueue: (partner, events) => {
+            queuedEvents.push(...events.map((event) => event.type));
+            return webhookEventQueue(manager).enqueue(partner, events);
+          },
+        },
         notifications: { enqueue: async () => {} },
         customers: new TypeormCustomersStore(manager),
       };
@@ -81,6 +89,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
       writes,
       lookups,
       new RedisCallAttributionReader(redis, testRedis.keyPrefix),
+      new TypeormWebhooksStore(dataSource.manager),
     );
     list = new CdrsService(real);
     const app = express();
@@ -109,6 +118,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
   });
 
   afterEach(() => {
+    queuedEvents.length = 0;
     faults.clear();
     lookupFault = null;
   });
@@ -366,6 +376,42 @@ describe('call record ingestion: attribution and batch isolation', () => {
         status: 503,
         body: { error: { status: 503, message: 'Call records cannot be stored right now; retry later' } },
       });
+    });
+  });
+  // docs/webhooks.md, "When an event is queued": the batch reads the partner's subscriptions once.
+  describe('webhook events', () => {
+    async function deliveryTypes(): Promise<string[]> {
+      const rows: Array<{ event_type: string }> = await dataSource.query(
+        'SELECT event_type FROM webhook_deliveries WHERE partner_id = $1 ORDER BY id',
+        [partnerId],
+      );
+      return rows.map((row) => row.event_type);
+    }
+
+    it('queues nothing, not even a statement, for a partner without an active webhook', async () => {
+      const webhooks = new TypeormWebhooksStore(dataSource.manager);
+      const paused = await webhooks.insert(partnerId, {
+        url: 'https://hooks.example.com/paused',
+        events: ['call.completed'],
+        state: '1',
+        secret: 'whsec_cGF1c2VkLXNlY3JldC0wMTIzNDU2Nzg5',
+      });
+      const destnr = (await trackingNumber('static')) as string;
+      await dataSource.query(
+        `INSERT INTO sources (partner_id, customer_id, name, phonenr, destnr, activated_at)
+         VALUES ($1, $2, 'Paused hooks', '+4722000101', $3, now())`,
+        [partnerId, await customer('HOOK-1'), destnr],
+      );
+      expect((await post([call(destnr)])).status).toBe(200);
+      expect(queuedEvents).toEqual([]);
+      expect(await deliveryTypes()).toEqual([]);
+
+      await webhooks.update(partnerId, paused.id, { state: '0' });
+      expect((await post([call(destnr, { answered: 0, duration: 0 })])).status).toBe(200);
+      // Only what the webhook subscribed to: call.completed, not call.missed.
+      expect(queuedEvents).toEqual(['call.completed']);
+      expect(await deliveryTypes()).toEqual(['call.completed']);
+      await webhooks.delete(partnerId, paused.id);
     });
   });
 });

@@ -17,15 +17,16 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import { isStoreUnreachable } from '../http/error-handler';
 import { planNotifications } from '../notifications/notification-planner';
 import type { NotificationToSend } from '../notifications/outbox-writer';
-import { callEvents } from '../webhooks/webhook';
+import { callEvents, type WebhookEvent } from '../webhooks/webhook';
 import type { WebhookEventQueue } from '../webhooks/webhook-events';
+import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { Cdr, CdrSource, DialledNumber, NewCdr } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
 import { CdrBatchLookup, sessionCustnr, type CdrLookupStore } from './cdr-batch-lookup';
 import { parseCdrInput, type CdrInput } from './cdrs.dto';
 import type { CdrWriteStore } from './cdrs.store';
 
-/** The outbox bound to the record's transaction (Engineer E's OutboxWriter with its manager). */
+/** The outbox bound to the record's transaction (docs/notifications.md). */
 export interface NotificationQueue {
   enqueue(items: NotificationToSend[]): Promise<void>;
 }
@@ -67,6 +68,7 @@ export class CdrIngestionService {
     private readonly writes: UnitOfWork<CdrWriteStores>,
     private readonly lookups: CdrLookupStore,
     private readonly attributions: CallAttributionReader,
+    private readonly webhookSubscriptions: WebhookSubscriptions,
   ) {}
 
   /**
@@ -80,6 +82,7 @@ export class CdrIngestionService {
       lookup = await CdrBatchLookup.load(
         this.lookups,
         this.attributions,
+        this.webhookSubscriptions,
         parsed.flatMap((entry) => ('input' in entry ? [entry.input] : [])),
       );
     } catch (error) {
@@ -158,7 +161,9 @@ export class CdrIngestionService {
 
     const customer = await decideCustomer(cdrs, customers, lookup, dialled, attribution, source);
     if (customer?.created === true)
-      await webhooks.enqueue(dialled.partnerId, [{ type: 'customer.created', customerId: customer.id }]);
+      await enqueueSubscribed(webhooks, lookup, dialled.partnerId, [
+        { type: 'customer.created', customerId: customer.id },
+      ]);
     const cdr = await cdrs.insert(
       newCdr(input, now, dialled, customer, source, attribution, heldBack, pricing, commission),
     );
@@ -172,9 +177,20 @@ export class CdrIngestionService {
       await notifications.enqueue(
         planNotifications({ cdr: { ...cdr, duration: cdr.durationSeconds }, source }),
       );
-    await webhooks.enqueue(cdr.partnerId, callEvents(cdr));
+    await enqueueSubscribed(webhooks, lookup, cdr.partnerId, callEvents(cdr));
     return { ok: true, cdr, created: true };
   }
+}
+
+/** Only what some webhook of the partner takes; the outbox statement re-checks each webhook's state. */
+async function enqueueSubscribed(
+  webhooks: WebhookEventQueue,
+  lookup: CdrBatchLookup,
+  partnerId: string,
+  events: readonly WebhookEvent[],
+): Promise<void> {
+  const subscribed = lookup.subscribedEvents(partnerId, events);
+  if (subscribed.length > 0) await webhooks.enqueue(partnerId, subscribed);
 }
 
 function parseRecord(raw: unknown): { input: CdrInput } | { failure: IngestOutcome } {

@@ -20,6 +20,7 @@ import type { NotificationToSend } from '../notifications/outbox-writer';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from '../telephony/telephony.routes';
 import { RedisCallAttributionReader } from './call-attribution.reader';
 import { webhookEventQueue } from '../webhooks/webhook-events';
+import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
 import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';
@@ -69,6 +70,7 @@ describe('call records', () => {
       writes,
       new TypeormCdrsStore(dataSource.manager),
       new RedisCallAttributionReader(redis, testRedis.keyPrefix),
+      new TypeormWebhooksStore(dataSource.manager),
     );
     listService = new CdrsService(new TypeormCdrsStore(dataSource.manager));
     const app = express();

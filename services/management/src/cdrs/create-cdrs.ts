@@ -4,6 +4,7 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { RouteDefinition } from '../http/route-definition';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { webhookEventQueue } from '../webhooks/webhook-events';
+import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
 import { RedisCallAttributionReader, type AttributionRedis } from './call-attribution.reader';
 import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
 import { cdrRoutes } from './cdrs.routes';
@@ -51,7 +52,12 @@ export function createCdrFeature(
     page: (query) => replica.page(query),
   });
   return {
-    ingestion: new CdrIngestionService(writes, primary, new RedisCallAttributionReader(redis, keyPrefix)),
+    ingestion: new CdrIngestionService(
+      writes,
+      primary,
+      new RedisCallAttributionReader(redis, keyPrefix),
+      new TypeormWebhooksStore(dataSource.manager),
+    ),
     list,
     routes: cdrRoutes(list),
   };

@@ -14,7 +14,16 @@ export interface WebhooksStore {
   delete(partnerId: string, id: string): Promise<void>;
 }
 
-export class TypeormWebhooksStore implements WebhooksStore {
+/**
+ * The event types the active webhooks of each partner subscribe to; a partner without any is
+ * absent. Read once per batch of call records, so a partner without webhooks costs its records no
+ * outbox statement (docs/webhooks.md, "When an event is queued").
+ */
+export interface WebhookSubscriptions {
+  subscribedEventTypes(partnerIds: readonly string[]): Promise<Map<string, Set<WebhookEventType>>>;
+}
+
+export class TypeormWebhooksStore implements WebhooksStore, WebhookSubscriptions {
   constructor(private readonly manager: EntityManager) {}
 
   async list(partnerId: string): Promise<Webhook[]> {
@@ -52,6 +61,21 @@ export class TypeormWebhooksStore implements WebhooksStore {
 
   async delete(partnerId: string, id: string): Promise<void> {
     await this.manager.getRepository(WebhookEntity).delete({ partnerId, id });
+  }
+
+  async subscribedEventTypes(partnerIds: readonly string[]): Promise<Map<string, Set<WebhookEventType>>> {
+    const subscribed = new Map<string, Set<WebhookEventType>>();
+    if (partnerIds.length === 0) return subscribed;
+    const rows = (await this.manager.query(
+      `SELECT partner_id::text AS partner_id, events FROM webhooks WHERE partner_id = ANY ($1::bigint[]) AND state = '0'`,
+      [partnerIds],
+    )) as Array<{ partner_id: string; events: WebhookEventType[] }>;
+    for (const row of rows) {
+      const types = subscribed.get(row.partner_id) ?? new Set<WebhookEventType>();
+      for (const type of row.events) types.add(type);
+      subscribed.set(row.partner_id, types);
+    }
+    return subscribed;
   }
 }
 
