@@ -104,7 +104,7 @@ describe('statistics page from day counts', () => {
     await expectSamePages(null, new Date('2026-03-29T13:45:00Z'));
   });
 
-  it('keeps the day counts right through updates and deletes', async () => {
+  it('keeps the day counts and report buckets right through inserts, updates and deletes', async () => {
     await dataSource.query(
       `UPDATE cdrs SET start = start + interval '1 day' WHERE customer_id = $1 AND id % 5 = 0`,
       [customerId],
@@ -122,6 +122,17 @@ describe('statistics page from day counts', () => {
         WHERE coalesce(c.count, 0) <> coalesce(d.count, 0)`,
     );
     expect(drift).toEqual([]);
+    // The monthly report's quarter-hour rollup, kept by the same inserts, updates and deletes.
+    const bucketDrift = await dataSource.query(
+      `SELECT coalesce(b.bucket, d.bucket) AS bucket FROM cdr_report_buckets b
+         FULL JOIN (SELECT partner_id, customer_id, COALESCE(source_id, 0) AS source_id,
+                           date_bin('15 minutes', start, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS bucket,
+                           count(*)::int AS calls, count(*) FILTER (WHERE answered)::int AS answered
+                      FROM cdrs WHERE customer_id IS NOT NULL GROUP BY 1, 2, 3, 4) d
+           ON (d.partner_id, d.customer_id, d.source_id, d.bucket) = (b.partner_id, b.customer_id, b.source_id, b.bucket)
+        WHERE coalesce(b.calls, 0) <> coalesce(d.calls, 0) OR coalesce(b.answered, 0) <> coalesce(d.answered, 0)`,
+    );
+    expect(bucketDrift).toEqual([]);
     await expectSamePages(null, null);
     await expectSamePages(new Date('2026-03-28T23:00:00Z'), new Date('2026-03-30T22:00:00Z'));
   });

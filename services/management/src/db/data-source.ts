@@ -30,6 +30,7 @@ import { OutboxMonthlyReports1795462932984 } from './migrations/1795462932984-Ou
 import { TwilioCallEntity } from '../telephony/twilio/twilio-call.entity';
 import { CreateTwilioCalls1795462925506 } from './migrations/1795462925506-CreateTwilioCalls';
 import { AddPartnerCallSettings1795463430471 } from './migrations/1795463430471-AddPartnerCallSettings';
+import { RowLevelCdrRollupInserts1795470000000 } from './migrations/1795470000000-RowLevelCdrRollupInserts';
 import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
 import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
@@ -72,6 +73,7 @@ export const MIGRATIONS = [
   CreateTwilioCalls1795462925506,
   OutboxMonthlyReports1795462932984,
   AddPartnerCallSettings1795463430471,
+  RowLevelCdrRollupInserts1795470000000,
 ];
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
