@@ -188,8 +188,12 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       maxRequestsPerSocket: 1_000,
     }),
     tls: { certFile: read.optionalString('TLS_CERT'), keyFile: read.optionalString('TLS_KEY') },
-    trustProxy: addressList(read, 'TRUST_PROXY', []),
-    metricsAllowIp: addressList(read, 'METRICS_ALLOW_IP', DEFAULT_METRICS_ALLOW_IP),
+    trustProxy: addressList(read, 'TRUST_PROXY', read.list('TRUST_PROXY')),
+    metricsAllowIp: addressList(
+      read,
+      'METRICS_ALLOW_IP',
+      orDefault(read.list('METRICS_ALLOW_IP'), DEFAULT_METRICS_ALLOW_IP),
+    ),
     digest: {
       realm: read.string('DIGEST_REALM', 'Trackline'),
       nonceSecret: nonceSecret ?? '',
@@ -293,9 +297,9 @@ function orDefault(list: string[], fallback: readonly string[]): string[] {
 }
 
 /** IPs and CIDRs; a bad entry stops the start with a message naming the variable. */
-function addressList(read: EnvReader, name: string, fallback: readonly string[]): AddressList {
+function addressList(read: EnvReader, name: string, entries: string[]): AddressList {
   try {
-    return AddressList.parse(orDefault(read.list(name), fallback));
+    return AddressList.parse(entries);
   } catch (error) {
     read.reject(name, (error as Error).message);
     return AddressList.parse([]);
