@@ -60,11 +60,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   const redis =
     options.redis ??
     createRedisClient({
-      url: config.redis.url,
-      clusterNodes: config.redis.clusterNodes,
-      connectTimeoutMs: config.redis.connectTimeoutMs,
-      commandTimeoutMs: config.redis.commandTimeoutMs,
-      maxReconnectDelayMs: config.redis.maxReconnectDelayMs,
+      ...config.redis,
       // Fail at once while disconnected: the partner falls back to its own number instead of waiting.
       queueWhileDisconnected: false,
       name: 'replacement',

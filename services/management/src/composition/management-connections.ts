@@ -1,7 +1,7 @@
 import { createRedisClient, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import type { ManagementConfig } from '../config/management-config';
-import { createDataSource, createReadDataSource, type PoolOptions } from '../db/data-source';
+import { createDataSource, createReadDataSource } from '../db/data-source';
 
 // Composition root, step 1 of config → connections → stores → services → app (docs/architecture.md,
 // Composition): every database pool and Redis connection of the management service is made here,
@@ -32,34 +32,29 @@ export async function openReadDatabase(
   );
 }
 
-/** The notification worker's own pool: its claims, recording reads and webhook bodies never queue behind API requests. */
-export function openNotificationsDatabase(
-  config: Pick<ManagementConfig, 'databaseUrl' | 'notifications'>,
-): Promise<DataSource> {
-  return ownPool(config.databaseUrl, {
-    applicationName: 'trackline-management-notifications',
-    size: config.notifications.databasePoolSize,
-  });
-}
+/**
+ * The workers' own pools, so their work never queues behind API requests: the notification worker
+ * (claims, recording reads, webhook bodies), the monthly report schedule, the data lifecycle job
+ * (a long delete never holds a connection an API request waits for).
+ */
+const WORKER_POOLS = {
+  notifications: 'trackline-management-notifications',
+  reports: 'trackline-management-reports',
+  dataLifecycle: 'trackline-management-lifecycle',
+} as const;
 
-/** The data lifecycle job's own pool: a long delete never holds a connection API requests wait for. */
-export function openDataLifecycleDatabase(
-  config: Pick<ManagementConfig, 'databaseUrl' | 'dataLifecycle'>,
-): Promise<DataSource> {
-  return ownPool(config.databaseUrl, {
-    applicationName: 'trackline-management-lifecycle',
-    size: config.dataLifecycle.databasePoolSize,
-  });
-}
+export type WorkerPool = keyof typeof WORKER_POOLS;
 
-/** The monthly report schedule's own pool (a tick is a handful of statements every quarter hour). */
-export function openReportsDatabase(
-  config: Pick<ManagementConfig, 'databaseUrl' | 'reports'>,
+export function openWorkerDatabase<P extends WorkerPool>(
+  config: Pick<ManagementConfig, 'databaseUrl'> & Record<P, { databasePoolSize: number }>,
+  pool: P,
 ): Promise<DataSource> {
-  return ownPool(config.databaseUrl, {
-    applicationName: 'trackline-management-reports',
-    size: config.reports.databasePoolSize,
-  });
+  return connected(
+    createDataSource(config.databaseUrl, {
+      applicationName: WORKER_POOLS[pool],
+      size: config[pool].databasePoolSize,
+    }),
+  );
 }
 
 /**
@@ -68,11 +63,7 @@ export function openReportsDatabase(
  */
 export function createApiRedis(config: Pick<ManagementConfig, 'redis'>, logger: Logger): RedisConnection {
   return createRedisClient({
-    url: config.redis.url,
-    clusterNodes: config.redis.clusterNodes,
-    connectTimeoutMs: config.redis.connectTimeoutMs,
-    commandTimeoutMs: config.redis.commandTimeoutMs,
-    maxReconnectDelayMs: config.redis.maxReconnectDelayMs,
+    ...config.redis,
     queueWhileDisconnected: false,
     name: 'management-http',
     logger,
@@ -89,11 +80,9 @@ export function createCustomerEventsRedis(
   logger: Logger,
 ): RedisConnection {
   return createRedisClient({
-    url: config.redis.url,
-    clusterNodes: config.redis.clusterNodes,
+    ...config.redis,
     connectTimeoutMs: config.customerEvents.connectTimeoutMs,
     commandTimeoutMs: config.customerEvents.blockMs + config.customerEvents.commandMarginMs,
-    maxReconnectDelayMs: config.redis.maxReconnectDelayMs,
     queueWhileDisconnected: true,
     name: 'management-customer-events',
     logger,
@@ -106,19 +95,13 @@ export function createCliRedis(
   logger: Logger,
 ): RedisConnection {
   return createRedisClient({
-    url: config.redis.url,
-    clusterNodes: config.redis.clusterNodes,
-    connectTimeoutMs: config.redis.connectTimeoutMs,
+    ...config.redis,
     commandTimeoutMs: config.cli.redisCommandTimeoutMs,
     maxReconnectDelayMs: config.cli.redisMaxReconnectDelayMs,
     queueWhileDisconnected: true,
     name: 'management-cli',
     logger,
   });
-}
-
-function ownPool(databaseUrl: string, pool: PoolOptions): Promise<DataSource> {
-  return connected(createDataSource(databaseUrl, pool));
 }
 
 async function connected(dataSource: DataSource): Promise<DataSource> {

@@ -1,6 +1,6 @@
 import type { Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
-import { openDataLifecycleDatabase } from '../composition/management-connections';
+import { openWorkerDatabase } from '../composition/management-connections';
 import { createDataLifecycle } from './create-data-lifecycle';
 import type { DataLifecycleObserver } from './data-lifecycle.job';
 
@@ -23,7 +23,7 @@ export async function startDataLifecycle(deps: {
   const { config, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
   // Its own small pool (composition/management-connections.ts).
-  const dataSource = await openDataLifecycleDatabase(config);
+  const dataSource = await openWorkerDatabase(config, 'dataLifecycle');
   const { partitions, job } = createDataLifecycle(dataSource, {
     monthsAhead: config.dataLifecycle.monthsAhead,
     hourUtc: config.dataLifecycle.hourUtc,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@trackline/platform';
-import { openNotificationsDatabase } from '../composition/management-connections';
+import { openWorkerDatabase } from '../composition/management-connections';
 import type { ManagementConfig } from '../config/management-config';
 import { EmailChannel } from './email.channel';
 import type { DataSource } from 'typeorm';
@@ -36,7 +36,7 @@ export async function startNotificationWorker(
   deps: StartNotificationWorkerDeps,
 ): Promise<RunningNotificationWorker> {
   const { config } = deps;
-  const dataSource = await openNotificationsDatabase(config);
+  const dataSource = await openWorkerDatabase(config, 'notifications');
   const email =
     config.smtpUrl === undefined
       ? null

@@ -1,6 +1,6 @@
 import type { Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
-import { openReportsDatabase } from '../composition/management-connections';
+import { openWorkerDatabase } from '../composition/management-connections';
 import { createMonthlyReportMailing } from './monthly-report-mailing';
 import { startReportSchedule } from './report-schedule';
 
@@ -16,7 +16,7 @@ export async function startMonthlyReportSchedule(deps: {
     deps.logger.info('monthly report schedule off (REPORTS_SCHEDULE_ENABLED); reports:send still works');
     return undefined;
   }
-  const dataSource = await openReportsDatabase(deps.config);
+  const dataSource = await openWorkerDatabase(deps.config, 'reports');
   const schedule = startReportSchedule({
     queue: createMonthlyReportMailing(dataSource, deps.config).queue,
     logger: deps.logger,
