@@ -53,7 +53,7 @@ export interface ReplacementApp {
   close(): Promise<void>;
 }
 
-/** The composition root: config → Redis → stores → services → routes (STYLE §3). */
+/** The composition root: config → Redis → stores → services → routes (docs/architecture.md, Composition). */
 export function createReplacementApp(options: ReplacementAppOptions): ReplacementApp {
   const { config, logger } = options;
   const ownsRedis = options.redis === undefined;

@@ -57,7 +57,7 @@ export interface ManagementConfig {
   smtpFrom: string;
   smsGatewayUrl?: string;
   logLevel: LogLevel;
-  /** The consumer of the replacement service's customer-seen streams (SPEC §3). */
+  /** The consumer of the replacement service's customer-seen streams (docs/redis-keys.md, Customer-seen stream). */
   customerEvents: {
     /** XREADGROUP BLOCK; bounds how long a new customer takes to appear (well under 1 s). */
     blockMs: number;
@@ -74,7 +74,7 @@ export interface ManagementConfig {
     /** A blocked read's command timeout is blockMs plus this, so a blocked read is never cut off. */
     commandMarginMs: number;
   };
-  /** The notification outbox worker (SPEC §8). */
+  /** The notification outbox worker (docs/notifications.md). */
   notifications: {
     /** Deliveries tried per row before it is marked dead. */
     maxAttempts: number;
