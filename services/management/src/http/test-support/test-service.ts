@@ -34,7 +34,8 @@ export async function createTestStores(): Promise<TestStores> {
   const redis = createTestRedis();
   const dataDir = await mkdtemp(join(tmpdir(), 'trackline-mgmt-'));
   // The same config, pool and composition functions as the service (docs/architecture.md,
-  // Composition), without Redis: arranged data is projected when the service under test starts.
+  // Composition), without Redis: arranging data writes Postgres only (a starting service rebuilds
+  // the projections from it).
   const config = testConfig({ database, redis, dataDir });
   const dataSource = await openMainDatabase(config);
   const services = createManagementServices(createManagementStores(dataSource), config);
