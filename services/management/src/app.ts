@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createRedisClient, pingRedis, type Logger, type RedisConnection } from '@trackline/platform';
+import { pingRedis, type Logger, type RedisConnection } from '@trackline/platform';
 import express from 'express';
 import type { DataSource } from 'typeorm';
-import { createManagementRoutes, createManagementServices } from './composition/management-services';
-import { createManagementStores } from './composition/management-stores';
+import { createApiRedis, openMainDatabase, openReadDatabase } from './composition/management-connections';
+import { createManagementApi, createManagementCore } from './composition/management-root';
+import { createManagementRoutes } from './composition/management-services';
 import type { ManagementConfig } from './config/management-config';
-import { createDataSource, createReadDataSource } from './db/data-source';
-import { AddressList } from './http/address-list';
 import { DigestAuthenticator } from './http/digest/digest-authenticator';
 import { NonceIssuer } from './http/digest/digest-nonce';
 import { RedisNonceCounter } from './http/digest/nonce-counter';
@@ -16,19 +15,10 @@ import { createHttpApp } from './http/http-app';
 import { createHttpsFront, type HttpsFront } from './http/https-front';
 import { loadTlsMaterial } from './http/tls-certificate';
 import { pingRoutes } from './ping/ping.routes';
-import { createCdrFeature } from './cdrs/create-cdrs';
-import { countedIngestion } from './metrics/counted-ingestion';
-import { ManagementMetrics } from './metrics/management-metrics';
+import type { ManagementMetrics } from './metrics/management-metrics';
 import { metricsEndpoint } from './metrics/metrics.routes';
-import { TypeormOutboxStatusCounts } from './notifications/outbox-status-counts.store';
-import { NumberPoolsService } from './numbers/number-pools.service';
-import { RedisPoolBindingsReader } from './numbers/pool-bindings.reader';
 import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
-import { TypeormPartnerNames } from './customer-events/partner-names.store';
-import { RedisSentCustomersRecord } from './customer-events/sent-customers.record';
-import { createProjections, projectionListeners } from './projections/create-projections';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from './telephony/telephony.routes';
-import { createTwilioTelephony } from './telephony/twilio/create-twilio-telephony';
 import type { TwilioCallsService } from './telephony/twilio/twilio-calls.service';
 
 export interface ManagementApp {
@@ -49,7 +39,7 @@ export interface ManagementAppOptions {
   /** More operations behind the same platform; the platform's tests mount probe routes here. */
   extraRoutes?: RouteDefinition[];
   /**
-   * Consume the customer-seen stream (SPEC §3). On in the service process; tests that exercise the
+   * Consume the customer-seen stream (docs/redis-keys.md, Customer-seen stream). On in the service process; tests that exercise the
    * HTTP platform leave it off so no background loop outlives them.
    */
   consumeCustomerEvents?: boolean;
@@ -60,51 +50,33 @@ export interface ManagementAppOptions {
   sweepProviderCalls?: boolean;
 }
 
-const SHUTDOWN_TIMEOUT_MS = 10_000;
-/** A probe must answer quickly even when a store hangs: one check waits at most this long. */
-const READINESS_TIMEOUT_MS = 1_000;
-
-/** The composition root (STYLE §3): config → stores → services → app. */
+/**
+ * The HTTP app on the composition root (docs/architecture.md, Composition): connections, then the
+ * core and the API objects, then the routes and the HTTPS front.
+ */
 export async function createManagementApp(
   config: ManagementConfig,
   logger: Logger,
   options: ManagementAppOptions = {},
 ): Promise<ManagementApp> {
   const clock = options.clock ?? (() => new Date());
-  const trustedProxies = parseAddressList('TRUST_PROXY', config.trustProxy);
-  const metricsAllowFrom = parseAddressList('METRICS_ALLOW_IP', config.metricsAllowIp);
-  const dataSource = createDataSource(config.databaseUrl);
-  await dataSource.initialize();
-  // The read replica (SPEC §10) when DATABASE_READ_URL names one; CDR statistics pages read there.
-  const readDataSource =
-    config.databaseReadUrl === undefined ? undefined : createReadDataSource(config.databaseReadUrl);
+  const dataSource = await openMainDatabase(config);
+  // The read replica (docs/configuration.md, Stores) when DATABASE_READ_URL names one; CDR
+  // statistics pages read there.
+  let readDataSource: DataSource | undefined;
   try {
-    await readDataSource?.initialize();
+    readDataSource = await openReadDatabase(config);
   } catch (error) {
     await dataSource.destroy();
     throw error;
   }
-  const redis = createRedisClient({
-    url: config.redis.url,
-    clusterNodes: config.redis.clusterNodes,
-    connectTimeoutMs: config.redis.connectTimeoutMs,
-    commandTimeoutMs: config.redis.commandTimeoutMs,
-    maxReconnectDelayMs: 5_000,
-    // A request while Redis is down fails at once with 503 instead of waiting for a reconnect.
-    queueWhileDisconnected: false,
-    name: 'management-http',
-    logger,
-  });
+  const redis = createApiRedis(config, logger);
   const redisReady = await becomesReady(redis, config.redis.connectTimeoutMs);
 
-  const projections = createProjections({
-    dataSource,
-    redis,
-    keyPrefix: config.redis.keyPrefix,
-    logger,
-    clock,
-  });
-  // Start from a Redis that matches the database, whatever happened while no writer ran (SPEC §1).
+  const core = createManagementCore({ config, dataSource, redis, logger, clock });
+  const { stores, projections, services } = core;
+  // Start from a Redis that matches the database, whatever happened while no writer ran
+  // (docs/redis-keys.md, Writers).
   // A failure is logged, not fatal: the partner API works without it, and a rebuild repairs Redis.
   const rebuildProjections = () =>
     projections.rebuild().then(
@@ -120,25 +92,13 @@ export async function createManagementApp(
     logger.warn('Redis is unreachable: starting without it; /ready answers 503 until it connects');
     redis.once('ready', () => void rebuildProjections());
   }
-  const stores = createManagementStores(dataSource, { client: redis, keyPrefix: config.redis.keyPrefix });
-  const services = createManagementServices(stores, config, {
-    ...projectionListeners(projections),
-    customerChanges: [
-      new RedisSentCustomersRecord(
-        redis,
-        config.redis.keyPrefix,
-        new TypeormPartnerNames(dataSource.manager),
-        logger,
-      ),
-    ],
-  });
-  const cdrs = createCdrFeature(dataSource, redis, config.redis.keyPrefix, readDataSource);
-  const metrics = new ManagementMetrics({
-    partners: stores.partners,
-    pools: new NumberPoolsService(stores.numbers, new RedisPoolBindingsReader(redis, config.redis.keyPrefix)),
-    outbox: new TypeormOutboxStatusCounts(dataSource.manager),
-    clock,
+  const { cdrs, metrics, ingestion, twilio } = createManagementApi(core, {
+    config,
+    dataSource,
+    readDataSource,
+    redis,
     logger,
+    clock,
   });
   const customerEvents = options.consumeCustomerEvents
     ? startCustomerEventsConsumer({
@@ -149,16 +109,6 @@ export async function createManagementApp(
         metrics,
       })
     : undefined;
-  const ingestion = countedIngestion(cdrs.ingestion, metrics);
-  const twilio = createTwilioTelephony({
-    config,
-    dataSource,
-    redis,
-    ingestion,
-    greetings: services.greetings,
-    logger,
-    clock,
-  });
   const stopSweep = options.sweepProviderCalls ? twilio.startSweep() : undefined;
   const authenticator = new DigestAuthenticator(
     config.digest.realm,
@@ -175,13 +125,13 @@ export async function createManagementApp(
       ...(options.extraRoutes ?? []),
     ],
     authenticator,
-    trustedProxies,
-    readiness: readinessChecks(dataSource, redis, readDataSource),
+    trustedProxies: config.trustProxy,
+    readiness: readinessChecks(dataSource, redis, readDataSource, config.readinessTimeoutMs),
     metrics: {
       endpoint: metricsEndpoint({
         registry: metrics.registry,
-        allowFrom: metricsAllowFrom,
-        trustedProxies,
+        allowFrom: config.metricsAllowIp,
+        trustedProxies: config.trustProxy,
         logger,
       }),
       observe: (method, route, status) => metrics.httpRequest(method, route, status),
@@ -217,21 +167,13 @@ export async function createManagementApp(
     listen: () => front.listen(config.port, config.host),
     close: async () => {
       stopSweep?.();
-      await front.close(SHUTDOWN_TIMEOUT_MS);
+      await front.close(config.shutdownTimeoutMs);
       await customerEvents?.stop();
       await redis.quit().catch(() => redis.disconnect());
       await readDataSource?.destroy();
       await dataSource.destroy();
     },
   };
-}
-
-function parseAddressList(variable: string, entries: string[]): AddressList {
-  try {
-    return AddressList.parse(entries);
-  } catch (error) {
-    throw new Error(`Invalid configuration: ${variable}: ${(error as Error).message}`);
-  }
 }
 
 function nonceSecret(config: ManagementConfig, logger: Logger): string {
@@ -242,24 +184,30 @@ function nonceSecret(config: ManagementConfig, logger: Logger): string {
   return randomBytes(32).toString('hex');
 }
 
+/** A probe must answer quickly even when a store hangs: one check waits at most `timeoutMs`. */
 function readinessChecks(
   dataSource: DataSource,
   redis: RedisConnection,
   readDataSource: DataSource | undefined,
+  timeoutMs: number,
 ): ReadinessCheck[] {
-  const answers = (source: DataSource) => () => withTimeout(source.query('SELECT 1').then(() => true));
+  const answers = (source: DataSource) => () =>
+    withTimeout(
+      source.query('SELECT 1').then(() => true),
+      timeoutMs,
+    );
   return [
     { name: 'postgres', check: answers(dataSource) },
-    { name: 'redis', check: () => withTimeout(pingRedis(redis)) },
+    { name: 'redis', check: () => withTimeout(pingRedis(redis), timeoutMs) },
     // Only when configured: statistics pages cannot be served while the replica is unreachable.
     ...(readDataSource === undefined ? [] : [{ name: 'postgres_replica', check: answers(readDataSource) }]),
   ];
 }
 
-async function withTimeout(check: Promise<boolean>): Promise<boolean> {
+async function withTimeout(check: Promise<boolean>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), READINESS_TIMEOUT_MS);
+    timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
     return await Promise.race([check.catch(() => false), timeout]);

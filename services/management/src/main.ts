@@ -1,14 +1,12 @@
 import { ConfigError, createLogger, onShutdownSignal } from '@trackline/platform';
 import { createManagementApp } from './app';
+import { startManagementWorkers } from './composition/management-workers';
 import { loadManagementConfig } from './config/management-config';
-import { startNotificationWorker } from './notifications/start-notification-worker';
-import { createMonthlyReportMailing } from './reports/monthly-report-mailing';
-import { startMonthlyReportSchedule } from './reports/start-monthly-report-schedule';
-import { startDataLifecycle } from './data-lifecycle/start-data-lifecycle';
 
 /**
- * Process entry of the management service: config from the environment, the app, the port.
- * Migrations are not run here: `pnpm trackline migrate` does that, once, before replicas start.
+ * Process entry of the management service: config from the environment, the app, the port, the
+ * workers (docs/architecture.md, Composition). Migrations are not run here: `pnpm trackline
+ * migrate` does that, once, before replicas start.
  */
 async function main(): Promise<void> {
   const config = loadManagementConfig(process.env);
@@ -19,20 +17,8 @@ async function main(): Promise<void> {
   });
   const port = await app.listen();
   logger.info({ address: `https://${config.host}:${port}` }, 'management service listening');
-  const notifications = await startNotificationWorker({
-    config,
-    logger,
-    composers: (dataSource) => createMonthlyReportMailing(dataSource, config).composers,
-  });
-  const reports = await startMonthlyReportSchedule({ config, logger });
-  const lifecycle = await startDataLifecycle({ config, logger, observer: app.metrics });
-  onShutdownSignal(logger, () =>
-    app
-      .close()
-      .finally(() => reports?.stop())
-      .finally(() => notifications.stop())
-      .finally(() => lifecycle.stop()),
-  );
+  const workers = await startManagementWorkers(config, logger, app.metrics);
+  onShutdownSignal(logger, () => app.close().finally(() => workers.stop()));
 }
 
 main().catch((error: unknown) => {

@@ -53,18 +53,14 @@ export interface ReplacementApp {
   close(): Promise<void>;
 }
 
-/** The composition root: config → Redis → stores → services → routes (STYLE §3). */
+/** The composition root: config → Redis → stores → services → routes (docs/architecture.md, Composition). */
 export function createReplacementApp(options: ReplacementAppOptions): ReplacementApp {
   const { config, logger } = options;
   const ownsRedis = options.redis === undefined;
   const redis =
     options.redis ??
     createRedisClient({
-      url: config.redis.url,
-      clusterNodes: config.redis.clusterNodes,
-      connectTimeoutMs: config.redis.connectTimeoutMs,
-      commandTimeoutMs: config.redis.commandTimeoutMs,
-      maxReconnectDelayMs: config.redis.maxReconnectDelayMs,
+      ...config.redis,
       // Fail at once while disconnected: the partner falls back to its own number instead of waiting.
       queueWhileDisconnected: false,
       name: 'replacement',

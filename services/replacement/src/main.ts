@@ -9,8 +9,6 @@ import {
 import { createReplacementApp } from './app';
 import { loadReplacementConfig } from './config/replacement-config';
 
-const SHUTDOWN_TIMEOUT_MS = 10_000;
-
 async function main(): Promise<void> {
   let config;
   try {
@@ -30,7 +28,9 @@ async function main(): Promise<void> {
   process.stdout.write(
     `replacement service: http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}\n`,
   );
-  onShutdownSignal(logger, () => closeGracefully([server], [() => replacement.close()], SHUTDOWN_TIMEOUT_MS));
+  onShutdownSignal(logger, () =>
+    closeGracefully([server], [() => replacement.close()], config.shutdownTimeoutMs),
+  );
 }
 
 main().catch((error: unknown) => {

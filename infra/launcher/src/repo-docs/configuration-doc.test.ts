@@ -6,15 +6,18 @@ import { sections, variableRows } from './markdown-doc';
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const DOC = path.join(ROOT, 'docs', 'configuration.md');
 
+// The settings both services read by the same rules; each service's section lists them.
+const SHARED_SETTINGS = path.join(ROOT, 'packages/platform/src/shared-settings.ts');
+
 // Each program's config loaders, and the section of docs/configuration.md that must list what they read.
 const PROGRAMS = [
   {
     section: /^Management service/,
-    sources: () => programSources(path.join(ROOT, 'services/management/src/config')),
+    sources: () => [...programSources(path.join(ROOT, 'services/management/src/config')), SHARED_SETTINGS],
   },
   {
     section: /^Replacement service/,
-    sources: () => programSources(path.join(ROOT, 'services/replacement/src/config')),
+    sources: () => [...programSources(path.join(ROOT, 'services/replacement/src/config')), SHARED_SETTINGS],
   },
   {
     section: /^Launcher/,

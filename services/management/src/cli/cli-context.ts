@@ -1,15 +1,17 @@
-import { createRedisClient, type Env, type Logger, type RedisConnection } from '@trackline/platform';
+import type { Env, Logger, RedisConnection } from '@trackline/platform';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { loadManagementConfig, type ManagementConfig } from '../config/management-config';
-import { createManagementServices, type ManagementServices } from '../composition/management-services';
-import { createManagementStores } from '../composition/management-stores';
-import { createDataSource } from '../db/data-source';
-import { createProjections, projectionListeners } from '../projections/create-projections';
+import { createCliRedis, openMainDatabase } from '../composition/management-connections';
+import { createManagementCore, type ManagementCore } from '../composition/management-root';
+import type { ManagementServices } from '../composition/management-services';
 import type { ProjectionsService } from '../projections/projections.service';
 import type { CliOutput } from './cli-output';
 
-/** What every command gets: the config, the output, and services on a short-lived connection. */
+/**
+ * What every command gets: the config, the output, and the composition root's objects
+ * (docs/architecture.md, Composition) on short-lived connections.
+ */
 export interface CliContext {
   output: CliOutput;
   /** Read from the environment on first use, so `--help` works even with a broken environment. */
@@ -32,26 +34,13 @@ export function createCliContext(env: Env, output: CliOutput): CliContext {
   const context: CliContext = {
     output,
     config: () => (config ??= loadManagementConfig(env)),
-    withServices: (work) =>
-      withConnections(context.config(), output, ({ dataSource, redis, projections }) =>
-        work(
-          createManagementServices(
-            createManagementStores(dataSource, {
-              client: redis,
-              keyPrefix: context.config().redis.keyPrefix,
-            }),
-            context.config(),
-            projectionListeners(projections),
-          ),
-        ),
-      ),
+    withServices: (work) => withConnections(context.config(), output, ({ core }) => work(core.services)),
     withProjections: (work) =>
-      withConnections(context.config(), output, ({ projections }) => work(projections)),
+      withConnections(context.config(), output, ({ core }) => work(core.projections)),
     withRedisAndDatabase: (work) =>
       withConnections(context.config(), output, ({ dataSource, redis }) => work(dataSource, redis)),
     withDatabase: async (work) => {
-      const dataSource = createDataSource(context.config().databaseUrl);
-      await dataSource.initialize();
+      const dataSource = await openMainDatabase(context.config());
       try {
         return await work(dataSource);
       } finally {
@@ -65,7 +54,7 @@ export function createCliContext(env: Env, output: CliOutput): CliContext {
 interface Connections {
   dataSource: DataSource;
   redis: RedisConnection;
-  projections: ProjectionsService;
+  core: ManagementCore;
 }
 
 async function withConnections<T>(
@@ -74,24 +63,13 @@ async function withConnections<T>(
   work: (connections: Connections) => Promise<T>,
 ): Promise<T> {
   const logger = warningsTo(output);
-  const dataSource = createDataSource(config.databaseUrl);
-  await dataSource.initialize();
-  // Queued while connecting: a one-shot command starts before the connection is up.
-  const redis = createRedisClient({
-    url: config.redis.url,
-    clusterNodes: config.redis.clusterNodes,
-    connectTimeoutMs: 2_000,
-    commandTimeoutMs: 2_000,
-    maxReconnectDelayMs: 500,
-    queueWhileDisconnected: true,
-    name: 'management-cli',
-    // Connection chatter (including the close at the end) is not the operator's business; a
-    // projection that could not be written is, and is logged at error level.
-    logger: logger.child({}, { level: 'error' }),
-  });
+  const dataSource = await openMainDatabase(config);
+  // Connection chatter (including the close at the end) is not the operator's business; a
+  // projection that could not be written is, and is logged at error level.
+  const redis = createCliRedis(config, logger.child({}, { level: 'error' }));
   try {
-    const projections = createProjections({ dataSource, redis, keyPrefix: config.redis.keyPrefix, logger });
-    return await work({ dataSource, redis, projections });
+    const core = createManagementCore({ config, dataSource, redis, logger });
+    return await work({ dataSource, redis, core });
   } finally {
     redis.disconnect();
     await dataSource.destroy();

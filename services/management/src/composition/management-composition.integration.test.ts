@@ -1,7 +1,16 @@
-import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
-import type { Logger } from '@trackline/platform';
+import { partnerKeys } from '@trackline/contracts';
+import { createLogger, type Logger, type RedisConnection } from '@trackline/platform';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
+import { loadManagementConfig, type ManagementConfig } from '../config/management-config';
 import { createDataSource } from '../db/data-source';
+import { createApiRedis, openMainDatabase } from './management-connections';
+import { createManagementApi, createManagementCore } from './management-root';
 import type { RouteContext, RouteDefinition } from '../http/route-definition';
 import {
   createManagementRoutes,
@@ -75,5 +84,52 @@ describe('management composition', () => {
     );
     expect(deleted).toMatchObject({ records: [{ customer_id: customerId }] });
     expect(await route('GET', '/customers').handle(context({}))).toMatchObject({ records: [] });
+  });
+});
+
+// The root the HTTP app and the CLI build from: config → connections → core → API objects.
+describe('management composition root', () => {
+  let database: TestDatabase;
+  let testRedis: TestRedis;
+  let config: ManagementConfig;
+  let dataSource: DataSource;
+  let redis: RedisConnection;
+  const logger = createLogger({ service: 'composition-test', level: 'silent' });
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    testRedis = createTestRedis();
+    config = loadManagementConfig({
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedis.url,
+      REDIS_KEY_PREFIX: testRedis.keyPrefix,
+      LOG_LEVEL: 'silent',
+    });
+    dataSource = await openMainDatabase(config);
+    redis = createApiRedis(config, logger);
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  });
+
+  afterAll(async () => {
+    redis.disconnect();
+    await dataSource.destroy();
+    await testRedis.cleanup();
+    await database.drop();
+  });
+
+  it('projects what the services change, and the metrics read pools through the same services', async () => {
+    const core = createManagementCore({ config, dataSource, redis, logger });
+    await core.services.partners.create({
+      name: 'acme',
+      username: 'acme-api',
+      password: 'correct horse',
+      signingSecret: 'sixteen-chars-ok',
+    });
+    expect(await redis.exists(partnerKeys(testRedis.keyPrefix, 'acme').config)).toBe(1);
+
+    const api = createManagementApi(core, { config, dataSource, redis, logger, clock: () => new Date() });
+    const scraped = await api.metrics.registry.metrics();
+    expect(scraped).toContain('trackline_pool_size{partner="acme"} 0');
+    expect(scraped).toContain('trackline_metrics_collection_errors_total{collector="pools"} 0');
   });
 });

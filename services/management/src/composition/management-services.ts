@@ -44,7 +44,7 @@ export interface ManagementServices {
   monthlyReports: MonthlyReportsService;
 }
 
-/** Told after committed changes, e.g. the Redis projections (SPEC §1). */
+/** Told after committed changes, e.g. the Redis projections (docs/redis-keys.md, Writers). */
 export interface ManagementListeners {
   sourceChanges: SourceChangeListener[];
   numberChanges: NumberInventoryListener[];
@@ -54,7 +54,7 @@ export interface ManagementListeners {
   customerChanges?: CustomerChangeListener[];
 }
 
-// Composition root, step 3 of config → stores → services → app (STYLE §3).
+// Composition root: the services on the stores (docs/architecture.md, Composition).
 export function createManagementServices(
   stores: ManagementStores,
   config: Pick<ManagementConfig, 'digest' | 'greetingRecordNumber'> & {

@@ -65,7 +65,7 @@ export interface ManagementRedis {
   keyPrefix: string;
 }
 
-// Composition root, step 2 of config → stores → services → app (STYLE §3).
+// Composition root: every store on one DataSource (docs/architecture.md, Composition).
 export function createManagementStores(dataSource: DataSource, redis?: ManagementRedis): ManagementStores {
   const sources = new TypeormSourcesStore(dataSource.manager);
   return {

@@ -2,10 +2,14 @@ import {
   EnvReader,
   LOG_LEVELS,
   readHttpLimits,
+  readRedisSettings,
+  readTelephonyToken,
   type Env,
   type HttpLimits,
   type LogLevel,
+  type RedisSettings,
 } from '@trackline/platform';
+import { AddressList } from '../http/address-list';
 
 /** Every setting of the management service, read once at start (docs/configuration.md lists them). */
 export interface ManagementConfig {
@@ -19,34 +23,41 @@ export interface ManagementConfig {
    * run on the primary. Never migrated, never written.
    */
   databaseReadUrl?: string;
-  redis: {
-    url: string;
-    clusterNodes: string[];
-    keyPrefix: string;
-    /** A command unanswered this long fails its request with 503 (a frozen Redis). */
-    commandTimeoutMs: number;
-    connectTimeoutMs: number;
-  };
+  /** Connections of the service's main pool (API, consumers, provider calls), and of a CLI command. */
+  databasePoolSize: number;
+  /** Connections of the read replica's pool. */
+  databaseReadPoolSize: number;
+  /**
+   * Shared with the replacement service (docs/configuration.md). A command unanswered for
+   * commandTimeoutMs fails its request with 503 (a frozen Redis); connectTimeoutMs is also how long
+   * the start waits for Redis before going on without it.
+   */
+  redis: RedisSettings;
+  /** One readiness check (`GET /ready`) waits at most this long: a probe answers even when a store hangs. */
+  readinessTimeoutMs: number;
+  /** At shutdown, how long requests in flight may finish before their connections are closed. */
+  shutdownTimeoutMs: number;
   /** Slow-client limits of the partner API's port (docs/configuration.md, HTTP limits). */
   http: HttpLimits;
   tls: { certFile?: string; keyFile?: string };
   /** Addresses (IPs or CIDRs) of TLS-terminating proxies whose X-Forwarded-* headers are trusted. */
-  trustProxy: string[];
+  trustProxy: AddressList;
   /** Addresses (IPs or CIDRs) allowed to read GET /metrics; it names every partner. */
-  metricsAllowIp: string[];
+  metricsAllowIp: AddressList;
   digest: {
     realm: string;
     /** HMAC key for stateless nonces; every replica must share it. */
     nonceSecret: string;
     nonceTtlSeconds: number;
   };
-  telephonyToken?: string;
+  /** The switch's bearer token for /telephony/*; empty (unset) refuses everyone. */
+  telephonyToken: string;
   greetingRecordNumber: string;
   smtpUrl?: string;
   smtpFrom: string;
   smsGatewayUrl?: string;
   logLevel: LogLevel;
-  /** The consumer of the replacement service's customer-seen streams (SPEC §3). */
+  /** The consumer of the replacement service's customer-seen streams (docs/redis-keys.md, Customer-seen stream). */
   customerEvents: {
     /** XREADGROUP BLOCK; bounds how long a new customer takes to appear (well under 1 s). */
     blockMs: number;
@@ -58,8 +69,12 @@ export interface ManagementConfig {
     partnerRefreshMs: number;
     /** Pause before retrying an entry the database refused, or after a Redis error. */
     retryDelayMs: number;
+    /** Connection timeout of the consumer's own Redis connection. */
+    connectTimeoutMs: number;
+    /** A blocked read's command timeout is blockMs plus this, so a blocked read is never cut off. */
+    commandMarginMs: number;
   };
-  /** The notification outbox worker (SPEC §8). */
+  /** The notification outbox worker (docs/notifications.md). */
   notifications: {
     /** Deliveries tried per row before it is marked dead. */
     maxAttempts: number;
@@ -69,6 +84,8 @@ export interface ManagementConfig {
     leaseMs: number;
     /** Pause between claims when the outbox had nothing due. */
     pollMs: number;
+    /** Connections of the worker's own pool (e-mail, SMS and webhooks), apart from the API's. */
+    databasePoolSize: number;
   };
   /** Partner webhooks (docs/webhooks.md), delivered by the notification worker process. */
   webhooks: {
@@ -93,6 +110,8 @@ export interface ManagementConfig {
     catchUpHours: number;
     /** Calls listed in the attached CSV at most; more are left out and the e-mail says so. */
     csvMaxRows: number;
+    /** Connections of the schedule's own pool. */
+    databasePoolSize: number;
   };
   /** Provider voice webhooks and callbacks, /telephony/twilio/* (docs/telephony.md). */
   twilio: {
@@ -119,6 +138,15 @@ export interface ManagementConfig {
     checkMs: number;
     /** Months ahead of the current one that must have a partition. */
     monthsAhead: number;
+    /** Connections of the job's own pool, so a long delete never holds one API requests wait for. */
+    databasePoolSize: number;
+  };
+  /** One-shot operator commands (`pnpm trackline ...`); their connection waits rather than fails. */
+  cli: {
+    /** A Redis command unanswered this long fails the command. */
+    redisCommandTimeoutMs: number;
+    /** Longest pause between reconnection attempts while the command runs. */
+    redisMaxReconnectDelayMs: number;
   };
 }
 
@@ -143,13 +171,16 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       'postgresql:',
     ])!,
     databaseReadUrl: read.url('DATABASE_READ_URL', undefined, ['postgres:', 'postgresql:']),
-    redis: {
-      url: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
-      clusterNodes: read.list('REDIS_CLUSTER_NODES'),
-      keyPrefix: read.string('REDIS_KEY_PREFIX', ''),
-      commandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 500, { min: 10, max: 10_000 }),
-      connectTimeoutMs: read.integer('REDIS_CONNECT_TIMEOUT_MS', 2_000, { min: 50, max: 60_000 }),
-    },
+    // node-postgres' own default pool size: what every pool had before it was a setting.
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 500 }),
+    databaseReadPoolSize: read.integer('DATABASE_READ_POOL_SIZE', 10, { min: 1, max: 500 }),
+    redis: readRedisSettings(read, {
+      commandTimeoutMs: 500,
+      connectTimeoutMs: 2_000,
+      maxReconnectDelayMs: 5_000,
+    }),
+    readinessTimeoutMs: read.integer('READINESS_TIMEOUT_MS', 1_000, { min: 50, max: 60_000 }),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 600_000 }),
     http: readHttpLimits(read, {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
@@ -157,14 +188,18 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       maxRequestsPerSocket: 1_000,
     }),
     tls: { certFile: read.optionalString('TLS_CERT'), keyFile: read.optionalString('TLS_KEY') },
-    trustProxy: read.list('TRUST_PROXY'),
-    metricsAllowIp: orDefault(read.list('METRICS_ALLOW_IP'), DEFAULT_METRICS_ALLOW_IP),
+    trustProxy: addressList(read, 'TRUST_PROXY', read.list('TRUST_PROXY')),
+    metricsAllowIp: addressList(
+      read,
+      'METRICS_ALLOW_IP',
+      orDefault(read.list('METRICS_ALLOW_IP'), DEFAULT_METRICS_ALLOW_IP),
+    ),
     digest: {
       realm: read.string('DIGEST_REALM', 'Trackline'),
       nonceSecret: nonceSecret ?? '',
       nonceTtlSeconds: read.integer('DIGEST_NONCE_TTL_SECONDS', 300, { min: 10, max: 3600 }),
     },
-    telephonyToken: read.optionalString('TELEPHONY_TOKEN'),
+    telephonyToken: readTelephonyToken(read),
     greetingRecordNumber: read.string('GREETING_RECORD_NUMBER', '+4722000000'),
     smtpUrl: read.url('SMTP_URL', undefined, ['smtp:', 'smtps:']),
     smtpFrom: read.string('SMTP_FROM', 'Trackline <noreply@trackline.invalid>'),
@@ -179,12 +214,15 @@ export function loadManagementConfig(env: Env): ManagementConfig {
         max: 600_000,
       }),
       retryDelayMs: read.integer('CUSTOMER_EVENTS_RETRY_DELAY_MS', 1_000, { min: 100, max: 60_000 }),
+      connectTimeoutMs: read.integer('CUSTOMER_EVENTS_CONNECT_TIMEOUT_MS', 5_000, { min: 50, max: 60_000 }),
+      commandMarginMs: read.integer('CUSTOMER_EVENTS_COMMAND_MARGIN_MS', 5_000, { min: 100, max: 60_000 }),
     },
     notifications: {
       maxAttempts: read.integer('NOTIFY_MAX_ATTEMPTS', 8, { min: 1, max: 100 }),
       baseDelayMs: read.integer('NOTIFY_BASE_DELAY_MS', 30_000, { min: 10, max: 3_600_000 }),
       leaseMs,
       pollMs: read.integer('NOTIFY_POLL_MS', 1_000, { min: 10, max: 600_000 }),
+      databasePoolSize: read.integer('NOTIFY_DATABASE_POOL_SIZE', 4, { min: 1, max: 100 }),
     },
     webhooks: {
       insecureHosts: read.list('WEBHOOK_INSECURE_HOSTS'),
@@ -202,6 +240,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       scheduleEnabled: read.boolean('REPORTS_SCHEDULE_ENABLED', true),
       catchUpHours: read.integer('REPORTS_CATCH_UP_HOURS', 24, { min: 1, max: 27 * 24 }),
       csvMaxRows: read.integer('REPORTS_CSV_MAX_ROWS', 100_000, { min: 1, max: 1_000_000 }),
+      databasePoolSize: read.integer('REPORTS_DATABASE_POOL_SIZE', 1, { min: 1, max: 100 }),
     },
     twilio: {
       authToken: read.string('TWILIO_AUTH_TOKEN', ''),
@@ -218,6 +257,14 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       hourUtc: read.integer('DATA_LIFECYCLE_HOUR_UTC', 3, { min: 0, max: 23 }),
       checkMs: read.integer('DATA_LIFECYCLE_CHECK_MS', 60_000, { min: 1_000, max: 3_600_000 }),
       monthsAhead: read.integer('CDR_PARTITION_MONTHS_AHEAD', 3, { min: 1, max: 24 }),
+      databasePoolSize: read.integer('DATA_LIFECYCLE_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
+    },
+    cli: {
+      redisCommandTimeoutMs: read.integer('CLI_REDIS_COMMAND_TIMEOUT_MS', 2_000, { min: 10, max: 60_000 }),
+      redisMaxReconnectDelayMs: read.integer('CLI_REDIS_MAX_RECONNECT_DELAY_MS', 500, {
+        min: 50,
+        max: 60_000,
+      }),
     },
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {
@@ -247,4 +294,14 @@ function withoutTrailingSlash(url: string): string {
 
 function orDefault(list: string[], fallback: readonly string[]): string[] {
   return list.length > 0 ? list : [...fallback];
+}
+
+/** IPs and CIDRs; a bad entry stops the start with a message naming the variable. */
+function addressList(read: EnvReader, name: string, entries: string[]): AddressList {
+  try {
+    return AddressList.parse(entries);
+  } catch (error) {
+    read.reject(name, (error as Error).message);
+    return AddressList.parse([]);
+  }
 }

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { createRedisClient, type Logger } from '@trackline/platform';
+import type { Logger } from '@trackline/platform';
+import { createCustomerEventsRedis } from '../composition/management-connections';
 import type { ManagementConfig } from '../config/management-config';
 import type { UnitOfWork } from '../db/unit-of-work';
 import { CustomerEventsConsumer } from './customer-events.consumer';
@@ -22,26 +23,14 @@ export interface StartCustomerEventsConsumerDeps {
   metrics?: Pick<ManagementMetrics, 'customerEvent'>;
 }
 
-// A blocked XREADGROUP answers only after BLOCK; the command timeout must leave it that long and more.
-const COMMAND_TIMEOUT_MARGIN_MS = 5_000;
-
 /**
- * Opens the consumer's own Redis connection and starts consuming (SPEC §3). Call stop() at shutdown:
- * it finishes the round in flight and closes that connection.
+ * Opens the consumer's own Redis connection (composition/management-connections.ts) and starts
+ * consuming (docs/redis-keys.md, Customer-seen stream). Call stop() at shutdown: it finishes the
+ * round in flight and closes that connection.
  */
 export function startCustomerEventsConsumer(deps: StartCustomerEventsConsumerDeps): CustomerEventsConsumer {
   const { redis, customerEvents } = deps.config;
-  const connection = createRedisClient({
-    url: redis.url,
-    clusterNodes: redis.clusterNodes,
-    connectTimeoutMs: 5_000,
-    commandTimeoutMs: customerEvents.blockMs + COMMAND_TIMEOUT_MARGIN_MS,
-    maxReconnectDelayMs: 5_000,
-    // The loop waits anyway; queued commands go out as soon as the connection is back.
-    queueWhileDisconnected: true,
-    name: 'management-customer-events',
-    logger: deps.logger,
-  });
+  const connection = createCustomerEventsRedis(deps.config, deps.logger);
   const consumer = new CustomerEventsConsumer(
     {
       redis: connection,

@@ -25,7 +25,10 @@ describe('startDataLifecycle', () => {
     const now = new Date('2031-02-10T12:00:00Z');
     const runs: Array<DataLifecycleReport | null> = [];
     const running = await startDataLifecycle({
-      config: { databaseUrl: database.url, dataLifecycle: { hourUtc: 3, checkMs: 1_000, monthsAhead: 2 } },
+      config: {
+        databaseUrl: database.url,
+        dataLifecycle: { hourUtc: 3, checkMs: 1_000, monthsAhead: 2, databasePoolSize: 2 },
+      },
       logger: pino({ level: 'silent' }),
       observer: { dataLifecycleRun: (report) => runs.push(report) },
       clock: () => now,

@@ -1,6 +1,6 @@
 import type { Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
-import { createDataSource } from '../db/data-source';
+import { openWorkerDatabase } from '../composition/management-connections';
 import { createDataLifecycle } from './create-data-lifecycle';
 import type { DataLifecycleObserver } from './data-lifecycle.job';
 
@@ -8,9 +8,6 @@ export interface RunningDataLifecycle {
   /** Waits for a run in flight, then closes the job's database pool. */
   stop(): Promise<void>;
 }
-
-// Its own small pool: a long delete never holds a connection API requests wait for.
-const POOL_SIZE = 2;
 
 /**
  * At service start: the months ahead are created (so a forgotten CronJob cannot let records fall
@@ -25,9 +22,8 @@ export async function startDataLifecycle(deps: {
 }): Promise<RunningDataLifecycle> {
   const { config, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const dataSource = createDataSource(config.databaseUrl);
-  dataSource.setOptions({ extra: { max: POOL_SIZE }, applicationName: 'trackline-management-lifecycle' });
-  await dataSource.initialize();
+  // Its own small pool (composition/management-connections.ts).
+  const dataSource = await openWorkerDatabase(config, 'dataLifecycle');
   const { partitions, job } = createDataLifecycle(dataSource, {
     monthsAhead: config.dataLifecycle.monthsAhead,
     hourUtc: config.dataLifecycle.hourUtc,

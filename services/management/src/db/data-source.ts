@@ -76,23 +76,33 @@ export const MIGRATIONS = [
   RowLevelCdrRollupInserts1795470000000,
 ];
 
+/** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */
+export interface PoolOptions {
+  applicationName: string;
+  /** Unset: node-postgres' default (10). */
+  size?: number;
+}
+
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
-export function createDataSource(databaseUrl: string): DataSource {
-  return new DataSource({
-    ...connectionOptions(databaseUrl, 'trackline-management'),
-    migrations: MIGRATIONS,
-  });
+export function createDataSource(
+  databaseUrl: string,
+  pool: PoolOptions = { applicationName: 'trackline-management' },
+): DataSource {
+  return new DataSource({ ...connectionOptions(databaseUrl, pool), migrations: MIGRATIONS });
 }
 
 /**
  * A read replica: the same entities, no migrations (a replica follows the primary's schema and
  * refuses writes). Not yet connected; call `initialize()`.
  */
-export function createReadDataSource(databaseUrl: string): DataSource {
-  return new DataSource({ ...connectionOptions(databaseUrl, 'trackline-management-read'), migrations: [] });
+export function createReadDataSource(
+  databaseUrl: string,
+  pool: PoolOptions = { applicationName: 'trackline-management-read' },
+): DataSource {
+  return new DataSource({ ...connectionOptions(databaseUrl, pool), migrations: [] });
 }
 
-function connectionOptions(databaseUrl: string, applicationName: string): PostgresConnectionOptions {
+function connectionOptions(databaseUrl: string, pool: PoolOptions): PostgresConnectionOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -104,6 +114,7 @@ function connectionOptions(databaseUrl: string, applicationName: string): Postgr
     // gen_random_uuid() is built into Postgres ≥ 13; nothing needs installing (or superuser rights).
     uuidExtension: 'pgcrypto',
     installExtensions: false,
-    applicationName,
+    applicationName: pool.applicationName,
+    ...(pool.size === undefined ? {} : { extra: { max: pool.size } }),
   };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@trackline/platform';
+import { openWorkerDatabase } from '../composition/management-connections';
 import type { ManagementConfig } from '../config/management-config';
-import { createDataSource } from '../db/data-source';
 import { EmailChannel } from './email.channel';
 import type { DataSource } from 'typeorm';
 import { NotificationWorker, type NotificationWorkerDeps } from './notification-worker';
@@ -27,18 +27,16 @@ export interface RunningNotificationWorker {
 }
 
 const BATCH_SIZE = 10;
-// The worker's own small pool: its claims, recording reads and webhook bodies never queue behind
-// API requests.
-const POOL_SIZE = 4;
 
-/** Builds the channels from configuration and starts delivering the outbox (SPEC §8). */
+/**
+ * Builds the channels from configuration and starts delivering the outbox (docs/notifications.md),
+ * on a pool of its own (composition/management-connections.ts).
+ */
 export async function startNotificationWorker(
   deps: StartNotificationWorkerDeps,
 ): Promise<RunningNotificationWorker> {
   const { config } = deps;
-  const dataSource = createDataSource(config.databaseUrl);
-  dataSource.setOptions({ extra: { max: POOL_SIZE }, applicationName: 'trackline-management-notifications' });
-  await dataSource.initialize();
+  const dataSource = await openWorkerDatabase(config, 'notifications');
   const email =
     config.smtpUrl === undefined
       ? null
@@ -66,7 +64,10 @@ export async function startNotificationWorker(
     },
     {
       workerId,
-      ...config.notifications,
+      maxAttempts: config.notifications.maxAttempts,
+      baseDelayMs: config.notifications.baseDelayMs,
+      leaseMs: config.notifications.leaseMs,
+      pollMs: config.notifications.pollMs,
       batchSize: BATCH_SIZE,
     },
   );

@@ -20,7 +20,7 @@ export interface MonthlyReportMailing {
 /** The monthly report e-mail's parts on one DataSource (docs/reports.md). */
 export function createMonthlyReportMailing(
   dataSource: DataSource,
-  config: Pick<ManagementConfig, 'reports'>,
+  config: { reports: Pick<ManagementConfig['reports'], 'catchUpHours' | 'csvMaxRows'> },
 ): MonthlyReportMailing {
   const partners = new TypeormPartnersStore(dataSource.manager);
   const customers = new TypeormCustomersStore(dataSource.manager);

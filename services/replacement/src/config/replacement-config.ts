@@ -1,11 +1,13 @@
-import { assertKeyPrefix, DEFAULT_KEY_PREFIX } from '@trackline/contracts';
 import {
   EnvReader,
   LOG_LEVELS,
   readHttpLimits,
+  readRedisSettings,
+  readTelephonyToken,
   type Env,
   type HttpLimits,
   type LogLevel,
+  type RedisSettings,
 } from '@trackline/platform';
 
 /** Every setting of the replacement service, read once at start (docs/configuration.md lists them). */
@@ -14,20 +16,12 @@ export interface ReplacementConfig {
   port: number;
   /** REPLACEMENT_HOST, default 0.0.0.0. */
   host: string;
-  redis: {
-    /** REDIS_URL, default redis://127.0.0.1:6379 (ignored when REDIS_CLUSTER_NODES is set). */
-    url: string;
-    /** REDIS_CLUSTER_NODES: comma-separated host:port seeds of a Redis Cluster. */
-    clusterNodes: string[];
-    /** REDIS_KEY_PREFIX: namespace in front of every key; management must use the same. */
-    keyPrefix: string;
-    /** REDIS_COMMAND_TIMEOUT_MS, default 100: a command unanswered this long fails the request. */
-    commandTimeoutMs: number;
-    /** REDIS_CONNECT_TIMEOUT_MS, default 1000. */
-    connectTimeoutMs: number;
-    /** REDIS_MAX_RECONNECT_DELAY_MS, default 1000: longest pause between reconnection attempts. */
-    maxReconnectDelayMs: number;
-  };
+  /**
+   * REDIS_URL, REDIS_CLUSTER_NODES, REDIS_KEY_PREFIX (shared with management, read by the same rules);
+   * REDIS_COMMAND_TIMEOUT_MS default 100 (a command unanswered this long fails the request),
+   * REDIS_CONNECT_TIMEOUT_MS default 1000, REDIS_MAX_RECONNECT_DELAY_MS default 1000.
+   */
+  redis: RedisSettings;
   /**
    * REQUEST_STORE_DEADLINE_MS, default 150: all Redis work of one request must finish in this time
    * (two commands on a cache miss could otherwise add up past the 200 ms answer budget).
@@ -42,6 +36,8 @@ export interface ReplacementConfig {
   partnerConfigCacheMs: number;
   /** TELEPHONY_TOKEN: bearer token of the switch; unset means /telephony/route refuses everyone. */
   telephonyToken: string;
+  /** SHUTDOWN_TIMEOUT_MS, default 10000: how long requests in flight may finish after SIGTERM. */
+  shutdownTimeoutMs: number;
   /** LOG_LEVEL, default info. */
   logLevel: LogLevel;
   /** Slow-client limits of the port (docs/configuration.md, HTTP limits). */
@@ -67,24 +63,21 @@ export interface TwilioVoiceConfig {
 
 export function loadReplacementConfig(env: Env): ReplacementConfig {
   const read = new EnvReader(env);
-  const keyPrefix = read.string('REDIS_KEY_PREFIX', DEFAULT_KEY_PREFIX);
   const port = read.port('REPLACEMENT_PORT', 8080);
   // Only for the local default of MANAGEMENT_PUBLIC_URL (where `pnpm start` serves management).
   const managementPort = read.port('MANAGEMENT_PORT', 8443);
   const config: ReplacementConfig = {
     port,
     host: read.string('REPLACEMENT_HOST', '0.0.0.0'),
-    redis: {
-      url: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
-      clusterNodes: read.list('REDIS_CLUSTER_NODES'),
-      keyPrefix,
-      commandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, { min: 10, max: 10_000 }),
-      connectTimeoutMs: read.integer('REDIS_CONNECT_TIMEOUT_MS', 1000, { min: 50, max: 60_000 }),
-      maxReconnectDelayMs: read.integer('REDIS_MAX_RECONNECT_DELAY_MS', 1000, { min: 50, max: 60_000 }),
-    },
+    redis: readRedisSettings(read, {
+      commandTimeoutMs: 100,
+      connectTimeoutMs: 1000,
+      maxReconnectDelayMs: 1000,
+    }),
     storeDeadlineMs: read.integer('REQUEST_STORE_DEADLINE_MS', 150, { min: 10, max: 10_000 }),
     partnerConfigCacheMs: read.integer('PARTNER_CONFIG_CACHE_MS', 1000, { min: 0, max: 1000 }),
-    telephonyToken: read.string('TELEPHONY_TOKEN', ''),
+    telephonyToken: readTelephonyToken(read),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 600_000 }),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     http: readHttpLimits(read, {
       headersTimeoutMs: 5_000,
@@ -107,15 +100,6 @@ export function loadReplacementConfig(env: Env): ReplacementConfig {
       voicemailMaxSeconds: read.integer('TWILIO_VOICEMAIL_MAX_SECONDS', 120, { min: 5, max: 3600 }),
     },
   };
-  try {
-    assertKeyPrefix(keyPrefix);
-  } catch {
-    read.reject('REDIS_KEY_PREFIX', 'must not contain braces or whitespace');
-  }
-  for (const node of config.redis.clusterNodes) {
-    if (!/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(node))
-      read.reject('REDIS_CLUSTER_NODES', `${node} is not host:port`);
-  }
   read.done();
   return config;
 }

@@ -20,6 +20,7 @@ export function testConfig(keyPrefix: string, overrides: Partial<ReplacementConf
     // Tests change partner settings between requests; they must be seen at once.
     partnerConfigCacheMs: 0,
     telephonyToken: 'switch-token',
+    shutdownTimeoutMs: 10_000,
     logLevel: 'silent',
     http: {
       headersTimeoutMs: 5_000,

@@ -10,10 +10,10 @@ import {
 } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createManagementApp, type ManagementApp, type ManagementAppOptions } from '../../app';
+import { openMainDatabase } from '../../composition/management-connections';
 import { createManagementServices, type ManagementServices } from '../../composition/management-services';
 import { createManagementStores } from '../../composition/management-stores';
 import { loadManagementConfig, type ManagementConfig } from '../../config/management-config';
-import { createDataSource } from '../../db/data-source';
 import type { Partner } from '../../partners/partner';
 
 export const TEST_NONCE_SECRET = 'test-nonce-secret-of-at-least-32-characters';
@@ -33,12 +33,12 @@ export async function createTestStores(): Promise<TestStores> {
   const database = await createTestDatabase();
   const redis = createTestRedis();
   const dataDir = await mkdtemp(join(tmpdir(), 'trackline-mgmt-'));
-  const dataSource = createDataSource(database.url);
-  await dataSource.initialize();
-  const services = createManagementServices(createManagementStores(dataSource), {
-    digest: { realm: 'Trackline', nonceSecret: TEST_NONCE_SECRET, nonceTtlSeconds: 300 },
-    greetingRecordNumber: '+4722000000',
-  });
+  // The same config, pool and composition functions as the service (docs/architecture.md,
+  // Composition), without Redis: arranging data writes Postgres only (a starting service rebuilds
+  // the projections from it).
+  const config = testConfig({ database, redis, dataDir });
+  const dataSource = await openMainDatabase(config);
+  const services = createManagementServices(createManagementStores(dataSource), config);
   return {
     database,
     redis,
@@ -73,7 +73,10 @@ export function createDigestPartner(
   });
 }
 
-export function testConfig(stores: TestStores, env: Record<string, string> = {}): ManagementConfig {
+export function testConfig(
+  stores: Pick<TestStores, 'database' | 'redis' | 'dataDir'>,
+  env: Record<string, string> = {},
+): ManagementConfig {
   return loadManagementConfig({
     MANAGEMENT_PORT: '0',
     MANAGEMENT_HOST: '127.0.0.1',

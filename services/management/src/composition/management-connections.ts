@@ -1,0 +1,110 @@
+import { createRedisClient, type Logger, type RedisConnection } from '@trackline/platform';
+import type { DataSource } from 'typeorm';
+import type { ManagementConfig } from '../config/management-config';
+import { createDataSource, createReadDataSource } from '../db/data-source';
+
+// Composition root, step 1 of config → connections → stores → services → app (docs/architecture.md,
+// Composition): every database pool and Redis connection of the management service is made here,
+// each sized and timed by the config.
+
+/** The service's main pool: the API, the customer-seen consumer, provider calls; also one CLI command's. */
+export function openMainDatabase(
+  config: Pick<ManagementConfig, 'databaseUrl' | 'databasePoolSize'>,
+): Promise<DataSource> {
+  return connected(
+    createDataSource(config.databaseUrl, {
+      applicationName: 'trackline-management',
+      size: config.databasePoolSize,
+    }),
+  );
+}
+
+/** The read replica's pool when DATABASE_READ_URL names one (docs/configuration.md, Stores). */
+export async function openReadDatabase(
+  config: Pick<ManagementConfig, 'databaseReadUrl' | 'databaseReadPoolSize'>,
+): Promise<DataSource | undefined> {
+  if (config.databaseReadUrl === undefined) return undefined;
+  return connected(
+    createReadDataSource(config.databaseReadUrl, {
+      applicationName: 'trackline-management-read',
+      size: config.databaseReadPoolSize,
+    }),
+  );
+}
+
+/**
+ * The workers' own pools, so their work never queues behind API requests: the notification worker
+ * (claims, recording reads, webhook bodies), the monthly report schedule, the data lifecycle job
+ * (a long delete never holds a connection an API request waits for).
+ */
+const WORKER_POOLS = {
+  notifications: 'trackline-management-notifications',
+  reports: 'trackline-management-reports',
+  dataLifecycle: 'trackline-management-lifecycle',
+} as const;
+
+export type WorkerPool = keyof typeof WORKER_POOLS;
+
+export function openWorkerDatabase<P extends WorkerPool>(
+  config: Pick<ManagementConfig, 'databaseUrl'> & Record<P, { databasePoolSize: number }>,
+  pool: P,
+): Promise<DataSource> {
+  return connected(
+    createDataSource(config.databaseUrl, {
+      applicationName: WORKER_POOLS[pool],
+      size: config[pool].databasePoolSize,
+    }),
+  );
+}
+
+/**
+ * The API's Redis. A request while Redis is down fails at once with 503 instead of waiting for a
+ * reconnect (docs/operations.md, Redis outages).
+ */
+export function createApiRedis(config: Pick<ManagementConfig, 'redis'>, logger: Logger): RedisConnection {
+  return createRedisClient({
+    ...config.redis,
+    queueWhileDisconnected: false,
+    name: 'management-http',
+    logger,
+  });
+}
+
+/**
+ * The customer-seen consumer's own connection: its blocking reads would stall every other command
+ * on a shared one. A blocked XREADGROUP answers only after BLOCK, so the command timeout leaves it
+ * that long and a margin more. The loop waits anyway: commands are queued while disconnected.
+ */
+export function createCustomerEventsRedis(
+  config: Pick<ManagementConfig, 'redis' | 'customerEvents'>,
+  logger: Logger,
+): RedisConnection {
+  return createRedisClient({
+    ...config.redis,
+    connectTimeoutMs: config.customerEvents.connectTimeoutMs,
+    commandTimeoutMs: config.customerEvents.blockMs + config.customerEvents.commandMarginMs,
+    queueWhileDisconnected: true,
+    name: 'management-customer-events',
+    logger,
+  });
+}
+
+/** A CLI command's Redis: queued while connecting, since a one-shot command starts before the connection is up. */
+export function createCliRedis(
+  config: Pick<ManagementConfig, 'redis' | 'cli'>,
+  logger: Logger,
+): RedisConnection {
+  return createRedisClient({
+    ...config.redis,
+    commandTimeoutMs: config.cli.redisCommandTimeoutMs,
+    maxReconnectDelayMs: config.cli.redisMaxReconnectDelayMs,
+    queueWhileDisconnected: true,
+    name: 'management-cli',
+    logger,
+  });
+}
+
+async function connected(dataSource: DataSource): Promise<DataSource> {
+  await dataSource.initialize();
+  return dataSource;
+}

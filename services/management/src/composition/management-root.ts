@@ -1,0 +1,89 @@
+import type { Logger, RedisConnection } from '@trackline/platform';
+import type { DataSource } from 'typeorm';
+import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
+import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
+import type { ManagementConfig } from '../config/management-config';
+import { TypeormPartnerNames } from '../customer-events/partner-names.store';
+import { RedisSentCustomersRecord } from '../customer-events/sent-customers.record';
+import { countedIngestion } from '../metrics/counted-ingestion';
+import { ManagementMetrics } from '../metrics/management-metrics';
+import { TypeormOutboxStatusCounts } from '../notifications/outbox-status-counts.store';
+import { createProjections, projectionListeners } from '../projections/create-projections';
+import type { ProjectionsService } from '../projections/projections.service';
+import { createTwilioTelephony, type TwilioTelephony } from '../telephony/twilio/create-twilio-telephony';
+import { createManagementServices, type ManagementServices } from './management-services';
+import { createManagementStores, type ManagementStores } from './management-stores';
+
+// Composition root, steps 2 and 3 of config → connections → stores → services → app
+// (docs/architecture.md, Composition). The HTTP app and the CLI build their objects here, once.
+
+export interface ManagementCoreDeps {
+  config: ManagementConfig;
+  /** The main pool (composition/management-connections.ts). */
+  dataSource: DataSource;
+  redis: RedisConnection;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/** What the HTTP app and every CLI command share: the stores, the Redis projections, the services. */
+export interface ManagementCore {
+  stores: ManagementStores;
+  /** The publisher every service calls after its commit, and `rebuild()` for start and the CLI. */
+  projections: ProjectionsService;
+  services: ManagementServices;
+}
+
+export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
+  const { config, dataSource, redis, logger } = deps;
+  const keyPrefix = config.redis.keyPrefix;
+  const projections = createProjections({ dataSource, redis, keyPrefix, logger, clock: deps.clock });
+  const stores = createManagementStores(dataSource, { client: redis, keyPrefix });
+  const services = createManagementServices(stores, config, {
+    ...projectionListeners(projections),
+    customerChanges: [
+      new RedisSentCustomersRecord(redis, keyPrefix, new TypeormPartnerNames(dataSource.manager), logger),
+    ],
+  });
+  return { stores, projections, services };
+}
+
+export interface ManagementApiDeps extends ManagementCoreDeps {
+  /** The read replica's pool, when configured: CDR statistics pages read there. */
+  readDataSource?: DataSource;
+  clock: () => Date;
+}
+
+/** What only the service process adds to the core: the CDR feature, metrics, provider calls. */
+export interface ManagementApi {
+  cdrs: CdrFeature;
+  /** What `GET /metrics` exposes. */
+  metrics: ManagementMetrics;
+  /** CDR ingestion with each record's outcome counted, for `POST /telephony/cdrs` and provider calls. */
+  ingestion: Pick<CdrIngestionService, 'ingest'>;
+  twilio: TwilioTelephony;
+}
+
+export function createManagementApi(core: ManagementCore, deps: ManagementApiDeps): ManagementApi {
+  const { config, dataSource, redis, logger, clock } = deps;
+  const cdrs = createCdrFeature(dataSource, redis, config.redis.keyPrefix, deps.readDataSource);
+  const metrics = new ManagementMetrics({
+    partners: core.stores.partners,
+    // Present: the core's stores were given Redis. GET /number_pools and the gauges share it.
+    pools: core.services.numberPools!,
+    outbox: new TypeormOutboxStatusCounts(dataSource.manager),
+    clock,
+    logger,
+  });
+  const ingestion = countedIngestion(cdrs.ingestion, metrics);
+  const twilio = createTwilioTelephony({
+    config,
+    dataSource,
+    redis,
+    ingestion,
+    greetings: core.services.greetings,
+    logger,
+    clock,
+  });
+  return { cdrs, metrics, ingestion, twilio };
+}

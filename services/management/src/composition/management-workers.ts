@@ -1,0 +1,48 @@
+import type { Logger } from '@trackline/platform';
+import type { ManagementConfig } from '../config/management-config';
+import type { DataLifecycleObserver } from '../data-lifecycle/data-lifecycle.job';
+import { startDataLifecycle } from '../data-lifecycle/start-data-lifecycle';
+import {
+  startNotificationWorker,
+  type RunningNotificationWorker,
+} from '../notifications/start-notification-worker';
+import { createMonthlyReportMailing } from '../reports/monthly-report-mailing';
+import { startMonthlyReportSchedule } from '../reports/start-monthly-report-schedule';
+
+// Composition root, the background work beside the HTTP app (docs/architecture.md, Composition).
+// Each worker opens its own pool (composition/management-connections.ts); the customer-seen
+// consumer runs inside the HTTP app, on the app's stores.
+
+export interface RunningWorkers {
+  /** Stops the report schedule, the notification worker and the data lifecycle job, in that order. */
+  stop(): Promise<void>;
+}
+
+/** The notification worker as every process runs it: e-mail, SMS, webhooks and the monthly report e-mail. */
+export function startNotifications(
+  config: ManagementConfig,
+  logger: Logger,
+): Promise<RunningNotificationWorker> {
+  return startNotificationWorker({
+    config,
+    logger,
+    composers: (dataSource) => createMonthlyReportMailing(dataSource, config).composers,
+  });
+}
+
+/** Everything the service process runs besides answering requests. */
+export async function startManagementWorkers(
+  config: ManagementConfig,
+  logger: Logger,
+  observer: DataLifecycleObserver,
+): Promise<RunningWorkers> {
+  const notifications = await startNotifications(config, logger);
+  const reports = await startMonthlyReportSchedule({ config, logger });
+  const lifecycle = await startDataLifecycle({ config, logger, observer });
+  return {
+    stop: () =>
+      Promise.resolve(reports?.stop())
+        .finally(() => notifications.stop())
+        .finally(() => lifecycle.stop()),
+  };
+}
