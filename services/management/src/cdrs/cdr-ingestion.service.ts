@@ -25,7 +25,7 @@ import { CdrBatchLookup, sessionCustnr, type CdrLookupStore } from './cdr-batch-
 import { parseCdrInput, type CdrInput } from './cdrs.dto';
 import type { CdrWriteStore } from './cdrs.store';
 
-/** The outbox bound to the record's transaction (Engineer E's OutboxWriter with its manager). */
+/** The outbox bound to the record's transaction (the notifications' OutboxWriter with its manager). */
 export interface NotificationQueue {
   enqueue(items: NotificationToSend[]): Promise<void>;
 }
@@ -59,7 +59,7 @@ export type IngestOutcome =
     };
 
 /**
- * POST /telephony/cdrs (SPEC §5, §7): the batch's lookups in a few queries, then one transaction per
+ * POST /telephony/cdrs (docs/cdrs.md): the batch's lookups in a few queries, then one transaction per
  * record, so a bad one spoils no other.
  */
 export class CdrIngestionService {

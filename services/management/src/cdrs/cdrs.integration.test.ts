@@ -223,7 +223,7 @@ describe('call records', () => {
     };
   }
 
-  describe('commission (SPEC §7)', () => {
+  describe('commission', () => {
     it('pays only over min_duration', async () => {
       const bnum = await pricedNumber();
       expect(await commissionOf(call(bnum, { duration: 30 }))).toBeNull();

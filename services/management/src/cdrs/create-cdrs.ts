@@ -20,9 +20,9 @@ export interface CdrFeature {
 
 /**
  * The CDR feature on the primary DataSource and the Redis replacement writes attributions to. Each
- * record's transaction stores the CDR and its outbox rows together (SPEC §8).
+ * record's transaction stores the CDR and its outbox rows together (docs/notifications.md, The outbox).
  *
- * `readDataSource` (a read replica, SPEC §10) serves the statistics pages, the one read that
+ * `readDataSource` (a read replica, docs/operations.md, Read replica) serves the statistics pages, the one read that
  * tolerates replication lag: a record ingested a moment ago may be listed a moment later. Ingestion's
  * lookups (existing call ids, numbers, sources, pricing, leads) stay on the primary: on a lagging
  * replica a retried call_id would be stored twice over and a caller's fresh lead not seen. The

@@ -44,7 +44,7 @@ export interface ManagementServices {
   monthlyReports: MonthlyReportsService;
 }
 
-/** Told after committed changes, e.g. the Redis projections (SPEC §1). */
+/** Told after committed changes, e.g. the Redis projections (docs/redis-keys.md, When). */
 export interface ManagementListeners {
   sourceChanges: SourceChangeListener[];
   numberChanges: NumberInventoryListener[];

@@ -46,7 +46,7 @@ export interface ManagementConfig {
   smtpFrom: string;
   smsGatewayUrl?: string;
   logLevel: LogLevel;
-  /** The consumer of the replacement service's customer-seen streams (SPEC §3). */
+  /** The consumer of the replacement service's customer-seen streams (docs/redis-keys.md, Customer-seen stream). */
   customerEvents: {
     /** XREADGROUP BLOCK; bounds how long a new customer takes to appear (well under 1 s). */
     blockMs: number;
@@ -59,7 +59,7 @@ export interface ManagementConfig {
     /** Pause before retrying an entry the database refused, or after a Redis error. */
     retryDelayMs: number;
   };
-  /** The notification outbox worker (SPEC §8). */
+  /** The notification outbox worker (docs/notifications.md, The worker). */
   notifications: {
     /** Deliveries tried per row before it is marked dead. */
     maxAttempts: number;

@@ -56,7 +56,7 @@ const FORGOTTEN_CONSUMER_IDLE_MS = 60 * 60 * 1000;
 const MAX_RECLAIM_BATCHES = 10;
 
 /**
- * Consumes every partner's customer-seen stream with the one consumer group (SPEC §1, §3). Each entry
+ * Consumes every partner's customer-seen stream with the one consumer group (docs/redis-keys.md, Customer-seen stream). Each entry
  * is applied to Postgres and acked only after the commit; one the database refused stays pending and
  * is tried again; one that can never apply is logged and acked.
  *

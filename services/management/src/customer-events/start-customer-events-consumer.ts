@@ -26,7 +26,7 @@ export interface StartCustomerEventsConsumerDeps {
 const COMMAND_TIMEOUT_MARGIN_MS = 5_000;
 
 /**
- * Opens the consumer's own Redis connection and starts consuming (SPEC §3). Call stop() at shutdown:
+ * Opens the consumer's own Redis connection and starts consuming (docs/redis-keys.md, Customer-seen stream). Call stop() at shutdown:
  * it finishes the round in flight and closes that connection.
  */
 export function startCustomerEventsConsumer(deps: StartCustomerEventsConsumerDeps): CustomerEventsConsumer {

@@ -209,7 +209,7 @@ describe('docs/openapi/management.yaml', () => {
   beforeAll(async () => {
     stores = await createTestStores();
     const now = new Date();
-    // What the operator does before the partner starts (SPEC §2): the account, a custom source
+    // What the operator does before the partner starts (docs/operations.md, The operator CLI): the account, a custom source
     // field, two static numbers for sources' destnr and a pool of four for dynamic insertion.
     await createDigestPartner(stores, 'acme', 'correct horse', ['127.0.0.1']);
     await stores.services.partners.defineCustomField('acme', 'source', 'ad_reference');

@@ -14,8 +14,8 @@ import {
   type WorkerProcess,
 } from './test-support/worker-process';
 
-// Issue 6: "Killing the worker mid-delivery and restarting it delivers every notification exactly
-// once." The worker runs in a real child process (the production start-up, configured through the
+// "Killing the worker mid-delivery and restarting it delivers every notification exactly once"
+// (docs/notifications.md, Delivery guarantee). The worker runs in a real child process (the production start-up, configured through the
 // environment) and is ended with SIGKILL while receivers hold messages they have already received.
 // A second process then finishes the outbox. What this proves, and what it cannot, is in
 // docs/notifications.md ("Delivery guarantee").

@@ -23,7 +23,7 @@ export interface RebuildCounts {
 const NO_PARTNER = '';
 
 /**
- * Keeps the Redis projections (SPEC §1) equal to the committed configuration: one partner after
+ * Keeps the Redis projections (docs/redis-keys.md, Writers) equal to the committed configuration: one partner after
  * each change, all of them at start and on `projections:rebuild`.
  */
 export class ProjectionsService implements ProjectionPublisher {

@@ -1,4 +1,4 @@
-// Row ids as the API shows them. Anything that cannot name a row answers "not found" (SPEC §6),
+// Row ids as the API shows them. Anything that cannot name a row answers "not found" (docs/partner-api.md, Errors),
 // never a query with an out-of-range number or a malformed UUID.
 const BIGINT_ID_PATTERN = /^[1-9]\d{0,18}$/;
 const MAX_BIGINT = 9223372036854775807n;

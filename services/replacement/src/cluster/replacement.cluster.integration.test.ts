@@ -18,7 +18,7 @@ jest.setTimeout(30_000);
 const KEY_PREFIX = 'cluster-test:';
 
 /**
- * The replacement suites on a real three-master Redis Cluster (SPEC §10), through the client the
+ * The replacement suites on a real three-master Redis Cluster (docs/operations.md, Beyond one machine), through the client the
  * service makes from REDIS_CLUSTER_NODES: the allocation script and every other command must stay
  * inside one partner's hash slot, or the cluster refuses them with CROSSSLOT.
  */

@@ -22,7 +22,7 @@ export interface DynamicNumbersRoutesDeps {
 }
 
 /**
- * `POST /dynamic-numbers` and `POST /` (SPEC §3) on plain node:http, in front of Express. This is
+ * `POST /dynamic-numbers` and `POST /` (docs/number-replacement.md) on plain node:http, in front of Express. This is
  * the only hot path of the service, and Express's router plus a per-request child logger cost it
  * about half its throughput (docs/benchmarks.md). What Express gave it is done here directly: the
  * request id (echoed in `X-Request-Id`), `?sign=` parsed as Express's query parser does, and the
