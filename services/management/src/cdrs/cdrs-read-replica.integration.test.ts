@@ -1,8 +1,8 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import { DigestClient } from '../http/test-support/digest-client';
-import { rawRequest } from '../http/test-support/https-request';
+import { DigestClient } from '../test-support/digest-client';
+import { rawRequest } from '../test-support/https-request';
 import {
   createDigestPartner,
   createTestStores,

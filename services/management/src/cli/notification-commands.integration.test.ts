@@ -6,7 +6,7 @@ import { createDataSource } from '../db/data-source';
 import { NotificationWorker } from '../notifications/notification-worker';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { SmsChannel } from '../notifications/sms.channel';
-import { startSmsGateway } from '../notifications/test-support/test-receivers';
+import { startSmsGateway } from '../test-support/notification-receivers';
 import { runCli } from './run-cli';
 
 interface Row {

@@ -1,7 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { createBiddingSetup, recordOf, type BiddingSetup } from './bidding-setup';
-import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment, type JsonAnswer } from './e2e-environment';
-import { xmlList } from './partner-api';
+import { createBiddingSetup, recordOf, type BiddingSetup } from '../test-support/bidding-setup';
+import {
+  E2E_TIMEOUT_MS,
+  startE2eEnvironment,
+  type E2eEnvironment,
+  type JsonAnswer,
+} from '../test-support/e2e-environment';
+import { xmlList } from '../test-support/partner-api';
 
 const PARTNER = {
   advId: 'acme',

@@ -5,8 +5,8 @@ import {
   numberIndexKey,
   partnerKeys,
 } from '@trackline/contracts';
-import { createBiddingSetup, recordOf, type BiddingSetup } from './bidding-setup';
-import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from './e2e-environment';
+import { createBiddingSetup, recordOf, type BiddingSetup } from '../test-support/bidding-setup';
+import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 
 const PARTNER = {
   advId: 'acme',

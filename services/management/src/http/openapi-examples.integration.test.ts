@@ -12,8 +12,8 @@ import {
   type RunningService,
   type TestStores,
 } from './test-support/test-service';
-import { DigestClient } from './test-support/digest-client';
-import { rawRequest, type HttpResult } from './test-support/https-request';
+import { DigestClient } from '../test-support/digest-client';
+import { rawRequest, type HttpResult } from '../test-support/https-request';
 
 const DOCUMENT = join(__dirname, '..', '..', '..', '..', 'docs', 'openapi', 'management.yaml');
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';

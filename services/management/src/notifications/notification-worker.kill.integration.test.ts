@@ -6,13 +6,17 @@ import { emailMessageId } from './email.channel';
 import type { OutboxStatus } from './notification-outbox.entity';
 import { TypeormOutboxStore } from './outbox.store';
 import type { NotificationToSend } from './outbox-writer';
-import { startSmsGateway, startSmtpReceiver, type ReceivedMail } from './test-support/test-receivers';
+import {
+  startSmsGateway,
+  startSmtpReceiver,
+  type ReceivedMail,
+} from '../test-support/notification-receivers';
 import {
   killLeftovers,
   startWorkerProcess,
   untilReached,
   type WorkerProcess,
-} from './test-support/worker-process';
+} from '../test-support/worker-process';
 
 // "Killing the worker mid-delivery and restarting it delivers every notification exactly once"
 // (docs/notifications.md, Delivery guarantee). The worker runs in a real child process (the production start-up, configured through the

@@ -7,11 +7,11 @@ import {
   startWorkerProcess,
   untilReached,
   type WorkerProcess,
-} from '../notifications/test-support/worker-process';
-import { customerSeenByConsumer } from './test-support/customer-seen';
+} from '../test-support/worker-process';
+import { customerSeenByConsumer } from '../test-support/customer-seen';
 import { newWebhookSecret } from './webhook-secret';
 import { TypeormWebhooksStore } from './webhooks.store';
-import { startWebhookReceiver } from './test-support/webhook-receiver';
+import { startWebhookReceiver } from '../test-support/webhook-receiver';
 
 // "A worker killed mid-delivery loses nothing": the worker process (the production start-up,
 // configured through the environment) is killed with SIGKILL while the receiver holds requests it

@@ -1,6 +1,6 @@
 import { createLogger } from '@trackline/platform';
-import { loadManagementConfig } from '../../config/management-config';
-import { startNotificationWorker } from '../start-notification-worker';
+import { loadManagementConfig } from '../config/management-config';
+import { startNotificationWorker } from '../notifications/start-notification-worker';
 
 // Run by notification-worker.kill.integration.test.ts as a child process (node -r ts-register.js):
 // the worker started the way main.ts starts it, configured from the environment. Prints the line
