@@ -9,6 +9,7 @@ import {
   type WorkerProcess,
 } from '../test-support/worker-process';
 import { customerSeenByConsumer } from '../test-support/customer-seen';
+import { insertTestPartners } from '../test-support/test-partners';
 import { newWebhookSecret } from './webhook-secret';
 import { TypeormWebhooksStore } from './webhooks.store';
 import { startWebhookReceiver } from '../test-support/webhook-receiver';
@@ -70,10 +71,7 @@ describe('webhook dispatcher killed with SIGKILL mid-delivery (real processes)',
         return { status: 200, wait: released };
       });
       try {
-        const [{ id: partnerId }] = (await dataSource.query(
-          `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
-           VALUES ('acme', 'acme', 'x', 'y', 'sixteen-chars-ok') RETURNING id::text`,
-        )) as Array<{ id: string }>;
+        const [partnerId] = await insertTestPartners(dataSource.manager, 'acme');
         const secret = newWebhookSecret();
         await new TypeormWebhooksStore(dataSource.manager).insert(partnerId, {
           url: receiver.url,
