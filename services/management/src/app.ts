@@ -49,8 +49,8 @@ export interface ManagementAppOptions {
   /** More operations behind the same platform; the platform's tests mount probe routes here. */
   extraRoutes?: RouteDefinition[];
   /**
-   * Consume the customer-seen stream (docs/redis-keys.md, Customer-seen stream). On in the service process; tests that exercise the
-   * HTTP platform leave it off so no background loop outlives them.
+   * Consume the customer-seen stream (docs/redis-keys.md, Customer-seen stream). On in the service process;
+   * tests that exercise the HTTP platform leave it off so no background loop outlives them.
    */
   consumeCustomerEvents?: boolean;
   /**
@@ -75,7 +75,8 @@ export async function createManagementApp(
   const metricsAllowFrom = parseAddressList('METRICS_ALLOW_IP', config.metricsAllowIp);
   const dataSource = createDataSource(config.databaseUrl);
   await dataSource.initialize();
-  // The read replica (docs/operations.md, Read replica) when DATABASE_READ_URL names one; CDR statistics pages read there.
+  // The read replica (docs/operations.md, Read replica) when DATABASE_READ_URL names one; CDR statistics
+  // pages read there.
   const readDataSource =
     config.databaseReadUrl === undefined ? undefined : createReadDataSource(config.databaseReadUrl);
   try {
@@ -104,8 +105,8 @@ export async function createManagementApp(
     logger,
     clock,
   });
-  // Start from a Redis that matches the database, whatever happened while no writer ran (docs/redis-keys.md, When).
-  // A failure is logged, not fatal: the partner API works without it, and a rebuild repairs Redis.
+  // Start from a Redis that matches the database, whatever happened while no writer ran (docs/redis-keys.md,
+  // When). A failure is logged, not fatal: the partner API works without it, and a rebuild repairs Redis.
   const rebuildProjections = () =>
     projections.rebuild().then(
       (counts) => logger.info(counts, 'Redis projections rebuilt'),

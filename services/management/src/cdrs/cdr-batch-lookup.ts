@@ -6,8 +6,8 @@ import type { CdrInput } from './cdrs.dto';
 
 /**
  * What a batch's records look up before their transactions, one query per kind for the whole batch
- * (docs/benchmarks.md, Targets: ≥ 1,000 calls/s). Read committed: a read just before a record's transaction sees what
- * the same read inside it would, and the insert's ON CONFLICT still catches a twin stored since.
+ * (docs/benchmarks.md, Targets: ≥ 1,000 calls/s). Read committed: a read just before a record's transaction
+ * sees what the same read inside it would, and the insert's ON CONFLICT still catches a twin stored since.
  */
 export interface CdrLookupStore {
   findByCallIds(callIds: readonly string[]): Promise<Map<string, Cdr>>;

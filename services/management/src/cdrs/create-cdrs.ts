@@ -22,12 +22,12 @@ export interface CdrFeature {
  * The CDR feature on the primary DataSource and the Redis replacement writes attributions to. Each
  * record's transaction stores the CDR and its outbox rows together (docs/notifications.md, The outbox).
  *
- * `readDataSource` (a read replica, docs/operations.md, Read replica) serves the statistics pages, the one read that
- * tolerates replication lag: a record ingested a moment ago may be listed a moment later. Ingestion's
- * lookups (existing call ids, numbers, sources, pricing, leads) stay on the primary: on a lagging
- * replica a retried call_id would be stored twice over and a caller's fresh lead not seen. The
- * customer named by the request is resolved on the primary too, so a customer the partner has just
- * created answers with its records so far instead of 404.
+ * `readDataSource` (a read replica, docs/operations.md, Read replica) serves the statistics pages, the one
+ * read that tolerates replication lag: a record ingested a moment ago may be listed a moment later.
+ * Ingestion's lookups (existing call ids, numbers, sources, pricing, leads) stay on the primary: on a lagging
+ * replica a retried call_id would be stored twice over and a caller's fresh lead not seen. The customer named
+ * by the request is resolved on the primary too, so a customer the partner has just created answers with its
+ * records so far instead of 404.
  */
 export function createCdrFeature(
   dataSource: DataSource,

@@ -46,7 +46,10 @@ export interface ManagementConfig {
   smtpFrom: string;
   smsGatewayUrl?: string;
   logLevel: LogLevel;
-  /** The consumer of the replacement service's customer-seen streams (docs/redis-keys.md, Customer-seen stream). */
+  /**
+   * The consumer of the replacement service's customer-seen streams (docs/redis-keys.md, Customer-seen
+   * stream).
+   */
   customerEvents: {
     /** XREADGROUP BLOCK; bounds how long a new customer takes to appear (well under 1 s). */
     blockMs: number;

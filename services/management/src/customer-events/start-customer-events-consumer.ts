@@ -26,8 +26,8 @@ export interface StartCustomerEventsConsumerDeps {
 const COMMAND_TIMEOUT_MARGIN_MS = 5_000;
 
 /**
- * Opens the consumer's own Redis connection and starts consuming (docs/redis-keys.md, Customer-seen stream). Call stop() at shutdown:
- * it finishes the round in flight and closes that connection.
+ * Opens the consumer's own Redis connection and starts consuming (docs/redis-keys.md, Customer-seen stream).
+ * Call stop() at shutdown: it finishes the round in flight and closes that connection.
  */
 export function startCustomerEventsConsumer(deps: StartCustomerEventsConsumerDeps): CustomerEventsConsumer {
   const { redis, customerEvents } = deps.config;

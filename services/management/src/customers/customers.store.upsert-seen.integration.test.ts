@@ -5,7 +5,8 @@ import { createDataSource } from '../db/data-source';
 import { TypeormCustomersStore } from './customers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 
-// upsertSeen: the customer-seen consumer's one write (docs/redis-keys.md, Customer-seen stream), on the real table and unique index.
+// upsertSeen: the customer-seen consumer's one write (docs/redis-keys.md, Customer-seen stream), on the real
+// table and unique index.
 describe('TypeormCustomersStore.upsertSeen', () => {
   let database: TestDatabase;
   let dataSource: DataSource;

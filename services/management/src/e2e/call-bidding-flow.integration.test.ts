@@ -191,7 +191,8 @@ describe('call-bidding flow end to end (seed)', () => {
     sessionId = dni.body.sessionId as string;
     expect(POOL_NUMBERS).toContain(poolNumber);
 
-    // The custnr of the request reaches management through the customer-seen stream (docs/redis-keys.md, Customer-seen stream).
+    // The custnr of the request reaches management through the customer-seen stream (docs/redis-keys.md,
+    // Customer-seen stream).
     expect(await customerSeen('D-77', (customer) => customer.name === 'Ola Bil AS')).toMatchObject({
       custnr: 'D-77',
       name: 'Ola Bil AS',

@@ -140,7 +140,7 @@ export function describeUsers(usage: GreetingUsage): string {
   return parts.join(', ');
 }
 
-// Ids are bigint identities; anything else cannot name a row, so it is "not found" (docs/partner-api.md, Errors).
+// Ids are bigint identities; anything else cannot name a row: "not found" (docs/partner-api.md, Errors).
 function requireId(value: string, what: string): string {
   if (!isBigintId(value)) throw new NotFoundError(`${what} ${value}`);
   return value;

@@ -209,8 +209,8 @@ describe('docs/openapi/management.yaml', () => {
   beforeAll(async () => {
     stores = await createTestStores();
     const now = new Date();
-    // What the operator does before the partner starts (docs/operations.md, The operator CLI): the account, a custom source
-    // field, two static numbers for sources' destnr and a pool of four for dynamic insertion.
+    // What the operator does before the partner starts (docs/operations.md, The operator CLI): the account, a
+    // custom source field, two static numbers for sources' destnr and a pool of four for dynamic insertion.
     await createDigestPartner(stores, 'acme', 'correct horse', ['127.0.0.1']);
     await stores.services.partners.defineCustomField('acme', 'source', 'ad_reference');
     await stores.services.numbers.add('acme', 'static', ['+4721000001-+4721000002'], now);

@@ -19,10 +19,10 @@ import {
 } from '../test-support/worker-process';
 
 // "Killing the worker mid-delivery and restarting it delivers every notification exactly once"
-// (docs/notifications.md, Delivery guarantee). The worker runs in a real child process (the production start-up, configured through the
-// environment) and is ended with SIGKILL while receivers hold messages they have already received.
-// A second process then finishes the outbox. What this proves, and what it cannot, is in
-// docs/notifications.md ("Delivery guarantee").
+// (docs/notifications.md, Delivery guarantee). The worker runs in a real child process (the production
+// start-up, configured through the environment) and is ended with SIGKILL while receivers hold messages they
+// have already received. A second process then finishes the outbox. What this proves, and what it cannot, is
+// in docs/notifications.md ("Delivery guarantee").
 
 const FROM = 'Trackline <noreply@notify.example.com>';
 const DOMAIN = 'notify.example.com';

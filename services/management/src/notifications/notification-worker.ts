@@ -19,7 +19,10 @@ export interface NotificationWorkerSettings {
 
 export interface NotificationWorkerDeps {
   store: OutboxStore;
-  /** null: not configured; such notifications are logged and marked `logged` (docs/notifications.md, The worker). */
+  /**
+   * null: not configured; such notifications are logged and marked `logged` (docs/notifications.md, The
+   * worker).
+   */
   channels: Record<NotificationChannel, DeliveryChannel | null>;
   recordings: RecordingReader;
   logger: Logger;

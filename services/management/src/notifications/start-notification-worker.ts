@@ -31,7 +31,10 @@ const BATCH_SIZE = 10;
 // API requests.
 const POOL_SIZE = 4;
 
-/** Builds the channels from configuration and starts delivering the outbox (docs/notifications.md, The worker). */
+/**
+ * Builds the channels from configuration and starts delivering the outbox (docs/notifications.md, The
+ * worker).
+ */
 export async function startNotificationWorker(
   deps: StartNotificationWorkerDeps,
 ): Promise<RunningNotificationWorker> {

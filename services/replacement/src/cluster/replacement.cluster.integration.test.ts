@@ -18,9 +18,9 @@ jest.setTimeout(30_000);
 const KEY_PREFIX = 'cluster-test:';
 
 /**
- * The replacement suites on a real three-master Redis Cluster (docs/operations.md, Beyond one machine), through the client the
- * service makes from REDIS_CLUSTER_NODES: the allocation script and every other command must stay
- * inside one partner's hash slot, or the cluster refuses them with CROSSSLOT.
+ * The replacement suites on a real three-master Redis Cluster (docs/operations.md, Beyond one machine),
+ * through the client the service makes from REDIS_CLUSTER_NODES: the allocation script and every other
+ * command must stay inside one partner's hash slot, or the cluster refuses them with CROSSSLOT.
  */
 describe('replacement service on a three-master Redis Cluster', () => {
   let cluster: RedisClusterHandle | undefined;
