@@ -18,7 +18,10 @@ const NAME_WIDTH = 'replacement'.length;
 const cleanups: Array<{ label: string; run: () => Promise<void> }> = [];
 let stopping: Promise<void> | undefined;
 
-/** `pnpm start`: the stores that are missing, migrations, a demo partner, both services (SPEC §9). */
+/**
+ * `pnpm start`: the stores that are missing, migrations, a demo partner, both services (docs/operations.md,
+ * Running locally).
+ */
 async function start(config: LauncherConfig): Promise<void> {
   const entries = serviceEntries(config.rootDir);
   const releaseLock = acquireDataDirLock(config.dataDir);

@@ -1,6 +1,6 @@
 import { fail, parseJsonObject, readBoolean, readNullableString, readString } from './projection-error';
 
-/** How long a routed call's attribution waits for its call record (SPEC §5). */
+/** How long a routed call's attribution waits for its call record (docs/switch.md). */
 export const CALL_ATTRIBUTION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 export type RouteAction = 'dial' | 'voicemail' | 'reject';

@@ -75,7 +75,7 @@ export interface PartnerKeys {
    * on the page) → pool number. PEXPIRE session_ttl.
    */
   webSession(sessionId: string): string;
-  /** The same for an app visitor, keyed on trackingId (SPEC §3). */
+  /** The same for an app visitor, keyed on trackingId (docs/number-replacement.md, Requests). */
   appSession(trackingId: string): string;
   /** String: one routed call's attribution (CallAttribution codec), 7 days. */
   call(callId: string): string;

@@ -4,7 +4,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
  * Compares `Authorization: Bearer <token>` with a configured token in constant time (the switch's
- * TELEPHONY_TOKEN, SPEC §5). Both sides are hashed first, so the time taken says nothing about the
+ * TELEPHONY_TOKEN, docs/switch.md). Both sides are hashed first, so the time taken says nothing about the
  * length or a prefix of the token. With no token configured nothing matches: the endpoints stay closed.
  */
 export function bearerTokenMatches(header: string | undefined, expected: string | undefined): boolean {

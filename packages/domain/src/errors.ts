@@ -1,5 +1,5 @@
 // Typed errors carry their HTTP status so one mapper at the edge can render any of them
-// without knowing which layer threw it (STYLE.md §6).
+// without knowing which layer threw it.
 
 export abstract class TracklineError extends Error {
   abstract readonly status: number;

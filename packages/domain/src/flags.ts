@@ -1,7 +1,7 @@
 import { ValidationError } from './errors';
 
 // The wire format sends booleans as the strings "0" and "1". Anything else is a client error:
-// silently coercing `true`, `1` or "yes" would hide a partner's bug (STYLE.md §8).
+// silently coercing `true`, `1` or "yes" would hide a partner's bug.
 export type Flag = '0' | '1';
 
 export function parseFlag(field: string, value: unknown): boolean {

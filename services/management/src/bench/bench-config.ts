@@ -5,7 +5,7 @@ export interface ManagementBenchConfig {
   /** A server URL; the bench creates and drops its own database there. */
   serverUrl: string;
   redisUrl: string;
-  /** Records of the measured customer (SPEC §11: 1,000,000). */
+  /** Records of the measured customer (docs/benchmarks.md, Targets: 1,000,000). */
   customerCdrs: number;
   /** Records of each of the other customers, so the index holds more than one customer. */
   otherCustomerCdrs: number;

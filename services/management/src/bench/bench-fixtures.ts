@@ -27,9 +27,9 @@ export interface BenchFixture {
 }
 
 /**
- * The bench partner as the operator and the partner set it up (SPEC §6), through the services and
- * the composed routes: static numbers, customers, one CPL pricing model with a unique-caller window,
- * a campaign per customer and sources on the campaigns.
+ * The bench partner as the operator and the partner set it up (docs/operations.md, The operator CLI;
+ * docs/partner-api.md), through the services and the composed routes: static numbers, customers, one CPL
+ * pricing model with a unique-caller window, a campaign per customer and sources on the campaigns.
  */
 export async function seedBenchPartner(
   dataSource: DataSource,

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { rawRequest } from '../http/test-support/https-request';
+import { rawRequest } from '../test-support/https-request';
 
 export const BENCH_TELEPHONY_TOKEN = 'bench-telephony-token-0123456789';
 const READY_TIMEOUT_MS = 30_000;

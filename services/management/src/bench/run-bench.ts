@@ -24,9 +24,9 @@ const PAGE_SIZE = 1_000;
 const REPORT_TARGET_MS = 200;
 
 /**
- * The management half of `pnpm bench` (SPEC §11): a database of its own with 1,000,000 records for
- * one customer, the statistics page and batch ingestion through the real HTTPS service. Results go
- * to stdout and bench-results/management-<time>.json; the database and Redis keys go at the end.
+ * The management half of `pnpm bench` (docs/benchmarks.md, Management): a database of its own with 1,000,000
+ * records for one customer, the statistics page and batch ingestion through the real HTTPS service. Results
+ * go to stdout and bench-results/management-<time>.json; the database and Redis keys go at the end.
  */
 async function main(): Promise<void> {
   const config = loadManagementBenchConfig(process.env);

@@ -16,7 +16,7 @@ import type {
   RouteContext,
   RouteDefinition,
 } from '../http/route-definition';
-import { callRoute } from '../testing/route-calls';
+import { callRoute } from '../test-support/route-calls';
 
 // The seed's call-bidding flow through the composed routes on a real database: customer → pricing
 // model → campaign → source attached to the campaign, with the form-style string values the seed

@@ -9,7 +9,10 @@ export interface CampaignSources {
   sourcesAttached(partnerId: string, campaignIds: readonly string[]): Promise<Map<string, AttachedSource[]>>;
 }
 
-/** Whether a voicemail greeting is the given customer's (campaign `vm_greeting_id`, SPEC §6). */
+/**
+ * Whether a voicemail greeting is the given customer's (campaign `vm_greeting_id`,
+ * docs/voicemail-greetings.md).
+ */
 export interface CustomerGreetings {
   greetingBelongsToCustomer(partnerId: string, customerId: string, greetingId: string): Promise<boolean>;
 }

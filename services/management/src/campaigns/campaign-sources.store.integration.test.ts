@@ -9,7 +9,7 @@ import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.stor
 import { TypeormCampaignSources } from './campaign-sources.store';
 import { CampaignsService } from './campaigns.service';
 import { TypeormCampaignsStore } from './campaigns.store';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 
 // The sources table belongs to the sources feature; rows are written with plain SQL here so this
 // test pins only what campaigns read from it (partner_id, campaign_id, id, name).

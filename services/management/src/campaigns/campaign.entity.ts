@@ -39,7 +39,7 @@ export class CampaignEntity {
   @Column({ name: 'customer_id', type: 'bigint' })
   customerId!: string;
 
-  // A customer is deleted only without open sources (SPEC §6); its campaigns go with it.
+  // Deleting a customer (only without open sources) deletes its campaigns: docs/partner-api.md, Deleting.
   @ManyToOne(() => CustomerEntity, { onDelete: 'CASCADE', nullable: false })
   @JoinColumn({ name: 'customer_id', foreignKeyConstraintName: 'FK_campaigns_customer' })
   customer?: CustomerEntity;

@@ -1,4 +1,7 @@
-/** `state` on the wire: "0" active, "1" paused, "2" closed (SPEC §6). Only active ones earn commission. */
+/**
+ * `state` on the wire: "0" active, "1" paused, "2" closed (docs/partner-api.md, Pricing models and
+ * campaigns). Only active ones earn commission.
+ */
 export const CAMPAIGN_STATES = ['0', '1', '2'] as const;
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 export const CAMPAIGN_STATE_ACTIVE: CampaignState = '0';

@@ -4,7 +4,7 @@ import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { FakePricingModelsStore } from '../pricing-models/fake-pricing-models.store';
-import { callRoute, rejection, routePartner } from '../testing/route-calls';
+import { callRoute, rejection, routePartner } from '../test-support/route-calls';
 import type { AttachedSource } from './campaign';
 import type { CampaignSources, CustomerGreetings } from './campaign-references';
 import { campaignRoutes } from './campaigns.routes';

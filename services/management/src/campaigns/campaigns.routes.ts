@@ -9,7 +9,7 @@ const COLLECTION = '/customers/:customerId/campaigns';
 const ONE = `${COLLECTION}/:campaignId`;
 
 /**
- * Campaigns of a customer (seed "Operations", SPEC §6). The HTTP layer maps the query-string form
+ * Campaigns of a customer (seed "Operations", docs/partner-api.md). The HTTP layer maps the query-string form
  * (`/customers/campaigns?customer_id=…&campaign_id=…`) onto these paths.
  */
 export function campaignRoutes(service: CampaignsService): RouteDefinition[] {

@@ -10,7 +10,7 @@ import type { CampaignValues } from './campaign';
 import type { CampaignSources } from './campaign-references';
 import { CampaignsService } from './campaigns.service';
 import { TypeormCampaignsStore } from './campaigns.store';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 
 const NO_SOURCES: CampaignSources = { sourcesAttached: async () => new Map() };
 

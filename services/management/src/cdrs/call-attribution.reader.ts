@@ -9,7 +9,7 @@ export interface CallAttributionReader {
   find(advId: string, callId: string): Promise<CallAttribution | null>;
 }
 
-/** Reads what replacement's POST /telephony/route stored under the call's id (SPEC §5). */
+/** Reads what replacement's POST /telephony/route stored under the call's id (docs/switch.md). */
 export class RedisCallAttributionReader implements CallAttributionReader {
   constructor(
     private readonly redis: AttributionRedis,

@@ -8,8 +8,8 @@ import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 
 /**
  * What a batch's records look up before their transactions, one query per kind for the whole batch
- * (SPEC §11: ≥ 1,000 calls/s). Read committed: a read just before a record's transaction sees what
- * the same read inside it would, and the insert's ON CONFLICT still catches a twin stored since.
+ * (docs/benchmarks.md, Targets: ≥ 1,000 calls/s). Read committed: a read just before a record's transaction
+ * sees what the same read inside it would, and the insert's ON CONFLICT still catches a twin stored since.
  */
 export interface CdrLookupStore {
   findByCallIds(callIds: readonly string[]): Promise<Map<string, Cdr>>;

@@ -18,7 +18,7 @@ import { webhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
 import type { GreetingsService } from '../greetings/greetings.service';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from '../telephony/telephony.routes';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 import { RedisCallAttributionReader } from './call-attribution.reader';
 import type { CdrLookupStore } from './cdr-batch-lookup';
 import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';

@@ -60,7 +60,7 @@ export type IngestOutcome =
     };
 
 /**
- * POST /telephony/cdrs (SPEC §5, §7): the batch's lookups in a few queries, then one transaction per
+ * POST /telephony/cdrs (docs/cdrs.md): the batch's lookups in a few queries, then one transaction per
  * record, so a bad one spoils no other.
  */
 export class CdrIngestionService {

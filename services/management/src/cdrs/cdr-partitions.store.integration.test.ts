@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 import { CdrPartitionsStore } from './cdr-partitions.store';
 
 type Row = Record<string, unknown>;

@@ -4,7 +4,9 @@ import type { Cdr } from './cdr';
 
 export const CDR_NAMES: ResourceNames = { plural: 'cdrs', singular: 'cdr' };
 
-/** The caller's number with its last three digits hidden (SPEC §6); stored whole. */
+/**
+ * The caller's number with its last three digits hidden (docs/partner-api.md, Call records); stored whole.
+ */
 export function maskAnum(anum: string): string {
   return anum.length <= 3 ? 'x'.repeat(anum.length) : `${anum.slice(0, -3)}xxx`;
 }

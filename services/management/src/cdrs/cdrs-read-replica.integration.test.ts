@@ -1,8 +1,8 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import { DigestClient } from '../http/test-support/digest-client';
-import { rawRequest } from '../http/test-support/https-request';
+import { DigestClient } from '../test-support/digest-client';
+import { rawRequest } from '../test-support/https-request';
 import {
   createDigestPartner,
   createTestStores,
@@ -50,6 +50,7 @@ describe('read replica for CDR statistics', () => {
       [partnerId, customerId],
     );
     // The replica's copy of the partner (the records' foreign key) and two records the primary lacks.
+    // Plain SQL: replication copies the row with its id, which no store writes (GENERATED ALWAYS).
     await replica.query(
       `INSERT INTO partners (id, name, digest_username, ha1_md5, ha1_sha256, signing_secret)
        OVERRIDING SYSTEM VALUE VALUES ($1, 'acme', 'acme-api', 'x', 'y', 'sixteen-chars-ok')`,

@@ -10,7 +10,7 @@ import {
 import { parsePaging, refuseUnknownParameters } from '../validation/paging';
 import { isBigintId } from '../validation/record-id';
 
-/** One call record as the switch sends it (SPEC §5), checked and typed. */
+/** One call record as the switch sends it (docs/switch.md), checked and typed. */
 export interface CdrInput {
   callId: string;
   anum: string;
@@ -99,7 +99,7 @@ function callerOf(field: string, value: unknown): string {
   return read.anum;
 }
 
-/** SPEC §5: flags arrive as 0/1 numbers or "0"/"1" strings. */
+/** docs/switch.md, Common rules: flags arrive as 0/1 numbers or "0"/"1" strings. */
 function parseNumericFlag(field: string, value: unknown): boolean {
   if (value === 1 || value === '1') return true;
   if (value === 0 || value === '0') return false;
@@ -118,7 +118,7 @@ function parseRecording(value: unknown): Buffer | null {
 
 const CDR_LIST_PARAMETERS = ['customer_id', 'custnr', 'from_date', 'to_date', 'extended', 'page', 'pagesize'];
 
-/** GET /statistics/cdrs query (seed "Operations", SPEC §6). */
+/** GET /statistics/cdrs query (seed "Operations", docs/cdrs.md). */
 export interface CdrListQuery {
   customerId: string | null;
   custnr: string | null;

@@ -17,6 +17,7 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { GreetingsService } from '../greetings/greetings.service';
 import type { AuthenticatedPartner } from '../http/route-definition';
 import type { NotificationToSend } from '../notifications/outbox-writer';
+import { insertTestPartners } from '../test-support/test-partners';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from '../telephony/telephony.routes';
 import { RedisCallAttributionReader } from './call-attribution.reader';
 import { webhookEventQueue } from '../webhooks/webhook-events';
@@ -88,10 +89,7 @@ describe('call records', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-    const [{ id: partnerId }] = await dataSource.query(
-      `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret, time_zone)
-       VALUES ('acme', 'acme', 'x', 'y', 'sixteen-chars-ok', 'Europe/Oslo') RETURNING id::text AS id`,
-    );
+    const [partnerId] = await insertTestPartners(dataSource.manager, 'acme');
     partner = {
       id: partnerId,
       name: 'acme',
@@ -225,7 +223,7 @@ describe('call records', () => {
     };
   }
 
-  describe('commission (SPEC §7)', () => {
+  describe('commission', () => {
     it('pays only over min_duration', async () => {
       const bnum = await pricedNumber();
       expect(await commissionOf(call(bnum, { duration: 30 }))).toBeNull();

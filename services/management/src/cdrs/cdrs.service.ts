@@ -3,7 +3,10 @@ import type { Cdr } from './cdr';
 import type { CdrListQuery } from './cdrs.dto';
 import type { CdrReadStore } from './cdrs.store';
 
-/** GET /statistics/cdrs (SPEC §6): one customer's records, days in the partner's time zone. */
+/**
+ * GET /statistics/cdrs (docs/cdrs.md, GET /statistics/cdrs): one customer's records, days in the partner's
+ * time zone.
+ */
 export class CdrsService {
   constructor(private readonly store: CdrReadStore) {}
 

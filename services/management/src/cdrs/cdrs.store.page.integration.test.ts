@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
+import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormCdrsStore } from './cdrs.store';
 
 const DAY_MS = 86_400_000;
@@ -20,10 +21,7 @@ describe('statistics page from day counts', () => {
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormCdrsStore(dataSource.manager);
-    [{ id: partnerId }] = await dataSource.query(
-      `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret, time_zone)
-       VALUES ('acme', 'acme', 'x', 'y', 'sixteen-chars-ok', 'Europe/Oslo') RETURNING id::text AS id`,
-    );
+    [partnerId] = await insertTestPartners(dataSource.manager, 'acme');
     [{ id: customerId }, { id: otherId }] = await dataSource.query(
       `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'Kari', 'K-1'), ($1, 'Ola', 'K-2')
        RETURNING id::text AS id`,

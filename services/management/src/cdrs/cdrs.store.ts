@@ -318,9 +318,9 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
   }
 
   /**
-   * Total and page without walking the customer's records from the start (SPEC §11: a page in
-   * ≤ 100 ms at 1,000,000 records): whole UTC days come from "cdr_day_counts", the partial days at
-   * the ends are counted in the index, and the page's scan starts at the part that holds it.
+   * Total and page without walking the customer's records from the start (docs/benchmarks.md, Targets: a page
+   * in ≤ 100 ms at 1,000,000 records): whole UTC days come from "cdr_day_counts", the partial days at the
+   * ends are counted in the index, and the page's scan starts at the part that holds it.
    */
   async page(query: CdrPageQuery): Promise<{ cdrs: Cdr[]; total: number }> {
     const split = splitAtUtcDays(query.from, query.to);

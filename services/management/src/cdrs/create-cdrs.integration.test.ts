@@ -7,6 +7,7 @@ import {
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
+import { insertTestPartners } from '../test-support/test-partners';
 import { createCdrFeature, type CdrFeature } from './create-cdrs';
 
 const NOW = new Date('2026-03-02T12:00:00Z');
@@ -36,10 +37,7 @@ describe('createCdrFeature', () => {
   });
 
   it('stores the outbox rows with the record', async () => {
-    const [{ id: partnerId }] = await dataSource.query(
-      `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
-       VALUES ('acme', 'acme', 'x', 'y', 'sixteen-chars-ok') RETURNING id`,
-    );
+    const [partnerId] = await insertTestPartners(dataSource.manager, 'acme');
     const [{ id: customerId }] = await dataSource.query(
       `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'Kari', 'K-1') RETURNING id`,
       [partnerId],

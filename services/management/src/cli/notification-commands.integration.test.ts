@@ -6,7 +6,8 @@ import { createDataSource } from '../db/data-source';
 import { NotificationWorker } from '../notifications/notification-worker';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { SmsChannel } from '../notifications/sms.channel';
-import { startSmsGateway } from '../notifications/test-support/test-receivers';
+import { startSmsGateway } from '../test-support/notification-receivers';
+import { insertTestPartners } from '../test-support/test-partners';
 import { runCli } from './run-cli';
 
 interface Row {
@@ -53,12 +54,8 @@ describe('trackline notifications:requeue-dead', () => {
   }
 
   async function partner(name: string): Promise<string> {
-    const [row] = await dataSource.query(
-      `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
-       VALUES ($1, $1, 'x', 'x', 'x') RETURNING id::text`,
-      [name],
-    );
-    return (row as { id: string }).id;
+    const [id] = await insertTestPartners(dataSource.manager, name);
+    return id;
   }
 
   async function cdr(partnerId: string, callId: string): Promise<string> {

@@ -23,7 +23,7 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { CustomerEventsConsumer, type CustomerEventsConsumerSettings } from './customer-events.consumer';
 import { CustomerEventsService } from './customer-events.service';
-import { testPartnerValues } from '../testing/test-partners';
+import { testPartnerValues } from '../test-support/test-partners';
 
 const logger = createLogger({ service: 'customer-events-test', level: 'silent' });
 

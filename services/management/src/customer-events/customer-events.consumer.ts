@@ -56,9 +56,9 @@ const FORGOTTEN_CONSUMER_IDLE_MS = 60 * 60 * 1000;
 const MAX_RECLAIM_BATCHES = 10;
 
 /**
- * Consumes every partner's customer-seen stream with the one consumer group (SPEC §1, §3). Each entry
- * is applied to Postgres and acked only after the commit; one the database refused stays pending and
- * is tried again; one that can never apply is logged and acked.
+ * Consumes every partner's customer-seen stream with the one consumer group (docs/redis-keys.md,
+ * Customer-seen stream). Each entry is applied to Postgres and acked only after the commit; one the database
+ * refused stays pending and is tried again; one that can never apply is logged and acked.
  *
  * Streams are per partner, each in its partner's Cluster slot. On a single Redis one XREADGROUP with
  * BLOCK reads all of them; on a Cluster a multi-key XREADGROUP across slots is a CROSSSLOT error, so

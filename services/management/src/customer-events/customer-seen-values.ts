@@ -12,10 +12,11 @@ export interface CustomerSeenValues {
 }
 
 /**
- * The customer values an event carries, by the same rules as the customer API (SPEC §3: name ≤ 60,
- * a valid e-mail ≤ 150). A visitor's request is not the partner's API call, so a bad value is not a
- * reason to drop the whole event: what is valid is stored, the rest is reported. Blank values count as
- * "not sent" — a page without the visitor's name must not wipe the name the partner stored.
+ * The customer values an event carries, by the same rules as the customer API (docs/partner-api.md, Customers
+ * seen on partners' pages: name ≤ 60, a valid e-mail ≤ 150). A visitor's request is not the partner's API
+ * call, so a bad value is not a reason to drop the whole event: what is valid is stored, the rest is
+ * reported. Blank values count as "not sent" — a page without the visitor's name must not wipe the name the
+ * partner stored.
  */
 export function customerSeenValues(event: CustomerSeenEvent): CustomerSeenValues {
   const seen: CustomerSeen = {};

@@ -3,7 +3,7 @@ import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { RESERVED_FIELD_NAMES } from '../partners/custom-field-name';
-import { callRoute, rejection, routePartner } from '../testing/route-calls';
+import { callRoute, rejection, routePartner } from '../test-support/route-calls';
 import { FakeCustomersStore } from './fake-customers.store';
 import type { CustomerCallRecords } from './customer-call-records';
 import type { OpenSourcesCounter } from './open-sources-counter';

@@ -5,7 +5,7 @@ import type { Customer } from './customer';
 import { parseCreateCustomer, parseCustomerListQuery, parseUpdateCustomer } from './customers.dto';
 import type { CustomersService } from './customers.service';
 
-/** GET/POST /customers and GET/PUT/DELETE /customers/:customerId (seed "Operations", SPEC §6). */
+/** GET/POST /customers and GET/PUT/DELETE /customers/:customerId (seed "Operations", docs/partner-api.md). */
 export function customerRoutes(service: CustomersService): RouteDefinition[] {
   return [
     {

@@ -21,8 +21,8 @@ export interface CustomerDeletionStores {
   callRecords: CustomerCallRecords;
 }
 
-// Ids are bigint identities; anything else cannot name a customer, so it is "not found" (SPEC §6),
-// never a 400 and never a query with an out-of-range number.
+// Ids are bigint identities; anything else cannot name a customer, so it is "not found" (docs/partner-api.md,
+// Errors), never a 400 and never a query with an out-of-range number.
 
 export class CustomersService {
   constructor(

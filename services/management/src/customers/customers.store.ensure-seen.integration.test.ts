@@ -2,7 +2,7 @@ import { ValidationError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormCustomersStore } from './customers.store';
 
 // ensureSeen: CDR ingestion's create-on-ingest (docs/cdrs.md), racing the customer-seen consumer.

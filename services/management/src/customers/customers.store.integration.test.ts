@@ -5,7 +5,7 @@ import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { CustomerValues } from './customer';
 import { TypeormCustomersStore } from './customers.store';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 
 function values(overrides: Partial<CustomerValues> = {}): CustomerValues {
   return {

@@ -14,10 +14,10 @@ export interface CustomersStore {
   update(partnerId: string, id: string, changes: CustomerChanges): Promise<Customer | null>;
   delete(partnerId: string, id: string): Promise<void>;
   /**
-   * A visitor request named this custnr (SPEC §3): create the customer, or set the given name and
-   * e-mail where they differ. Keys left out keep the stored value; a new customer sent without a
-   * name is named by its custnr (name is required). One statement, so two consumers cannot both insert.
-   * Throws ValidationError for values the database can never store.
+   * A visitor request named this custnr (docs/partner-api.md, Customers seen on partners' pages): create the
+   * customer, or set the given name and e-mail where they differ. Keys left out keep the stored value; a new
+   * customer sent without a name is named by its custnr (name is required). One statement, so two consumers
+   * cannot both insert. Throws ValidationError for values the database can never store.
    */
   upsertSeen(partnerId: string, custnr: string, seen: CustomerSeen): Promise<CustomerSeenOutcome>;
   /**

@@ -3,9 +3,10 @@ import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import { TypeormCustomersStore } from './customers.store';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 
-// upsertSeen: the customer-seen consumer's one write (SPEC §3), on the real table and unique index.
+// upsertSeen: the customer-seen consumer's one write (docs/redis-keys.md, Customer-seen stream), on the real
+// table and unique index.
 describe('TypeormCustomersStore.upsertSeen', () => {
   let database: TestDatabase;
   let dataSource: DataSource;

@@ -5,7 +5,7 @@ import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { createDataSource } from '../db/data-source';
 import { ManagementMetrics } from '../metrics/management-metrics';
 import { TypeormPartnersStore } from '../partners/partners.store';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 import { createDataLifecycle } from './create-data-lifecycle';
 
 type Row = Record<string, unknown>;

@@ -19,6 +19,8 @@ describe('migration PartitionCdrsByMonth on a table with rows', () => {
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
     await undoThroughPartitioning();
+    // Plain SQL, not the stores: the schema is now the one before the partitioning, and the entities
+    // describe today's (partners has columns added since).
     [{ id: partnerId }] = await dataSource.query(
       `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
        VALUES ('acme', 'acme', 'x', 'y', 'sixteen-chars-ok') RETURNING id::text AS id`,

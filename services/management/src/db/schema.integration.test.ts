@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, MIGRATIONS } from './data-source';
 import { runMigrations } from './migrate';
 
-// The CI check of STYLE §10: the entities describe exactly the schema the migrations build.
+// A CI check: the entities describe exactly the schema the migrations build.
 describe('database schema', () => {
   let database: TestDatabase;
   let dataSource: DataSource;

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 
 /**
- * Runs a service's work on stores that share one database transaction (STYLE §11: the service
+ * Runs a service's work on stores that share one database transaction (the service
  * call that needs a transaction opens it). Services see stores, never the EntityManager.
  */
 export interface UnitOfWork<Stores> {

@@ -1,7 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { createBiddingSetup, recordOf, type BiddingSetup } from './bidding-setup';
-import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment, type JsonAnswer } from './e2e-environment';
-import { xmlList } from './partner-api';
+import { createBiddingSetup, recordOf, type BiddingSetup } from '../test-support/bidding-setup';
+import {
+  E2E_TIMEOUT_MS,
+  startE2eEnvironment,
+  type E2eEnvironment,
+  type JsonAnswer,
+} from '../test-support/e2e-environment';
+import { xmlList } from '../test-support/partner-api';
 
 const PARTNER = {
   advId: 'acme',
@@ -53,7 +58,7 @@ function sumOfDecimals(values: string[]): string {
   return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 }
 
-// Issue 6 item 5: the seed's bidding flow across both services. The partner sets up through the
+// The seed's bidding flow across both services. The partner sets up through the
 // management API; a visitor's page gets a pool number from replacement; the switch routes calls
 // through replacement and delivers their records to management; the partner lists them with
 // commission and the DNI attribution; a price change affects later calls only.
@@ -186,7 +191,8 @@ describe('call-bidding flow end to end (seed)', () => {
     sessionId = dni.body.sessionId as string;
     expect(POOL_NUMBERS).toContain(poolNumber);
 
-    // The custnr of the request reaches management through the customer-seen stream (SPEC §3).
+    // The custnr of the request reaches management through the customer-seen stream (docs/redis-keys.md,
+    // Customer-seen stream).
     expect(await customerSeen('D-77', (customer) => customer.name === 'Ola Bil AS')).toMatchObject({
       custnr: 'D-77',
       name: 'Ola Bil AS',

@@ -5,8 +5,8 @@ import {
   numberIndexKey,
   partnerKeys,
 } from '@trackline/contracts';
-import { createBiddingSetup, recordOf, type BiddingSetup } from './bidding-setup';
-import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from './e2e-environment';
+import { createBiddingSetup, recordOf, type BiddingSetup } from '../test-support/bidding-setup';
+import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 
 const PARTNER = {
   advId: 'acme',
@@ -25,7 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-// Issue 4 item 7: the seed's call-bidding set-up over real HTTPS with digest auth, as a partner's
+// The seed's call-bidding set-up over real HTTPS with digest auth, as a partner's
 // server sends it, once in JSON and once in XML; what replacement will read is in Redis when each
 // answer returns, read back with the contracts' decoders.
 describe('call-bidding set-up over the partner API (seed flow)', () => {

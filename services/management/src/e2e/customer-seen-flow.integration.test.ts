@@ -1,6 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { partnerKeys } from '@trackline/contracts';
-import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment, type JsonAnswer } from './e2e-environment';
+import {
+  E2E_TIMEOUT_MS,
+  startE2eEnvironment,
+  type E2eEnvironment,
+  type JsonAnswer,
+} from '../test-support/e2e-environment';
 
 const PARTNER = {
   advId: 'seen',

@@ -1,5 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment, type JsonAnswer } from './e2e-environment';
+import {
+  E2E_TIMEOUT_MS,
+  startE2eEnvironment,
+  type E2eEnvironment,
+  type JsonAnswer,
+} from '../test-support/e2e-environment';
 
 const PARTNER = {
   advId: 'dni-acme',

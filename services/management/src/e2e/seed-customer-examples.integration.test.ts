@@ -1,4 +1,4 @@
-import { DigestClient } from '../http/test-support/digest-client';
+import { DigestClient } from '../test-support/digest-client';
 import {
   createDigestPartner,
   createTestStores,
@@ -7,7 +7,7 @@ import {
   type RunningService,
   type TestStores,
 } from '../http/test-support/test-service';
-import { PartnerApi, SEED_FORM_CONTENT_TYPE, withFormat, type Format } from './partner-api';
+import { PartnerApi, SEED_FORM_CONTENT_TYPE, withFormat, type Format } from '../test-support/partner-api';
 
 // The seed's customer operations, run the way a partner's server runs them: digest credentials as
 // `curl --digest` sends them, urlencoded writes with the seed's spelling of the content type, both

@@ -1,6 +1,6 @@
 import { ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '@trackline/domain';
 import { FakeCustomersStore } from '../customers/fake-customers.store';
-import { callRoute, routePartner } from '../testing/route-calls';
+import { callRoute, routePartner } from '../test-support/route-calls';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { HttpMethod, RouteDefinition } from '../http/route-definition';

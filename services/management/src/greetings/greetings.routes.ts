@@ -8,7 +8,7 @@ const BASE = '/customers/:customerId/voicemail_greetings';
 
 /**
  * List, create, read (with the recording) and delete a customer's voicemail greetings (seed
- * "Operations", SPEC §6).
+ * "Operations", docs/voicemail-greetings.md).
  */
 export function greetingRoutes(service: GreetingsService): RouteDefinition[] {
   const recordNumber = service.recordNumber;

@@ -92,7 +92,7 @@ export class GreetingsService {
     });
   }
 
-  /** The switch delivers a recording for a PIN (SPEC §5). 404 when no greeting waits for that PIN. */
+  /** The switch delivers a recording for a PIN (docs/switch.md). 404 when no greeting waits for that PIN. */
   async record(recordPin: string, sounddata: Buffer, now: Date): Promise<Greeting> {
     const greeting = await this.greetings.saveRecording(recordPin, sounddata, now);
     if (greeting === null)
@@ -140,7 +140,7 @@ export function describeUsers(usage: GreetingUsage): string {
   return parts.join(', ');
 }
 
-// Ids are bigint identities; anything else cannot name a row, so it is "not found" (SPEC §6).
+// Ids are bigint identities; anything else cannot name a row: "not found" (docs/partner-api.md, Errors).
 function requireId(value: string, what: string): string {
   if (!isBigintId(value)) throw new NotFoundError(`${what} ${value}`);
   return value;

@@ -4,7 +4,7 @@ import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormGreetingsStore } from './greetings.store';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 
 describe('TypeormGreetingsStore', () => {
   let database: TestDatabase;

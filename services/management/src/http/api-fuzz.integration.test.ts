@@ -4,8 +4,8 @@ import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import { parse } from 'yaml';
-import { DigestClient } from './test-support/digest-client';
-import { rawRequest, type HttpResult } from './test-support/https-request';
+import { DigestClient } from '../test-support/digest-client';
+import { rawRequest, type HttpResult } from '../test-support/https-request';
 import {
   createDigestPartner,
   createTestStores,

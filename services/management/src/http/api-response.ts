@@ -1,6 +1,6 @@
 /**
- * What a route handler returns. The renderer turns it into JSON or XML (SPEC §6): records are
- * wrapped under the plural resource name; in XML each record is an element with the singular name.
+ * What a route handler returns. The renderer turns it into JSON or XML (docs/partner-api.md, XML): records
+ * are wrapped under the plural resource name; in XML each record is an element with the singular name.
  */
 export type ApiValue = string | null | ApiValue[] | { [field: string]: ApiValue };
 export type ApiRecord = { [field: string]: ApiValue };

@@ -5,7 +5,7 @@ import { normaliseAddress, type AddressList } from './address-list';
 /**
  * The client's address: the socket peer, or — when the peer is a trusted proxy — the right-most
  * X-Forwarded-For hop that is not itself a trusted proxy. The left-most entry is whatever the
- * client chose to send and is never believed (SPEC §6).
+ * client chose to send and is never believed (docs/partner-api.md, Transport and versions).
  */
 export function clientAddress(req: IncomingMessage, trustedProxies: AddressList): string {
   const peer = normaliseAddress(req.socket.remoteAddress ?? '');

@@ -10,7 +10,7 @@ import {
   type RunningService,
   type TestStores,
 } from './test-support/test-service';
-import { rawRequest, type HttpResult } from './test-support/https-request';
+import { rawRequest, type HttpResult } from '../test-support/https-request';
 import {
   DigestClient,
   digestAuthorization,
@@ -18,8 +18,8 @@ import {
   pingAs,
   type AuthorizationInput,
   type Challenge,
-} from './test-support/digest-client';
-import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy';
+} from '../test-support/digest-client';
+import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy';
 
 const PASSWORD = 'correct horse';
 const PING = '/miscellaneous/ping';

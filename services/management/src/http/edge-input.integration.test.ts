@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { DigestClient } from './test-support/digest-client';
-import { rawRequest } from './test-support/https-request';
+import { DigestClient } from '../test-support/digest-client';
+import { rawRequest } from '../test-support/https-request';
 import {
   createDigestPartner,
   createTestStores,

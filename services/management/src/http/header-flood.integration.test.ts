@@ -8,7 +8,7 @@ import {
   type RunningService,
   type TestStores,
 } from './test-support/test-service';
-import { rawRequest } from './test-support/https-request';
+import { rawRequest } from '../test-support/https-request';
 import { MAX_AUTHORIZATION_LENGTH } from './digest/digest-header';
 
 /**

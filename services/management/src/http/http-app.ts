@@ -23,7 +23,7 @@ export interface HttpAppDependencies {
   trustedProxies: AddressList;
   readiness: readonly ReadinessCheck[];
   clock: () => Date;
-  /** The switch's endpoints (SPEC §5), with their own bearer authentication, at this path. */
+  /** The switch's endpoints (docs/switch.md), with their own bearer authentication, at this path. */
   telephony?: { path: string; router: Router };
   /** `GET /metrics` and the request counter (docs/operations.md, Metrics). */
   metrics?: {

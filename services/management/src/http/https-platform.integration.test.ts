@@ -12,8 +12,8 @@ import {
   type RunningService,
   type TestStores,
 } from './test-support/test-service';
-import { rawRequest } from './test-support/https-request';
-import { pingAs } from './test-support/digest-client';
+import { rawRequest } from '../test-support/https-request';
+import { pingAs } from '../test-support/digest-client';
 
 function peerCertificatePem(port: number): Promise<string> {
   return new Promise((resolve, reject) => {

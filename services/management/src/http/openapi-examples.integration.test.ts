@@ -12,8 +12,8 @@ import {
   type RunningService,
   type TestStores,
 } from './test-support/test-service';
-import { DigestClient } from './test-support/digest-client';
-import { rawRequest, type HttpResult } from './test-support/https-request';
+import { DigestClient } from '../test-support/digest-client';
+import { rawRequest, type HttpResult } from '../test-support/https-request';
 
 const DOCUMENT = join(__dirname, '..', '..', '..', '..', 'docs', 'openapi', 'management.yaml');
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -209,8 +209,8 @@ describe('docs/openapi/management.yaml', () => {
   beforeAll(async () => {
     stores = await createTestStores();
     const now = new Date();
-    // What the operator does before the partner starts (SPEC §2): the account, a custom source
-    // field, two static numbers for sources' destnr and a pool of four for dynamic insertion.
+    // What the operator does before the partner starts (docs/operations.md, The operator CLI): the account, a
+    // custom source field, two static numbers for sources' destnr and a pool of four for dynamic insertion.
     await createDigestPartner(stores, 'acme', 'correct horse', ['127.0.0.1']);
     await stores.services.partners.defineCustomField('acme', 'source', 'ad_reference');
     await stores.services.numbers.add('acme', 'static', ['+4721000001-+4721000002'], now);

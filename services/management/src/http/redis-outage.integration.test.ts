@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { DigestClient } from './test-support/digest-client';
-import { rawRequest } from './test-support/https-request';
-import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy';
+import { DigestClient } from '../test-support/digest-client';
+import { rawRequest } from '../test-support/https-request';
+import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy';
 import {
   createDigestPartner,
   createTestStores,

@@ -8,8 +8,8 @@ import {
   type RunningService,
   type TestStores,
 } from './test-support/test-service';
-import { DigestClient } from './test-support/digest-client';
-import type { HttpResult } from './test-support/https-request';
+import { DigestClient } from '../test-support/digest-client';
+import type { HttpResult } from '../test-support/https-request';
 
 const PASSWORD = 'correct horse';
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';

@@ -1,6 +1,6 @@
 import { slowClient } from '@trackline/test-harness';
-import { digestAuthorization, parseChallenges } from './test-support/digest-client';
-import { rawRequest } from './test-support/https-request';
+import { digestAuthorization, parseChallenges } from '../test-support/digest-client';
+import { rawRequest } from '../test-support/https-request';
 import {
   createDigestPartner,
   createTestStores,

@@ -37,10 +37,10 @@ export function singularOf(field: string): string {
 }
 
 /**
- * SPEC §6's XML shape: fields as child elements, null as an empty self-closing element, an array
- * as a plural element of singular children, an object as nested elements. An object whose keys
- * cannot be element names (`used_by`/`sources`: source_id → name) becomes singular children with
- * the key in an `id` attribute: `<sources><source id="12">Main ad</source></sources>`.
+ * The XML shape of docs/partner-api.md, XML: fields as child elements, null as an empty self-closing element,
+ * an array as a plural element of singular children, an object as nested elements. An object whose keys
+ * cannot be element names (`used_by`/`sources`: source_id → name) becomes singular children with the key in
+ * an `id` attribute: `<sources><source id="12">Main ad</source></sources>`.
  */
 export function xmlDocument(root: string, content: Record<string, XmlNode> | string | null): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({ [root]: content ?? null })}`;

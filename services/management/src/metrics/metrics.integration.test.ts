@@ -1,7 +1,7 @@
 import { encodeCustomerSeenEvent, partnerKeys } from '@trackline/contracts';
 import { Redis } from 'ioredis';
-import { DigestClient } from '../http/test-support/digest-client';
-import { rawRequest, type HttpResult } from '../http/test-support/https-request';
+import { DigestClient } from '../test-support/digest-client';
+import { rawRequest, type HttpResult } from '../test-support/https-request';
 import {
   createDigestPartner,
   createTestStores,

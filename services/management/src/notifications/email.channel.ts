@@ -10,7 +10,7 @@ export interface EmailChannelSettings {
   timeoutMs: number;
 }
 
-/** E-mail over SMTP with nodemailer (SPEC §8). */
+/** E-mail over SMTP with nodemailer (docs/notifications.md, Settings). */
 export class EmailChannel implements DeliveryChannel {
   private readonly transport: Transporter;
   private readonly messageIdDomain: string;

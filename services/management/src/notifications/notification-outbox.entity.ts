@@ -13,7 +13,7 @@ import type { NotificationChannel, NotificationKind } from './outbox-writer';
 /**
  * pending: waiting for next_attempt_at. sending: claimed by locked_by until locked_until (after
  * that any worker may take it again). sent / dead / logged are final; logged means no channel was
- * configured and the message went to the log instead (SPEC §8).
+ * configured and the message went to the log instead (docs/notifications.md, The worker).
  */
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'dead' | 'logged';
 

@@ -36,9 +36,9 @@ const RECORDING_EXTENSIONS: Record<string, string> = {
 };
 
 /**
- * SPEC §8. A missed call is an unanswered one (seed: answered 0 = unanswered or missed) that did
- * not leave a voicemail with a recording — that caller did reach the customer, and the voicemail
- * notification tells them. A new voicemail is a voicemail call with a recording; without audio
+ * docs/notifications.md, What is sent. A missed call is an unanswered one (seed: answered 0 = unanswered or
+ * missed) that did not leave a voicemail with a recording — that caller did reach the customer, and the
+ * voicemail notification tells them. A new voicemail is a voicemail call with a recording; without audio
  * there is nothing new to listen to, so it counts as missed.
  */
 export function planNotifications(input: {

@@ -13,7 +13,7 @@ import { TypeormOutboxStore } from './outbox.store';
 import type { NotificationToSend } from './outbox-writer';
 import type { RecordingReader } from './recording.reader';
 import { SmsChannel } from './sms.channel';
-import { attachmentOf, startSmsGateway, startSmtpReceiver } from './test-support/test-receivers';
+import { attachmentOf, startSmsGateway, startSmtpReceiver } from '../test-support/notification-receivers';
 
 const FROM = 'Trackline <noreply@notify.example.com>';
 const recording = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256));

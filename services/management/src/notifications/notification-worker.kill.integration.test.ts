@@ -6,19 +6,23 @@ import { emailMessageId } from './email.channel';
 import type { OutboxStatus } from './notification-outbox.entity';
 import { TypeormOutboxStore } from './outbox.store';
 import type { NotificationToSend } from './outbox-writer';
-import { startSmsGateway, startSmtpReceiver, type ReceivedMail } from './test-support/test-receivers';
+import {
+  startSmsGateway,
+  startSmtpReceiver,
+  type ReceivedMail,
+} from '../test-support/notification-receivers';
 import {
   killLeftovers,
   startWorkerProcess,
   untilReached,
   type WorkerProcess,
-} from './test-support/worker-process';
+} from '../test-support/worker-process';
 
-// Issue 6: "Killing the worker mid-delivery and restarting it delivers every notification exactly
-// once." The worker runs in a real child process (the production start-up, configured through the
-// environment) and is ended with SIGKILL while receivers hold messages they have already received.
-// A second process then finishes the outbox. What this proves, and what it cannot, is in
-// docs/notifications.md ("Delivery guarantee").
+// "Killing the worker mid-delivery and restarting it delivers every notification exactly once"
+// (docs/notifications.md, Delivery guarantee). The worker runs in a real child process (the production
+// start-up, configured through the environment) and is ended with SIGKILL while receivers hold messages they
+// have already received. A second process then finishes the outbox. What this proves, and what it cannot, is
+// in docs/notifications.md ("Delivery guarantee").
 
 const FROM = 'Trackline <noreply@notify.example.com>';
 const DOMAIN = 'notify.example.com';

@@ -19,7 +19,10 @@ export interface NotificationWorkerSettings {
 
 export interface NotificationWorkerDeps {
   store: OutboxStore;
-  /** null: not configured; such notifications are logged and marked `logged` (SPEC §8). */
+  /**
+   * null: not configured; such notifications are logged and marked `logged` (docs/notifications.md, The
+   * worker).
+   */
   channels: Record<NotificationChannel, DeliveryChannel | null>;
   recordings: RecordingReader;
   logger: Logger;
@@ -35,7 +38,7 @@ export interface NotificationWorkerDeps {
 export type MessageComposer = (row: ClaimedNotification) => Promise<OutboundNotification>;
 
 /**
- * Delivers the notification outbox (SPEC §8).
+ * Delivers the notification outbox (docs/notifications.md, The worker).
  *
  * Guarantees: a row is claimed under FOR UPDATE SKIP LOCKED with a lease, so two workers never
  * hold it at once; a worker that dies leaves its rows to be taken again when the lease runs out, so

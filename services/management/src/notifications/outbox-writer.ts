@@ -28,7 +28,7 @@ export interface NotificationToSend {
 
 /**
  * Writes notifications into the outbox with the caller's transaction, so a CDR and its
- * notifications are stored together or not at all (SPEC §8).
+ * notifications are stored together or not at all (docs/notifications.md, The outbox).
  */
 export interface OutboxWriter {
   enqueue(manager: EntityManager, items: NotificationToSend[]): Promise<void>;

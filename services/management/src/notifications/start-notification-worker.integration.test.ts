@@ -7,7 +7,7 @@ import { loadManagementConfig } from '../config/management-config';
 import { createDataSource } from '../db/data-source';
 import { TypeormOutboxStore } from './outbox.store';
 import { startNotificationWorker } from './start-notification-worker';
-import { startSmsGateway } from './test-support/test-receivers';
+import { startSmsGateway } from '../test-support/notification-receivers';
 
 describe('startNotificationWorker', () => {
   let database: TestDatabase;

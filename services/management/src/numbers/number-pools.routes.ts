@@ -4,7 +4,7 @@ import type { NumberPoolsService, PoolUsage } from './number-pools.service';
 
 export const NUMBER_POOL_NAMES = { plural: 'number_pools', singular: 'number_pool' } as const;
 
-/** GET /number_pools (SPEC §4, §6 extension): the partner's pool, one record. */
+/** GET /number_pools (an extension: docs/numbers-and-sources.md): the partner's pool, one record. */
 export function numberPoolRoutes(service: NumberPoolsService): RouteDefinition[] {
   return [
     {

@@ -3,7 +3,7 @@ import { FakePartnersStore } from '../partners/fake-partners.store';
 import { FakeNumbersStore } from './fake-numbers.store';
 import type { NumberInventoryListener } from './number-inventory-listener';
 import { NumbersService } from './numbers.service';
-import { testPartnerValues } from '../testing/test-partners';
+import { testPartnerValues } from '../test-support/test-partners';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 /** Numbers open sources ring. */

@@ -8,6 +8,7 @@ import {
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
+import { insertTestPartners } from '../test-support/test-partners';
 import { NumberPoolsService } from './number-pools.service';
 import { toNumberPoolRecord } from './number-pools.routes';
 import { TypeormNumbersStore } from './numbers.store';
@@ -31,16 +32,7 @@ describe('number inventory on Postgres and pool use from Redis', () => {
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
     store = new TypeormNumbersStore(dataSource.manager);
-    const partner = async (name: string) =>
-      (
-        (await dataSource.query(
-          `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
-         VALUES ($1, $1, 'x', 'y', 'sixteen-chars-ok') RETURNING id`,
-          [name],
-        )) as Array<{ id: string }>
-      )[0]!.id;
-    acme = await partner('acme');
-    beta = await partner('beta');
+    [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
   });
 
   afterAll(async () => {

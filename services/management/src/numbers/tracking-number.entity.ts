@@ -4,7 +4,7 @@ import { PartnerEntity } from '../partners/partner.entity';
 export const NUMBER_KINDS = ['pool', 'static'] as const;
 export type NumberKind = (typeof NUMBER_KINDS)[number];
 
-// A number belongs to at most one partner in the whole system (SPEC §1: the global number index),
+// A number belongs to at most one partner in the whole system (docs/redis-keys.md: the global number index),
 // so e164 is unique across partners, not per partner.
 @Entity({ name: 'tracking_numbers' })
 @Index('UQ_tracking_numbers_e164', ['e164'], { unique: true })

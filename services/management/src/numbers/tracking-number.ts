@@ -1,6 +1,9 @@
 import type { NumberKind } from './tracking-number.entity';
 
-/** The hold-back of a closed source's number before it is handed out again (SPEC §6). */
+/**
+ * The hold-back of a closed source's number before it is handed out again (docs/numbers-and-sources.md,
+ * Static numbers as destnr).
+ */
 export const HOLD_BACK_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 

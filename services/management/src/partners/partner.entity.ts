@@ -11,7 +11,7 @@ import {
 export const ON_EXHAUSTED_CHOICES = ['recycle', 'original'] as const;
 export type OnExhausted = (typeof ON_EXHAUSTED_CHOICES)[number];
 
-// Only the digest HA1 values are kept (SPEC §2): the password itself never reaches the database.
+// Only the digest HA1 values are kept, never the password (docs/partner-api.md, Accounts).
 @Entity({ name: 'partners' })
 @Unique('UQ_partners_name', ['name'])
 @Unique('UQ_partners_digest_username', ['digestUsername'])

@@ -6,7 +6,10 @@ export interface DniSettings {
   sessionTtlSeconds: number;
   holdBackSeconds: number;
   onExhausted: OnExhausted;
-  /** E.164; calls to an unbound pool number go here, or are rejected when null (SPEC §4). */
+  /**
+   * E.164; calls to an unbound pool number go here, or are rejected when null (docs/number-replacement.md,
+   * Routing a call).
+   */
   fallbackNumber: string | null;
 }
 

@@ -1,6 +1,6 @@
 import type { PricingCondition } from '@trackline/domain';
 
-/** A pricing model as services see it (SPEC §6, §7). */
+/** A pricing model as services see it (docs/partner-api.md, Pricing models and campaigns). */
 export interface PricingModel {
   /** UUID. */
   id: string;

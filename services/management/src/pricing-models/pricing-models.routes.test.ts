@@ -3,7 +3,7 @@ import { FakeCampaignsStore } from '../campaigns/fake-campaigns.store';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
-import { callRoute, rejection, routePartner } from '../testing/route-calls';
+import { callRoute, rejection, routePartner } from '../test-support/route-calls';
 import { FakePricingModelsStore } from './fake-pricing-models.store';
 import { pricingModelRoutes } from './pricing-models.routes';
 import { PricingModelsService } from './pricing-models.service';

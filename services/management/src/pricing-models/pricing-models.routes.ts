@@ -5,7 +5,9 @@ import type { PricingModelView } from './pricing-model';
 import { parseCreatePricingModel, parseUpdatePricingModel } from './pricing-models.dto';
 import type { PricingModelsService } from './pricing-models.service';
 
-/** GET/POST /pricing_models and GET/PUT/DELETE /pricing_models/:pricingModelId (seed, SPEC §6). */
+/**
+ * GET/POST /pricing_models and GET/PUT/DELETE /pricing_models/:pricingModelId (seed, docs/partner-api.md).
+ */
 export function pricingModelRoutes(service: PricingModelsService): RouteDefinition[] {
   return [
     {

@@ -16,7 +16,7 @@ export interface PricingModelWriteStores {
   users: PricingModelUsers;
 }
 
-// Ids are UUIDs; anything else cannot name a pricing model, so it is "not found" (SPEC §6).
+// Ids are UUIDs; anything else cannot name a pricing model: "not found" (docs/partner-api.md, Errors).
 
 export class PricingModelsService {
   constructor(

@@ -8,7 +8,7 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { PricingModelValues } from './pricing-model';
 import { PricingModelsService } from './pricing-models.service';
 import { TypeormPricingModelsStore } from './pricing-models.store';
-import { insertTestPartners } from '../testing/test-partners';
+import { insertTestPartners } from '../test-support/test-partners';
 
 const WEEKDAYS = {
   cost_per_lead: '12.50',

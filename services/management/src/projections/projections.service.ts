@@ -23,8 +23,8 @@ export interface RebuildCounts {
 const NO_PARTNER = '';
 
 /**
- * Keeps the Redis projections (SPEC §1) equal to the committed configuration: one partner after
- * each change, all of them at start and on `projections:rebuild`.
+ * Keeps the Redis projections (docs/redis-keys.md, Writers) equal to the committed configuration: one partner
+ * after each change, all of them at start and on `projections:rebuild`.
  */
 export class ProjectionsService implements ProjectionPublisher {
   constructor(

@@ -3,15 +3,15 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { DataSource } from 'typeorm';
 import { runCli } from '../cli/run-cli';
 import { createDataSource } from '../db/data-source';
-import { E2E_TIMEOUT_MS } from '../e2e/e2e-environment';
+import { E2E_TIMEOUT_MS } from '../test-support/e2e-environment';
 import { EmailChannel } from '../notifications/email.channel';
 import { NotificationWorker } from '../notifications/notification-worker';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { SqlRecordingReader } from '../notifications/recording.reader';
-import { startSmtpReceiver } from '../notifications/test-support/test-receivers';
+import { startSmtpReceiver } from '../test-support/notification-receivers';
 import { createMonthlyReportMailing } from './monthly-report-mailing';
 import { CSV_COLUMNS } from './report-csv';
-import { startReportFixture, type FixtureCustomer, type ReportFixture } from './test-support/report-fixture';
+import { startReportFixture, type FixtureCustomer, type ReportFixture } from '../test-support/report-fixture';
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -1,6 +1,6 @@
-import { xmlList } from '../e2e/partner-api';
-import { E2E_TIMEOUT_MS } from '../e2e/e2e-environment';
-import { startReportFixture, type FixtureCustomer, type ReportFixture } from './test-support/report-fixture';
+import { xmlList } from '../test-support/partner-api';
+import { E2E_TIMEOUT_MS } from '../test-support/e2e-environment';
+import { startReportFixture, type FixtureCustomer, type ReportFixture } from '../test-support/report-fixture';
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

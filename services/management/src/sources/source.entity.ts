@@ -55,7 +55,7 @@ export class SourceEntity {
   @Column({ name: 'customer_id', type: 'bigint' })
   customerId!: string;
 
-  // A customer is deleted only without open sources (SPEC §6); its closed ones go with it.
+  // Deleting a customer (only without open sources) deletes its closed ones: docs/partner-api.md, Deleting.
   @ManyToOne(() => CustomerEntity, { onDelete: 'CASCADE', nullable: false })
   @JoinColumn({ name: 'customer_id', foreignKeyConstraintName: 'FK_sources_customer' })
   customer?: CustomerEntity;

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormNumbersStore } from '../numbers/numbers.store';
+import { insertTestPartners } from '../test-support/test-partners';
 import type { SourceChangeListener } from './source-change-listener';
 import { TypeormSourceReferences } from './source-references.store';
 import type { SourceInput } from './source';
@@ -55,11 +56,7 @@ describe('sources on Postgres', () => {
   beforeEach(async () => {
     changed = [];
     partnerCount += 1;
-    [{ id: partnerId }] = await dataSource.query(
-      `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
-       VALUES ($1, $1, 'x', 'y', 'sixteen-chars-ok') RETURNING id`,
-      [`p${partnerCount}`],
-    );
+    [partnerId] = await insertTestPartners(dataSource.manager, `p${partnerCount}`);
     [{ id: customerId }] = await dataSource.query(
       `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'Kari', 'K-1') RETURNING id`,
       [partnerId],

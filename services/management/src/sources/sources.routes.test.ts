@@ -3,7 +3,7 @@ import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { FakeNumbersStore } from '../numbers/fake-numbers.store';
-import { callRoute, rejection, routePartner } from '../testing/route-calls';
+import { callRoute, rejection, routePartner } from '../test-support/route-calls';
 import { FakeSourceReferences } from './fake-source-references';
 import { FakeSourcesStore } from './fake-sources.store';
 import type { SourceChangeListener } from './source-change-listener';

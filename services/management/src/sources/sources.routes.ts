@@ -10,7 +10,7 @@ import {
 } from './sources.dto';
 import type { SourcesService } from './sources.service';
 
-/** GET/POST /sources and GET/PUT/DELETE /sources/:sourceId (seed "Operations", SPEC §6). */
+/** GET/POST /sources and GET/PUT/DELETE /sources/:sourceId (seed "Operations", docs/partner-api.md). */
 export function sourceRoutes(service: SourcesService): RouteDefinition[] {
   return [
     {

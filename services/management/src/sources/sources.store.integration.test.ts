@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import { TypeormNumbersStore } from '../numbers/numbers.store';
+import { insertTestPartners } from '../test-support/test-partners';
 import type { NewSource } from './source';
 import { TypeormSourcesStore } from './sources.store';
 
@@ -24,14 +25,7 @@ describe('TypeormSourcesStore', () => {
     store = new TypeormSourcesStore(dataSource.manager);
     const insert = async (sql: string, values: unknown[]) =>
       ((await dataSource.query(sql, values)) as Array<{ id: string }>)[0]!.id;
-    const partner = (name: string) =>
-      insert(
-        `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
-         VALUES ($1, $1, 'x', 'y', 'sixteen-chars-ok') RETURNING id`,
-        [name],
-      );
-    acme = await partner('acme');
-    beta = await partner('beta');
+    [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
     customer = await insert(
       `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'a', '1') RETURNING id`,
       [acme],

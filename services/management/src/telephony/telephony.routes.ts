@@ -34,7 +34,7 @@ export interface TelephonyDependencies {
 }
 
 /**
- * The switch's endpoints (SPEC §5), authenticated by the bearer token only. Mount with
+ * The switch's endpoints (docs/switch.md), authenticated by the bearer token only. Mount with
  * `app.use(TELEPHONY_BASE_PATH, telephonyRoutes(...))` behind the HTTPS check and before the
  * partner digest authentication, which must not see these paths.
  */

@@ -1,7 +1,7 @@
 import { parseFlag, ValidationError } from '@trackline/domain';
 import { isEmail, ValidateBy, ValidateIf } from 'class-validator';
 
-// Composed class-validator decorators (STYLE §7): each runs its checks in a fixed order and reports
+// Composed class-validator decorators: each runs its checks in a fixed order and reports
 // the one rule broken, worded to follow the field name ("name: must be at most 60 characters").
 
 /**

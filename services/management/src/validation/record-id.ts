@@ -1,5 +1,5 @@
-// Row ids as the API shows them. Anything that cannot name a row answers "not found" (SPEC §6),
-// never a query with an out-of-range number or a malformed UUID.
+// Row ids as the API shows them. Anything that cannot name a row answers "not found" (docs/partner-api.md,
+// Errors), never a query with an out-of-range number or a malformed UUID.
 const BIGINT_ID_PATTERN = /^[1-9]\d{0,18}$/;
 const MAX_BIGINT = 9223372036854775807n;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

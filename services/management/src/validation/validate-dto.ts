@@ -6,9 +6,9 @@ import { fieldLabel } from '@trackline/contracts';
 const UNKNOWN_FIELD_CONSTRAINT = 'whitelistValidation';
 
 /**
- * Checks request input against a DTO class and returns the typed instance. Unknown fields are
- * refused; the first broken rule becomes a ValidationError naming the field (the 400 of SPEC §6).
- * No implicit conversion: the wire format sends strings, and anything else is the client's bug.
+ * Checks request input against a DTO class and returns the typed instance. Unknown fields are refused; the
+ * first broken rule becomes a ValidationError naming the field (the 400 of docs/partner-api.md, Errors). No
+ * implicit conversion: the wire format sends strings, and anything else is the client's bug.
  */
 export function validateDto<T extends object>(
   dtoClass: ClassConstructor<T>,

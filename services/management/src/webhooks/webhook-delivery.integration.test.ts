@@ -16,7 +16,7 @@ import { WebhookSender } from './webhook-sender';
 import type { Webhook as StoredWebhook, WebhookEventType } from './webhook';
 import { TypeormWebhookDeliveriesStore } from './webhook-deliveries.store';
 import type { WebhookDispatcher } from './webhook-dispatcher';
-import { customerSeenByConsumer } from './test-support/customer-seen';
+import { customerSeenByConsumer } from '../test-support/customer-seen';
 import { newWebhookSecret } from './webhook-secret';
 import { InsecureHosts, systemResolver, type HostResolver } from './webhook-url';
 import { WebhooksService } from './webhooks.service';
@@ -25,7 +25,7 @@ import {
   startWebhookReceiver,
   type ReceivedWebhook,
   type WebhookReceiver,
-} from './test-support/webhook-receiver';
+} from '../test-support/webhook-receiver';
 
 const logger = createLogger({ service: 'webhook-test', level: 'silent' });
 const NOW = new Date('2026-03-02T12:00:00Z');

@@ -7,11 +7,12 @@ import {
   startWorkerProcess,
   untilReached,
   type WorkerProcess,
-} from '../notifications/test-support/worker-process';
-import { customerSeenByConsumer } from './test-support/customer-seen';
+} from '../test-support/worker-process';
+import { customerSeenByConsumer } from '../test-support/customer-seen';
+import { insertTestPartners } from '../test-support/test-partners';
 import { newWebhookSecret } from './webhook-secret';
 import { TypeormWebhooksStore } from './webhooks.store';
-import { startWebhookReceiver } from './test-support/webhook-receiver';
+import { startWebhookReceiver } from '../test-support/webhook-receiver';
 
 // "A worker killed mid-delivery loses nothing": the worker process (the production start-up,
 // configured through the environment) is killed with SIGKILL while the receiver holds requests it
@@ -70,10 +71,7 @@ describe('webhook dispatcher killed with SIGKILL mid-delivery (real processes)',
         return { status: 200, wait: released };
       });
       try {
-        const [{ id: partnerId }] = (await dataSource.query(
-          `INSERT INTO partners (name, digest_username, ha1_md5, ha1_sha256, signing_secret)
-           VALUES ('acme', 'acme', 'x', 'y', 'sixteen-chars-ok') RETURNING id::text`,
-        )) as Array<{ id: string }>;
+        const [partnerId] = await insertTestPartners(dataSource.manager, 'acme');
         const secret = newWebhookSecret();
         await new TypeormWebhooksStore(dataSource.manager).insert(partnerId, {
           url: receiver.url,

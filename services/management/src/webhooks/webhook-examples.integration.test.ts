@@ -8,8 +8,8 @@ import {
   startNotificationWorker,
   type RunningNotificationWorker,
 } from '../notifications/start-notification-worker';
-import { DigestClient } from '../http/test-support/digest-client';
-import { rawRequest } from '../http/test-support/https-request';
+import { DigestClient } from '../test-support/digest-client';
+import { rawRequest } from '../test-support/https-request';
 import {
   createDigestPartner,
   createTestStores,
@@ -18,7 +18,7 @@ import {
   type RunningService,
   type TestStores,
 } from '../http/test-support/test-service';
-import { startWebhookReceiver, type WebhookReceiver } from './test-support/webhook-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
 
 const DOCUMENT = join(__dirname, '..', '..', '..', '..', 'docs', 'webhooks.md');
 const TELEPHONY_TOKEN = 'switch-token-for-the-webhook-examples';

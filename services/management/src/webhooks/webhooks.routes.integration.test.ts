@@ -6,7 +6,7 @@ import {
   type RunningService,
   type TestStores,
 } from '../http/test-support/test-service';
-import { DigestClient } from '../http/test-support/digest-client';
+import { DigestClient } from '../test-support/digest-client';
 
 const form = (fields: Record<string, string>) => ({
   headers: { 'Content-Type': 'application/x-www-form-urlencode' },

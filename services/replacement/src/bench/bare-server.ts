@@ -7,11 +7,11 @@ import { RedisPartnerConfigStore } from '../partners/partner-config.store';
 import { RedisNumberPoolStore } from '../pools/number-pool.store';
 
 /**
- * The baseline of SPEC §11: plain `node:http` doing what a replacement request cannot do without —
- * read the body, parse the JSON, check the HMAC, run the same allocation script with the same
- * arguments (through the service's own store, so the Redis work cannot drift from the service's) —
- * and nothing else: no Express, no field validation, no phone-number parsing, no access log.
- * Partner settings are read once per partner and kept for the life of the process.
+ * The baseline of docs/benchmarks.md, Targets: plain `node:http` doing what a replacement request cannot do
+ * without — read the body, parse the JSON, check the HMAC, run the same allocation script with the same
+ * arguments (through the service's own store, so the Redis work cannot drift from the service's) — and
+ * nothing else: no Express, no field validation, no phone-number parsing, no access log. Partner settings are
+ * read once per partner and kept for the life of the process.
  */
 export function createBareServer(redis: RedisConnection, keyPrefix: string): Server {
   const partnersStore = new RedisPartnerConfigStore(redis, keyPrefix);

@@ -19,7 +19,10 @@ export interface TargetCheck {
   met: boolean;
 }
 
-/** SPEC §11: throughput ≥ 0.5 × bare; processing p99 ≤ 5 ms and client p99 ≤ 2 × bare at the fixed rate. */
+/**
+ * docs/benchmarks.md, Targets: throughput ≥ 0.5 × bare; processing p99 ≤ 5 ms and client p99 ≤ 2 × bare at
+ * the fixed rate.
+ */
 export function checkTargets(phases: PhaseResult[]): TargetCheck[] {
   const find = (server: ServerName, workload: Workload, mode: Mode): PhaseResult | undefined =>
     phases.find((p) => p.server === server && p.workload === workload && p.mode === mode);

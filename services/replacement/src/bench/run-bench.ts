@@ -27,7 +27,7 @@ import { startBareServer, startService, type ServerUnderTest } from './bench-ser
 const READY_TIMEOUT_MS = 15_000;
 
 /**
- * `pnpm bench` (SPEC §11): the bare node:http baseline and the real service, side by side in one
+ * `pnpm bench` (docs/benchmarks.md): the bare node:http baseline and the real service, side by side in one
  * run against the local Redis, each in its own child process, autocannon in this one. Results go to
  * stdout and bench-results/replacement-<time>.json; every key of the run is deleted at the end.
  */

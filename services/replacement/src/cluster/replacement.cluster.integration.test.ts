@@ -5,11 +5,11 @@ import { Cluster, Redis } from 'ioredis';
 import { createServer } from 'node:http';
 import { createReplacementApp } from '../app';
 import { loadReplacementConfig } from '../config/replacement-config';
-import { allocationSuite } from '../testing/allocation.suite';
-import { partnerConfig, poolNumbers, projection, silentLogger, uniqueAdvId } from '../testing/fixtures';
-import { sendReplacementRequest, webRequest } from '../testing/partner-client';
-import { whenReady, type RedisTarget } from '../testing/redis-target';
-import { routingSuite } from '../testing/routing.suite';
+import { allocationSuite } from '../test-support/allocation.suite';
+import { partnerConfig, poolNumbers, projection, silentLogger, uniqueAdvId } from '../test-support/fixtures';
+import { sendReplacementRequest, webRequest } from '../test-support/partner-client';
+import { whenReady, type RedisTarget } from '../test-support/redis-target';
+import { routingSuite } from '../test-support/routing.suite';
 
 // Starting three redis-server processes and forming the cluster takes a few seconds on a busy
 // 2-core machine; every single test still has a bound.
@@ -18,9 +18,9 @@ jest.setTimeout(30_000);
 const KEY_PREFIX = 'cluster-test:';
 
 /**
- * The replacement suites on a real three-master Redis Cluster (SPEC §10), through the client the
- * service makes from REDIS_CLUSTER_NODES: the allocation script and every other command must stay
- * inside one partner's hash slot, or the cluster refuses them with CROSSSLOT.
+ * The replacement suites on a real three-master Redis Cluster (docs/operations.md, Beyond one machine),
+ * through the client the service makes from REDIS_CLUSTER_NODES: the allocation script and every other
+ * command must stay inside one partner's hash slot, or the cluster refuses them with CROSSSLOT.
  */
 describe('replacement service on a three-master Redis Cluster', () => {
   let cluster: RedisClusterHandle | undefined;

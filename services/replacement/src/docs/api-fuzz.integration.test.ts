@@ -5,9 +5,9 @@ import { performance } from 'node:perf_hooks';
 import { writePartnerProjection } from '@trackline/contracts';
 import fc from 'fast-check';
 import { parse } from 'yaml';
-import { partnerConfig, projection, sourceRoute } from '../testing/fixtures';
-import { singleRedisTarget, type RedisTarget } from '../testing/redis-target';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { partnerConfig, projection, sourceRoute } from '../test-support/fixtures';
+import { singleRedisTarget, type RedisTarget } from '../test-support/redis-target';
+import { startTestServer, type TestServer } from '../test-support/test-server';
 
 /**
  * The API fuzzer for docs/openapi/replacement.yaml (docs/testing.md, API fuzzing): every

@@ -7,10 +7,10 @@ import { listen } from '@trackline/platform';
 import { freePort } from '@trackline/test-harness';
 import { parse } from 'yaml';
 import { createReplacementApp, type ReplacementApp } from '../app';
-import { partnerConfig, projection, silentLogger, sourceRoute, testConfig } from '../testing/fixtures';
-import { partnerSign } from '../testing/partner-client';
-import { singleRedisTarget, type RedisTarget } from '../testing/redis-target';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { partnerConfig, projection, silentLogger, sourceRoute, testConfig } from '../test-support/fixtures';
+import { partnerSign } from '../test-support/partner-client';
+import { singleRedisTarget, type RedisTarget } from '../test-support/redis-target';
+import { startTestServer, type TestServer } from '../test-support/test-server';
 
 // Every response example in docs/openapi/replacement.yaml is replayed against the real service: the
 // request example of the same name is sent (signed with the documented secret) and the answer must

@@ -6,16 +6,16 @@ import {
   writePartnerProjection,
   type PartnerConfig,
 } from '@trackline/contracts';
-import { partnerConfig, poolNumbers, projection, uniqueAdvId } from '../testing/fixtures';
+import { partnerConfig, poolNumbers, projection, uniqueAdvId } from '../test-support/fixtures';
 import {
   partnerSign,
   sendReplacementRequest,
   webRequest,
   type PartnerCall,
   type SendOptions,
-} from '../testing/partner-client';
-import { singleRedisTarget, type RedisTarget } from '../testing/redis-target';
-import { startTestServer, type TestServer } from '../testing/test-server';
+} from '../test-support/partner-client';
+import { singleRedisTarget, type RedisTarget } from '../test-support/redis-target';
+import { startTestServer, type TestServer } from '../test-support/test-server';
 
 // A scripted partner meeting every error path, in legacy mode (always 200) and with X-HTTP-STATUSES.
 describe('POST /dynamic-numbers as a partner sees it', () => {

@@ -8,7 +8,7 @@ import {
 } from '@trackline/contracts';
 import { InvalidRequestError } from '../http/replacement-errors';
 
-/** A request that passed the checks of SPEC §3 (numbers are still the raw text). */
+/** A request that passed the checks of docs/number-replacement.md (numbers are still the raw text). */
 export interface ReplacementRequest {
   advId: string;
   fullUrl: string;

@@ -27,7 +27,10 @@ const parsedCache = new Map<string, string | null>();
 const DISPLAY_CACHE_LIMIT = 100_000;
 const displayCache = new Map<string, string>();
 
-/** `numbers` is one or more numbers separated by commas (SPEC §3), each a phone number in the partner's country. */
+/**
+ * `numbers` is one or more numbers separated by commas (docs/number-replacement.md, Requests), each a phone
+ * number in the partner's country.
+ */
 export function parseNumbersOnPage(numbers: string, country: CountryCode): NumberOnPage[] {
   const entries = numbers.split(',').map((entry) => entry.trim());
   if (entries.length > MAX_NUMBERS_PER_REQUEST) {

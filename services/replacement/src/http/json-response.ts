@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 /**
  * Writes a JSON response with `Server-Timing: app;dur=<ms>`, the processing time from the request's
- * arrival, on every response (SPEC §11 measures p99 from it). Written with writeHead/end directly:
+ * arrival, on every response (docs/benchmarks.md measures p99 from it). Written with writeHead/end directly:
  * Express's res.json would also compute an ETag nobody uses on this API. Serves both the plain
  * node:http replacement path and the Express routes (an Express Response is a ServerResponse).
  * Returns the processing time it wrote, for the metrics to record the same value.

@@ -1,6 +1,6 @@
 import { slowClient } from '@trackline/test-harness';
-import { singleRedisTarget, type RedisTarget } from '../testing/redis-target';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { singleRedisTarget, type RedisTarget } from '../test-support/redis-target';
+import { startTestServer, type TestServer } from '../test-support/test-server';
 
 /**
  * A client that trickles its request is cut off by the configured timeouts (docs/configuration.md,

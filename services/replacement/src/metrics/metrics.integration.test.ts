@@ -10,10 +10,10 @@ import {
   silentLogger,
   testConfig,
   uniqueAdvId,
-} from '../testing/fixtures';
-import { sendReplacementRequest, webRequest } from '../testing/partner-client';
-import { singleRedisTarget, type RedisTarget } from '../testing/redis-target';
-import { startTestServer, type TestServer } from '../testing/test-server';
+} from '../test-support/fixtures';
+import { sendReplacementRequest, webRequest } from '../test-support/partner-client';
+import { singleRedisTarget, type RedisTarget } from '../test-support/redis-target';
+import { startTestServer, type TestServer } from '../test-support/test-server';
 
 /** Every metric docs/operations.md lists for the replacement service, with its type. */
 const DOCUMENTED = {

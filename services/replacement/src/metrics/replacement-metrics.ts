@@ -6,7 +6,8 @@ export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 export const ROUTE_ACTIONS = ['dial', 'voicemail', 'reject'] as const;
 export type RouteAction = (typeof ROUTE_ACTIONS)[number];
 
-// Seconds. The answer budget is 50 ms (seed) and the p99 target 5 ms (SPEC §11): fine below 5 ms.
+// Seconds. The answer budget is 50 ms (seed) and the p99 target 5 ms (docs/benchmarks.md, Targets): fine
+// below 5 ms.
 const PROCESSING_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25];
 
 /**

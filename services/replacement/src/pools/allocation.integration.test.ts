@@ -1,5 +1,5 @@
-import { allocationSuite } from '../testing/allocation.suite';
-import { singleRedisTarget } from '../testing/redis-target';
+import { allocationSuite } from '../test-support/allocation.suite';
+import { singleRedisTarget } from '../test-support/redis-target';
 
 describe('number pool allocation on a single Redis', () => {
   allocationSuite(singleRedisTarget);

@@ -12,8 +12,8 @@ import {
   silentLogger,
   testConfig,
   uniqueAdvId,
-} from '../testing/fixtures';
-import { sendReplacementRequest, webRequest } from '../testing/partner-client';
+} from '../test-support/fixtures';
+import { sendReplacementRequest, webRequest } from '../test-support/partner-client';
 
 // With Redis down or stalled every request is answered on the 500 path by the store deadline
 // (REQUEST_STORE_DEADLINE_MS, docs/configuration.md), and service resumes by itself. This file runs

@@ -1,5 +1,5 @@
 import type { CallAttribution, NumberIndexEntry, StoredSourceRoute } from '@trackline/contracts';
-import { partnerConfig, sourceRoute } from '../testing/fixtures';
+import { partnerConfig, sourceRoute } from '../test-support/fixtures';
 import { CallRoutingService } from './call-routing.service';
 import type { CallRoutingStore, PoolBinding } from './call-routing.store';
 

@@ -15,7 +15,7 @@ export interface RouteCallInput {
 export type DialFallback = typeof VOICEMAIL_TARGET | null;
 
 /**
- * The switch's instruction (SPEC §5); absent fields are left out of the JSON. Every `dial` carries
+ * The switch's instruction (docs/switch.md); absent fields are left out of the JSON. Every `dial` carries
  * `on_busy` and `on_no_answer` (the source's busy / no-answer diversion; null when the call has no
  * source or the source does not divert), and `vm_greeting_id` when one of them is voicemail and the
  * source has a greeting.

@@ -20,7 +20,7 @@ export interface PoolBinding {
   sessionLive: boolean;
 }
 
-/** What call routing reads and writes (SPEC §5); Redis only. */
+/** What call routing reads and writes (docs/switch.md); Redis only. */
 export interface CallRoutingStore {
   findNumber(number: string): Promise<NumberIndexEntry | null>;
   /** The pool number's binding, unless the number is free (no binding, or its hold-back is over). */

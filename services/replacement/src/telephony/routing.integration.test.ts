@@ -1,5 +1,5 @@
-import { routingSuite } from '../testing/routing.suite';
-import { singleRedisTarget } from '../testing/redis-target';
+import { routingSuite } from '../test-support/routing.suite';
+import { singleRedisTarget } from '../test-support/redis-target';
 
 describe('call routing on a single Redis', () => {
   routingSuite(singleRedisTarget);

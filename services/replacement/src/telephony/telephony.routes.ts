@@ -18,7 +18,7 @@ export interface TelephonyRoutesDeps {
 }
 
 /**
- * `POST /telephony/route` for the switch (SPEC §5). Errors use the operator APIs' shape,
+ * `POST /telephony/route` for the switch (docs/switch.md). Errors use the operator APIs' shape,
  * `{"error": {"status", "message"}}`, with real HTTP statuses.
  */
 export function telephonyRoutes(deps: TelephonyRoutesDeps): Router {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { ProviderCallSimulator, testWav, type CallScript } from '@trackline/test-harness';
-import { createBiddingSetup, recordOf, type BiddingSetup } from '../../e2e/bidding-setup';
+import { createBiddingSetup, recordOf, type BiddingSetup } from '../../test-support/bidding-setup';
 import {
   GRACE_SECONDS,
   GREETING_NUMBER,
@@ -8,7 +8,7 @@ import {
   REPLACEMENT_PUBLIC,
   startTwilioEnvironment,
   type TwilioEnvironment,
-} from './test-support/twilio-environment';
+} from '../../test-support/twilio-environment';
 
 const PARTNER = {
   advId: 'twilio-acme',

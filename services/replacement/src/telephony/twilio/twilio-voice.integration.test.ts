@@ -17,9 +17,9 @@ import {
   sourceRoute,
   testConfig,
   uniqueAdvId,
-} from '../../testing/fixtures';
-import { singleRedisTarget, type RedisTarget } from '../../testing/redis-target';
-import { startTestServer, type TestServer } from '../../testing/test-server';
+} from '../../test-support/fixtures';
+import { singleRedisTarget, type RedisTarget } from '../../test-support/redis-target';
+import { startTestServer, type TestServer } from '../../test-support/test-server';
 
 const PUBLIC = 'https://calls.trackline.test';
 const TOKEN = 'twilio-test-token';

@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from './test-server';
 const MINUTE = 60_000;
 
 /**
- * Call routing (SPEC §5) through the HTTP service against any Redis; run on a single Redis by
+ * Call routing (docs/switch.md) through the HTTP service against any Redis; run on a single Redis by
  * routing.integration.test.ts and on Redis Cluster by the cluster test.
  */
 export function routingSuite(openTarget: () => Promise<RedisTarget>): void {

@@ -1,6 +1,6 @@
 import { createLogger } from '@trackline/platform';
-import { loadManagementConfig } from '../../config/management-config';
-import { startNotifications } from '../../composition/management-workers';
+import { loadManagementConfig } from '../config/management-config';
+import { startNotifications } from '../composition/management-workers';
 
 // Run by notification-worker.kill.integration.test.ts as a child process (node -r ts-register.js):
 // the worker started the way main.ts starts it (composition/management-workers.ts), configured

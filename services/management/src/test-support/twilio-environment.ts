@@ -3,15 +3,15 @@ import { createLogger, listen } from '@trackline/platform';
 import { createReplacementApp, loadReplacementConfig, type ReplacementApp } from '@trackline/replacement';
 import { ProviderCallSimulator, RecordingServer, type ProviderAccount } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
-import { runCli } from '../../../cli/run-cli';
-import { PartnerApi } from '../../../e2e/partner-api';
+import { runCli } from '../cli/run-cli';
+import { PartnerApi } from './partner-api';
 import {
   createTestStores,
   startTestService,
   testConfig,
   type RunningService,
   type TestStores,
-} from '../../../http/test-support/test-service';
+} from '../http/test-support/test-service';
 
 export const ACCOUNT_SID = 'AC0123456789abcdef0123456789abcdef';
 export const AUTH_TOKEN = 'provider-auth-token-0123456789abcd';

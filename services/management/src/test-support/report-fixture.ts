@@ -1,5 +1,5 @@
-import { recordOf } from '../../e2e/bidding-setup';
-import { startE2eEnvironment, type E2eEnvironment } from '../../e2e/e2e-environment';
+import { recordOf } from './bidding-setup';
+import { startE2eEnvironment, type E2eEnvironment } from './e2e-environment';
 
 export const REPORT_PARTNER = {
   advId: 'acme',

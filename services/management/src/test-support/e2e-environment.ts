@@ -3,7 +3,7 @@ import { createLogger, listen } from '@trackline/platform';
 import { createReplacementApp, loadReplacementConfig, type ReplacementApp } from '@trackline/replacement';
 import { Redis } from 'ioredis';
 import { runCli } from '../cli/run-cli';
-import { rawRequest } from '../http/test-support/https-request';
+import { rawRequest } from './https-request';
 import {
   createTestStores,
   startTestService,

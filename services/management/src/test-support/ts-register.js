@@ -7,7 +7,7 @@ const path = require('node:path');
 const { readFileSync } = require('node:fs');
 const { transformSync } = require('@swc/core');
 
-const ROOT = path.resolve(__dirname, '..', '..', '..', '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const WORKSPACE_PACKAGE = /^@trackline\/(domain|contracts|platform|test-harness)$/;
 
 const options = {

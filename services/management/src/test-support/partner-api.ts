@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { XMLParser } from 'fast-xml-parser';
-import { DigestClient } from '../http/test-support/digest-client';
-import type { HttpResult } from '../http/test-support/https-request';
+import { DigestClient } from './digest-client';
+import type { HttpResult } from './https-request';
 
 /** The seed's write content type, misspelled as the interface spells it. */
 export const SEED_FORM_CONTENT_TYPE = 'application/x-www-form-urlencode';

@@ -1,9 +1,9 @@
 import { encodeCustomerSeenEvent } from '@trackline/contracts';
 import type { DataSource } from 'typeorm';
-import { CustomerEventsService, type StreamPartner } from '../../customer-events/customer-events.service';
-import type { CustomerSeen, CustomerSeenOutcome } from '../../customers/customers.store';
-import { typeormUnitOfWork } from '../../db/unit-of-work';
-import { customerSightingStores } from '../webhook-events';
+import { CustomerEventsService, type StreamPartner } from '../customer-events/customer-events.service';
+import type { CustomerSeen, CustomerSeenOutcome } from '../customers/customers.store';
+import { typeormUnitOfWork } from '../db/unit-of-work';
+import { customerSightingStores } from '../webhooks/webhook-events';
 
 /**
  * A customer-seen stream entry applied the way the consumer applies it (one batch, its transaction
