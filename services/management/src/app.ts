@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { createRedisClient, pingRedis, type Logger, type RedisConnection } from '@trackline/platform';
-import express from 'express';
 import type { DataSource } from 'typeorm';
 import { createManagementRoutes, createManagementServices } from './composition/management-services';
 import { createManagementStores } from './composition/management-stores';
@@ -27,7 +26,7 @@ import { startCustomerEventsConsumer } from './customer-events/start-customer-ev
 import { TypeormPartnerNames } from './customer-events/partner-names.store';
 import { RedisSentCustomersRecord } from './customer-events/sent-customers.record';
 import { createProjections, projectionListeners } from './projections/create-projections';
-import { TELEPHONY_BASE_PATH, telephonyRoutes } from './telephony/telephony.routes';
+import { telephonyRoutes } from './telephony/telephony.routes';
 import { createTwilioTelephony } from './telephony/twilio/create-twilio-telephony';
 import type { TwilioCallsService } from './telephony/twilio/twilio-calls.service';
 
@@ -172,6 +171,9 @@ export async function createManagementApp(
       ...pingRoutes(),
       ...createManagementRoutes(services),
       ...cdrs.routes,
+      // The switch's endpoints (bearer token) and the provider's callbacks (signature).
+      ...telephonyRoutes({ greetings: services.greetings, cdrs: ingestion, token: config.telephonyToken }),
+      ...twilio.routes,
       ...(options.extraRoutes ?? []),
     ],
     authenticator,
@@ -187,22 +189,6 @@ export async function createManagementApp(
       observe: (method, route, status) => metrics.httpRequest(method, route, status),
     },
     clock,
-    telephony: {
-      path: TELEPHONY_BASE_PATH,
-      // The provider's signed callbacks first; everything else under /telephony takes the bearer token.
-      router: express
-        .Router()
-        .use(twilio.router)
-        .use(
-          telephonyRoutes({
-            greetings: services.greetings,
-            cdrs: ingestion,
-            token: config.telephonyToken,
-            log: logger,
-            clock,
-          }),
-        ),
-    },
   });
   const front = createHttpsFront(
     await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }, logger, clock()),
