@@ -3,7 +3,7 @@ import { Router, type Request, type Response } from 'express';
 import { toHttpError } from '../http/error-mapper';
 import { sendJson } from '../http/json-response';
 import { readRawBody } from '../http/raw-body';
-import { StoreUnavailableError } from '../http/replacement-errors';
+import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 import { withStoreDeadline } from '../http/store-deadline';
 import type { ReplacementMetrics } from '../metrics/replacement-metrics';
 import type { CallRoutingService } from './call-routing.service';
@@ -18,8 +18,9 @@ export interface TelephonyRoutesDeps {
 }
 
 /**
- * `POST /telephony/route` for the switch (SPEC §5). Errors use the operator APIs' shape,
- * `{"error": {"status", "message"}}`, with real HTTP statuses.
+ * `POST /telephony/route` for the switch (docs/telephony.md). Errors use the operator APIs' shape,
+ * `{"error": {"status", "message"}}`, with real HTTP statuses; a store outage is 503
+ * `Routing store unavailable` (http/error-mapper.ts).
  */
 export function telephonyRoutes(deps: TelephonyRoutesDeps): Router {
   const router = Router();

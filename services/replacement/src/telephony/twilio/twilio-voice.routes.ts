@@ -1,10 +1,10 @@
 import { dialAnswered, isKeySafeAdvId } from '@trackline/contracts';
-import { isTracklineError, ValidationError } from '@trackline/domain';
+import { ValidationError } from '@trackline/domain';
 import { Router, type Request, type Response } from 'express';
 import type { TwilioVoiceConfig } from '../../config/replacement-config';
 import { toHttpError } from '../../http/error-mapper';
 import { sendJson, serverTiming } from '../../http/json-response';
-import { StoreUnavailableError } from '../../http/replacement-errors';
+import { StoreUnavailableError } from '../../resilience/store-unavailable-error';
 import { withStoreDeadline } from '../../http/store-deadline';
 import type { ReplacementMetrics } from '../../metrics/replacement-metrics';
 import type { PartnerConfigStore } from '../../partners/partner-config.store';
@@ -161,21 +161,11 @@ async function handle(
     });
     res.end(xml);
   } catch (error) {
-    if (error instanceof StoreUnavailableError) {
-      deps.metrics.redisFailure(error.timedOut);
-      req.log.warn({ reason: error.reason, path: req.path }, 'store unavailable: provider falls back');
-      sendJson(
-        res,
-        503,
-        { error: { status: 503, message: 'Routing store unavailable' } },
-        { 'Retry-After': '1' },
-      );
-      return;
-    }
-    const { status, message } = isTracklineError(error)
-      ? { status: error.status, message: error.message }
-      : toHttpError(error, req.log);
-    sendJson(res, status, { error: { status, message } });
+    const { status, message } = toHttpError(error, req.log);
+    if (error instanceof StoreUnavailableError) deps.metrics.redisFailure(error.timedOut);
+    // The provider falls back to the number's fallback URL at once (docs/telephony.md).
+    const headers: Record<string, string> = status === 503 ? { 'Retry-After': '1' } : {};
+    sendJson(res, status, { error: { status, message } }, headers);
   }
 }
 
