@@ -77,6 +77,15 @@ function partnerByName(partners: readonly AuthenticatedPartner[]): PartnerAuthen
   };
 }
 
+/** The `{ error: { status, message } }` a refusal answers with; fails the test for anything else. */
+export function refusal(answer: RouteAnswer, status: number): string {
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status,
+    body: { error: { status, message: expect.any(String) } },
+  });
+  return answer.body.error.message as string;
+}
+
 /** Sends one request and reads the answer as a client would. */
 export async function send(
   base: string,
@@ -125,12 +134,19 @@ export async function callRoute(
   const query = new URLSearchParams(call.query ?? {}).toString();
   const app = await startRouteApp(routes, { partners: [call.partner], clock: () => call.now });
   try {
+    // GET has no body; an empty one is left out on DELETE as a client would.
+    const body =
+      method === 'GET' ||
+      call.body === undefined ||
+      (method === 'DELETE' && Object.keys(call.body).length === 0)
+        ? undefined
+        : JSON.stringify(call.body);
     return await send(app.base, method, `${filled}${query === '' ? '' : `?${query}`}`, {
       headers: {
         Authorization: `Partner ${call.partner.name}`,
-        ...(call.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      body,
     });
   } finally {
     await app.close();
