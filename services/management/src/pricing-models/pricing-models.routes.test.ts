@@ -1,9 +1,8 @@
-import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domain';
 import { FakeCampaignsStore } from '../campaigns/fake-campaigns.store';
 import { inlineUnitOfWork } from '../db/unit-of-work';
-import type { ApiRecord, ApiResponse } from '../http/api-response';
+import type { ApiRecord } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
-import { callRoute, rejection, routePartner } from '../testing/route-calls';
+import { callRoute, refusal, routePartner, type RouteAnswer } from '../testing/route-calls';
 import { FakePricingModelsStore } from './fake-pricing-models.store';
 import { pricingModelRoutes } from './pricing-models.routes';
 import { PricingModelsService } from './pricing-models.service';
@@ -50,7 +49,7 @@ describe('pricing model routes', () => {
       params?: Record<string, string>;
       body?: Record<string, unknown>;
     } = {},
-  ): Promise<ApiResponse> {
+  ): Promise<RouteAnswer> {
     return callRoute(routes, method, path, {
       ...input,
       partner: input.partner ?? ACME,
@@ -58,27 +57,29 @@ describe('pricing model routes', () => {
     });
   }
 
-  function records(response: ApiResponse): ApiRecord[] {
-    expect(response).toMatchObject({
-      kind: 'records',
-      names: { plural: 'pricing_models', singular: 'pricing_model' },
+  function records(answer: RouteAnswer): ApiRecord[] {
+    // `{ "pricing_models": [...] }`
+    expect(answer.status).toBeLessThan(300);
+    expect(Object.keys(answer.body)).toEqual(['pricing_models']);
+    expect(Array.isArray(answer.body.pricing_models)).toBe(true);
+    return answer.body.pricing_models as ApiRecord[];
+  }
+
+  function post(body: Record<string, unknown> = {}, partner = ACME): Promise<RouteAnswer> {
+    return call('POST', '/pricing_models', {
+      partner,
+      body: {
+        name: 'Standard',
+        type: '0',
+        unique_caller_time: '0',
+        conditions: JSON.stringify([WEEKDAYS]),
+        ...body,
+      },
     });
-    return (response as { records: ApiRecord[] }).records;
   }
 
   async function create(body: Record<string, unknown> = {}, partner = ACME): Promise<ApiRecord> {
-    const [record] = records(
-      await call('POST', '/pricing_models', {
-        partner,
-        body: {
-          name: 'Standard',
-          type: '0',
-          unique_caller_time: '0',
-          conditions: JSON.stringify([WEEKDAYS]),
-          ...body,
-        },
-      }),
-    );
+    const [record] = records(await post(body, partner));
     return record!;
   }
 
@@ -90,11 +91,15 @@ describe('pricing model routes', () => {
     ...extra,
   });
 
-  async function expect400(promise: Promise<unknown>, field: string, rule: string | RegExp): Promise<void> {
-    const error = await rejection(promise);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect(error).toMatchObject({ field });
-    expect((error as ValidationError).rule).toMatch(rule);
+  async function expect400(
+    answer: Promise<RouteAnswer>,
+    field: string,
+    rule: string | RegExp,
+  ): Promise<void> {
+    // `{ "error": { "status": 400, "message": "<field>: <rule>" } }`
+    const message = refusal(await answer, 400);
+    expect(message.slice(0, field.length + 2)).toBe(`${field}: `);
+    expect(message.slice(field.length + 2)).toMatch(rule);
   }
 
   it('exposes the five pricing model operations', () => {
@@ -201,7 +206,7 @@ describe('pricing model routes', () => {
     ],
     [{ colour: 'red' }, 'colour', 'is not a known field'],
   ])('refuses %p naming %s', async (body, field, rule) => {
-    await expect400(create(body), field, rule);
+    await expect400(post(body), field, rule);
   });
 
   it('merges PUT conditions by position: keys sent replace, others stay', async () => {
@@ -271,19 +276,14 @@ describe('pricing model routes', () => {
       ['PUT', { name: 'stolen' }],
       ['DELETE', {}],
     ] as const) {
-      const error = await rejection(
-        call(method, '/pricing_models/:pricingModelId', one(id, { partner: BETA, body })),
-      );
-      expect(error).toBeInstanceOf(NotFoundError);
+      refusal(await call(method, '/pricing_models/:pricingModelId', one(id, { partner: BETA, body })), 404);
     }
     const [read] = records(await call('GET', '/pricing_models/:pricingModelId', one(id)));
     expect(read).toEqual(mine);
   });
 
   it.each(['nope', '1', '00000000-0000-4000-8000-000000000000'])('answers 404 for id %p', async (id) => {
-    await expect(call('GET', '/pricing_models/:pricingModelId', one(id))).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    refusal(await call('GET', '/pricing_models/:pricingModelId', one(id)), 404);
   });
 
   it('finds an id sent in upper case', async () => {
@@ -324,9 +324,7 @@ describe('pricing model routes', () => {
       ],
       [],
     ]);
-    const refusal = await rejection(call('DELETE', '/pricing_models/:pricingModelId', one(usedId)));
-    expect(refusal).toBeInstanceOf(ForbiddenError);
-    expect((refusal as Error).message).toBe(
+    expect(refusal(await call('DELETE', '/pricing_models/:pricingModelId', one(usedId)), 403)).toBe(
       `Pricing model ${usedId} is used by campaigns ${spring.id} (Spring), ${autumn.id} (Autumn); ` +
         'move them to another pricing model or delete them first',
     );
@@ -336,8 +334,9 @@ describe('pricing model routes', () => {
       await call('DELETE', '/pricing_models/:pricingModelId', one(unused.pricing_model_id as string)),
     );
     expect(deleted).toEqual(unused);
-    await expect(
-      call('GET', '/pricing_models/:pricingModelId', one(unused.pricing_model_id as string)),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    refusal(
+      await call('GET', '/pricing_models/:pricingModelId', one(unused.pricing_model_id as string)),
+      404,
+    );
   });
 });
