@@ -90,6 +90,19 @@ function partnerRouteHandler(table: RouteTable<RouteDefinition>, clock: () => Da
  * the provider's signature over the raw form it sent.
  */
 function edgeRouteHandler(table: RouteTable<EdgeRouteDefinition>, clock: () => Date) {
+  // One body parser per route, made once: its limit is the route's option.
+  const parsers = new Map<EdgeRouteDefinition, RequestHandler>();
+  const parserOf = (route: Extract<EdgeRouteDefinition, { bodyLimitBytes: number }>): RequestHandler => {
+    let parser = parsers.get(route);
+    if (parser === undefined) {
+      parser =
+        route.access === 'switch'
+          ? bodyParser.json({ limit: route.bodyLimitBytes, strict: true })
+          : bodyParser.raw({ type: () => true, limit: route.bodyLimitBytes });
+      parsers.set(route, parser);
+    }
+    return parser;
+  };
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const segments = pathSegments(req.originalUrl);
     if (table.onPath(segments).length === 0) {
@@ -113,14 +126,14 @@ function edgeRouteHandler(table: RouteTable<EdgeRouteDefinition>, clock: () => D
           );
         if (!req.is('application/json'))
           throw new ValidationError('body', 'must be JSON (Content-Type: application/json)');
-        await run(bodyParser.json({ limit: route.bodyLimitBytes, strict: true }), req, res);
+        await run(parserOf(route), req, res);
         // The partner API's edge rules for names and nesting (docs/architecture.md, Hardened edges).
         checkRequestInput(state.query, req.body ?? {}, { values: false });
         response = await route.handle({ ...base, body: req.body as unknown });
         break;
       }
       case 'provider': {
-        await run(bodyParser.raw({ type: () => true, limit: route.bodyLimitBytes }), req, res);
+        await run(parserOf(route), req, res);
         response = await route.handle({ ...base, form: signedForm(req, route.signature) });
         break;
       }

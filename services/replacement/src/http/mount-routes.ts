@@ -2,9 +2,9 @@ import { bearerTokenMatches, UnauthorizedError, ValidationError } from '@trackli
 import type { Express, Request, Response } from 'express';
 import type { ReplacementMetrics } from '../metrics/replacement-metrics';
 import { StoreUnavailableError } from '../resilience/store-unavailable-error';
-import { readSignedForm } from '../telephony/twilio/twilio-form';
 import { toHttpError } from './error-mapper';
 import { sendJson, serverTiming } from './json-response';
+import { readSignedForm } from './provider-signature';
 import { readRawBody } from './raw-body';
 import type { RouteAnswer, RouteDefinition } from './route-definition';
 
