@@ -4,7 +4,14 @@ import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { FakePricingModelsStore } from '../pricing-models/fake-pricing-models.store';
-import { callRoute, refusal, routePartner, type RouteAnswer } from '../testing/route-calls';
+import {
+  answerRecords,
+  callRoute,
+  expect400,
+  refusal,
+  routePartner,
+  type RouteAnswer,
+} from '../testing/route-calls';
 import type { AttachedSource } from './campaign';
 import type { CampaignSources, CustomerGreetings } from './campaign-references';
 import { campaignRoutes } from './campaigns.routes';
@@ -113,13 +120,7 @@ describe('campaign routes', () => {
     return callRoute(routes, method, path, { ...input, partner: input.partner ?? ACME, now: LATER });
   }
 
-  function records(answer: RouteAnswer): ApiRecord[] {
-    // `{ "campaigns": [...] }`
-    expect(answer.status).toBeLessThan(300);
-    expect(Object.keys(answer.body)).toEqual(['campaigns']);
-    expect(Array.isArray(answer.body.campaigns)).toBe(true);
-    return answer.body.campaigns as ApiRecord[];
-  }
+  const records = (answer: RouteAnswer): ApiRecord[] => answerRecords(answer, 'campaigns');
 
   function post(body: Record<string, unknown> = {}, customer = customerId): Promise<RouteAnswer> {
     return call('POST', '/customers/:customerId/campaigns', {
@@ -142,13 +143,6 @@ describe('campaign routes', () => {
     campaignId: string,
     extra: { partner?: AuthenticatedPartner; body?: Record<string, unknown>; customer?: string } = {},
   ) => ({ params: { customerId: extra.customer ?? customerId, campaignId }, ...extra });
-
-  async function expect400(answer: Promise<RouteAnswer>, field: string, rule: string): Promise<void> {
-    // `{ "error": { "status": 400, "message": "<field>: <rule>" } }`
-    const message = refusal(await answer, 400);
-    expect(message.slice(0, field.length + 2)).toBe(`${field}: `);
-    expect(message.slice(field.length + 2)).toMatch(rule);
-  }
 
   it('exposes the five campaign operations', () => {
     expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual([

@@ -2,7 +2,14 @@ import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { RESERVED_FIELD_NAMES } from '../partners/custom-field-name';
-import { callRoute, refusal, routePartner, type RouteAnswer } from '../testing/route-calls';
+import {
+  answerRecords,
+  callRoute,
+  expect400,
+  refusal,
+  routePartner,
+  type RouteAnswer,
+} from '../testing/route-calls';
 import { FakeCustomersStore } from './fake-customers.store';
 import type { CustomerCallRecords } from './customer-call-records';
 import type { OpenSourcesCounter } from './open-sources-counter';
@@ -65,28 +72,11 @@ describe('customer routes', () => {
     });
   }
 
-  function records(answer: RouteAnswer): ApiRecord[] {
-    // `{ "customers": [...] }`
-    expect(answer.status).toBeLessThan(300);
-    expect(Object.keys(answer.body)).toEqual(['customers']);
-    expect(Array.isArray(answer.body.customers)).toBe(true);
-    return answer.body.customers as ApiRecord[];
-  }
+  const records = (answer: RouteAnswer): ApiRecord[] => answerRecords(answer, 'customers');
 
   async function create(body: Record<string, unknown>, partner = ACME): Promise<ApiRecord> {
     const [record] = records(await call('POST', '/customers', { partner, body }));
     return record!;
-  }
-
-  async function expect400(
-    answer: Promise<RouteAnswer>,
-    field: string,
-    rule?: string | RegExp,
-  ): Promise<void> {
-    // `{ "error": { "status": 400, "message": "<field>: <rule>" } }`
-    const message = refusal(await answer, 400);
-    expect(message.slice(0, field.length + 2)).toBe(`${field}: `);
-    if (rule !== undefined) expect(message.slice(field.length + 2)).toMatch(rule);
   }
 
   it('exposes the five customer operations', () => {

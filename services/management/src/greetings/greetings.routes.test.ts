@@ -1,6 +1,6 @@
 import { NotFoundError } from '@trackline/domain';
 import { FakeCustomersStore } from '../customers/fake-customers.store';
-import { callRoute, refusal, routePartner, type RouteAnswer } from '../testing/route-calls';
+import { answerRecords, callRoute, refusal, routePartner, type RouteAnswer } from '../testing/route-calls';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord } from '../http/api-response';
 import type { HttpMethod, RouteDefinition } from '../http/route-definition';
@@ -70,13 +70,7 @@ describe('voicemail greeting routes', () => {
     return callRoute(routes, method, path, { partner, params, body, now: NOW });
   }
 
-  /** The records of a successful answer, `{ "voicemail_greetings": [...] }`. */
-  function records(answer: RouteAnswer): ApiRecord[] {
-    expect(answer.status).toBeLessThan(300);
-    expect(Object.keys(answer.body)).toEqual(['voicemail_greetings']);
-    expect(Array.isArray(answer.body.voicemail_greetings)).toBe(true);
-    return answer.body.voicemail_greetings as ApiRecord[];
-  }
+  const records = (answer: RouteAnswer): ApiRecord[] => answerRecords(answer, 'voicemail_greetings');
 
   const LIST = '/customers/:customerId/voicemail_greetings';
   const ONE = '/customers/:customerId/voicemail_greetings/:vmGreetingId';

@@ -2,7 +2,14 @@ import { FakeCampaignsStore } from '../campaigns/fake-campaigns.store';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
-import { callRoute, refusal, routePartner, type RouteAnswer } from '../testing/route-calls';
+import {
+  answerRecords,
+  callRoute,
+  expect400,
+  refusal,
+  routePartner,
+  type RouteAnswer,
+} from '../testing/route-calls';
 import { FakePricingModelsStore } from './fake-pricing-models.store';
 import { pricingModelRoutes } from './pricing-models.routes';
 import { PricingModelsService } from './pricing-models.service';
@@ -57,13 +64,7 @@ describe('pricing model routes', () => {
     });
   }
 
-  function records(answer: RouteAnswer): ApiRecord[] {
-    // `{ "pricing_models": [...] }`
-    expect(answer.status).toBeLessThan(300);
-    expect(Object.keys(answer.body)).toEqual(['pricing_models']);
-    expect(Array.isArray(answer.body.pricing_models)).toBe(true);
-    return answer.body.pricing_models as ApiRecord[];
-  }
+  const records = (answer: RouteAnswer): ApiRecord[] => answerRecords(answer, 'pricing_models');
 
   function post(body: Record<string, unknown> = {}, partner = ACME): Promise<RouteAnswer> {
     return call('POST', '/pricing_models', {
@@ -90,17 +91,6 @@ describe('pricing model routes', () => {
     params: { pricingModelId },
     ...extra,
   });
-
-  async function expect400(
-    answer: Promise<RouteAnswer>,
-    field: string,
-    rule: string | RegExp,
-  ): Promise<void> {
-    // `{ "error": { "status": 400, "message": "<field>: <rule>" } }`
-    const message = refusal(await answer, 400);
-    expect(message.slice(0, field.length + 2)).toBe(`${field}: `);
-    expect(message.slice(field.length + 2)).toMatch(rule);
-  }
 
   it('exposes the five pricing model operations', () => {
     expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual([

@@ -2,7 +2,14 @@ import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { FakeNumbersStore } from '../numbers/fake-numbers.store';
-import { callRoute, refusal, routePartner, type RouteAnswer } from '../testing/route-calls';
+import {
+  answerRecords,
+  callRoute,
+  expect400,
+  refusal,
+  routePartner,
+  type RouteAnswer,
+} from '../testing/route-calls';
 import { FakeSourceReferences } from './fake-source-references';
 import { FakeSourcesStore } from './fake-sources.store';
 import type { SourceChangeListener } from './source-change-listener';
@@ -74,13 +81,7 @@ describe('source routes', () => {
     });
   }
 
-  function records(answer: RouteAnswer): ApiRecord[] {
-    // `{ "sources": [...] }`
-    expect(answer.status).toBeLessThan(300);
-    expect(Object.keys(answer.body)).toEqual(['sources']);
-    expect(Array.isArray(answer.body.sources)).toBe(true);
-    return answer.body.sources as ApiRecord[];
-  }
+  const records = (answer: RouteAnswer): ApiRecord[] => answerRecords(answer, 'sources');
 
   const minimal = { customer_id: '10', name: 'Front page', phonenr: '22 33 44 55' };
 
@@ -91,17 +92,6 @@ describe('source routes', () => {
   ): Promise<ApiRecord> {
     const [record] = records(await call('POST', '/sources', { partner, body, now }));
     return record!;
-  }
-
-  async function expect400(
-    answer: Promise<RouteAnswer>,
-    field: string,
-    rule?: string | RegExp,
-  ): Promise<void> {
-    // `{ "error": { "status": 400, "message": "<field>: <rule>" } }`
-    const message = refusal(await answer, 400);
-    expect(message.slice(0, field.length + 2)).toBe(`${field}: `);
-    if (rule !== undefined) expect(message.slice(field.length + 2)).toMatch(rule);
   }
 
   const params = (sourceId: string) => ({ params: { sourceId } });

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@trackline/platform';
+import type { ApiRecord } from '../http/api-response';
 import { AddressList } from '../http/address-list';
 import { createHttpApp } from '../http/http-app';
 import type { PartnerAuthenticator } from '../http/partner-authentication';
@@ -84,6 +85,25 @@ export function refusal(answer: RouteAnswer, status: number): string {
     body: { error: { status, message: expect.any(String) } },
   });
   return answer.body.error.message as string;
+}
+
+/** The records of a successful list answer, `{ "<plural>": [...] }`; fails the test for anything else. */
+export function answerRecords(answer: RouteAnswer, plural: string): ApiRecord[] {
+  expect(answer.status).toBeLessThan(300);
+  expect(Object.keys(answer.body)).toEqual([plural]);
+  expect(Array.isArray(answer.body[plural])).toBe(true);
+  return answer.body[plural] as ApiRecord[];
+}
+
+/** A 400 `{ "error": { "status": 400, "message": "<field>: <rule>" } }` naming the field (and the rule, when given). */
+export async function expect400(
+  answer: Promise<RouteAnswer>,
+  field: string,
+  rule?: string | RegExp,
+): Promise<void> {
+  const message = refusal(await answer, 400);
+  expect(message.slice(0, field.length + 2)).toBe(`${field}: `);
+  if (rule !== undefined) expect(message.slice(field.length + 2)).toMatch(rule);
 }
 
 /** Sends one request and reads the answer as a client would. */
