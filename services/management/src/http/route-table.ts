@@ -51,11 +51,14 @@ export class RouteTable<T extends RoutePattern> {
     }
   }
 
-  /** The routes whose path the segments (still percent-encoded) name, whatever their method. */
+  /**
+   * The routes whose path the segments name, whatever their method. Literals are compared as sent
+   * (still percent-encoded) and nothing is decoded, so asking never refuses a request: a malformed
+   * escape is answered by `match`, on the routes it concerns.
+   */
   onPath(rawSegments: string[]): T[] {
-    const segments = rawSegments.map(decodeSegment);
     return this.routes
-      .filter((route) => bind(route, segments) !== undefined)
+      .filter((route) => bind(route, rawSegments) !== undefined)
       .map((route) => route.definition);
   }
 
