@@ -1,10 +1,7 @@
 import {
   ConflictError,
   ForbiddenError,
-  MethodNotAllowedError,
   NotFoundError,
-  NotImplementedError,
-  PayloadTooLargeError,
   ServiceUnavailableError,
   TracklineError,
   UnauthorizedError,
@@ -18,20 +15,7 @@ describe('typed errors', () => {
     [new UnauthorizedError('Missing credentials'), 401, 'unauthorized', 'Missing credentials'],
     [new ForbiddenError('Invalid signature'), 403, 'forbidden', 'Invalid signature'],
     [new NotFoundError('source 12'), 404, 'not_found', 'source 12 not found'],
-    [
-      new MethodNotAllowedError(['GET', 'PUT']),
-      405,
-      'method_not_allowed',
-      'Method not allowed; allowed: GET, PUT',
-    ],
     [new ConflictError('call_id already stored'), 409, 'conflict', 'call_id already stored'],
-    [new PayloadTooLargeError('Body over 1 MiB'), 413, 'payload_too_large', 'Body over 1 MiB'],
-    [
-      new NotImplementedError('No number pool configured'),
-      501,
-      'not_implemented',
-      'No number pool configured',
-    ],
     [new ServiceUnavailableError('Redis down'), 503, 'service_unavailable', 'Redis down'],
   ])('%p carries status %i and code %s', (error, status, code, message) => {
     expect(error).toBeInstanceOf(TracklineError);
@@ -48,13 +32,6 @@ describe('typed errors', () => {
     expect(error.field).toBe('alt_numbers[1]');
     expect(error.rule).toBe('overlaps alt_numbers[0]');
     expect(error.message).toBe('alt_numbers[1]: overlaps alt_numbers[0]');
-  });
-
-  it('keeps its own copy of the allowed methods', () => {
-    const allow = ['GET'];
-    const error = new MethodNotAllowedError(allow);
-    allow.push('DELETE');
-    expect(error.allow).toEqual(['GET']);
   });
 
   it('recognises only its own errors', () => {

@@ -1,5 +1,6 @@
 // Typed errors carry their HTTP status so one mapper at the edge can render any of them
-// without knowing which layer threw it.
+// without knowing which layer threw it. Errors only HTTP raises (405, 413, 501)
+// live in the services' http layers.
 
 export abstract class TracklineError extends Error {
   abstract readonly status: number;
@@ -50,39 +51,9 @@ export class NotFoundError extends TracklineError {
   }
 }
 
-export class MethodNotAllowedError extends TracklineError {
-  readonly status = 405;
-  readonly code = 'method_not_allowed';
-  readonly allow: string[];
-
-  constructor(allow: string[]) {
-    super(`Method not allowed; allowed: ${allow.join(', ')}`);
-    // Copied so a caller mutating its array cannot change the Allow header afterwards.
-    this.allow = [...allow];
-  }
-}
-
 export class ConflictError extends TracklineError {
   readonly status = 409;
   readonly code = 'conflict';
-
-  constructor(message: string) {
-    super(message);
-  }
-}
-
-export class PayloadTooLargeError extends TracklineError {
-  readonly status = 413;
-  readonly code = 'payload_too_large';
-
-  constructor(message: string) {
-    super(message);
-  }
-}
-
-export class NotImplementedError extends TracklineError {
-  readonly status = 501;
-  readonly code = 'not_implemented';
 
   constructor(message: string) {
     super(message);

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { pingRedis, type Logger, type RedisConnection } from '@trackline/platform';
-import express from 'express';
 import type { DataSource } from 'typeorm';
 import { createApiRedis, openMainDatabase, openReadDatabase } from './composition/management-connections';
 import { createManagementApi, createManagementCore } from './composition/management-root';
@@ -18,7 +17,7 @@ import { pingRoutes } from './ping/ping.routes';
 import type { ManagementMetrics } from './metrics/management-metrics';
 import { metricsEndpoint } from './metrics/metrics.routes';
 import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
-import { TELEPHONY_BASE_PATH, telephonyRoutes } from './telephony/telephony.routes';
+import { telephonyRoutes } from './telephony/telephony.routes';
 import type { TwilioCallsService } from './telephony/twilio/twilio-calls.service';
 
 export interface ManagementApp {
@@ -122,6 +121,9 @@ export async function createManagementApp(
       ...pingRoutes(),
       ...createManagementRoutes(services),
       ...cdrs.routes,
+      // The switch's endpoints (bearer token) and the provider's callbacks (signature).
+      ...telephonyRoutes({ greetings: services.greetings, cdrs: ingestion, token: config.telephonyToken }),
+      ...twilio.routes,
       ...(options.extraRoutes ?? []),
     ],
     authenticator,
@@ -137,22 +139,6 @@ export async function createManagementApp(
       observe: (method, route, status) => metrics.httpRequest(method, route, status),
     },
     clock,
-    telephony: {
-      path: TELEPHONY_BASE_PATH,
-      // The provider's signed callbacks first; everything else under /telephony takes the bearer token.
-      router: express
-        .Router()
-        .use(twilio.router)
-        .use(
-          telephonyRoutes({
-            greetings: services.greetings,
-            cdrs: ingestion,
-            token: config.telephonyToken,
-            log: logger,
-            clock,
-          }),
-        ),
-    },
   });
   const front = createHttpsFront(
     await loadTlsMaterial({ ...config.tls, dataDir: config.dataDir }, logger, clock()),

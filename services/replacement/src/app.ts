@@ -18,6 +18,7 @@ import {
 import { healthRoutes } from './health/health.routes';
 import { toHttpError } from './http/error-mapper';
 import { markRequestStart, sendJson, serverTiming } from './http/json-response';
+import { mountRoutes } from './http/mount-routes';
 import { requestIdSource } from './http/request-id';
 import { ReplacementMetrics } from './metrics/replacement-metrics';
 import { CachedPartnerConfigStore } from './partners/partner-config.cache';
@@ -100,25 +101,28 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     '/metrics',
     metricsHandler(metrics.registry, logger, (res) => ({ 'Server-Timing': serverTiming(res) })),
   );
-  app.use(
-    telephonyRoutes({
-      service: callRouting,
-      telephonyToken: config.telephonyToken,
-      clock,
-      storeDeadlineMs: config.storeDeadlineMs,
-      metrics,
-    }),
-  );
-  app.use(
-    twilioVoiceRoutes({
-      routing: callRouting,
-      partners,
-      dialOutcomes: new RedisDialOutcomeStore(redis, prefix),
-      config: config.twilio,
-      clock,
-      storeDeadlineMs: config.storeDeadlineMs,
-      metrics,
-    }),
+  // The switch's endpoint (bearer token) and the provider's webhooks (signature), one registration.
+  mountRoutes(
+    app,
+    [
+      ...telephonyRoutes({
+        service: callRouting,
+        telephonyToken: config.telephonyToken,
+        clock,
+        storeDeadlineMs: config.storeDeadlineMs,
+        metrics,
+      }),
+      ...twilioVoiceRoutes({
+        routing: callRouting,
+        partners,
+        dialOutcomes: new RedisDialOutcomeStore(redis, prefix),
+        config: config.twilio,
+        clock,
+        storeDeadlineMs: config.storeDeadlineMs,
+        metrics,
+      }),
+    ],
+    { metrics },
   );
   const postOnly = new Set<string>([
     '/',

@@ -1,9 +1,11 @@
-import type { Logger } from '@trackline/platform';
+import { createLogger } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { createManagementRoutes, createManagementServices } from '../composition/management-services';
 import { createManagementStores } from '../composition/management-stores';
 import type { ApiRecord, ApiResponse } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
+
+const BENCH_LOG = createLogger({ service: 'bench-fixtures', level: 'silent' });
 
 export const BENCH_USERNAME = 'bench-api';
 export const BENCH_PASSWORD = 'bench password, loopback only';
@@ -127,7 +129,7 @@ function handle(
 ): Promise<ApiResponse> {
   const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
   if (route === undefined) throw new Error(`no route ${method} ${path}`);
-  return route.handle({ partner, params, query: {}, body, now, log: {} as Logger });
+  return route.handle({ partner, params, query: {}, body, now, log: BENCH_LOG });
 }
 
 function only(response: ApiResponse): ApiRecord {

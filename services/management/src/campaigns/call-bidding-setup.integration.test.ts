@@ -1,4 +1,4 @@
-import { decodeStoredPricingConditions, ForbiddenError } from '@trackline/domain';
+import { decodeStoredPricingConditions } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import {
@@ -9,14 +9,14 @@ import {
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import { createManagementStores } from '../composition/management-stores';
 import { createDataSource } from '../db/data-source';
-import type { ApiRecord, ApiResponse } from '../http/api-response';
+import type { ApiRecord } from '../http/api-response';
 import type {
   AuthenticatedPartner,
   HttpMethod,
   RouteContext,
   RouteDefinition,
 } from '../http/route-definition';
-import { callRoute } from '../test-support/route-calls';
+import { callRoute, refusal, type RouteAnswer } from '../test-support/route-calls';
 
 // The seed's call-bidding flow through the composed routes on a real database: customer → pricing
 // model → campaign → source attached to the campaign, with the form-style string values the seed
@@ -57,14 +57,17 @@ describe('call-bidding set-up (seed flow)', () => {
     method: HttpMethod,
     path: string,
     input: Partial<Pick<RouteContext, 'params' | 'body'>> = {},
-  ): Promise<ApiResponse> {
+  ): Promise<RouteAnswer> {
     return callRoute(routes, method, path, { partner, now, ...input });
   }
 
-  function only(response: ApiResponse): ApiRecord {
-    if (response.kind !== 'records' || response.records.length !== 1)
-      throw new Error(`expected one record, got ${JSON.stringify(response)}`);
-    return response.records[0]!;
+  /** The one record of a `{ "<plural>": [ {...} ] }` answer. */
+  function only(answer: RouteAnswer): ApiRecord {
+    const lists = Object.values((answer.body ?? {}) as Record<string, unknown>);
+    const records = lists[0];
+    if (answer.status >= 300 || lists.length !== 1 || !Array.isArray(records) || records.length !== 1)
+      throw new Error(`expected one record, got ${answer.status} ${answer.text}`);
+    return records[0] as ApiRecord;
   }
 
   it('creates the chain, shows who uses what, prices from the model and guards deletes', async () => {
@@ -91,18 +94,17 @@ describe('call-bidding set-up (seed flow)', () => {
       params: { customerId },
       body: { name: 'Spring sale', pricing_model_id: pricingModelId },
     });
-    expect(created).toMatchObject({
-      kind: 'record',
-      names: { plural: 'campaigns', singular: 'campaign' },
-      record: {
+    // A created campaign is a single object: `{ "campaigns": {...} }`.
+    expect(created.body).toEqual({
+      campaigns: expect.objectContaining({
         name: 'Spring sale',
         pricing_model_id: pricingModelId,
         state: '0',
         sources: null,
         expire: null,
-      },
+      }),
     });
-    const campaignId = (created as { record: ApiRecord }).record.campaign_id as string;
+    const campaignId = (created.body.campaigns as ApiRecord).campaign_id as string;
 
     const source = only(
       await call('POST', '/sources', {
@@ -136,18 +138,24 @@ describe('call-bidding set-up (seed flow)', () => {
     expect(await pricing()).toMatchObject({ campaignId, state: '0', pricingModelId });
     expect(await conditionsNow()).toMatchObject([{ costPerLead: '65.00', minDuration: 30 }]);
 
-    await expect(
-      call('DELETE', '/pricing_models/:pricingModelId', { params: { pricingModelId } }),
-    ).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(
-      call('DELETE', '/customers/:customerId/campaigns/:campaignId', { params: { customerId, campaignId } }),
-    ).rejects.toThrow(`Campaign ${campaignId} is used by source ${sourceId} (Finn ad)`);
+    refusal(await call('DELETE', '/pricing_models/:pricingModelId', { params: { pricingModelId } }), 403);
+    expect(
+      refusal(
+        await call('DELETE', '/customers/:customerId/campaigns/:campaignId', {
+          params: { customerId, campaignId },
+        }),
+        403,
+      ),
+    ).toContain(`Campaign ${campaignId} is used by source ${sourceId} (Finn ad)`);
 
     // Closing the source keeps it attached (its calls stay attributed), so the campaign stays.
     await call('DELETE', '/sources/:sourceId', { params: { sourceId } });
-    await expect(
-      call('DELETE', '/customers/:customerId/campaigns/:campaignId', { params: { customerId, campaignId } }),
-    ).rejects.toBeInstanceOf(ForbiddenError);
+    refusal(
+      await call('DELETE', '/customers/:customerId/campaigns/:campaignId', {
+        params: { customerId, campaignId },
+      }),
+      403,
+    );
     const closed = only(
       await call('PUT', '/customers/:customerId/campaigns/:campaignId', {
         params: { customerId, campaignId },

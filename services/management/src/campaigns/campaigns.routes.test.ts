@@ -1,10 +1,17 @@
-import { ForbiddenError, NotFoundError, parsePricingConditions, ValidationError } from '@trackline/domain';
+import { parsePricingConditions } from '@trackline/domain';
 import { FakeCustomersStore } from '../customers/fake-customers.store';
 import { inlineUnitOfWork } from '../db/unit-of-work';
-import type { ApiRecord, ApiResponse } from '../http/api-response';
+import type { ApiRecord } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { FakePricingModelsStore } from '../pricing-models/fake-pricing-models.store';
-import { callRoute, rejection, routePartner } from '../test-support/route-calls';
+import {
+  answerRecords,
+  callRoute,
+  expect400,
+  refusal,
+  routePartner,
+  type RouteAnswer,
+} from '../test-support/route-calls';
 import type { AttachedSource } from './campaign';
 import type { CampaignSources, CustomerGreetings } from './campaign-references';
 import { campaignRoutes } from './campaigns.routes';
@@ -109,22 +116,26 @@ describe('campaign routes', () => {
       params?: Record<string, string>;
       body?: Record<string, unknown>;
     } = {},
-  ): Promise<ApiResponse> {
+  ): Promise<RouteAnswer> {
     return callRoute(routes, method, path, { ...input, partner: input.partner ?? ACME, now: LATER });
   }
 
-  function records(response: ApiResponse): ApiRecord[] {
-    expect(response).toMatchObject({ kind: 'records', names: { plural: 'campaigns', singular: 'campaign' } });
-    return (response as { records: ApiRecord[] }).records;
-  }
+  const records = (answer: RouteAnswer): ApiRecord[] => answerRecords(answer, 'campaigns');
 
-  async function create(body: Record<string, unknown> = {}, customer = customerId): Promise<ApiRecord> {
-    const response = await call('POST', '/customers/:customerId/campaigns', {
+  function post(body: Record<string, unknown> = {}, customer = customerId): Promise<RouteAnswer> {
+    return call('POST', '/customers/:customerId/campaigns', {
       params: { customerId: customer },
       body: { name: 'Spring', pricing_model_id: pricingModelId, ...body },
     });
-    expect(response).toMatchObject({ kind: 'record', names: { plural: 'campaigns', singular: 'campaign' } });
-    return (response as { record: ApiRecord }).record;
+  }
+
+  async function create(body: Record<string, unknown> = {}, customer = customerId): Promise<ApiRecord> {
+    // A created campaign is a single object: `{ "campaigns": {...} }`.
+    const answer = await post(body, customer);
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.body)).toEqual(['campaigns']);
+    expect(Array.isArray(answer.body.campaigns)).toBe(false);
+    return answer.body.campaigns as ApiRecord;
   }
 
   const PATH = '/customers/:customerId/campaigns/:campaignId';
@@ -132,12 +143,6 @@ describe('campaign routes', () => {
     campaignId: string,
     extra: { partner?: AuthenticatedPartner; body?: Record<string, unknown>; customer?: string } = {},
   ) => ({ params: { customerId: extra.customer ?? customerId, campaignId }, ...extra });
-
-  async function expect400(promise: Promise<unknown>, field: string, rule: string): Promise<void> {
-    const error = await rejection(promise);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect(error).toMatchObject({ field, rule });
-  }
 
   it('exposes the five campaign operations', () => {
     expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual([
@@ -210,34 +215,32 @@ describe('campaign routes', () => {
     [{ vm_greeting_id: 'seven' }, 'vm_greeting_id', 'must name a voicemail greeting of this customer'],
     [{ vm_greeting_id: '99' }, 'vm_greeting_id', 'must name a voicemail greeting of this customer'],
   ])('refuses %p naming %s', async (body, field, rule) => {
-    await expect400(create(body), field, rule);
+    await expect400(post(body), field, rule);
   });
 
   it('refuses another partner’s pricing model and another customer’s greeting', async () => {
     await expect400(
-      create({ pricing_model_id: betaPricingModelId }),
+      post({ pricing_model_id: betaPricingModelId }),
       'pricing_model_id',
       'must name one of your pricing models',
     );
     greetings.owners.set('8', [ACME.id, otherCustomerId]);
     await expect400(
-      create({ vm_greeting_id: '8' }),
+      post({ vm_greeting_id: '8' }),
       'vm_greeting_id',
       'must name a voicemail greeting of this customer',
     );
   });
 
   it.each([['999'], ['abc'], ['0']])('answers 404 for customer %p', async (customer) => {
-    await expect(create({}, customer)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(
-      call('GET', '/customers/:customerId/campaigns', { params: { customerId: customer } }),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    refusal(await post({}, customer), 404);
+    refusal(await call('GET', '/customers/:customerId/campaigns', { params: { customerId: customer } }), 404);
   });
 
   it('keeps partners and customers apart', async () => {
     const created = await create();
     const id = created.campaign_id as string;
-    await expect(create({}, betaCustomerId)).rejects.toBeInstanceOf(NotFoundError);
+    refusal(await post({}, betaCustomerId), 404);
     for (const [partner, customer] of [
       [BETA, customerId],
       [BETA, betaCustomerId],
@@ -248,8 +251,7 @@ describe('campaign routes', () => {
         ['PUT', { name: 'stolen' }],
         ['DELETE', {}],
       ] as const) {
-        const error = await rejection(call(method, PATH, one(id, { partner, customer, body })));
-        expect(error).toBeInstanceOf(NotFoundError);
+        refusal(await call(method, PATH, one(id, { partner, customer, body })), 404);
       }
     }
     expect(
@@ -338,14 +340,12 @@ describe('campaign routes', () => {
   it('refuses to delete a campaign a source is attached to, naming the sources', async () => {
     const id = (await create()).campaign_id as string;
     sources.byCampaign.set(id, [{ id: '31', name: 'Finn ad' }]);
-    const refusal = await rejection(call('DELETE', PATH, one(id)));
-    expect(refusal).toBeInstanceOf(ForbiddenError);
-    expect((refusal as Error).message).toBe(
+    expect(refusal(await call('DELETE', PATH, one(id)), 403)).toBe(
       `Campaign ${id} is used by source 31 (Finn ad); detach or close them first, or close the campaign with state 2`,
     );
     sources.byCampaign.delete(id);
     const [deleted] = records(await call('DELETE', PATH, one(id)));
     expect(deleted).toMatchObject({ campaign_id: id, name: 'Spring' });
-    await expect(call('GET', PATH, one(id))).rejects.toBeInstanceOf(NotFoundError);
+    refusal(await call('GET', PATH, one(id)), 404);
   });
 });

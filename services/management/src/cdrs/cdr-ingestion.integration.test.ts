@@ -1,14 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
-import { createLogger } from '@trackline/platform';
 import {
   createTestDatabase,
   createTestRedis,
   type TestDatabase,
   type TestRedis,
 } from '@trackline/test-harness';
-import express from 'express';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { TypeormCustomersStore } from '../customers/customers.store';
@@ -17,7 +13,8 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import { webhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
 import type { GreetingsService } from '../greetings/greetings.service';
-import { TELEPHONY_BASE_PATH, telephonyRoutes } from '../telephony/telephony.routes';
+import { telephonyRoutes } from '../telephony/telephony.routes';
+import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 import { RedisCallAttributionReader } from './call-attribution.reader';
 import type { CdrLookupStore } from './cdr-batch-lookup';
@@ -43,7 +40,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
   let dataSource: DataSource;
   let testRedis: TestRedis;
   let redis: Redis;
-  let server: Server;
+  let server: RouteApp;
   let base: string;
   let lookupFault: Error | null = null;
   let partnerId: string;
@@ -92,25 +89,17 @@ describe('call record ingestion: attribution and batch isolation', () => {
       new TypeormWebhooksStore(dataSource.manager),
     );
     list = new CdrsService(real);
-    const app = express();
-    app.use(
-      TELEPHONY_BASE_PATH,
-      telephonyRoutes({
-        greetings: {} as GreetingsService,
-        cdrs: ingestion,
-        token: TOKEN,
-        log: createLogger({ service: 'test', level: 'silent' }),
-        clock: () => STORED_AT,
-      }),
+    // The switch's endpoints through the real route registration and error mapper.
+    server = await startRouteApp(
+      telephonyRoutes({ greetings: {} as GreetingsService, cdrs: ingestion, token: TOKEN }),
+      { clock: () => STORED_AT },
     );
-    server = createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = server.base;
     [partnerId] = (await insertTestPartners(dataSource.manager, 'acme')) as [string];
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     redis.disconnect();
     await testRedis.cleanup();
     await dataSource.destroy();

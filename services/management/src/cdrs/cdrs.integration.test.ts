@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
 import { createLogger } from '@trackline/platform';
 import {
@@ -8,7 +6,6 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '@trackline/test-harness';
-import express from 'express';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { TypeormCustomersStore } from '../customers/customers.store';
@@ -17,8 +14,9 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { GreetingsService } from '../greetings/greetings.service';
 import type { AuthenticatedPartner } from '../http/route-definition';
 import type { NotificationToSend } from '../notifications/outbox-writer';
+import { telephonyRoutes } from '../telephony/telephony.routes';
+import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
-import { TELEPHONY_BASE_PATH, telephonyRoutes } from '../telephony/telephony.routes';
 import { RedisCallAttributionReader } from './call-attribution.reader';
 import { webhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
@@ -39,7 +37,7 @@ describe('call records', () => {
   let dataSource: DataSource;
   let testRedis: TestRedis;
   let redis: Redis;
-  let server: Server;
+  let server: RouteApp;
   let base: string;
   let enqueued: NotificationToSend[];
   let failOutbox: boolean;
@@ -74,20 +72,12 @@ describe('call records', () => {
       new TypeormWebhooksStore(dataSource.manager),
     );
     listService = new CdrsService(new TypeormCdrsStore(dataSource.manager));
-    const app = express();
-    app.use(
-      TELEPHONY_BASE_PATH,
-      telephonyRoutes({
-        greetings: {} as GreetingsService,
-        cdrs: ingestion,
-        token: TOKEN,
-        log: createLogger({ service: 'test', level: 'silent' }),
-        clock: () => STORED_AT,
-      }),
+    // The switch's endpoints through the real route registration and error mapper.
+    server = await startRouteApp(
+      telephonyRoutes({ greetings: {} as GreetingsService, cdrs: ingestion, token: TOKEN }),
+      { clock: () => STORED_AT },
     );
-    server = createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = server.base;
 
     const [partnerId] = await insertTestPartners(dataSource.manager, 'acme');
     partner = {
@@ -105,7 +95,7 @@ describe('call records', () => {
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     redis.disconnect();
     await testRedis.cleanup();
     await dataSource.destroy();

@@ -6,12 +6,15 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '@trackline/test-harness';
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { loadManagementConfig, type ManagementConfig } from '../config/management-config';
 import { createDataSource } from '../db/data-source';
 import { createApiRedis, openMainDatabase } from './management-connections';
 import { createManagementApi, createManagementCore } from './management-root';
 import type { RouteContext, RouteDefinition } from '../http/route-definition';
+import type { RouteDefinition } from '../http/route-definition';
+import { callRoute } from '../test-support/route-calls';
 import {
   createManagementRoutes,
   createManagementServices,
@@ -43,12 +46,6 @@ describe('management composition', () => {
     await database.drop();
   });
 
-  function route(method: string, path: string): RouteDefinition {
-    const found = routes.find((candidate) => candidate.method === method && candidate.path === path);
-    if (found === undefined) throw new Error(`no route ${method} ${path}`);
-    return found;
-  }
-
   it('serves a partner found by its digest username', async () => {
     await services.partners.create({
       name: 'acme',
@@ -59,31 +56,26 @@ describe('management composition', () => {
     await services.partners.defineCustomField('acme', 'customer', 'custom_1');
     const credentials = await services.partners.findForDigest('acme-api');
     expect(credentials).not.toBeNull();
-    const context = (input: Partial<RouteContext>): RouteContext => ({
-      partner: credentials!.partner,
-      params: {},
-      query: {},
-      body: {},
-      now: new Date(),
-      log: {} as Logger,
-      ...input,
-    });
+    const partner = credentials!.partner;
+    const now = new Date();
 
-    const created = await route('POST', '/customers').handle(
-      context({ body: { name: 'Kari AS', custnr: '100', custom_1: 'x' } }),
-    );
-    expect(created).toMatchObject({
-      kind: 'records',
-      records: [{ name: 'Kari AS', custnr: '100', custom_1: 'x' }],
+    // Through the real route registration, as the partner's client sees it.
+    const created = await callRoute(routes, 'POST', '/customers', {
+      partner,
+      now,
+      body: { name: 'Kari AS', custnr: '100', custom_1: 'x' },
     });
-    if (created.kind !== 'records') throw new Error(`unexpected ${created.kind} response`);
-    const customerId = created.records[0]!.customer_id as string;
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ customers: [{ name: 'Kari AS', custnr: '100', custom_1: 'x' }] });
+    const customerId = created.body.customers[0].customer_id as string;
 
-    const deleted = await route('DELETE', '/customers/:customerId').handle(
-      context({ params: { customerId } }),
-    );
-    expect(deleted).toMatchObject({ records: [{ customer_id: customerId }] });
-    expect(await route('GET', '/customers').handle(context({}))).toMatchObject({ records: [] });
+    const deleted = await callRoute(routes, 'DELETE', '/customers/:customerId', {
+      partner,
+      now,
+      params: { customerId },
+    });
+    expect(deleted.body).toMatchObject({ customers: [{ customer_id: customerId }] });
+    expect((await callRoute(routes, 'GET', '/customers', { partner, now })).body).toEqual({ customers: [] });
   });
 });
 

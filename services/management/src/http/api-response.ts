@@ -1,6 +1,8 @@
 /**
- * What a route handler returns. The renderer turns it into JSON or XML (docs/partner-api.md, XML): records
- * are wrapped under the plural resource name; in XML each record is an element with the singular name.
+ * What a route handler returns. The renderer turns it into JSON or XML (docs/openapi/management.yaml):
+ * records are wrapped under the plural resource name; in XML each record is an element with the
+ * singular name. The switch's and the provider's endpoints answer in their own fixed formats
+ * (`json`, `document`).
  */
 export type ApiValue = string | null | ApiValue[] | { [field: string]: ApiValue };
 export type ApiRecord = { [field: string]: ApiValue };
@@ -28,4 +30,14 @@ export type ApiResponse =
       status?: number;
     }
   /** A bare object under a root name, e.g. `{ "ping": "ok" }` with XML `<ping>ok</ping>`. */
-  | { kind: 'value'; root: string; value: ApiValue; status?: number };
+  | { kind: 'value'; root: string; value: ApiValue; status?: number }
+  /** A JSON body as it is, whatever the request asked for (the switch's endpoints). */
+  | { kind: 'json'; body: unknown; status?: number }
+  /** A finished document (TwiML, audio) with its own content type and headers. */
+  | {
+      kind: 'document';
+      contentType: string;
+      body: string | Buffer;
+      headers?: Record<string, string>;
+      status?: number;
+    };

@@ -1,9 +1,8 @@
-import { MethodNotAllowedError, isTracklineError } from '@trackline/domain';
+import { isTracklineError } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
 import type { ErrorRequestHandler, Response } from 'express';
-import { AuthenticationError } from './http-errors';
+import { AuthenticationError, MethodNotAllowedError } from './http-errors';
 import { responseFormat } from './request-state';
-import { BODY_LIMIT_BYTES } from './request-body';
 import { renderError } from './response-renderer';
 
 /** Error codes of a store that cannot be reached (Node sockets, Postgres connection classes 08/57). */
@@ -28,9 +27,11 @@ const UNREACHABLE_MESSAGES =
   /Connection is closed|Connection terminated|connect ECONNREFUSED|Stream isn't writeable|enableOfflineQueue|Command timed out|timeout exceeded when trying to connect|Reached the max retries per request/i;
 
 /**
- * The one place an error becomes a response (STYLE §6): typed errors with their status and
- * message, body-parser's errors translated, an unreachable Postgres/Redis as 503, anything else a
- * 500 whose stack goes to the log only.
+ * The one place an error becomes a response (STYLE §6), for every route — partner, switch and
+ * provider (docs/architecture.md, One edge): typed errors with their status and message,
+ * body-parser's errors translated, an unreachable Postgres/Redis as 503, anything else a 500
+ * whose stack goes to the log only. The format is the route's: negotiated JSON or XML for partner
+ * routes, JSON for the switch's and the provider's.
  */
 export function errorHandler(fallbackLogger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -63,14 +64,15 @@ function classify(error: unknown, log: Logger): { status: number; message: strin
 }
 
 function bodyParserError(error: unknown): { status: number; message: string } | undefined {
-  const type = (error as { type?: unknown } | null)?.type;
+  const { type, limit, status } = (error ?? {}) as { type?: unknown; limit?: unknown; status?: unknown };
   if (typeof type !== 'string') return undefined;
   const detail = (error as Error).message;
   switch (type) {
     case 'entity.parse.failed':
       return { status: 400, message: `body: is not valid JSON (${detail})` };
     case 'entity.too.large':
-      return { status: 413, message: `body: must be at most ${BODY_LIMIT_BYTES} bytes` };
+      // The limit of the route's parser: 1 MiB for partner routes, more for the switch's greetings.
+      return { status: 413, message: `body: must be at most ${String(limit)} bytes` };
     case 'parameters.too.many':
       return { status: 413, message: 'body: too many parameters' };
     case 'encoding.unsupported':
@@ -82,7 +84,10 @@ function bodyParserError(error: unknown): { status: number; message: string } | 
     case 'stream.encoding.set':
       return { status: 400, message: `body: ${detail}` };
     default:
-      return undefined;
+      // Any other refusal of the body parser is the client's (its status says so), never a 500.
+      return typeof status === 'number' && status >= 400 && status < 500
+        ? { status, message: `body: ${detail}` }
+        : undefined;
   }
 }
 

@@ -1,30 +1,25 @@
 import { ForbiddenError } from '@trackline/domain';
 import { requestContext, type Logger } from '@trackline/platform';
-import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AddressList } from './address-list';
 import { clientAddress, isHttps } from './client-address';
-import type { DigestAuthenticator } from './digest/digest-authenticator';
 import { httpMetrics } from '../metrics/http-metrics';
 import { errorHandler } from './error-handler';
 import { healthHandlers, type ReadinessCheck } from './health.routes';
-import { effectiveMethod } from './method-override';
 import { mountRoutes } from './mount-routes';
-import { partnerAuthentication } from './partner-authentication';
-import { requestBody } from './request-body';
-import { checkRequestInput } from './request-input';
+import type { PartnerAuthenticator } from './partner-authentication';
 import { parseQuery, parseRequestPath } from './request-path';
-import { requestState, setRequestState, type ResponseFormat } from './request-state';
-import type { RouteDefinition } from './route-definition';
+import { setRequestState, type ResponseFormat } from './request-state';
+import type { AnyRouteDefinition } from './route-definition';
 
 export interface HttpAppDependencies {
   logger: Logger;
-  routes: readonly RouteDefinition[];
-  authenticator: DigestAuthenticator;
+  /** Every route, partner, switch and provider, each with its access option (mount-routes.ts). */
+  routes: readonly AnyRouteDefinition[];
+  authenticator: PartnerAuthenticator;
   trustedProxies: AddressList;
   readiness: readonly ReadinessCheck[];
   clock: () => Date;
-  /** The switch's endpoints (docs/switch.md), with their own bearer authentication, at this path. */
-  telephony?: { path: string; router: Router };
   /** `GET /metrics` and the request counter (docs/operations.md, Metrics). */
   metrics?: {
     endpoint: (req: Request, res: Response) => void;
@@ -33,9 +28,10 @@ export interface HttpAppDependencies {
 }
 
 /**
- * The partner API's express app. Order matters: the response format is known first so every
- * error renders in it; HTTPS is checked before credentials are looked at; authentication runs on
- * the request line as sent (the digest covers it) before the body is read or the method resolved.
+ * The management HTTP app: the partner API and the switch's and the provider's endpoints. Order
+ * matters: the response format is known first so every error renders in it; HTTPS is checked
+ * before credentials are looked at; authentication runs on the request line as sent (the digest
+ * covers it) before the body is read or the method resolved.
  */
 export function createHttpApp(deps: HttpAppDependencies): Express {
   const app = express();
@@ -68,22 +64,7 @@ export function createHttpApp(deps: HttpAppDependencies): Express {
     if (!isHttps(req, deps.trustedProxies)) throw new ForbiddenError('HTTPS required');
     next();
   });
-  // Not a partner resource: no digest, no allowlist, no version segment; after the HTTPS check.
-  if (deps.telephony !== undefined) app.use(deps.telephony.path, deps.telephony.router);
-  app.use(partnerAuthentication(deps.authenticator, deps.clock));
-  app.use(requestBody());
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    checkRequestInput(requestState(res).query, req.body);
-    next();
-  });
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const state = requestState(res);
-    const override = req.headers['x-http-method-override'];
-    state.method = effectiveMethod(req.method, state.query, Array.isArray(override) ? override[0] : override);
-    delete state.query._method;
-    next();
-  });
-  app.use(mountRoutes(deps.routes, deps.clock));
+  mountRoutes(app, deps.routes, { authenticator: deps.authenticator, clock: deps.clock });
   app.use(errorHandler(deps.logger));
   return app;
 }

@@ -1,19 +1,70 @@
-import { NotFoundError } from '@trackline/domain';
-import type { Request, Response } from 'express';
+import { bearerTokenMatches, NotFoundError, ValidationError } from '@trackline/domain';
+import bodyParser from 'body-parser';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { setRouteTemplate } from '../metrics/http-metrics';
-import { requestState } from './request-state';
+import type { ApiResponse } from './api-response';
+import { AuthenticationError } from './http-errors';
+import { effectiveMethod } from './method-override';
+import { partnerAuthentication, type PartnerAuthenticator } from './partner-authentication';
+import { signedForm } from './provider-signature';
+import { requestBody } from './request-body';
+import { checkRequestInput } from './request-input';
+import { requestState, type ResponseFormat } from './request-state';
 import { renderResponse } from './response-renderer';
-import type { RouteDefinition } from './route-definition';
+import type {
+  AnyRouteDefinition,
+  BaseRouteContext,
+  EdgeRouteDefinition,
+  RouteDefinition,
+} from './route-definition';
 import { RouteTable } from './route-table';
 
+/** The switch's bearer challenge (docs/openapi/management.yaml, TelephonyUnauthorized). */
+const SWITCH_CHALLENGE = 'Bearer realm="trackline-telephony"';
+
+export interface RouteRegistrationDependencies {
+  authenticator: PartnerAuthenticator;
+  clock: () => Date;
+}
+
 /**
- * The route-registration helper (STYLE §5): every RouteDefinition runs behind the same steps —
- * path normalised, partner authenticated, body parsed, method resolved (see createHttpApp) — and
- * its ApiResponse is rendered here in the negotiated format. Handlers only decide and return data;
- * their errors (sync or async) reach the one error handler.
+ * The route-registration helper (STYLE §5, docs/architecture.md, One edge): every route, partner
+ * or switch or provider, runs behind the steps its access option names — authenticated before its
+ * body is read, body parsed and checked at the edge, method resolved — and its ApiResponse is
+ * rendered here. Handlers only decide and return data; their errors (sync or async) reach the one
+ * error handler (error-handler.ts). Register after the request state and the HTTPS check.
  */
-export function mountRoutes(definitions: readonly RouteDefinition[], clock: () => Date) {
-  const table = new RouteTable(definitions);
+export function mountRoutes(
+  app: Express,
+  definitions: readonly AnyRouteDefinition[],
+  deps: RouteRegistrationDependencies,
+): void {
+  const partnerRoutes = definitions.filter(
+    (route): route is RouteDefinition => route.access === undefined || route.access === 'partner',
+  );
+  const edgeRoutes = definitions.filter(
+    (route): route is EdgeRouteDefinition => route.access !== undefined && route.access !== 'partner',
+  );
+  // Not partner resources: no digest, no allowlist, no version segment; first, so the digest
+  // authentication never sees their paths.
+  app.use(edgeRouteHandler(new RouteTable(edgeRoutes, { queryForm: false }), deps.clock));
+  app.use(partnerAuthentication(deps.authenticator, deps.clock));
+  app.use(requestBody());
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    checkRequestInput(requestState(res).query, req.body);
+    next();
+  });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const state = requestState(res);
+    const override = req.headers['x-http-method-override'];
+    state.method = effectiveMethod(req.method, state.query, Array.isArray(override) ? override[0] : override);
+    delete state.query._method;
+    next();
+  });
+  app.use(partnerRouteHandler(new RouteTable(partnerRoutes), deps.clock));
+}
+
+function partnerRouteHandler(table: RouteTable<RouteDefinition>, clock: () => Date) {
   return async (req: Request, res: Response): Promise<void> => {
     const state = requestState(res);
     if (state.unknownVersion !== undefined) throw new NotFoundError(`API version ${state.unknownVersion}`);
@@ -28,10 +79,91 @@ export function mountRoutes(definitions: readonly RouteDefinition[], clock: () =
       now: clock(),
       log: req.log,
     });
-    const rendered = renderResponse(response, state.format);
-    res
-      .status(response.status ?? 200)
-      .type(rendered.contentType)
-      .send(rendered.body);
+    send(res, response, state.format);
   };
+}
+
+/**
+ * The routes outside the partner API, matched on the path as sent. The method is resolved first
+ * (405/501 as for partner routes), then the route's access option: the switch's bearer token
+ * before its body is read, so an unauthenticated client cannot make the service parse megabytes;
+ * the provider's signature over the raw form it sent.
+ */
+function edgeRouteHandler(table: RouteTable<EdgeRouteDefinition>, clock: () => Date) {
+  // One body parser per route, made once: its limit is the route's option.
+  const parsers = new Map<EdgeRouteDefinition, RequestHandler>();
+  const parserOf = (route: Extract<EdgeRouteDefinition, { bodyLimitBytes: number }>): RequestHandler => {
+    let parser = parsers.get(route);
+    if (parser === undefined) {
+      parser =
+        route.access === 'switch'
+          ? bodyParser.json({ limit: route.bodyLimitBytes, strict: true })
+          : bodyParser.raw({ type: () => true, limit: route.bodyLimitBytes });
+      parsers.set(route, parser);
+    }
+    return parser;
+  };
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const segments = pathSegments(req.originalUrl);
+    if (table.onPath(segments).length === 0) {
+      next();
+      return;
+    }
+    const state = requestState(res);
+    // Their answers and errors are JSON (or their own documents), whatever the request asked for.
+    state.format = 'json';
+    const match = table.match(req.method, segments, state.query);
+    const route = match.definition;
+    setRouteTemplate(res, route.method, route.path);
+    const base: BaseRouteContext = { params: match.params, query: match.query, now: clock(), log: req.log };
+    let response: ApiResponse;
+    switch (route.access) {
+      case 'switch': {
+        if (!bearerTokenMatches(req.get('authorization'), route.token))
+          throw new AuthenticationError(
+            'A valid bearer token (Authorization: Bearer <TELEPHONY_TOKEN>) is required',
+            [SWITCH_CHALLENGE],
+          );
+        if (!req.is('application/json'))
+          throw new ValidationError('body', 'must be JSON (Content-Type: application/json)');
+        await run(parserOf(route), req, res);
+        // The partner API's edge rules for names and nesting (docs/architecture.md, Hardened edges).
+        checkRequestInput(state.query, req.body ?? {}, { values: false });
+        response = await route.handle({ ...base, body: req.body as unknown });
+        break;
+      }
+      case 'provider': {
+        await run(parserOf(route), req, res);
+        response = await route.handle({ ...base, form: signedForm(req, route.signature) });
+        break;
+      }
+      case 'signed-link':
+        response = await route.handle(base);
+        break;
+    }
+    send(res, response, 'json');
+  };
+}
+
+function send(res: Response, response: ApiResponse, format: ResponseFormat): void {
+  const rendered = renderResponse(response, format);
+  if (rendered.headers !== undefined) res.set(rendered.headers);
+  res
+    .status(response.status ?? 200)
+    .type(rendered.contentType)
+    .send(rendered.body);
+}
+
+/** The path as sent, split, without a trailing slash; still percent-encoded. */
+function pathSegments(target: string): string[] {
+  const segments = target.split('?')[0].split('/').slice(1);
+  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  return segments;
+}
+
+/** Runs a connect-style middleware (a body parser) as a step of the registration. */
+function run(handler: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void handler(req, res, (error?: unknown) => (error === undefined ? resolve() : reject(error)));
+  });
 }

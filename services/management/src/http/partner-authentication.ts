@@ -4,12 +4,15 @@ import type { DigestAuthenticator } from './digest/digest-authenticator';
 import { AuthenticationError } from './http-errors';
 import { requestState } from './request-state';
 
+/** What partner authentication needs of the digest authenticator (route tests give a fake). */
+export type PartnerAuthenticator = Pick<DigestAuthenticator, 'authenticate' | 'challenges'>;
+
 /**
  * Digest authentication, then the partner's IP allowlist (seed: Authentication 3–4). Both
  * failures are 401 with an explanation and a fresh challenge, so a client whose address changed
  * learns why instead of retrying its password.
  */
-export function partnerAuthentication(authenticator: DigestAuthenticator, clock: () => Date) {
+export function partnerAuthentication(authenticator: PartnerAuthenticator, clock: () => Date) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const now = clock();
     const state = requestState(res);

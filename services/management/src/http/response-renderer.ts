@@ -4,7 +4,8 @@ import { singularOf, xmlDocument, xmlFields, xmlText, xmlValue } from './xml-doc
 
 export interface RenderedBody {
   contentType: string;
-  body: string;
+  body: string | Buffer;
+  headers?: Record<string, string>;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -17,10 +18,20 @@ export const XML_TYPE = 'application/xml; charset=utf-8';
  * records), and numbers let clients compare pages without parsing.
  */
 export function renderResponse(response: ApiResponse, format: ResponseFormat): RenderedBody {
+  // The switch's and the provider's answers have one format, whatever the request asked for.
+  if (response.kind === 'json') return { contentType: JSON_TYPE, body: JSON.stringify(response.body) };
+  if (response.kind === 'document')
+    return { contentType: response.contentType, body: response.body, headers: response.headers };
   return format === 'xml' ? renderXml(response) : renderJson(response);
 }
 
-export function renderError(status: number, message: string, format: ResponseFormat): RenderedBody {
+type NegotiatedResponse = Exclude<ApiResponse, { kind: 'json' } | { kind: 'document' }>;
+
+export function renderError(
+  status: number,
+  message: string,
+  format: ResponseFormat,
+): { contentType: string; body: string } {
   if (format === 'xml') {
     return {
       contentType: XML_TYPE,
@@ -30,7 +41,7 @@ export function renderError(status: number, message: string, format: ResponseFor
   return { contentType: JSON_TYPE, body: JSON.stringify({ error: { status, message } }) };
 }
 
-function renderJson(response: ApiResponse): RenderedBody {
+function renderJson(response: NegotiatedResponse): RenderedBody {
   let body: unknown;
   switch (response.kind) {
     case 'records':
@@ -49,7 +60,7 @@ function renderJson(response: ApiResponse): RenderedBody {
   return { contentType: JSON_TYPE, body: JSON.stringify(body) };
 }
 
-function renderXml(response: ApiResponse): RenderedBody {
+function renderXml(response: NegotiatedResponse): RenderedBody {
   let body: string;
   switch (response.kind) {
     case 'records':

@@ -14,27 +14,86 @@ export interface AuthenticatedPartner {
   customFields: { customer: string[]; source: string[] };
 }
 
-export interface RouteContext {
-  partner: AuthenticatedPartner;
+/** What every handler gets, whoever called. */
+export interface BaseRouteContext {
   /** Path parameters by name. */
   params: Record<string, string>;
   /** Query parameters (the last value wins when repeated), without `_method`. */
   query: Record<string, string>;
-  /** Parsed urlencoded or JSON body; `{}` when none. */
-  body: Record<string, unknown>;
   /** The request's clock reading; rules take time as an argument. */
   now: Date;
   log: Logger;
 }
 
+export interface RouteContext extends BaseRouteContext {
+  partner: AuthenticatedPartner;
+  /** Parsed urlencoded or JSON body; `{}` when none. */
+  body: Record<string, unknown>;
+}
+
+/** A switch request: the JSON body as sent (an object or, for CDR batches, an array). */
+export interface SwitchRouteContext extends BaseRouteContext {
+  body: unknown;
+}
+
+/** A provider webhook whose signature was checked: its form fields (the first value of a repeated name). */
+export interface ProviderRouteContext extends BaseRouteContext {
+  form: ReadonlyMap<string, string>;
+}
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
- * One operation. Paths are version-less and format-less (`/customers/:customerId`); the HTTP layer
- * strips `/v1`, `.xml`/`.json` suffixes and maps the query-string sub-resource form onto them.
+ * One partner operation (the default access). Paths are version-less and format-less
+ * (`/customers/:customerId`); the HTTP layer strips `/v1`, `.xml`/`.json` suffixes and maps the
+ * query-string sub-resource form onto them.
  */
 export interface RouteDefinition {
   method: HttpMethod;
   path: string;
+  /** Digest authentication and the partner's IP allowlist (docs/openapi/management.yaml). */
+  access?: 'partner';
   handle(context: RouteContext): Promise<ApiResponse>;
 }
+
+/**
+ * One of the switch's endpoints (docs/telephony.md): the full path as sent (no version, no format
+ * suffix), the bearer token instead of digest, a JSON body, errors always in JSON.
+ */
+export interface SwitchRouteDefinition {
+  method: HttpMethod;
+  path: string;
+  access: 'switch';
+  /** TELEPHONY_TOKEN; unset: every request is refused with 401. */
+  token: string | undefined;
+  bodyLimitBytes: number;
+  handle(context: SwitchRouteContext): Promise<ApiResponse>;
+}
+
+/**
+ * A provider webhook (docs/telephony.md): a urlencoded form signed by the provider against
+ * `<publicUrl><path and query>`; a wrong or missing signature is 403 before anything is looked at.
+ */
+export interface ProviderRouteDefinition {
+  method: HttpMethod;
+  path: string;
+  access: 'provider';
+  signature: { authToken: string; publicUrl: string };
+  bodyLimitBytes: number;
+  handle(context: ProviderRouteContext): Promise<ApiResponse>;
+}
+
+/** A link that carries its own signature and expiry, which the handler checks (greeting audio). */
+export interface SignedLinkRouteDefinition {
+  method: HttpMethod;
+  path: string;
+  access: 'signed-link';
+  handle(context: BaseRouteContext): Promise<ApiResponse>;
+}
+
+/** Every route the one registration (mount-routes.ts) serves. */
+export type AnyRouteDefinition =
+  RouteDefinition | SwitchRouteDefinition | ProviderRouteDefinition | SignedLinkRouteDefinition;
+
+/** Routes outside the partner API: matched on the path as sent, authenticated by their own option. */
+export type EdgeRouteDefinition = Exclude<AnyRouteDefinition, RouteDefinition>;

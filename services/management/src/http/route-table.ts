@@ -1,26 +1,28 @@
-import {
-  MethodNotAllowedError,
-  NotFoundError,
-  NotImplementedError,
-  ValidationError,
-} from '@trackline/domain';
-import type { HttpMethod, RouteDefinition } from './route-definition';
+import { NotFoundError, ValidationError } from '@trackline/domain';
+import { MethodNotAllowedError, NotImplementedError } from './http-errors';
+import type { HttpMethod } from './route-definition';
 
 /** Every method some resource implements; others (PATCH, OPTIONS, …) are 501 everywhere. */
 export const PLATFORM_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
 type Segment = { literal: string } | { param: string; queryKey: string };
 
-interface CompiledRoute {
-  definition: RouteDefinition;
+/** What the table needs of a route definition. */
+export interface RoutePattern {
+  method: HttpMethod;
+  path: string;
+}
+
+interface CompiledRoute<T extends RoutePattern> {
+  definition: T;
   segments: Segment[];
   literals: number;
   /** Has a literal after a parameter: `/customers/:customerId/campaigns…`. */
   isSubResource: boolean;
 }
 
-export interface RouteMatch {
-  definition: RouteDefinition;
+export interface RouteMatch<T extends RoutePattern> {
+  definition: T;
   params: Record<string, string>;
   /** The query without the keys the sub-resource rewrite turned into path parameters. */
   query: Record<string, string>;
@@ -30,13 +32,17 @@ export interface RouteMatch {
  * Finds the operation for a method and version-less path. A sub-resource is reachable both as
  * `/customers/7/campaigns/3` and as `/customers/campaigns?customer_id=7&campaign_id=3` (seed:
  * Request conventions 8): for every route with a literal after a parameter, the path without its
- * parameters, plus the parameters as query keys (snake_case of the parameter name), maps onto it.
+ * parameters, plus the parameters as query keys (snake_case of the parameter name), maps onto it
+ * (`queryForm: false` turns that off, for the switch's and the provider's fixed URLs).
  */
-export class RouteTable {
-  private readonly routes: CompiledRoute[];
+export class RouteTable<T extends RoutePattern> {
+  private readonly routes: CompiledRoute<T>[];
 
-  constructor(definitions: readonly RouteDefinition[]) {
-    this.routes = definitions.map(compile);
+  constructor(
+    definitions: readonly T[],
+    private readonly options: { queryForm: boolean } = { queryForm: true },
+  ) {
+    this.routes = definitions.map((definition) => compile(definition));
     const seen = new Set<string>();
     for (const route of this.routes) {
       const key = `${route.definition.method} ${shape(route.segments)}`;
@@ -45,14 +51,25 @@ export class RouteTable {
     }
   }
 
-  match(method: string, rawSegments: string[], query: Record<string, string>): RouteMatch {
-    const rewritten = this.rewriteSubResource(rawSegments, query);
+  /**
+   * The routes whose path the segments name, whatever their method. Literals are compared as sent
+   * (still percent-encoded) and nothing is decoded, so asking never refuses a request: a malformed
+   * escape is answered by `match`, on the routes it concerns.
+   */
+  onPath(rawSegments: string[]): T[] {
+    return this.routes
+      .filter((route) => bind(route, rawSegments) !== undefined)
+      .map((route) => route.definition);
+  }
+
+  match(method: string, rawSegments: string[], query: Record<string, string>): RouteMatch<T> {
+    const rewritten = this.options.queryForm ? this.rewriteSubResource(rawSegments, query) : undefined;
     const segments = (rewritten?.segments ?? rawSegments).map(decodeSegment);
     const remainingQuery = rewritten?.query ?? query;
     const candidates = this.routes
       .map((route) => ({ route, params: bind(route, segments) }))
       .filter(
-        (entry): entry is { route: CompiledRoute; params: Record<string, string> } =>
+        (entry): entry is { route: CompiledRoute<T>; params: Record<string, string> } =>
           entry.params !== undefined,
       );
     if (candidates.length === 0) throw new NotFoundError(`Resource /${rawSegments.join('/')}`);
@@ -74,7 +91,7 @@ export class RouteTable {
     rawSegments: string[],
     query: Record<string, string>,
   ): { segments: string[]; query: Record<string, string> } | undefined {
-    let chosen: { route: CompiledRoute; params: number } | undefined;
+    let chosen: { route: CompiledRoute<T>; params: number } | undefined;
     for (const route of this.routes) {
       if (!route.isSubResource) continue;
       const literals = route.segments.filter(
@@ -101,7 +118,7 @@ export class RouteTable {
   }
 }
 
-function compile(definition: RouteDefinition): CompiledRoute {
+function compile<T extends RoutePattern>(definition: T): CompiledRoute<T> {
   const segments: Segment[] = definition.path
     .split('/')
     .slice(1)
@@ -117,7 +134,10 @@ function compile(definition: RouteDefinition): CompiledRoute {
   };
 }
 
-function bind(route: CompiledRoute, segments: string[]): Record<string, string> | undefined {
+function bind<T extends RoutePattern>(
+  route: CompiledRoute<T>,
+  segments: string[],
+): Record<string, string> | undefined {
   if (route.segments.length !== segments.length) return undefined;
   const params: Record<string, string> = {};
   for (const [index, segment] of route.segments.entries()) {

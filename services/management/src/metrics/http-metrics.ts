@@ -8,7 +8,7 @@ interface Routed {
 }
 
 /**
- * Called by the route-registration helper once a partner request matched a route: the label is
+ * Called by the route-registration helper once a request matched a route: the label is
  * the template (`/customers/:customerId`) and the method after `_method`/override, never the
  * concrete URL, so the series stay few.
  */
@@ -18,7 +18,7 @@ export function setRouteTemplate(res: ServerResponse, method: string, path: stri
 
 /**
  * Counts every answered request (on `finish`; a client that hung up first is not counted).
- * Without a partner route, the Express route (`/health`, `/telephony/cdrs`) names it, or
+ * Without a registered route, the Express route (`/health`, `/ready`) names it, or
  * `unmatched` (401s before routing, 404s).
  */
 export function httpMetrics(observe: (method: string, route: string, status: number) => void) {

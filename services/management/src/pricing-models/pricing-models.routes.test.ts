@@ -1,9 +1,15 @@
-import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domain';
 import { FakeCampaignsStore } from '../campaigns/fake-campaigns.store';
 import { inlineUnitOfWork } from '../db/unit-of-work';
-import type { ApiRecord, ApiResponse } from '../http/api-response';
+import type { ApiRecord } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
-import { callRoute, rejection, routePartner } from '../test-support/route-calls';
+import {
+  answerRecords,
+  callRoute,
+  expect400,
+  refusal,
+  routePartner,
+  type RouteAnswer,
+} from '../test-support/route-calls';
 import { FakePricingModelsStore } from './fake-pricing-models.store';
 import { pricingModelRoutes } from './pricing-models.routes';
 import { PricingModelsService } from './pricing-models.service';
@@ -50,7 +56,7 @@ describe('pricing model routes', () => {
       params?: Record<string, string>;
       body?: Record<string, unknown>;
     } = {},
-  ): Promise<ApiResponse> {
+  ): Promise<RouteAnswer> {
     return callRoute(routes, method, path, {
       ...input,
       partner: input.partner ?? ACME,
@@ -58,27 +64,23 @@ describe('pricing model routes', () => {
     });
   }
 
-  function records(response: ApiResponse): ApiRecord[] {
-    expect(response).toMatchObject({
-      kind: 'records',
-      names: { plural: 'pricing_models', singular: 'pricing_model' },
+  const records = (answer: RouteAnswer): ApiRecord[] => answerRecords(answer, 'pricing_models');
+
+  function post(body: Record<string, unknown> = {}, partner = ACME): Promise<RouteAnswer> {
+    return call('POST', '/pricing_models', {
+      partner,
+      body: {
+        name: 'Standard',
+        type: '0',
+        unique_caller_time: '0',
+        conditions: JSON.stringify([WEEKDAYS]),
+        ...body,
+      },
     });
-    return (response as { records: ApiRecord[] }).records;
   }
 
   async function create(body: Record<string, unknown> = {}, partner = ACME): Promise<ApiRecord> {
-    const [record] = records(
-      await call('POST', '/pricing_models', {
-        partner,
-        body: {
-          name: 'Standard',
-          type: '0',
-          unique_caller_time: '0',
-          conditions: JSON.stringify([WEEKDAYS]),
-          ...body,
-        },
-      }),
-    );
+    const [record] = records(await post(body, partner));
     return record!;
   }
 
@@ -89,13 +91,6 @@ describe('pricing model routes', () => {
     params: { pricingModelId },
     ...extra,
   });
-
-  async function expect400(promise: Promise<unknown>, field: string, rule: string | RegExp): Promise<void> {
-    const error = await rejection(promise);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect(error).toMatchObject({ field });
-    expect((error as ValidationError).rule).toMatch(rule);
-  }
 
   it('exposes the five pricing model operations', () => {
     expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual([
@@ -201,7 +196,7 @@ describe('pricing model routes', () => {
     ],
     [{ colour: 'red' }, 'colour', 'is not a known field'],
   ])('refuses %p naming %s', async (body, field, rule) => {
-    await expect400(create(body), field, rule);
+    await expect400(post(body), field, rule);
   });
 
   it('merges PUT conditions by position: keys sent replace, others stay', async () => {
@@ -271,19 +266,14 @@ describe('pricing model routes', () => {
       ['PUT', { name: 'stolen' }],
       ['DELETE', {}],
     ] as const) {
-      const error = await rejection(
-        call(method, '/pricing_models/:pricingModelId', one(id, { partner: BETA, body })),
-      );
-      expect(error).toBeInstanceOf(NotFoundError);
+      refusal(await call(method, '/pricing_models/:pricingModelId', one(id, { partner: BETA, body })), 404);
     }
     const [read] = records(await call('GET', '/pricing_models/:pricingModelId', one(id)));
     expect(read).toEqual(mine);
   });
 
   it.each(['nope', '1', '00000000-0000-4000-8000-000000000000'])('answers 404 for id %p', async (id) => {
-    await expect(call('GET', '/pricing_models/:pricingModelId', one(id))).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    refusal(await call('GET', '/pricing_models/:pricingModelId', one(id)), 404);
   });
 
   it('finds an id sent in upper case', async () => {
@@ -324,9 +314,7 @@ describe('pricing model routes', () => {
       ],
       [],
     ]);
-    const refusal = await rejection(call('DELETE', '/pricing_models/:pricingModelId', one(usedId)));
-    expect(refusal).toBeInstanceOf(ForbiddenError);
-    expect((refusal as Error).message).toBe(
+    expect(refusal(await call('DELETE', '/pricing_models/:pricingModelId', one(usedId)), 403)).toBe(
       `Pricing model ${usedId} is used by campaigns ${spring.id} (Spring), ${autumn.id} (Autumn); ` +
         'move them to another pricing model or delete them first',
     );
@@ -336,8 +324,9 @@ describe('pricing model routes', () => {
       await call('DELETE', '/pricing_models/:pricingModelId', one(unused.pricing_model_id as string)),
     );
     expect(deleted).toEqual(unused);
-    await expect(
-      call('GET', '/pricing_models/:pricingModelId', one(unused.pricing_model_id as string)),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    refusal(
+      await call('GET', '/pricing_models/:pricingModelId', one(unused.pricing_model_id as string)),
+      404,
+    );
   });
 });

@@ -1,9 +1,15 @@
-import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domain';
 import { inlineUnitOfWork } from '../db/unit-of-work';
-import type { ApiRecord, ApiResponse } from '../http/api-response';
+import type { ApiRecord } from '../http/api-response';
 import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
 import { FakeNumbersStore } from '../numbers/fake-numbers.store';
-import { callRoute, rejection, routePartner } from '../test-support/route-calls';
+import {
+  answerRecords,
+  callRoute,
+  expect400,
+  refusal,
+  routePartner,
+  type RouteAnswer,
+} from '../test-support/route-calls';
 import { FakeSourceReferences } from './fake-source-references';
 import { FakeSourcesStore } from './fake-sources.store';
 import type { SourceChangeListener } from './source-change-listener';
@@ -67,7 +73,7 @@ describe('source routes', () => {
       body?: Record<string, unknown>;
       now?: Date;
     } = {},
-  ): Promise<ApiResponse> {
+  ): Promise<RouteAnswer> {
     return callRoute(routes, method, path, {
       ...input,
       partner: input.partner ?? ACME,
@@ -75,10 +81,7 @@ describe('source routes', () => {
     });
   }
 
-  function records(response: ApiResponse): ApiRecord[] {
-    expect(response).toMatchObject({ kind: 'records', names: { plural: 'sources', singular: 'source' } });
-    return (response as { records: ApiRecord[] }).records;
-  }
+  const records = (answer: RouteAnswer): ApiRecord[] => answerRecords(answer, 'sources');
 
   const minimal = { customer_id: '10', name: 'Front page', phonenr: '22 33 44 55' };
 
@@ -89,13 +92,6 @@ describe('source routes', () => {
   ): Promise<ApiRecord> {
     const [record] = records(await call('POST', '/sources', { partner, body, now }));
     return record!;
-  }
-
-  async function expect400(promise: Promise<unknown>, field: string, rule?: string | RegExp): Promise<void> {
-    const error = await rejection(promise);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).field).toBe(field);
-    if (rule !== undefined) expect((error as ValidationError).rule).toMatch(rule);
   }
 
   const params = (sourceId: string) => ({ params: { sourceId } });
@@ -290,8 +286,7 @@ describe('source routes', () => {
 
   it('answers another partner’s or an unknown customer with 404', async () => {
     for (const customer_id of ['20', '999', 'abc']) {
-      const error = await rejection(call('POST', '/sources', { body: { ...minimal, customer_id } }));
-      expect(error).toBeInstanceOf(NotFoundError);
+      refusal(await call('POST', '/sources', { body: { ...minimal, customer_id } }), 404);
     }
   });
 
@@ -331,9 +326,9 @@ describe('source routes', () => {
     await create();
     await create();
     await create();
-    const error = await rejection(call('POST', '/sources', { body: minimal }));
-    expect(error).toBeInstanceOf(ForbiddenError);
-    expect((error as Error).message).toBe('No tracking number available');
+    expect(refusal(await call('POST', '/sources', { body: minimal }), 403)).toBe(
+      'No tracking number available',
+    );
   });
 
   it('lists pages in id order, filtered by customer', async () => {
@@ -341,13 +336,13 @@ describe('source routes', () => {
     await create({ ...minimal, customer_id: '11', name: 'second' });
     await create({ ...minimal, name: 'third' });
     const page = await call('GET', '/sources', { query: { page: '1', pagesize: '2' } });
-    expect(page).toMatchObject({ kind: 'paged', total: 3, page: 1, pageSize: 2 });
-    expect((page as { records: ApiRecord[] }).records.map((record) => record.name)).toEqual(['third']);
+    expect(page.body).toMatchObject({ total: 3, page: 1, pagesize: 2, numpages: 2 });
+    expect((page.body.sources as ApiRecord[]).map((record) => record.name)).toEqual(['third']);
     const all = await call('GET', '/sources');
-    expect(all).toMatchObject({ total: 3, page: 0, pageSize: 1000 });
+    expect(all.body).toMatchObject({ total: 3, page: 0, pagesize: 1000 });
     const filtered = await call('GET', '/sources', { query: { customer_id: '11' } });
-    expect((filtered as { records: ApiRecord[] }).records.map((record) => record.name)).toEqual(['second']);
-    expect(await call('GET', '/sources', { partner: BETA })).toMatchObject({ total: 0, records: [] });
+    expect((filtered.body.sources as ApiRecord[]).map((record) => record.name)).toEqual(['second']);
+    expect((await call('GET', '/sources', { partner: BETA })).body).toMatchObject({ total: 0, sources: [] });
   });
 
   it.each([
@@ -364,13 +359,10 @@ describe('source routes', () => {
     const created = await create();
     expect(records(await call('GET', '/sources/:sourceId', params('1')))).toEqual([created]);
     for (const sourceId of ['2', 'x', '01', '99999999999999999999']) {
-      expect(await rejection(call('GET', '/sources/:sourceId', params(sourceId)))).toBeInstanceOf(
-        NotFoundError,
-      );
+      refusal(await call('GET', '/sources/:sourceId', params(sourceId)), 404);
     }
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const error = await rejection(call(method, '/sources/:sourceId', { partner: BETA, ...params('1') }));
-      expect(error).toBeInstanceOf(NotFoundError);
+      refusal(await call(method, '/sources/:sourceId', { partner: BETA, ...params('1') }), 404);
     }
   });
 
@@ -480,10 +472,7 @@ describe('source routes', () => {
 
     it('refuses to change a closed source with 403', async () => {
       await call('DELETE', '/sources/:sourceId', params('1'));
-      const error = await rejection(
-        call('PUT', '/sources/:sourceId', { ...params('1'), body: { name: 'x' } }),
-      );
-      expect(error).toBeInstanceOf(ForbiddenError);
+      refusal(await call('PUT', '/sources/:sourceId', { ...params('1'), body: { name: 'x' } }), 403);
     });
   });
 
@@ -498,9 +487,7 @@ describe('source routes', () => {
       // +4722000002 is the last free one; after it, the held number is not handed out.
       expect((await create()).destnr).toBe('+4722000002');
       const early = new Date(NOW.getTime() + 30 * DAY - 1000);
-      expect(await rejection(call('POST', '/sources', { body: minimal, now: early }))).toBeInstanceOf(
-        ForbiddenError,
-      );
+      refusal(await call('POST', '/sources', { body: minimal, now: early }), 403);
       expect((await create(minimal, ACME, new Date(NOW.getTime() + 30 * DAY))).destnr).toBe('+4722000003');
     });
 

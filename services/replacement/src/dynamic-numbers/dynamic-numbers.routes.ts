@@ -1,10 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from '@trackline/platform';
-import { toHttpError } from '../http/error-mapper';
+import { NUMBER_STORE_OUTAGE, toHttpError } from '../http/error-mapper';
 import { elapsedMs, markRequestStart, sendJson } from '../http/json-response';
 import { readRawBody } from '../http/raw-body';
-import { StoreUnavailableError } from '../http/replacement-errors';
+import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 import { withStoreDeadline } from '../http/store-deadline';
 import type { ReplacementMetrics } from '../metrics/replacement-metrics';
 import { failureBody, responseStatus } from './dynamic-numbers.response';
@@ -42,7 +42,7 @@ export function dynamicNumbersRoutes(deps: DynamicNumbersRoutesDeps): RequestLis
       );
       metrics.replacementAnswered(200, sendJson(res, 200, result, headers));
     } catch (error) {
-      const { status, message } = toHttpError(error, logger.child({ reqId: requestId }));
+      const { status, message } = toHttpError(error, logger.child({ reqId: requestId }), NUMBER_STORE_OUTAGE);
       if (error instanceof StoreUnavailableError) metrics.redisFailure(error.timedOut);
       const wantsHttpStatuses = req.headers['x-http-statuses'] !== undefined;
       const ms = sendJson(res, responseStatus(status, wantsHttpStatuses), failureBody(message), headers);

@@ -1,5 +1,6 @@
 import type { PartnerConfig } from '@trackline/contracts';
-import { ForbiddenError, NotImplementedError, signBody, verifySignature } from '@trackline/domain';
+import { ForbiddenError, signBody, verifySignature } from '@trackline/domain';
+import { NotImplementedError } from '../http/replacement-errors';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
 import type { AllocationInput, AllocationResult, NumberPoolStore } from '../pools/number-pool.store';
 import { DynamicNumbersService } from './dynamic-numbers.service';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CustomerSeenEvent, PartnerConfig } from '@trackline/contracts';
-import { ForbiddenError, NotImplementedError, verifySignature } from '@trackline/domain';
+import { ForbiddenError, verifySignature } from '@trackline/domain';
+import { NotImplementedError } from '../http/replacement-errors';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
 import type { NumberPoolStore } from '../pools/number-pool.store';
 import {

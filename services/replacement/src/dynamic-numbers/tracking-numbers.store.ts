@@ -1,6 +1,6 @@
 import { numberIndexKey } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
-import { StoreUnavailableError } from '../http/replacement-errors';
+import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 
 /** Which of some numbers are tracking numbers of the platform (any partner's). */
 export interface TrackingNumbersStore {

@@ -1,17 +1,39 @@
 import { ProjectionDecodeError } from '@trackline/contracts';
 import { isTracklineError } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
-import { ClientAbortedError, StoreUnavailableError } from './replacement-errors';
+import { StoreUnavailableError } from '../resilience/store-unavailable-error';
+import { ClientAbortedError } from './replacement-errors';
+
+/** How a route answers a store outage. */
+export interface StoreOutageAnswer {
+  status: number;
+  message: string;
+}
+
+/** 503, like a store outage on every route of both services (docs/architecture.md, One edge). */
+export const ROUTING_STORE_OUTAGE: StoreOutageAnswer = { status: 503, message: 'Routing store unavailable' };
+
+/**
+ * The replacement API's contract with partners' pages (docs/openapi/replacement.yaml, check 7):
+ * `500 Number store unavailable`, counted under `500` (docs/operations.md, Metrics). The one
+ * exception to the 503: the page shows its own numbers either way.
+ */
+export const NUMBER_STORE_OUTAGE: StoreOutageAnswer = { status: 500, message: 'Number store unavailable' };
 
 /**
  * The one place errors become a status and a text (STYLE §6). Client errors are answered as they
- * are; store failures are logged briefly (they come in floods while Redis is down); anything else
- * is logged with its stack and answered with a generic text.
+ * are; store failures are logged briefly (they come in floods while Redis is down) and answered
+ * as the route's contract says; anything else is logged with its stack and answered with a
+ * generic text.
  */
-export function toHttpError(error: unknown, log: Logger): { status: number; message: string } {
+export function toHttpError(
+  error: unknown,
+  log: Logger,
+  storeOutage: StoreOutageAnswer = ROUTING_STORE_OUTAGE,
+): { status: number; message: string } {
   if (error instanceof StoreUnavailableError) {
     log.warn({ reason: error.reason }, 'store unavailable');
-    return { status: 500, message: error.message };
+    return storeOutage;
   }
   if (error instanceof ClientAbortedError) {
     log.info('client aborted the request body');

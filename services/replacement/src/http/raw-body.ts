@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { PayloadTooLargeError } from '@trackline/domain';
-import { ClientAbortedError } from './replacement-errors';
+import { ClientAbortedError, PayloadTooLargeError } from './replacement-errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 

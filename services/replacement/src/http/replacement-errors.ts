@@ -31,25 +31,22 @@ export class ClientAbortedError extends TracklineError {
   }
 }
 
-/** ioredis's message when a command outlives `commandTimeout`. */
-const IOREDIS_TIMEOUT = 'Command timed out';
+/** A body over the limit (64 KiB); refused as soon as its declared or received size says so. */
+export class PayloadTooLargeError extends TracklineError {
+  readonly status = 413;
+  readonly code = 'payload_too_large';
 
-/** Redis failed, timed out or is unreachable: answered at once as a 500 instead of waiting. */
-export class StoreUnavailableError extends TracklineError {
-  readonly status = 500;
-  readonly code = 'store_unavailable';
-
-  /** `timedOut`: no answer in time (a command or the request's deadline), as against a refused or lost connection. */
-  constructor(
-    readonly reason: string,
-    readonly timedOut = false,
-  ) {
-    super('Number store unavailable');
+  constructor(message: string) {
+    super(message);
   }
+}
 
-  /** From what a Redis command threw. */
-  static from(error: unknown): StoreUnavailableError {
-    const reason = error instanceof Error ? error.message : String(error);
-    return new StoreUnavailableError(reason, reason === IOREDIS_TIMEOUT);
+/** The partner has no number pool (docs/openapi/replacement.yaml, `501 No number pool configured`). */
+export class NotImplementedError extends TracklineError {
+  readonly status = 501;
+  readonly code = 'not_implemented';
+
+  constructor(message: string) {
+    super(message);
   }
 }

@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from './replacement-errors';
+import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 import { withStoreDeadline } from './store-deadline';
 
 describe('withStoreDeadline', () => {

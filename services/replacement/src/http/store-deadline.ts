@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from './replacement-errors';
+import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 
 /**
  * Bounds the Redis work of one request: each command already has its own timeout, but two in a

@@ -1,6 +1,6 @@
 import { decodePartnerConfig, isKeySafeAdvId, partnerKeys, type PartnerConfig } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
-import { StoreUnavailableError } from '../http/replacement-errors';
+import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 
 /** Reads the partner settings management projects. Null: no such partner. */
 export interface PartnerConfigStore {

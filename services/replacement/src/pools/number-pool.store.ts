@@ -9,7 +9,7 @@ import {
   type OnExhausted,
 } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
-import { StoreUnavailableError } from '../http/replacement-errors';
+import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 import { defineReplacementScripts, type ReplacementScripts } from './lua-scripts';
 
 export interface AllocationInput {

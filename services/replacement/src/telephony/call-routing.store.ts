@@ -12,7 +12,7 @@ import {
   type StoredSourceRoute,
 } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
-import { StoreUnavailableError } from '../http/replacement-errors';
+import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 
 export interface PoolBinding {
   binding: Binding;

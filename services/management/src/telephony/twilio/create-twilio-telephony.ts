@@ -1,9 +1,9 @@
 import type { Logger } from '@trackline/platform';
-import type { Router } from 'express';
 import type { DataSource } from 'typeorm';
 import type { CdrIngestionService } from '../../cdrs/cdr-ingestion.service';
 import type { ManagementConfig } from '../../config/management-config';
 import type { GreetingsService } from '../../greetings/greetings.service';
+import type { ProviderRouteDefinition, SignedLinkRouteDefinition } from '../../http/route-definition';
 import { RedisCallContextReader, type CallContextRedis } from './call-context.reader';
 import { RecordingFetcher } from './recording-fetcher';
 import { twilioCallbackRoutes } from './twilio-callbacks.routes';
@@ -14,7 +14,8 @@ import { TypeormTwilioCallsStore } from './twilio-calls.store';
 const MAX_RECORDING_BYTES = 20 * 1024 * 1024;
 
 export interface TwilioTelephony {
-  router: Router;
+  /** The provider's callbacks and the greeting audio link, for the one route registration. */
+  routes: (ProviderRouteDefinition | SignedLinkRouteDefinition)[];
   calls: TwilioCallsService;
   /** Starts the sweep that completes calls whose callbacks stopped; returns its stop function. */
   startSweep(): () => void;
@@ -46,18 +47,16 @@ export function createTwilioTelephony(deps: {
     { graceMs: config.twilio.graceSeconds * 1000 },
     logger,
   );
-  const router = twilioCallbackRoutes({
+  const routes = twilioCallbackRoutes({
     calls,
     greetings: deps.greetings,
     recordings,
     authToken: config.twilio.authToken,
     publicUrl: config.twilio.publicUrl,
     greetingRecordNumber: config.greetingRecordNumber,
-    log: logger,
-    clock,
   });
   return {
-    router,
+    routes,
     calls,
     startSweep: () => {
       let running = false;

@@ -1,15 +1,15 @@
 import {
   ForbiddenError,
   greetingAudioSignatureMatches,
-  isTracklineError,
   NotFoundError,
+  ServiceUnavailableError,
   twimlDocument,
   ValidationError,
 } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GreetingsService } from '../../greetings/greetings.service';
-import { isStoreUnreachable } from '../../http/error-handler';
+import type { ApiResponse } from '../../http/api-response';
+import type { ProviderRouteDefinition, SignedLinkRouteDefinition } from '../../http/route-definition';
 import { askForPin, goodbye, PIN_TRIES, recordGreeting } from './greeting-call.twiml';
 import { RecordingUnavailableError, type RecordingFetcher } from './recording-fetcher';
 import { FINAL_CALL_STATUSES, type TwilioCallsService } from './twilio-calls.service';
@@ -19,7 +19,6 @@ import {
   field,
   NUMBER_PATTERN,
   optionalSeconds,
-  signedForm,
   toE164,
 } from './twilio-webhook';
 
@@ -33,156 +32,173 @@ export interface TwilioCallbackDependencies {
   publicUrl: string;
   /** GREETING_RECORD_NUMBER: the only number the greeting dial-in answers. */
   greetingRecordNumber: string;
-  log: Logger;
-  clock: () => Date;
 }
 
-const FORM_LIMIT = '64kb';
+const FORM_LIMIT_BYTES = 64 * 1024;
 const GREETING_MAX_SECONDS = 120;
+const TWIML_TYPE = 'text/xml; charset=utf-8';
 
 /**
- * The provider's callbacks on management (docs/telephony.md), mounted under /telephony before the
- * bearer-token routes: they authenticate by the provider's signature instead.
+ * The provider's callbacks on management (docs/telephony.md): route definitions for the one
+ * registration (http/mount-routes.ts), authenticated by the provider's signature (the greeting
+ * audio link by its own signature and expiry) instead of digest or bearer token.
  */
-export function twilioCallbackRoutes(deps: TwilioCallbackDependencies): Router {
-  const router = express.Router();
-  const form = express.raw({ type: () => true, limit: FORM_LIMIT });
-  const signed = (request: Request) => signedForm(request, deps.publicUrl, deps.authToken);
-
-  router.post('/twilio/call-status', form, async (request: Request, response: Response) => {
-    const fields = signed(request);
-    const callSid = field(fields, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
-    const callStatus = field(fields, 'CallStatus', /^[a-z-]{1,20}$/, 'must be a call status');
-    // Progress events (initiated, ringing, in-progress) say nothing the record needs.
-    if (!FINAL_CALL_STATUSES.has(callStatus)) {
-      emptyAnswer(response);
-      return;
-    }
-    const to = toE164(field(fields, 'To', NUMBER_PATTERN, 'must be a phone number'));
-    const result = await deps.calls.statusCallback(
-      callSid,
-      {
-        to,
-        from: (fields.get('From') ?? '').slice(0, 64),
-        callStatus,
-        callDuration: optionalSeconds(fields, 'CallDuration') ?? 0,
+export function twilioCallbackRoutes(
+  deps: TwilioCallbackDependencies,
+): (ProviderRouteDefinition | SignedLinkRouteDefinition)[] {
+  const provider = {
+    method: 'POST',
+    access: 'provider',
+    signature: { authToken: deps.authToken, publicUrl: deps.publicUrl },
+    bodyLimitBytes: FORM_LIMIT_BYTES,
+  } as const;
+  const callbacks: ProviderRouteDefinition[] = [
+    {
+      ...provider,
+      path: '/telephony/twilio/call-status',
+      handle: async ({ form, now, log }) => {
+        const callSid = field(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
+        const callStatus = field(form, 'CallStatus', /^[a-z-]{1,20}$/, 'must be a call status');
+        // Progress events (initiated, ringing, in-progress) say nothing the record needs.
+        if (!FINAL_CALL_STATUSES.has(callStatus)) return emptyAnswer();
+        const to = toE164(field(form, 'To', NUMBER_PATTERN, 'must be a phone number'));
+        const result = await deps.calls.statusCallback(
+          callSid,
+          {
+            to,
+            from: (form.get('From') ?? '').slice(0, 64),
+            callStatus,
+            callDuration: optionalSeconds(form, 'CallDuration') ?? 0,
+          },
+          now,
+        );
+        log.info({ callSid, callStatus, ...result }, 'provider status callback');
+        return emptyAnswer();
       },
-      deps.clock(),
-    );
-    deps.log.info({ callSid, callStatus, ...result }, 'provider status callback');
-    emptyAnswer(response);
-  });
-
-  router.post('/twilio/recording', form, async (request: Request, response: Response) => {
-    const fields = signed(request);
-    const query = new URL(request.originalUrl, 'http://query.invalid').searchParams;
-    const callSid = field(fields, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
-    const recordingStatus = field(fields, 'RecordingStatus', /^[a-z-]{1,20}$/, 'must be a recording status');
-    const recordingSid = fields.get('RecordingSid') ?? '';
-    const recordingUrl = fields.get('RecordingUrl') ?? '';
-    if (recordingStatus === 'completed') {
-      if (recordingSid === '' || recordingUrl === '')
-        throw new ValidationError(recordingSid === '' ? 'RecordingSid' : 'RecordingUrl', 'is required');
-      // Refused before anything is kept: a signed callback still cannot point us at another host.
-      deps.recordings.allowedUrl(recordingUrl, 'RecordingUrl');
-    }
-    const greetingId = query.get('greeting');
-    if (greetingId !== null) {
-      await greetingRecording(deps, greetingId, recordingStatus, recordingUrl);
-      emptyAnswer(response);
-      return;
-    }
-    const to = query.get('to');
-    if (to === null || !NUMBER_PATTERN.test(to))
-      throw new ValidationError('to', 'the callback URL must name the tracking number (?to=+E.164)');
-    const result = await deps.calls.recordingCallback(
-      callSid,
-      {
-        to: toE164(to),
-        recordingSid: recordingSid.slice(0, 64),
-        recordingUrl: recordingUrl.slice(0, 2048),
-        recordingStatus,
-        recordingDuration: optionalSeconds(fields, 'RecordingDuration') ?? 0,
+    },
+    {
+      ...provider,
+      path: '/telephony/twilio/recording',
+      handle: async ({ form, query, now, log }) => {
+        const callSid = field(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
+        const recordingStatus = field(
+          form,
+          'RecordingStatus',
+          /^[a-z-]{1,20}$/,
+          'must be a recording status',
+        );
+        const recordingSid = form.get('RecordingSid') ?? '';
+        const recordingUrl = form.get('RecordingUrl') ?? '';
+        if (recordingStatus === 'completed') {
+          if (recordingSid === '' || recordingUrl === '')
+            throw new ValidationError(recordingSid === '' ? 'RecordingSid' : 'RecordingUrl', 'is required');
+          // Refused before anything is kept: a signed callback still cannot point us at another host.
+          deps.recordings.allowedUrl(recordingUrl, 'RecordingUrl');
+        }
+        const greetingId = query.greeting;
+        if (greetingId !== undefined) {
+          await greetingRecording(deps, { greetingId, recordingStatus, recordingUrl }, now, log);
+          return emptyAnswer();
+        }
+        const to = query.to;
+        if (to === undefined || !NUMBER_PATTERN.test(to))
+          throw new ValidationError('to', 'the callback URL must name the tracking number (?to=+E.164)');
+        const result = await deps.calls.recordingCallback(
+          callSid,
+          {
+            to: toE164(to),
+            recordingSid: recordingSid.slice(0, 64),
+            recordingUrl: recordingUrl.slice(0, 2048),
+            recordingStatus,
+            recordingDuration: optionalSeconds(form, 'RecordingDuration') ?? 0,
+          },
+          now,
+        );
+        log.info({ callSid, recordingStatus, ...result }, 'provider recording callback');
+        return emptyAnswer();
       },
-      deps.clock(),
-    );
-    deps.log.info({ callSid, recordingStatus, ...result }, 'provider recording callback');
-    emptyAnswer(response);
-  });
-
-  router.post('/twilio/greeting-call', form, async (request: Request, response: Response) => {
-    const fields = signed(request);
-    const query = new URL(request.originalUrl, 'http://query.invalid').searchParams;
-    const step = query.get('step');
-    let xml: string;
-    if (step === null) {
-      const to = toE164(field(fields, 'To', NUMBER_PATTERN, 'must be a phone number'));
-      xml = isGreetingNumber(to, deps.greetingRecordNumber)
-        ? askForPin(deps.publicUrl, 1, false)
-        : twimlDocument([{ name: 'Reject' }]);
-    } else if (step === 'pin') {
-      const attempt = Number(query.get('attempt') ?? '1');
-      if (!Number.isInteger(attempt) || attempt < 1 || attempt > PIN_TRIES)
-        throw new ValidationError('attempt', `must be 1 to ${PIN_TRIES}`);
-      const greeting = await deps.greetings.waitingFor(fields.get('Digits') ?? '');
-      if (greeting !== null) {
-        deps.log.info({ vmGreetingId: greeting.id }, 'greeting dial-in: PIN accepted');
-        xml = recordGreeting(deps.publicUrl, greeting.id, GREETING_MAX_SECONDS);
-      } else if (attempt < PIN_TRIES) {
-        xml = askForPin(deps.publicUrl, attempt + 1, true);
-      } else {
-        deps.log.warn({ callSid: fields.get('CallSid') }, 'greeting dial-in: three wrong PINs');
-        xml = goodbye('That code was not recognised. Goodbye.');
-      }
-    } else if (step === 'recorded') {
-      xml = goodbye('Thank you. Your greeting has been recorded. Goodbye.');
-    } else {
-      throw new ValidationError('step', 'must be pin or recorded');
-    }
-    response.status(200).type('text/xml; charset=utf-8').send(xml);
-  });
-
-  // Fetched by the provider for <Play>; the link's own signature and expiry authenticate it.
-  router.get('/greetings/:id/audio', async (request: Request, response: Response) => {
-    const id = String(request.params.id);
-    const expires = Number(request.query.expires);
-    const sig = typeof request.query.sig === 'string' ? request.query.sig : '';
-    if (!greetingAudioSignatureMatches(deps.authToken, id, expires, sig, deps.clock().getTime()))
-      throw new ForbiddenError('Invalid or expired link');
-    const greeting = await deps.greetings.withSound(id);
-    if (greeting === null || greeting.sounddata === null)
-      throw new NotFoundError(`recorded voicemail greeting ${id}`);
-    response
-      .status(200)
-      .set({ 'Content-Type': audioType(greeting.sounddata), 'Cache-Control': 'private, max-age=300' })
-      .send(greeting.sounddata);
-  });
-
-  router.use((error: unknown, request: Request, response: Response, next: NextFunction) => {
-    if (!request.path.startsWith('/twilio/') && !/^\/greetings\/[^/]+\/audio$/.test(request.path)) {
-      next(error);
-      return;
-    }
-    const { status, message } = describe(error);
-    if (status >= 500) deps.log.error({ err: error, path: request.originalUrl }, 'provider callback failed');
-    response.status(status).json({ error: { status, message } });
-  });
-  return router;
+    },
+    {
+      ...provider,
+      path: '/telephony/twilio/greeting-call',
+      handle: async ({ form, query, log }) => {
+        const step = query.step;
+        let xml: string;
+        if (step === undefined) {
+          const to = toE164(field(form, 'To', NUMBER_PATTERN, 'must be a phone number'));
+          xml = isGreetingNumber(to, deps.greetingRecordNumber)
+            ? askForPin(deps.publicUrl, 1, false)
+            : twimlDocument([{ name: 'Reject' }]);
+        } else if (step === 'pin') {
+          const attempt = Number(query.attempt ?? '1');
+          if (!Number.isInteger(attempt) || attempt < 1 || attempt > PIN_TRIES)
+            throw new ValidationError('attempt', `must be 1 to ${PIN_TRIES}`);
+          const greeting = await deps.greetings.waitingFor(form.get('Digits') ?? '');
+          if (greeting !== null) {
+            log.info({ vmGreetingId: greeting.id }, 'greeting dial-in: PIN accepted');
+            xml = recordGreeting(deps.publicUrl, greeting.id, GREETING_MAX_SECONDS);
+          } else if (attempt < PIN_TRIES) {
+            xml = askForPin(deps.publicUrl, attempt + 1, true);
+          } else {
+            log.warn({ callSid: form.get('CallSid') }, 'greeting dial-in: three wrong PINs');
+            xml = goodbye('That code was not recognised. Goodbye.');
+          }
+        } else if (step === 'recorded') {
+          xml = goodbye('Thank you. Your greeting has been recorded. Goodbye.');
+        } else {
+          throw new ValidationError('step', 'must be pin or recorded');
+        }
+        return { kind: 'document', contentType: TWIML_TYPE, body: xml };
+      },
+    },
+  ];
+  const audio: SignedLinkRouteDefinition = {
+    // Fetched by the provider for <Play>; the link's own signature and expiry authenticate it.
+    method: 'GET',
+    path: '/telephony/greetings/:id/audio',
+    access: 'signed-link',
+    handle: async ({ params, query, now }) => {
+      const id = params.id!;
+      const expires = Number(query.expires);
+      const sig = query.sig ?? '';
+      if (!greetingAudioSignatureMatches(deps.authToken, id, expires, sig, now.getTime()))
+        throw new ForbiddenError('Invalid or expired link');
+      const greeting = await deps.greetings.withSound(id);
+      if (greeting === null || greeting.sounddata === null)
+        throw new NotFoundError(`recorded voicemail greeting ${id}`);
+      return {
+        kind: 'document',
+        contentType: audioType(greeting.sounddata),
+        headers: { 'Cache-Control': 'private, max-age=300' },
+        body: greeting.sounddata,
+      };
+    },
+  };
+  return [...callbacks, audio];
 }
 
 async function greetingRecording(
   deps: TwilioCallbackDependencies,
-  greetingId: string,
-  recordingStatus: string,
-  recordingUrl: string,
+  callback: { greetingId: string; recordingStatus: string; recordingUrl: string },
+  now: Date,
+  log: Logger,
 ): Promise<void> {
+  const { greetingId, recordingStatus, recordingUrl } = callback;
   if (recordingStatus !== 'completed') {
-    deps.log.warn({ vmGreetingId: greetingId, recordingStatus }, 'greeting dial-in: no recording');
+    log.warn({ vmGreetingId: greetingId, recordingStatus }, 'greeting dial-in: no recording');
     return;
   }
-  const audio = await deps.recordings.fetch(recordingUrl);
-  const greeting = await deps.greetings.recordFor(greetingId, audio, deps.clock());
-  deps.log.info(
+  let audio: Buffer;
+  try {
+    audio = await deps.recordings.fetch(recordingUrl);
+  } catch (error) {
+    if (!(error instanceof RecordingUnavailableError)) throw error;
+    // The provider retries the callback; the reason (a download error) stays in the log.
+    log.warn({ vmGreetingId: greetingId, reason: error.message }, 'greeting recording not fetched yet');
+    throw new ServiceUnavailableError('Recording not available yet; retry');
+  }
+  const greeting = await deps.greetings.recordFor(greetingId, audio, now);
+  log.info(
     { vmGreetingId: greeting.id, bytes: greeting.datalength },
     'voicemail greeting recorded by dial-in',
   );
@@ -198,21 +214,6 @@ function isGreetingNumber(to: string, configured: string): boolean {
   return own.length >= 4 && dialled.endsWith(own);
 }
 
-function describe(error: unknown): { status: number; message: string } {
-  if (isTracklineError(error)) return { status: error.status, message: error.message };
-  if (error instanceof RecordingUnavailableError)
-    return { status: 503, message: 'Recording not available yet; retry' };
-  const parserError = error as { type?: string };
-  if (parserError.type === 'entity.too.large')
-    return { status: 413, message: `body: must be at most ${FORM_LIMIT}` };
-  // Express could not decode a path segment (%-escapes of no UTF-8 text): the link is malformed.
-  if (error instanceof URIError || (error as { status?: unknown }).status === 400)
-    return { status: 400, message: 'path: is not a valid link' };
-  if (isStoreUnreachable(error))
-    return { status: 503, message: 'Service temporarily unavailable; retry later' };
-  return { status: 500, message: 'Internal error (logged)' };
-}
-
 /** WAV or MP3 as the provider's <Play> needs to know; anything else is sent as it is. */
 function audioType(audio: Buffer): string {
   if (audio.subarray(0, 4).toString('latin1') === 'RIFF') return 'audio/wav';
@@ -222,6 +223,6 @@ function audioType(audio: Buffer): string {
 }
 
 /** Status and recording callbacks: the provider ignores the body; an empty TwiML document is always safe. */
-function emptyAnswer(response: Response): void {
-  response.status(200).type('text/xml; charset=utf-8').send(twimlDocument([]));
+function emptyAnswer(): ApiResponse {
+  return { kind: 'document', contentType: TWIML_TYPE, body: twimlDocument([]) };
 }

@@ -1,4 +1,5 @@
 import { dialAnswered } from '@trackline/contracts';
+import { ServiceUnavailableError } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
 import type { CdrIngestionService } from '../../cdrs/cdr-ingestion.service';
 import type { CallContext, CallContextReader } from './call-context.reader';
@@ -120,6 +121,9 @@ export class TwilioCallsService {
     if (outcome.ok) {
       return this.finish(state, outcome.cdr.id, outcome.created ? 'stored' : 'already stored', now);
     }
+    // A store outage is 503 to the provider like on every route (docs/telephony.md): it retries.
+    if (outcome.status === 503)
+      throw new ServiceUnavailableError('Service temporarily unavailable; retry later');
     if (outcome.status >= 500) throw new Error(`call record not stored: ${outcome.message}`);
     // Refused for good (a rule of the record): retrying cannot help; the reason is kept and logged.
     this.log.error({ callSid: state.callSid, reason: outcome.message }, 'provider call record refused');

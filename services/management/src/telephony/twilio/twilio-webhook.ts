@@ -1,32 +1,7 @@
-import { ForbiddenError, parseFormBody, providerSignatureMatches, ValidationError } from '@trackline/domain';
-import type { Request } from 'express';
+import { ValidationError } from '@trackline/domain';
 
-/** The form fields of a provider webhook, by name (the first value of a repeated name). */
+/** The form fields of a signed provider webhook (http/provider-signature.ts), by name. */
 export type WebhookForm = ReadonlyMap<string, string>;
-
-/**
- * Checks the provider's signature of a request whose body express.raw has read: against
- * `<MANAGEMENT_PUBLIC_URL><path and query as received>` (never the Host header), X-Twilio-Signature
- * or X-SignalWire-Signature. Wrong or missing: 403 before anything is looked at.
- */
-export function signedForm(request: Request, publicUrl: string, authToken: string): WebhookForm {
-  const body: unknown = request.body;
-  const raw = Buffer.isBuffer(body) ? body.toString('utf8') : '';
-  const type = request.get('content-type') ?? '';
-  const fields =
-    raw === '' || type.toLowerCase().startsWith('application/x-www-form-urlencoded')
-      ? parseFormBody(raw)
-      : null;
-  const signature = request.get('x-twilio-signature') ?? request.get('x-signalwire-signature');
-  if (
-    fields === null ||
-    !providerSignatureMatches(authToken, `${publicUrl}${request.originalUrl}`, fields, signature)
-  )
-    throw new ForbiddenError('Invalid signature');
-  const form = new Map<string, string>();
-  for (const [name, value] of fields) if (!form.has(name)) form.set(name, value);
-  return form;
-}
 
 export function field(form: WebhookForm, name: string, pattern: RegExp, rule: string): string {
   const value = form.get(name);

@@ -5,7 +5,7 @@ import {
   type DialOutcome,
 } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
-import { StoreUnavailableError } from '../../http/replacement-errors';
+import { StoreUnavailableError } from '../../resilience/store-unavailable-error';
 
 export interface DialOutcomeStore {
   save(advId: string, outcome: DialOutcome): Promise<void>;

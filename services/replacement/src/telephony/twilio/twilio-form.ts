@@ -1,50 +1,7 @@
-import type { IncomingMessage } from 'node:http';
-import {
-  ForbiddenError,
-  parseFormBody,
-  providerSignatureMatches,
-  ValidationError,
-  type FormField,
-} from '@trackline/domain';
-import { readRawBody } from '../../http/raw-body';
+import { ValidationError } from '@trackline/domain';
 
-/** The form fields of a provider webhook, by name (the first value of a repeated name). */
+/** The form fields of a signed provider webhook (http/provider-signature.ts), by name. */
 export type WebhookForm = ReadonlyMap<string, string>;
-
-// A voice webhook is a few dozen short fields; 64 KiB leaves room for long SIP headers.
-const MAX_FORM_BYTES = 64 * 1024;
-
-/**
- * Reads a provider webhook and checks its signature against the public URL of the request
- * (`<public base URL><path and query as received>`, never the Host header): X-Twilio-Signature, or
- * X-SignalWire-Signature from SignalWire. Wrong or missing: 403 before anything else happens.
- */
-export async function readSignedForm(
-  req: IncomingMessage & { originalUrl?: string },
-  publicUrl: string,
-  authToken: string,
-): Promise<WebhookForm> {
-  const raw = await readRawBody(req, MAX_FORM_BYTES);
-  const type = req.headers['content-type'] ?? '';
-  const fields: FormField[] | null =
-    raw.length === 0 || type.toLowerCase().startsWith('application/x-www-form-urlencoded')
-      ? parseFormBody(raw.toString('utf8'))
-      : null;
-  const signature = header(req, 'x-twilio-signature') ?? header(req, 'x-signalwire-signature');
-  const url = `${publicUrl}${req.originalUrl ?? req.url ?? ''}`;
-  if (fields === null || !providerSignatureMatches(authToken, url, fields, signature)) {
-    // An unsigned body is refused the same way as a badly signed one, so nothing is parsed for strangers.
-    throw new ForbiddenError('Invalid signature');
-  }
-  const form = new Map<string, string>();
-  for (const [name, value] of fields) if (!form.has(name)) form.set(name, value);
-  return form;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** A required field, checked against a rule; 400 naming it otherwise. */
 export function requiredField(form: WebhookForm, name: string, pattern: RegExp, rule: string): string {

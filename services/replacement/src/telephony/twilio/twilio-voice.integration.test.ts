@@ -353,6 +353,15 @@ describe('with Redis down', () => {
       expect(JSON.parse(exchange.response.text)).toEqual({
         error: { status: 503, message: 'Routing store unavailable' },
       });
+      // The switch's endpoint answers a store outage the same way (docs/architecture.md, One edge).
+      const routed = await fetch(`http://127.0.0.1:${port}/telephony/route`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer switch-token' },
+        body: JSON.stringify({ call_id: 'down-2', anum: '+4791234567', bnum: STATIC }),
+      });
+      expect(routed.status).toBe(503);
+      expect(routed.headers.get('retry-after')).toBe('1');
+      expect(await routed.json()).toEqual({ error: { status: 503, message: 'Routing store unavailable' } });
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

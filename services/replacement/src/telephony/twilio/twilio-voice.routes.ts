@@ -1,16 +1,13 @@
 import { dialAnswered, isKeySafeAdvId } from '@trackline/contracts';
-import { isTracklineError, ValidationError } from '@trackline/domain';
-import { Router, type Request, type Response } from 'express';
+import { ValidationError } from '@trackline/domain';
 import type { TwilioVoiceConfig } from '../../config/replacement-config';
-import { toHttpError } from '../../http/error-mapper';
-import { sendJson, serverTiming } from '../../http/json-response';
-import { StoreUnavailableError } from '../../http/replacement-errors';
+import type { BaseRouteContext, ProviderRouteDefinition } from '../../http/route-definition';
 import { withStoreDeadline } from '../../http/store-deadline';
 import type { ReplacementMetrics } from '../../metrics/replacement-metrics';
 import type { PartnerConfigStore } from '../../partners/partner-config.store';
 import type { CallRoutingService } from '../call-routing.service';
 import type { DialOutcomeStore } from './dial-outcome.store';
-import { CALL_SID_PATTERN, CALL_SID_RULE, readSignedForm, requiredField } from './twilio-form';
+import { CALL_SID_PATTERN, CALL_SID_RULE, requiredField, type WebhookForm } from './twilio-form';
 import {
   connectTwiml,
   decisionTwiml,
@@ -30,7 +27,7 @@ export interface TwilioVoiceRoutesDeps {
   clock: () => number;
   /** Every Redis round trip of one webhook together must finish within this (the 200 ms budget). */
   storeDeadlineMs: number;
-  metrics: Pick<ReplacementMetrics, 'routeDecision' | 'redisFailure'>;
+  metrics: Pick<ReplacementMetrics, 'routeDecision'>;
 }
 
 const DIAL_STATUSES = new Set(['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled']);
@@ -38,145 +35,106 @@ const NUMBER_PATTERN = /^\+?[0-9]{3,20}$/;
 
 /**
  * The provider's voice webhooks (docs/telephony.md): the routing decision of `/telephony/route`
- * rendered as TwiML. A store outage answers 503 at once, so the provider turns to the number's
- * fallback URL.
+ * rendered as TwiML; route definitions for the one registration (http/mount-routes.ts), which
+ * checks the provider's signature first. A store outage answers 503 at once, so the provider
+ * turns to the number's fallback URL.
  */
-export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): Router {
-  const router = Router();
+export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDefinition[] {
   const { config } = deps;
+  const webhook = (
+    path: string,
+    answer: (context: BaseRouteContext & { form: WebhookForm }) => Promise<string>,
+  ): ProviderRouteDefinition => ({
+    method: 'POST',
+    path,
+    access: 'provider',
+    signature: { publicUrl: config.publicUrl, authToken: config.authToken },
+    handle: async (context) => ({ kind: 'twiml', xml: await answer(context) }),
+  });
 
-  router.post(TWILIO_PATHS.voice, (req, res) =>
-    handle(req, res, deps, async () => {
-      const form = await readSignedForm(req, config.publicUrl, config.authToken);
-      const callId = requiredField(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
-      const bnum = toE164(requiredField(form, 'To', NUMBER_PATTERN, 'must be a phone number'));
-      // A withheld caller arrives empty or as a word ("anonymous", "Restricted"); kept as sent.
-      const anum = (form.get('From') ?? '').replace(/\s/g, '') || 'anonymous';
-      const now = deps.clock();
-      const { decision, partnerConfig } = await withStoreDeadline(
-        (async () => {
-          const { decision } = await deps.routing.route({
-            callId,
-            anum: anum.slice(0, 32),
-            bnum,
-            at: new Date(now),
-          });
-          // The routing just read it: from the in-process cache (PARTNER_CONFIG_CACHE_MS).
-          const partnerConfig = decision.partner === null ? null : await deps.partners.find(decision.partner);
-          return { decision, partnerConfig };
-        })(),
-        deps.storeDeadlineMs,
-      );
-      deps.metrics.routeDecision(decision.action);
-      req.log.info({ callId, action: decision.action, partner: decision.partner }, 'provider call routed');
-      const handling = {
-        ringTimeoutSeconds: partnerConfig?.ringTimeoutSeconds ?? config.ringTimeoutSeconds,
-        screenCalls: partnerConfig?.screenCalls === true,
-      };
-      return decisionTwiml(decision, bnum, config, handling, now);
-    }),
-  );
-
-  router.post(TWILIO_PATHS.dialResult, (req, res) =>
-    handle(req, res, deps, async () => {
-      const form = await readSignedForm(req, config.publicUrl, config.authToken);
-      const context = parseDialQuery(new URL(req.originalUrl, 'http://query.invalid').searchParams);
-      if (context === null) throw new ValidationError('query', 'is not a dial-result link Trackline made');
-      const callId = requiredField(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
-      const reported = requiredField(form, 'DialCallStatus', /^[a-z-]{1,20}$/, 'must be a dial status');
-      if (!DIAL_STATUSES.has(reported))
-        throw new ValidationError('DialCallStatus', `must be one of ${[...DIAL_STATUSES].join(', ')}`);
-      // A screened call counts as answered only when the answering phone pressed 1; an answering
-      // machine (or a person declining) that picked up is a call nobody answered.
-      const status =
-        context.screened &&
-        dialAnswered(reported) &&
-        !(await withStoreDeadline(deps.dialOutcomes.accepted(context.advId, callId), deps.storeDeadlineMs))
-          ? 'no-answer'
-          : reported;
-      const rawDuration = form.get('DialCallDuration') ?? '0';
-      if (!/^\d{1,9}$/.test(rawDuration))
-        throw new ValidationError('DialCallDuration', 'must be whole seconds');
-      const divert = (status === 'busy' && context.onBusy) || (status === 'no-answer' && context.onNoAnswer);
-      const now = deps.clock();
-      await withStoreDeadline(
-        deps.dialOutcomes.save(context.advId, {
+  const voice = webhook(TWILIO_PATHS.voice, async ({ form, log }) => {
+    const callId = requiredField(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
+    const bnum = toE164(requiredField(form, 'To', NUMBER_PATTERN, 'must be a phone number'));
+    // A withheld caller arrives empty or as a word ("anonymous", "Restricted"); kept as sent.
+    const anum = (form.get('From') ?? '').replace(/\s/g, '') || 'anonymous';
+    const now = deps.clock();
+    const { decision, partnerConfig } = await withStoreDeadline(
+      (async () => {
+        const { decision } = await deps.routing.route({
           callId,
-          status,
-          durationSeconds: dialAnswered(status) ? Number(rawDuration) : 0,
-          voicemail: divert,
-          at: new Date(now).toISOString(),
-        }),
-        deps.storeDeadlineMs,
-      );
-      req.log.info({ callId, status, divert }, 'provider dial ended');
-      return divert ? voicemailTwiml(config, context.bnum, context.vmGreetingId, now) : hangupTwiml();
-    }),
-  );
+          anum: anum.slice(0, 32),
+          bnum,
+          at: new Date(now),
+        });
+        // The routing just read it: from the in-process cache (PARTNER_CONFIG_CACHE_MS).
+        const partnerConfig = decision.partner === null ? null : await deps.partners.find(decision.partner);
+        return { decision, partnerConfig };
+      })(),
+      deps.storeDeadlineMs,
+    );
+    deps.metrics.routeDecision(decision.action);
+    log.info({ callId, action: decision.action, partner: decision.partner }, 'provider call routed');
+    const handling = {
+      ringTimeoutSeconds: partnerConfig?.ringTimeoutSeconds ?? config.ringTimeoutSeconds,
+      screenCalls: partnerConfig?.screenCalls === true,
+    };
+    return decisionTwiml(decision, bnum, config, handling, now);
+  });
+
+  const dialResult = webhook(TWILIO_PATHS.dialResult, async ({ form, query, log }) => {
+    const context = parseDialQuery(query);
+    if (context === null) throw new ValidationError('query', 'is not a dial-result link Trackline made');
+    const callId = requiredField(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
+    const reported = requiredField(form, 'DialCallStatus', /^[a-z-]{1,20}$/, 'must be a dial status');
+    if (!DIAL_STATUSES.has(reported))
+      throw new ValidationError('DialCallStatus', `must be one of ${[...DIAL_STATUSES].join(', ')}`);
+    // A screened call counts as answered only when the answering phone pressed 1; an answering
+    // machine (or a person declining) that picked up is a call nobody answered.
+    const status =
+      context.screened &&
+      dialAnswered(reported) &&
+      !(await withStoreDeadline(deps.dialOutcomes.accepted(context.advId, callId), deps.storeDeadlineMs))
+        ? 'no-answer'
+        : reported;
+    const rawDuration = form.get('DialCallDuration') ?? '0';
+    if (!/^\d{1,9}$/.test(rawDuration))
+      throw new ValidationError('DialCallDuration', 'must be whole seconds');
+    const divert = (status === 'busy' && context.onBusy) || (status === 'no-answer' && context.onNoAnswer);
+    const now = deps.clock();
+    await withStoreDeadline(
+      deps.dialOutcomes.save(context.advId, {
+        callId,
+        status,
+        durationSeconds: dialAnswered(status) ? Number(rawDuration) : 0,
+        voicemail: divert,
+        at: new Date(now).toISOString(),
+      }),
+      deps.storeDeadlineMs,
+    );
+    log.info({ callId, status, divert }, 'provider dial ended');
+    return divert ? voicemailTwiml(config, context.bnum, context.vmGreetingId, now) : hangupTwiml();
+  });
 
   // <Number url>: the whisper to the answering phone, then its key press (docs/telephony.md).
-  router.post(TWILIO_PATHS.screen, (req, res) =>
-    handle(req, res, deps, async () => {
-      const form = await readSignedForm(req, config.publicUrl, config.authToken);
-      const query = new URL(req.originalUrl, 'http://query.invalid').searchParams;
-      const advId = query.get('adv');
-      if (!isKeySafeAdvId(advId))
-        throw new ValidationError('adv', 'must name a partner in the screening link');
-      if (query.get('step') !== 'answer') return screenTwiml(config, advId);
-      // The whisper runs on the dialled leg; the call it belongs to is its parent.
-      const parent = form.get('ParentCallSid') ?? '';
-      const callId = CALL_SID_PATTERN.test(parent)
-        ? parent
-        : requiredField(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
-      if (form.get('Digits') !== '1') return hangupTwiml();
-      await withStoreDeadline(deps.dialOutcomes.accept(advId, callId), deps.storeDeadlineMs);
-      req.log.info({ callId }, 'screened call accepted');
-      return connectTwiml();
-    }),
-  );
+  const screen = webhook(TWILIO_PATHS.screen, async ({ form, query, log }) => {
+    const advId = query.get('adv');
+    if (!isKeySafeAdvId(advId)) throw new ValidationError('adv', 'must name a partner in the screening link');
+    if (query.get('step') !== 'answer') return screenTwiml(config, advId);
+    // The whisper runs on the dialled leg; the call it belongs to is its parent.
+    const parent = form.get('ParentCallSid') ?? '';
+    const callId = CALL_SID_PATTERN.test(parent)
+      ? parent
+      : requiredField(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
+    if (form.get('Digits') !== '1') return hangupTwiml();
+    await withStoreDeadline(deps.dialOutcomes.accept(advId, callId), deps.storeDeadlineMs);
+    log.info({ callId }, 'screened call accepted');
+    return connectTwiml();
+  });
 
   // <Record action>: without it the provider would fetch the voice URL again and route the call anew.
-  router.post(TWILIO_PATHS.recorded, (req, res) =>
-    handle(req, res, deps, async () => {
-      await readSignedForm(req, config.publicUrl, config.authToken);
-      return hangupTwiml();
-    }),
-  );
+  const recorded = webhook(TWILIO_PATHS.recorded, async () => hangupTwiml());
 
-  return router;
-}
-
-async function handle(
-  req: Request,
-  res: Response,
-  deps: TwilioVoiceRoutesDeps,
-  answer: () => Promise<string>,
-): Promise<void> {
-  try {
-    const xml = await answer();
-    res.writeHead(200, {
-      'Content-Type': 'text/xml; charset=utf-8',
-      'Content-Length': Buffer.byteLength(xml),
-      'Server-Timing': serverTiming(res),
-    });
-    res.end(xml);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) {
-      deps.metrics.redisFailure(error.timedOut);
-      req.log.warn({ reason: error.reason, path: req.path }, 'store unavailable: provider falls back');
-      sendJson(
-        res,
-        503,
-        { error: { status: 503, message: 'Routing store unavailable' } },
-        { 'Retry-After': '1' },
-      );
-      return;
-    }
-    const { status, message } = isTracklineError(error)
-      ? { status: error.status, message: error.message }
-      : toHttpError(error, req.log);
-    sendJson(res, status, { error: { status, message } });
-  }
+  return [voice, dialResult, screen, recorded];
 }
 
 // Providers send E.164; SIP trunks may drop the plus.
