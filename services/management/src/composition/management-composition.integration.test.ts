@@ -1,18 +1,16 @@
 import { partnerKeys } from '@trackline/contracts';
-import { createLogger, type Logger, type RedisConnection } from '@trackline/platform';
+import { createLogger, type RedisConnection } from '@trackline/platform';
 import {
   createTestDatabase,
   createTestRedis,
   type TestDatabase,
   type TestRedis,
 } from '@trackline/test-harness';
-import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { loadManagementConfig, type ManagementConfig } from '../config/management-config';
 import { createDataSource } from '../db/data-source';
 import { createApiRedis, openMainDatabase } from './management-connections';
 import { createManagementApi, createManagementCore } from './management-root';
-import type { RouteContext, RouteDefinition } from '../http/route-definition';
 import type { RouteDefinition } from '../http/route-definition';
 import { callRoute } from '../test-support/route-calls';
 import {

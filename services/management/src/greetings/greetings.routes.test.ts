@@ -1,6 +1,12 @@
 import { NotFoundError } from '@trackline/domain';
 import { FakeCustomersStore } from '../customers/fake-customers.store';
-import { answerRecords, callRoute, refusal, routePartner, type RouteAnswer } from '../test-support/route-calls';
+import {
+  answerRecords,
+  callRoute,
+  refusal,
+  routePartner,
+  type RouteAnswer,
+} from '../test-support/route-calls';
 import { inlineUnitOfWork } from '../db/unit-of-work';
 import type { ApiRecord } from '../http/api-response';
 import type { HttpMethod, RouteDefinition } from '../http/route-definition';
