@@ -10,7 +10,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from '../http/test-support/test-service';
+} from '../test-support/test-service';
 
 const PASSWORD = 'replica test password';
 const TOKEN = 'switch-token-replica-0123456789';

@@ -1,6 +1,6 @@
 import { ForbiddenError } from '@trackline/domain';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
-import { createTestStores, type TestStores } from '../http/test-support/test-service';
+import { createTestStores, type TestStores } from '../test-support/test-service';
 import { insertTestPartners } from '../test-support/test-partners';
 
 const NOW = new Date('2026-03-02T10:00:00Z');

@@ -6,7 +6,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from '../http/test-support/test-service';
+} from '../test-support/test-service';
 import { PartnerApi, SEED_FORM_CONTENT_TYPE, withFormat, type Format } from '../test-support/partner-api';
 
 // The seed's customer operations, run the way a partner's server runs them: digest credentials as

@@ -13,7 +13,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from './test-support/test-service';
+} from '../test-support/test-service';
 
 /**
  * The API fuzzer (docs/testing.md, API fuzzing): for every operation of

@@ -9,7 +9,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from './test-support/test-service';
+} from '../test-support/test-service';
 import { rawRequest, type HttpResult } from '../test-support/https-request';
 import {
   DigestClient,

@@ -8,7 +8,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from './test-support/test-service';
+} from '../test-support/test-service';
 
 const NUL_RULE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 

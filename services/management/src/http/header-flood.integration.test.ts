@@ -7,7 +7,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from './test-support/test-service';
+} from '../test-support/test-service';
 import { rawRequest } from '../test-support/https-request';
 import { MAX_AUTHORIZATION_LENGTH } from './digest/digest-header';
 

@@ -11,7 +11,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from './test-support/test-service';
+} from '../test-support/test-service';
 import { rawRequest } from '../test-support/https-request';
 import { pingAs } from '../test-support/digest-client';
 

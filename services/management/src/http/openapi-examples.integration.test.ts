@@ -11,7 +11,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from './test-support/test-service';
+} from '../test-support/test-service';
 import { DigestClient } from '../test-support/digest-client';
 import { rawRequest, type HttpResult } from '../test-support/https-request';
 

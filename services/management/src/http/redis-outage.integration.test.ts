@@ -9,7 +9,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from './test-support/test-service';
+} from '../test-support/test-service';
 
 const PING = '/miscellaneous/ping';
 const TOKEN = 'switch-token';

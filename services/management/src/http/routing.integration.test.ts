@@ -7,7 +7,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from './test-support/test-service';
+} from '../test-support/test-service';
 import { DigestClient } from '../test-support/digest-client';
 import type { HttpResult } from '../test-support/https-request';
 

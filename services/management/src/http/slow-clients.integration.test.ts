@@ -8,7 +8,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from './test-support/test-service';
+} from '../test-support/test-service';
 
 /**
  * A client that trickles its request is cut off by the configured timeouts (docs/configuration.md,

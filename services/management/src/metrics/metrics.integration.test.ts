@@ -9,7 +9,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from '../http/test-support/test-service';
+} from '../test-support/test-service';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 const PASSWORD = 'metrics-password-1';

@@ -10,7 +10,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from '../http/test-support/test-service';
+} from './test-service';
 import { PartnerApi } from './partner-api';
 
 export const TELEPHONY_TOKEN = 'e2e-switch-token-0123456789';

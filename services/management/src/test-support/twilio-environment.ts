@@ -11,7 +11,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from '../http/test-support/test-service';
+} from './test-service';
 
 export const ACCOUNT_SID = 'AC0123456789abcdef0123456789abcdef';
 export const AUTH_TOKEN = 'provider-auth-token-0123456789abcd';

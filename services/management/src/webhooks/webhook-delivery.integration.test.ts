@@ -10,7 +10,7 @@ import {
   createTestStores,
   testConfig,
   type TestStores,
-} from '../http/test-support/test-service';
+} from '../test-support/test-service';
 import { createWebhookDispatcher, MAX_RESPONSE_BYTES } from './start-webhook-dispatcher';
 import { WebhookSender } from './webhook-sender';
 import type { Webhook as StoredWebhook, WebhookEventType } from './webhook';

@@ -17,7 +17,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from '../http/test-support/test-service';
+} from '../test-support/test-service';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
 
 const DOCUMENT = join(__dirname, '..', '..', '..', '..', 'docs', 'webhooks.md');

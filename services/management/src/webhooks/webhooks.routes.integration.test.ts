@@ -5,7 +5,7 @@ import {
   testConfig,
   type RunningService,
   type TestStores,
-} from '../http/test-support/test-service';
+} from '../test-support/test-service';
 import { DigestClient } from '../test-support/digest-client';
 
 const form = (fields: Record<string, string>) => ({

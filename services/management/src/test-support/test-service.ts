@@ -9,12 +9,12 @@ import {
   type TestRedis,
 } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createManagementApp, type ManagementApp, type ManagementAppOptions } from '../../app';
-import { openMainDatabase } from '../../composition/management-connections';
-import { createManagementServices, type ManagementServices } from '../../composition/management-services';
-import { createManagementStores } from '../../composition/management-stores';
-import { loadManagementConfig, type ManagementConfig } from '../../config/management-config';
-import type { Partner } from '../../partners/partner';
+import { createManagementApp, type ManagementApp, type ManagementAppOptions } from '../app';
+import { openMainDatabase } from '../composition/management-connections';
+import { createManagementServices, type ManagementServices } from '../composition/management-services';
+import { createManagementStores } from '../composition/management-stores';
+import { loadManagementConfig, type ManagementConfig } from '../config/management-config';
+import type { Partner } from '../partners/partner';
 
 export const TEST_NONCE_SECRET = 'test-nonce-secret-of-at-least-32-characters';
 
