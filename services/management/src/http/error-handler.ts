@@ -27,7 +27,7 @@ const UNREACHABLE_MESSAGES =
   /Connection is closed|Connection terminated|connect ECONNREFUSED|Stream isn't writeable|enableOfflineQueue|Command timed out|timeout exceeded when trying to connect|Reached the max retries per request/i;
 
 /**
- * The one place an error becomes a response (STYLE §6), for every route — partner, switch and
+ * The one place an error becomes a response (docs/architecture.md, One edge), for every route — partner, switch and
  * provider (docs/architecture.md, One edge): typed errors with their status and message,
  * body-parser's errors translated, an unreachable Postgres/Redis as 503, anything else a 500
  * whose stack goes to the log only. The format is the route's: negotiated JSON or XML for partner

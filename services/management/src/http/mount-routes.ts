@@ -28,7 +28,7 @@ export interface RouteRegistrationDependencies {
 }
 
 /**
- * The route-registration helper (STYLE §5, docs/architecture.md, One edge): every route, partner
+ * The route-registration helper (docs/architecture.md, One edge): every route, partner
  * or switch or provider, runs behind the steps its access option names — authenticated before its
  * body is read, body parsed and checked at the edge, method resolved — and its ApiResponse is
  * rendered here. Handlers only decide and return data; their errors (sync or async) reach the one

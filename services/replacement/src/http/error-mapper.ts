@@ -21,7 +21,7 @@ export const ROUTING_STORE_OUTAGE: StoreOutageAnswer = { status: 503, message: '
 export const NUMBER_STORE_OUTAGE: StoreOutageAnswer = { status: 500, message: 'Number store unavailable' };
 
 /**
- * The one place errors become a status and a text (STYLE §6). Client errors are answered as they
+ * The one place errors become a status and a text (docs/architecture.md, One edge). Client errors are answered as they
  * are; store failures are logged briefly (they come in floods while Redis is down) and answered
  * as the route's contract says; anything else is logged with its stack and answered with a
  * generic text.

@@ -9,7 +9,7 @@ import { readRawBody } from './raw-body';
 import type { RouteAnswer, RouteDefinition } from './route-definition';
 
 /**
- * The route-registration helper of the replacement service (STYLE §5, docs/architecture.md, One
+ * The route-registration helper of the replacement service (docs/architecture.md, One
  * edge): every switch and provider route runs behind the steps its access option names — the
  * bearer token before the body is read, or the provider's signature over the raw form — and every
  * error is answered by the one mapper (error-mapper.ts) as `{"error": {"status", "message"}}`. A
