@@ -1,3 +1,4 @@
+import { characterCount } from '@trackline/contracts';
 import { parseFlag, ValidationError } from '@trackline/domain';
 import { isEmail, ValidateBy, ValidateIf } from 'class-validator';
 
@@ -9,6 +10,22 @@ import { isEmail, ValidateBy, ValidateIf } from 'class-validator';
  * `clearable`: may be left out, and null or "" clears the stored value.
  */
 export type Presence = 'required' | 'optional' | 'clearable';
+
+/**
+ * Which request a DTO class checks: `create` (POST) or `update` (PUT, where every key may be left
+ * out and then keeps its value). Each resource builds both classes from one factory taking the mode.
+ */
+export type DtoMode = 'create' | 'update';
+
+/** A field the record must have: required on create, optional on update. */
+export function requiredOn(mode: DtoMode): Presence {
+  return mode === 'create' ? 'required' : 'optional';
+}
+
+/** The stored value of a `clearable` field: null and "" clear it. */
+export function clearable(value: string | null): string | null {
+  return value === null || value === '' ? null : value;
+}
 
 type Rule = (value: unknown) => string | undefined;
 
@@ -37,11 +54,6 @@ function fieldRule(name: string, presence: Presence, rule: Rule): PropertyDecora
     skip?.(target, propertyKey);
     validate(target, propertyKey);
   };
-}
-
-/** Length in characters as Postgres counts them (code points), not UTF-16 units. */
-export function characterCount(value: string): number {
-  return [...value].length;
 }
 
 const textRule =
@@ -76,6 +88,21 @@ export function Flag(presence: Presence): PropertyDecorator {
       return 'must be "0" or "1"';
     }
   });
+}
+
+/** A field of the record a PUT cannot change: named in the 400 rather than called unknown. */
+export function Fixed(): PropertyDecorator {
+  return fieldRule('fixed', 'optional', () => 'cannot be changed');
+}
+
+/** A field set on create that a PUT cannot change (`rule` checks it on create). */
+export function CreateOnly(mode: DtoMode, rule: PropertyDecorator): PropertyDecorator {
+  return mode === 'create' ? rule : Fixed();
+}
+
+/** A field of the stored record only: unknown to a POST, `cannot be changed` in a PUT. */
+export function RecordOnly(mode: DtoMode): PropertyDecorator {
+  return mode === 'create' ? () => undefined : Fixed();
 }
 
 /**
