@@ -7,7 +7,9 @@ import {
   parseWholeSeconds,
   ValidationError,
 } from '@trackline/domain';
-import { parsePaging, refuseUnknownParameters } from '../validation/paging';
+import { Flag, Parsed, Present } from '../validation/field-rules';
+import { checkPageParameter, parsePaging } from '../validation/paging';
+import { validateDto } from '../validation/validate-dto';
 import { isBigintId } from '../validation/record-id';
 
 /** One call record as the switch sends it (SPEC §5), checked and typed. */
@@ -116,8 +118,6 @@ function parseRecording(value: unknown): Buffer | null {
   return Buffer.from(compact, 'base64');
 }
 
-const CDR_LIST_PARAMETERS = ['customer_id', 'custnr', 'from_date', 'to_date', 'extended', 'page', 'pagesize'];
-
 /** GET /statistics/cdrs query (seed "Operations", SPEC §6). */
 export interface CdrListQuery {
   customerId: string | null;
@@ -129,21 +129,46 @@ export interface CdrListQuery {
   pageSize: number;
 }
 
+/** An empty `customer_id` or `custnr` counts as left out; one of them is required. */
+export class CdrListQueryDto {
+  @Parsed('optional', (value) => {
+    if (value !== '' && !(typeof value === 'string' && isBigintId(value)))
+      throw new ValidationError('customer_id', 'must be a customer id (decimal digits)');
+  })
+  customer_id?: string;
+
+  @Present('optional')
+  custnr?: string;
+
+  @Parsed('optional', checkPageParameter('page'))
+  page?: string;
+
+  @Parsed('optional', checkPageParameter('pagesize'))
+  pagesize?: string;
+
+  @Parsed('optional', (value) => parseLocalDate('from_date', value))
+  from_date?: string;
+
+  @Parsed('optional', (value) => parseLocalDate('to_date', value))
+  to_date?: string;
+
+  @Flag('optional')
+  extended?: string;
+}
+
 export function parseCdrListQuery(query: Record<string, string>): CdrListQuery {
-  refuseUnknownParameters(query, CDR_LIST_PARAMETERS);
-  const customerId = query.customer_id ?? null;
-  const custnr = query.custnr ?? null;
-  if ((customerId === null || customerId === '') && (custnr === null || custnr === ''))
+  const dto = validateDto(CdrListQueryDto, query, 'query parameter');
+  const customerId = dto.customer_id === undefined || dto.customer_id === '' ? null : dto.customer_id;
+  const custnr = dto.custnr === undefined || dto.custnr === '' ? null : dto.custnr;
+  if (customerId === null && custnr === null)
     throw new ValidationError('customer_id', 'customer_id or custnr is required');
-  if (customerId !== null && customerId !== '' && !isBigintId(customerId))
-    throw new ValidationError('customer_id', 'must be a customer id (decimal digits)');
-  const { page, pageSize } = parsePaging(query);
+  const { page, pageSize } = parsePaging(dto);
   return {
-    customerId: customerId === '' ? null : customerId,
-    custnr: custnr === '' ? null : custnr,
-    fromDate: query.from_date === undefined ? null : parseLocalDate('from_date', query.from_date),
-    toDate: query.to_date === undefined ? null : parseLocalDate('to_date', query.to_date),
-    extended: parseFlag('extended', query.extended ?? '0'),
+    customerId,
+    custnr,
+    fromDate: dto.from_date === undefined ? null : parseLocalDate('from_date', dto.from_date),
+    toDate: dto.to_date === undefined ? null : parseLocalDate('to_date', dto.to_date),
+    extended: parseFlag('extended', dto.extended ?? '0'),
     page,
     pageSize,
   };
