@@ -157,7 +157,7 @@ export class CdrListQueryDto {
 }
 
 export function parseCdrListQuery(query: Record<string, string>): CdrListQuery {
-  const dto = validateDto(CdrListQueryDto, query, 'query parameter');
+  const dto = validateDto(CdrListQueryDto, query, 'is not a known query parameter');
   const customerId = dto.customer_id === undefined || dto.customer_id === '' ? null : dto.customer_id;
   const custnr = dto.custnr === undefined || dto.custnr === '' ? null : dto.custnr;
   if (customerId === null && custnr === null)

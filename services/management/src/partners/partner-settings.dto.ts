@@ -256,12 +256,16 @@ export interface PartnerSettings {
 export function parseCreatePartner(input: PartnerSettingsInput & { name: string }): PartnerSettings & {
   name: string;
 } {
-  const dto = validateDto(CreatePartnerDto, { name: input.name, ...byOption(input) }, 'option');
+  const dto = validateDto(
+    CreatePartnerDto,
+    { name: input.name, ...byOption(input) },
+    'is not a known option',
+  );
   return { name: dto.name!, ...toSettings(dto) };
 }
 
 export function parseUpdatePartnerSettings(input: PartnerSettingsInput): PartnerSettings {
-  return toSettings(validateDto(UpdatePartnerSettingsDto, byOption(input), 'option'));
+  return toSettings(validateDto(UpdatePartnerSettingsDto, byOption(input), 'is not a known option'));
 }
 
 function byOption(input: PartnerSettingsInput): Record<string, unknown> {

@@ -7,7 +7,7 @@ const UNKNOWN_FIELD_CONSTRAINT = 'whitelistValidation';
 
 /**
  * Checks request input (a body, a query, or the CLI's options) against a DTO class and returns the
- * typed instance. Unknown names are refused as `is not a known <kind>`; the first broken rule becomes
+ * typed instance. Unknown names are refused with `unknownRule`; the first broken rule becomes
  * a ValidationError naming the field, which the error mapper renders as the 400 (docs/openapi/
  * management.yaml, Errors) and the CLI prints. No implicit conversion: the wire format sends strings,
  * and anything else is the client's bug.
@@ -15,9 +15,9 @@ const UNKNOWN_FIELD_CONSTRAINT = 'whitelistValidation';
 export function validateDto<T extends object>(
   dtoClass: ClassConstructor<T>,
   input: Record<string, unknown>,
-  kind: 'field' | 'query parameter' | 'option' = 'field',
+  unknownRule = 'is not a known field',
 ): T {
-  refuseUnknownFields(dtoClass, input, kind);
+  refuseUnknownFields(dtoClass, input, unknownRule);
   const instance = plainToInstance(dtoClass, input);
   const [first] = validateSync(instance, {
     whitelist: true,
@@ -29,9 +29,7 @@ export function validateDto<T extends object>(
   if (first !== undefined) {
     const constraints = first.constraints ?? {};
     const rule =
-      UNKNOWN_FIELD_CONSTRAINT in constraints
-        ? `is not a known ${kind}`
-        : (Object.values(constraints)[0] ?? 'is invalid');
+      UNKNOWN_FIELD_CONSTRAINT in constraints ? unknownRule : (Object.values(constraints)[0] ?? 'is invalid');
     throw new ValidationError(first.property, rule);
   }
   return instance;
@@ -45,7 +43,7 @@ export function validateDto<T extends object>(
 function refuseUnknownFields(
   dtoClass: ClassConstructor<object>,
   input: Record<string, unknown>,
-  kind: string,
+  unknownRule: string,
 ): void {
   const known = new Set(
     getMetadataStorage()
@@ -53,6 +51,6 @@ function refuseUnknownFields(
       .map((metadata) => metadata.propertyName),
   );
   for (const name of Object.keys(input)) {
-    if (!known.has(name)) throw new ValidationError(fieldLabel(name), `is not a known ${kind}`);
+    if (!known.has(name)) throw new ValidationError(fieldLabel(name), unknownRule);
   }
 }
