@@ -80,19 +80,21 @@ export function Email(maxLength: number, presence: Presence): PropertyDecorator 
 
 /** The strict "0"/"1" of the wire format, by the domain's one parser. */
 export function Flag(presence: Presence): PropertyDecorator {
-  return fieldRule('flag', presence, (value) => {
-    try {
-      parseFlag('', value);
-      return undefined;
-    } catch {
-      return 'must be "0" or "1"';
-    }
-  });
+  return Parsed(presence, (value) => parseFlag('', value));
 }
 
 /** A field of the record a PUT cannot change: named in the 400 rather than called unknown. */
 export function Fixed(): PropertyDecorator {
-  return fieldRule('fixed', 'optional', () => 'cannot be changed');
+  // Any value sent is refused, null and "" too.
+  const skip = ValidateIf((_object, value: unknown) => value !== undefined);
+  const refuse = ValidateBy({
+    name: 'fixed',
+    validator: { validate: () => false, defaultMessage: () => 'cannot be changed' },
+  });
+  return (target, propertyKey) => {
+    skip(target, propertyKey);
+    refuse(target, propertyKey);
+  };
 }
 
 /** A field set on create that a PUT cannot change (`rule` checks it on create). */
