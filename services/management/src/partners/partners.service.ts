@@ -15,8 +15,6 @@ import {
 import type { Partner, PartnerValues } from './partner';
 import type { PartnersStore } from './partners.store';
 
-export type { PartnerSettingsInput };
-
 export interface CreatePartnerInput extends PartnerSettingsInput {
   name: string;
   username: string;
