@@ -1,5 +1,5 @@
 import { normalizePhoneNumber, parseFlag, ValidationError, type CountryCode } from '@trackline/domain';
-import { Email, Flag, Parsed, Text, type Presence } from '../validation/field-rules';
+import { clearable, Email, Flag, Parsed, requiredOn, Text, type DtoMode } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
 import { CAMPAIGN_STATES, type CampaignChanges, type CampaignState, type CampaignValues } from './campaign';
 
@@ -19,57 +19,49 @@ export function parseCampaignState(field: string, value: unknown): CampaignState
   throw new ValidationError(field, 'must be "0" (active), "1" (paused) or "2" (closed)');
 }
 
-function campaignDto(presence: { required: Presence; clearable: Presence; flag: Presence }) {
+function campaignDto(mode: DtoMode) {
   class CampaignDto {
-    @Text(CAMPAIGN_LIMITS.name, presence.required)
+    @Text(CAMPAIGN_LIMITS.name, requiredOn(mode))
     name?: string;
 
-    @Text(CAMPAIGN_LIMITS.reference, presence.required)
+    @Text(CAMPAIGN_LIMITS.reference, requiredOn(mode))
     pricing_model_id?: string;
 
-    @Text(CAMPAIGN_LIMITS.partnerCampaignId, presence.clearable)
+    @Text(CAMPAIGN_LIMITS.partnerCampaignId, 'clearable')
     partner_campaign_id?: string | null;
 
-    @Email(CAMPAIGN_LIMITS.email, presence.clearable)
+    @Email(CAMPAIGN_LIMITS.email, 'clearable')
     email?: string | null;
 
-    @Text(CAMPAIGN_LIMITS.smsnumber, presence.clearable)
+    @Text(CAMPAIGN_LIMITS.smsnumber, 'clearable')
     smsnumber?: string | null;
 
-    @Text(CAMPAIGN_LIMITS.reference, presence.clearable)
+    @Text(CAMPAIGN_LIMITS.reference, 'clearable')
     vm_greeting_id?: string | null;
 
-    @Flag(presence.flag)
+    @Flag('optional')
     notify_on_missed_call?: string;
 
-    @Flag(presence.flag)
+    @Flag('optional')
     notify_on_new_voicemail?: string;
 
-    @Flag(presence.flag)
+    @Flag('optional')
     vm_divert_all?: string;
 
-    @Flag(presence.flag)
+    @Flag('optional')
     vm_divert_busy?: string;
 
-    @Flag(presence.flag)
+    @Flag('optional')
     vm_divert_noanswer?: string;
   }
   return CampaignDto;
 }
 
 /** POST /customers/:id/campaigns: name and pricing_model_id are required; a new campaign is active. */
-export const CreateCampaignDto = campaignDto({
-  required: 'required',
-  clearable: 'clearable',
-  flag: 'optional',
-});
+export const CreateCampaignDto = campaignDto('create');
 
 /** PUT: every key may be left out and then keeps its value; `state` is settable here only. */
-export class UpdateCampaignDto extends campaignDto({
-  required: 'optional',
-  clearable: 'clearable',
-  flag: 'optional',
-}) {
+export class UpdateCampaignDto extends campaignDto('update') {
   @Parsed('optional', (value) => parseCampaignState('state', value))
   state?: string;
 }
@@ -121,8 +113,4 @@ function toChanges(dto: CampaignDto, country: CountryCode): CampaignChanges {
   if (dto.vm_divert_noanswer !== undefined)
     changes.vmDivertNoanswer = parseFlag('vm_divert_noanswer', dto.vm_divert_noanswer);
   return changes;
-}
-
-function clearable(value: string | null): string | null {
-  return value === null || value === '' ? null : value;
 }

@@ -7,7 +7,9 @@ import {
   parseWholeSeconds,
   ValidationError,
 } from '@trackline/domain';
-import { parsePaging, refuseUnknownParameters } from '../validation/paging';
+import { Flag, Parsed, Present } from '../validation/field-rules';
+import { checkPageParameter, parsePaging } from '../validation/paging';
+import { validateDto } from '../validation/validate-dto';
 import { isBigintId } from '../validation/record-id';
 
 /** One call record as the switch sends it (docs/switch.md), checked and typed. */
@@ -24,17 +26,6 @@ export interface CdrInput {
 }
 
 export const MAX_CDR_BATCH = 1_000;
-const CDR_KEYS = new Set([
-  'call_id',
-  'anum',
-  'bnum',
-  'cnum',
-  'start',
-  'duration',
-  'answered',
-  'voicemail',
-  'recording',
-]);
 const MAX_DURATION_SECONDS = 2_147_483_647;
 const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -50,49 +41,78 @@ export function splitCdrBody(body: unknown): { records: unknown[]; batch: boolea
   throw new ValidationError('body', 'must be a call record object or an array of them');
 }
 
+/**
+ * One call record of the switch. call_id and anum by the rules replacement routed the call by
+ * (docs/cdrs.md, "What both services accept"): a call routed there is never refused here. Callers
+ * may be withheld or national; the number is stored as the switch saw it.
+ */
+export class CdrRecordDto {
+  @Parsed('required', (value) => {
+    if (typeof value !== 'string') throw new ValidationError('call_id', CALL_ID_RULE);
+    const broken = callIdProblem(value);
+    if (broken !== undefined) throw new ValidationError('call_id', broken);
+  })
+  call_id?: string;
+
+  @Parsed('required', (value) => callerOf('anum', value))
+  anum?: string;
+
+  @Parsed('required', (value) => {
+    if (typeof value !== 'string' || !isE164(value))
+      throw new ValidationError('bnum', 'must be an E.164 number');
+  })
+  bnum?: string;
+
+  @Parsed('clearable', (value) => callerOf('cnum', value))
+  cnum?: string | null;
+
+  @Parsed('required', (value) => parseCallTime('start', value))
+  start?: unknown;
+
+  @Parsed('required', (value) => parseDuration(value))
+  duration?: unknown;
+
+  @Parsed('required', (value) => parseNumericFlag('answered', value))
+  answered?: unknown;
+
+  @Parsed('optional', (value) => parseNumericFlag('voicemail', value))
+  voicemail?: unknown;
+
+  @Parsed('clearable', recordingBase64)
+  recording?: string | null;
+}
+
 export function parseCdrInput(raw: unknown): CdrInput {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new ValidationError('record', 'must be a JSON object');
-  const record = raw as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!CDR_KEYS.has(key)) throw new ValidationError(key, 'is not a call record field');
-  }
-  // call_id and anum by the rules replacement routed the call by (docs/cdrs.md, "What both services
-  // accept"): a call routed there is never refused here. Callers may be withheld or national; the
-  // number is stored as the switch saw it.
-  const callId = record.call_id;
-  if (typeof callId !== 'string') throw new ValidationError('call_id', CALL_ID_RULE);
-  const callIdBroken = callIdProblem(callId);
-  if (callIdBroken !== undefined) throw new ValidationError('call_id', callIdBroken);
-  const anum = callerOf('anum', record.anum);
-  const bnum = record.bnum;
-  if (typeof bnum !== 'string' || !isE164(bnum)) throw new ValidationError('bnum', 'must be an E.164 number');
-  const cnum =
-    record.cnum === undefined || record.cnum === null || record.cnum === ''
-      ? null
-      : callerOf('cnum', record.cnum);
-  if (record.start === undefined) throw new ValidationError('start', 'is required');
-  const start = parseCallTime('start', record.start);
-  if (record.duration === undefined) throw new ValidationError('duration', 'is required');
-  const durationSeconds = parseWholeSeconds('duration', record.duration);
-  if (durationSeconds > MAX_DURATION_SECONDS)
-    throw new ValidationError('duration', `must be at most ${MAX_DURATION_SECONDS} seconds`);
-  if (record.answered === undefined) throw new ValidationError('answered', 'is required');
+  const dto = validateDto(CdrRecordDto, raw as Record<string, unknown>, 'is not a call record field');
   return {
-    callId,
-    anum,
-    bnum,
-    cnum,
-    start,
-    durationSeconds,
-    answered: parseNumericFlag('answered', record.answered),
-    voicemail: record.voicemail === undefined ? false : parseNumericFlag('voicemail', record.voicemail),
-    recording: parseRecording(record.recording),
+    callId: dto.call_id!,
+    anum: callerOf('anum', dto.anum),
+    bnum: dto.bnum!,
+    cnum: dto.cnum === undefined || dto.cnum === null || dto.cnum === '' ? null : callerOf('cnum', dto.cnum),
+    start: parseCallTime('start', dto.start),
+    durationSeconds: parseDuration(dto.duration),
+    answered: parseNumericFlag('answered', dto.answered),
+    voicemail: dto.voicemail === undefined ? false : parseNumericFlag('voicemail', dto.voicemail),
+    recording: recordingOf(dto.recording),
   };
 }
 
+// Checked by the DTO already: only decoded here, as a recording may be megabytes.
+function recordingOf(value: string | null | undefined): Buffer | null {
+  const compact = value === undefined || value === null ? '' : value.replace(/\r?\n/g, '');
+  return compact === '' ? null : Buffer.from(compact, 'base64');
+}
+
+function parseDuration(value: unknown): number {
+  const seconds = parseWholeSeconds('duration', value);
+  if (seconds > MAX_DURATION_SECONDS)
+    throw new ValidationError('duration', `must be at most ${MAX_DURATION_SECONDS} seconds`);
+  return seconds;
+}
+
 function callerOf(field: string, value: unknown): string {
-  if (value === undefined) throw new ValidationError(field, 'is required');
   if (typeof value !== 'string') throw new ValidationError(field, ANUM_RULE);
   const read = readAnum(value);
   if ('problem' in read) throw new ValidationError(field, read.problem);
@@ -106,19 +126,17 @@ function parseNumericFlag(field: string, value: unknown): boolean {
   throw new ValidationError(field, 'must be 0 or 1 (number or string)');
 }
 
-function parseRecording(value: unknown): Buffer | null {
-  if (value === undefined || value === null) return null;
+/** The recording without its line breaks, checked as base64; "" when it holds nothing. */
+function recordingBase64(value: unknown): string {
   if (typeof value !== 'string') throw new ValidationError('recording', 'must be a base64 string');
   const compact = value.replace(/\r?\n/g, '');
-  if (compact === '') return null;
   // Buffer.from(…, 'base64') skips junk silently; only a strict check tells a truncated upload.
-  if (!BASE64_PATTERN.test(compact)) throw new ValidationError('recording', 'must be valid base64');
-  return Buffer.from(compact, 'base64');
+  if (compact !== '' && !BASE64_PATTERN.test(compact))
+    throw new ValidationError('recording', 'must be valid base64');
+  return compact;
 }
 
-const CDR_LIST_PARAMETERS = ['customer_id', 'custnr', 'from_date', 'to_date', 'extended', 'page', 'pagesize'];
-
-/** GET /statistics/cdrs query (seed "Operations", docs/cdrs.md). */
+/** GET /statistics/cdrs query (docs/cdrs.md). */
 export interface CdrListQuery {
   customerId: string | null;
   custnr: string | null;
@@ -129,21 +147,46 @@ export interface CdrListQuery {
   pageSize: number;
 }
 
+/** An empty `customer_id` or `custnr` counts as left out; one of them is required. */
+export class CdrListQueryDto {
+  @Parsed('optional', (value) => {
+    if (value !== '' && !(typeof value === 'string' && isBigintId(value)))
+      throw new ValidationError('customer_id', 'must be a customer id (decimal digits)');
+  })
+  customer_id?: string;
+
+  @Present('optional')
+  custnr?: string;
+
+  @Parsed('optional', checkPageParameter('page'))
+  page?: string;
+
+  @Parsed('optional', checkPageParameter('pagesize'))
+  pagesize?: string;
+
+  @Parsed('optional', (value) => parseLocalDate('from_date', value))
+  from_date?: string;
+
+  @Parsed('optional', (value) => parseLocalDate('to_date', value))
+  to_date?: string;
+
+  @Flag('optional')
+  extended?: string;
+}
+
 export function parseCdrListQuery(query: Record<string, string>): CdrListQuery {
-  refuseUnknownParameters(query, CDR_LIST_PARAMETERS);
-  const customerId = query.customer_id ?? null;
-  const custnr = query.custnr ?? null;
-  if ((customerId === null || customerId === '') && (custnr === null || custnr === ''))
+  const dto = validateDto(CdrListQueryDto, query, 'is not a known query parameter');
+  const customerId = dto.customer_id === undefined || dto.customer_id === '' ? null : dto.customer_id;
+  const custnr = dto.custnr === undefined || dto.custnr === '' ? null : dto.custnr;
+  if (customerId === null && custnr === null)
     throw new ValidationError('customer_id', 'customer_id or custnr is required');
-  if (customerId !== null && customerId !== '' && !isBigintId(customerId))
-    throw new ValidationError('customer_id', 'must be a customer id (decimal digits)');
-  const { page, pageSize } = parsePaging(query);
+  const { page, pageSize } = parsePaging(dto);
   return {
-    customerId: customerId === '' ? null : customerId,
-    custnr: custnr === '' ? null : custnr,
-    fromDate: query.from_date === undefined ? null : parseLocalDate('from_date', query.from_date),
-    toDate: query.to_date === undefined ? null : parseLocalDate('to_date', query.to_date),
-    extended: parseFlag('extended', query.extended ?? '0'),
+    customerId,
+    custnr,
+    fromDate: dto.from_date === undefined ? null : parseLocalDate('from_date', dto.from_date),
+    toDate: dto.to_date === undefined ? null : parseLocalDate('to_date', dto.to_date),
+    extended: parseFlag('extended', dto.extended ?? '0'),
     page,
     pageSize,
   };

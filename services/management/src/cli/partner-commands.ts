@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Partner } from '../partners/partner';
-import type { PartnerSettingsInput } from '../partners/partners.service';
+import type { PartnerSettingsInput } from '../partners/partner-settings.dto';
 import { formatTable } from './cli-output';
 import type { CliContext } from './cli-context';
 import { describeAllowIps, describeCustomFields, describePartner, maskSecret } from './partner-summary';

@@ -1,8 +1,7 @@
 import { isEmail } from 'class-validator';
-import type { CustomerSeenEvent } from '@trackline/contracts';
+import { characterCount, type CustomerSeenEvent } from '@trackline/contracts';
 import { CUSTOMER_LIMITS } from '../customers/customers.dto';
 import type { CustomerSeen } from '../customers/customers.store';
-import { characterCount } from '../validation/field-rules';
 
 export interface CustomerSeenValues {
   /** What can be stored; a key left out keeps the stored value. */

@@ -1,5 +1,6 @@
+import { characterCount } from '@trackline/contracts';
 import { parseFlag, ValidationError } from '@trackline/domain';
-import { characterCount, Email, Flag, Text, type Presence } from '../validation/field-rules';
+import { clearable, Email, Flag, requiredOn, Text, type DtoMode } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
 import type { CustomFieldValues } from './customer.entity';
 import type { CustomerChanges, CustomerFilter, CustomerValues } from './customer';
@@ -14,44 +15,36 @@ export const CUSTOMER_LIMITS = {
 /** Custom field values are free text; the bound keeps one record from growing without limit. */
 export const MAX_CUSTOM_FIELD_LENGTH = 255;
 
-function customerDto(presence: { required: Presence; clearable: Presence; flag: Presence }) {
+function customerDto(mode: DtoMode) {
   class CustomerDto {
-    @Text(CUSTOMER_LIMITS.name, presence.required)
+    @Text(CUSTOMER_LIMITS.name, requiredOn(mode))
     name?: string;
 
-    @Text(CUSTOMER_LIMITS.custnr, presence.required)
+    @Text(CUSTOMER_LIMITS.custnr, requiredOn(mode))
     custnr?: string;
 
-    @Text(CUSTOMER_LIMITS.corporateid, presence.clearable)
+    @Text(CUSTOMER_LIMITS.corporateid, 'clearable')
     corporateid?: string | null;
 
-    @Email(CUSTOMER_LIMITS.email, presence.clearable)
+    @Email(CUSTOMER_LIMITS.email, 'clearable')
     email?: string | null;
 
-    @Text(CUSTOMER_LIMITS.dncsClassName, presence.clearable)
+    @Text(CUSTOMER_LIMITS.dncsClassName, 'clearable')
     dncs_class_name?: string | null;
 
-    @Flag(presence.flag)
+    @Flag('optional')
     receive_monthly_report?: string;
 
-    @Flag(presence.flag)
+    @Flag('optional')
     service_caller_id?: string;
   }
   return CustomerDto;
 }
 
 /** POST /customers: name and custnr are required. */
-export const CreateCustomerDto = customerDto({
-  required: 'required',
-  clearable: 'clearable',
-  flag: 'optional',
-});
+export const CreateCustomerDto = customerDto('create');
 /** PUT /customers/:id: every key may be left out and then keeps its value. */
-export const UpdateCustomerDto = customerDto({
-  required: 'optional',
-  clearable: 'clearable',
-  flag: 'optional',
-});
+export const UpdateCustomerDto = customerDto('update');
 type CustomerDto = InstanceType<typeof CreateCustomerDto>;
 
 export class CustomerListQueryDto {
@@ -131,8 +124,4 @@ function toChanges(dto: CustomerDto, custom: CustomFieldValues | undefined): Cus
   }
   if (custom !== undefined) changes.customFields = custom;
   return changes;
-}
-
-function clearable(value: string | null): string | null {
-  return value === null || value === '' ? null : value;
 }

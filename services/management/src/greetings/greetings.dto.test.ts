@@ -12,6 +12,7 @@ describe('parseGreetingRecording', () => {
   it.each([
     [{ sounddata: 'AAAA' }, 'record_pin', 'is required'],
     [{ record_pin: 123456, sounddata: 'AAAA' }, 'record_pin', 'must be six digits'],
+    [{ record_pin: null, sounddata: 'AAAA' }, 'record_pin', 'must not be null'],
     [{ record_pin: '12345', sounddata: 'AAAA' }, 'record_pin', 'must be six digits'],
     [{ record_pin: '123456' }, 'sounddata', 'is required'],
     [{ record_pin: '123456', sounddata: '' }, 'sounddata', 'must not be empty'],

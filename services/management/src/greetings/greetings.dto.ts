@@ -1,5 +1,5 @@
 import { ValidationError } from '@trackline/domain';
-import { Text } from '../validation/field-rules';
+import { Parsed, Text } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
 import { isRecordPin } from './record-pin';
 
@@ -25,18 +25,30 @@ export interface GreetingRecording {
 // A flat character class (no groups): linear on a recording of many megabytes.
 const BASE64_CHARACTERS = /^[A-Za-z0-9+/]*={0,2}$/;
 
+export class GreetingRecordingDto {
+  @Parsed('required', (value) => {
+    if (!isRecordPin(value)) throw new ValidationError('record_pin', 'must be six digits');
+  })
+  record_pin?: string;
+
+  @Parsed('required', checkSounddata)
+  sounddata?: string;
+}
+
 /** POST /telephony/greetings `{record_pin, sounddata}`: the PIN as six digits, the audio as base64. */
 export function parseGreetingRecording(body: Record<string, unknown>): GreetingRecording {
-  for (const key of Object.keys(body)) {
-    if (key !== 'record_pin' && key !== 'sounddata') throw new ValidationError(key, 'is not a known field');
-  }
-  const { record_pin: recordPin, sounddata } = body;
-  if (recordPin === undefined) throw new ValidationError('record_pin', 'is required');
-  if (!isRecordPin(recordPin)) throw new ValidationError('record_pin', 'must be six digits');
-  if (sounddata === undefined) throw new ValidationError('sounddata', 'is required');
-  if (typeof sounddata !== 'string') throw new ValidationError('sounddata', 'must be a base64 string');
-  // Line breaks are allowed, as MIME base64 encoders wrap at 76 characters.
-  const compact = sounddata.replace(/[\r\n]/g, '');
+  const dto = validateDto(GreetingRecordingDto, body);
+  return { recordPin: dto.record_pin!, sounddata: Buffer.from(compactBase64(dto.sounddata!), 'base64') };
+}
+
+// Line breaks are allowed, as MIME base64 encoders wrap at 76 characters.
+function compactBase64(value: string): string {
+  return value.replace(/[\r\n]/g, '');
+}
+
+function checkSounddata(value: unknown): void {
+  if (typeof value !== 'string') throw new ValidationError('sounddata', 'must be a base64 string');
+  const compact = compactBase64(value);
   if (compact === '') throw new ValidationError('sounddata', 'must not be empty');
   // Buffer.from(…, 'base64') skips junk silently; only a strict check tells a truncated upload.
   if (compact.length % 4 !== 0 || !BASE64_CHARACTERS.test(compact)) {
@@ -46,5 +58,4 @@ export function parseGreetingRecording(body: Record<string, unknown>): GreetingR
   if ((compact.length / 4) * 3 - padding > MAX_RECORDING_BYTES) {
     throw new ValidationError('sounddata', `must be at most ${MAX_RECORDING_BYTES} bytes of audio`);
   }
-  return { recordPin, sounddata: Buffer.from(compact, 'base64') };
 }

@@ -4,7 +4,8 @@ import type { PartnersStore } from '../partners/partners.store';
 import type { AnsweringNumbers } from './answering-numbers';
 import type { NumberInventoryListener } from './number-inventory-listener';
 import type { NumbersStore } from './numbers.store';
-import { NUMBER_KINDS, type NumberKind } from './tracking-number.entity';
+import { parseAddNumbers } from './numbers.dto';
+import type { NumberKind } from './tracking-number.entity';
 import type { TakenNumber, TrackingNumber } from './tracking-number';
 
 /** Duplicates beyond this many are counted, not listed, so one message stays readable. */
@@ -33,11 +34,8 @@ export class NumbersService {
    * input never leaves half a range behind.
    */
   async add(partnerName: string, kind: string, specs: readonly string[], now: Date): Promise<NumbersAdded> {
-    const checkedKind = NUMBER_KINDS.find((candidate) => candidate === kind);
-    if (checkedKind === undefined)
-      throw new ValidationError('kind', `must be one of ${NUMBER_KINDS.join(', ')}`);
-    if (specs.length === 0) throw new ValidationError('numbers', 'name at least one number or range');
-    const numbers = expandAll(specs);
+    const { kind: checkedKind, specs: checkedSpecs } = parseAddNumbers({ kind, numbers: specs });
+    const numbers = expandAll(checkedSpecs);
     const partner = await this.requirePartner(partnerName);
 
     const taken = await this.numbers.findTaken(numbers);

@@ -6,47 +6,14 @@ import { digestHa1 } from './digest-ha1';
 import { CUSTOM_FIELD_ENTITIES, type CustomFieldEntity } from './partner-custom-field.entity';
 import type { DigestCredentials, PartnerDirectory } from './partner-directory';
 import {
-  parseAllowIps,
-  parseAnumMaskAfterDays,
-  parseCdrRetentionMonths,
-  parseCountry,
+  parseCreatePartner,
   parseFallbackNumber,
-  parseName,
-  parseOnExhausted,
-  parsePassword,
-  parseRingTimeout,
-  parseScreenCalls,
-  parseShowFullAnum,
-  parseSigningSecret,
-  parseTimeZone,
-  parseUsername,
-} from './partner-settings';
+  parseUpdatePartnerSettings,
+  SETTING_OPTIONS,
+  type PartnerSettingsInput,
+} from './partner-settings.dto';
 import type { Partner, PartnerValues } from './partner';
 import type { PartnersStore } from './partners.store';
-
-/** The operator's input as typed (strings); every value is checked here. */
-export interface PartnerSettingsInput {
-  username?: string;
-  password?: string;
-  signingSecret?: string;
-  /** Replaces the whole list when given. */
-  allowIps?: string[];
-  country?: string;
-  timeZone?: string;
-  onExhausted?: string;
-  /** Empty string clears it. */
-  fallbackNumber?: string;
-  /** "0" or "1". */
-  showFullAnum?: string;
-  /** Whole seconds; empty string returns to the service default. */
-  ringTimeout?: string;
-  /** "0" or "1". */
-  screenCalls?: string;
-  /** Whole months, 1–1200. */
-  cdrRetentionMonths?: string;
-  /** Whole days, or "off". */
-  anumMaskAfterDays?: string;
-}
 
 export interface CreatePartnerInput extends PartnerSettingsInput {
   name: string;
@@ -80,41 +47,38 @@ export class PartnersService implements PartnerDirectory {
   ) {}
 
   async create(input: CreatePartnerInput): Promise<Partner> {
-    const name = parseName(input.name);
-    const username = parseUsername(input.username);
-    const password = parsePassword(input.password);
-    const country = parseCountry(input.country ?? DEFAULTS.country);
+    const settings = parseCreatePartner(input);
+    const { name, username, password } = settings;
+    const country = settings.country ?? DEFAULTS.country;
     const values: PartnerValues = {
       name,
-      digestUsername: username,
-      ...this.ha1Of(username, password),
-      signingSecret: parseSigningSecret(input.signingSecret),
-      allowIps: parseAllowIps(input.allowIps ?? []),
+      digestUsername: username!,
+      ...this.ha1Of(username!, password!),
+      signingSecret: settings.signingSecret!,
+      allowIps: settings.allowIps ?? [],
       country,
-      timeZone: parseTimeZone(input.timeZone ?? DEFAULTS.timeZone),
+      timeZone: settings.timeZone ?? DEFAULTS.timeZone,
       dni: {
         sessionTtlSeconds: DEFAULTS.sessionTtlSeconds,
         holdBackSeconds: DEFAULTS.holdBackSeconds,
-        onExhausted: parseOnExhausted(input.onExhausted ?? DEFAULTS.onExhausted),
+        onExhausted: settings.onExhausted ?? DEFAULTS.onExhausted,
         fallbackNumber:
-          input.fallbackNumber === undefined ? null : parseFallbackNumber(input.fallbackNumber, country),
+          settings.fallbackNumber === undefined
+            ? null
+            : parseFallbackNumber(settings.fallbackNumber, country),
       },
-      showFullAnum: input.showFullAnum === undefined ? false : parseShowFullAnum(input.showFullAnum),
+      showFullAnum: settings.showFullAnum ?? false,
       calls: {
-        ringTimeoutSeconds: input.ringTimeout === undefined ? null : parseRingTimeout(input.ringTimeout),
-        screenCalls: input.screenCalls === undefined ? false : parseScreenCalls(input.screenCalls),
+        ringTimeoutSeconds: settings.ringTimeout ?? null,
+        screenCalls: settings.screenCalls ?? false,
       },
-      cdrRetentionMonths:
-        input.cdrRetentionMonths === undefined
-          ? DEFAULTS.cdrRetentionMonths
-          : parseCdrRetentionMonths(input.cdrRetentionMonths),
-      anumMaskAfterDays:
-        input.anumMaskAfterDays === undefined ? null : parseAnumMaskAfterDays(input.anumMaskAfterDays),
+      cdrRetentionMonths: settings.cdrRetentionMonths ?? DEFAULTS.cdrRetentionMonths,
+      anumMaskAfterDays: settings.anumMaskAfterDays ?? null,
     };
     if ((await this.store.findByName(name)) !== null) {
       throw new ValidationError('name', 'is already taken by another partner');
     }
-    if ((await this.store.findByUsername(username)) !== null) {
+    if ((await this.store.findByUsername(username!)) !== null) {
       throw new ValidationError('username', 'is already taken by another partner');
     }
     const partner = await this.store.insert(values);
@@ -124,74 +88,44 @@ export class PartnersService implements PartnerDirectory {
 
   async update(name: string, input: PartnerSettingsInput): Promise<PartnerUpdate> {
     const current = await this.requireByName(name);
+    const settings = parseUpdatePartnerSettings(input);
     const changes: Partial<PartnerValues> = {};
-    const changed: string[] = [];
 
     // HA1 hashes the username together with the password, so neither can change alone.
-    if (input.username !== undefined || input.password !== undefined) {
-      if (input.password === undefined) {
+    if (settings.username !== undefined || settings.password !== undefined) {
+      if (settings.password === undefined) {
         throw new ValidationError('password', 'is required when the username changes');
       }
-      const username = input.username === undefined ? current.digestUsername : parseUsername(input.username);
-      Object.assign(changes, {
-        digestUsername: username,
-        ...this.ha1Of(username, parsePassword(input.password)),
-      });
-      if (input.username !== undefined) changed.push('username');
-      changed.push('password');
+      const username = settings.username ?? current.digestUsername;
+      Object.assign(changes, { digestUsername: username, ...this.ha1Of(username, settings.password) });
     }
-    if (input.signingSecret !== undefined) {
-      changes.signingSecret = parseSigningSecret(input.signingSecret);
-      changed.push('signing-secret');
-    }
-    if (input.allowIps !== undefined) {
-      changes.allowIps = parseAllowIps(input.allowIps);
-      changed.push('allow-ip');
-    }
-    const country = input.country === undefined ? current.country : parseCountry(input.country);
-    if (input.country !== undefined) {
-      changes.country = country;
-      changed.push('country');
-    }
-    if (input.timeZone !== undefined) {
-      changes.timeZone = parseTimeZone(input.timeZone);
-      changed.push('timezone');
-    }
-    if (input.onExhausted !== undefined || input.fallbackNumber !== undefined) {
+    if (settings.signingSecret !== undefined) changes.signingSecret = settings.signingSecret;
+    if (settings.allowIps !== undefined) changes.allowIps = settings.allowIps;
+    const country = settings.country ?? current.country;
+    if (settings.country !== undefined) changes.country = country;
+    if (settings.timeZone !== undefined) changes.timeZone = settings.timeZone;
+    if (settings.onExhausted !== undefined || settings.fallbackNumber !== undefined) {
       changes.dni = {
         ...current.dni,
-        ...(input.onExhausted === undefined ? {} : { onExhausted: parseOnExhausted(input.onExhausted) }),
-        ...(input.fallbackNumber === undefined
+        ...(settings.onExhausted === undefined ? {} : { onExhausted: settings.onExhausted }),
+        ...(settings.fallbackNumber === undefined
           ? {}
-          : { fallbackNumber: parseFallbackNumber(input.fallbackNumber, country) }),
+          : { fallbackNumber: parseFallbackNumber(settings.fallbackNumber, country) }),
       };
-      if (input.onExhausted !== undefined) changed.push('on-exhausted');
-      if (input.fallbackNumber !== undefined) changed.push('fallback-number');
     }
-    if (input.showFullAnum !== undefined) {
-      changes.showFullAnum = parseShowFullAnum(input.showFullAnum);
-      changed.push('show-full-anum');
-    }
-    if (input.ringTimeout !== undefined || input.screenCalls !== undefined) {
+    if (settings.showFullAnum !== undefined) changes.showFullAnum = settings.showFullAnum;
+    if (settings.ringTimeout !== undefined || settings.screenCalls !== undefined) {
       changes.calls = {
         ringTimeoutSeconds:
-          input.ringTimeout === undefined
-            ? current.calls.ringTimeoutSeconds
-            : parseRingTimeout(input.ringTimeout),
-        screenCalls:
-          input.screenCalls === undefined ? current.calls.screenCalls : parseScreenCalls(input.screenCalls),
+          settings.ringTimeout === undefined ? current.calls.ringTimeoutSeconds : settings.ringTimeout,
+        screenCalls: settings.screenCalls ?? current.calls.screenCalls,
       };
-      if (input.ringTimeout !== undefined) changed.push('ring-timeout');
-      if (input.screenCalls !== undefined) changed.push('screen-calls');
     }
-    if (input.cdrRetentionMonths !== undefined) {
-      changes.cdrRetentionMonths = parseCdrRetentionMonths(input.cdrRetentionMonths);
-      changed.push('cdr-retention-months');
-    }
-    if (input.anumMaskAfterDays !== undefined) {
-      changes.anumMaskAfterDays = parseAnumMaskAfterDays(input.anumMaskAfterDays);
-      changed.push('anum-mask-after-days');
-    }
+    if (settings.cdrRetentionMonths !== undefined) changes.cdrRetentionMonths = settings.cdrRetentionMonths;
+    if (settings.anumMaskAfterDays !== undefined) changes.anumMaskAfterDays = settings.anumMaskAfterDays;
+    const changed = (Object.keys(SETTING_OPTIONS) as Array<keyof typeof SETTING_OPTIONS>)
+      .filter((key) => settings[key] !== undefined)
+      .map((key) => SETTING_OPTIONS[key]);
     if (changed.length === 0) throw new ValidationError('options', 'name at least one setting to change');
 
     const taken =

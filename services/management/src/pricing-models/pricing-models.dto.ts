@@ -1,33 +1,33 @@
 import { parsePricingConditions, parsePricingType, parseWholeSeconds } from '@trackline/domain';
-import { Parsed, Present, Text, type Presence } from '../validation/field-rules';
+import { Parsed, Present, Text, requiredOn, type DtoMode } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
 import type { PricingModelChanges, PricingModelValues } from './pricing-model';
 
 export const PRICING_MODEL_NAME_LENGTH = 100;
 
-function pricingModelDto(presence: Presence) {
+function pricingModelDto(mode: DtoMode) {
   class PricingModelDto {
-    @Text(PRICING_MODEL_NAME_LENGTH, presence)
+    @Text(PRICING_MODEL_NAME_LENGTH, requiredOn(mode))
     name?: string;
 
-    @Parsed(presence, (value) => parsePricingType('type', value))
+    @Parsed(requiredOn(mode), (value) => parsePricingType('type', value))
     type?: unknown;
 
-    @Parsed(presence, (value) => parseWholeSeconds('unique_caller_time', value))
+    @Parsed(requiredOn(mode), (value) => parseWholeSeconds('unique_caller_time', value))
     unique_caller_time?: unknown;
 
     // Checked after the DTO by the domain, whose errors name the entry and key
     // (`conditions[1].to_time`), which a class-validator message on `conditions` could not.
-    @Present(presence)
+    @Present(requiredOn(mode))
     conditions?: unknown;
   }
   return PricingModelDto;
 }
 
 /** POST /pricing_models: the seed's four parameters are all required. */
-export const CreatePricingModelDto = pricingModelDto('required');
+export const CreatePricingModelDto = pricingModelDto('create');
 /** PUT /pricing_models/:id: keys left out keep their value; `type` may be sent but only as "0". */
-export const UpdatePricingModelDto = pricingModelDto('optional');
+export const UpdatePricingModelDto = pricingModelDto('update');
 
 /** `conditions` is a JSON array in a JSON body or JSON text in a form field; both are accepted. */
 export function parseCreatePricingModel(body: Record<string, unknown>): PricingModelValues {

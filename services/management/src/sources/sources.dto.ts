@@ -8,7 +8,17 @@ import {
 import { Allow } from 'class-validator';
 import type { CustomFieldValues } from '../customers/customer.entity';
 import { splitCustomFields } from '../customers/customers.dto';
-import { Email, Flag, Parsed, Text } from '../validation/field-rules';
+import {
+  clearable,
+  CreateOnly,
+  Email,
+  Flag,
+  Parsed,
+  RecordOnly,
+  requiredOn,
+  Text,
+  type DtoMode,
+} from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
 import { isBigintId } from '../validation/record-id';
 import {
@@ -33,80 +43,90 @@ export const SOURCE_LIMITS = {
 } as const;
 export const DEFAULT_SOURCE_CLASS = 'standard';
 
-// Record fields a PUT cannot change: named in the 400 rather than called unknown.
-const FIXED_FIELDS = [
-  'source_id',
-  'customer_id',
-  'phonenr',
-  'destnr',
-  'status',
-  'class',
-  'timestamp',
-  'expire',
-  'created',
-  'modified',
-];
+function sourceDto(mode: DtoMode) {
+  class SourceDto {
+    // Declared first: a PUT naming one of them is told so before anything else.
+    @RecordOnly(mode)
+    source_id?: unknown;
 
-/** The fields POST and PUT both accept; each may be left out (PUT then keeps its value). */
-class SourceSettingsDto {
-  @Text(SOURCE_LIMITS.media, 'clearable')
-  media?: string | null;
+    @CreateOnly(mode, Text(SOURCE_LIMITS.id, 'required'))
+    customer_id?: string;
 
-  @Text(SOURCE_LIMITS.id, 'clearable')
-  campaign_id?: string | null;
+    @CreateOnly(mode, Text(SOURCE_LIMITS.phoneInput, 'required'))
+    phonenr?: string;
 
-  @Text(SOURCE_LIMITS.publisherId, 'clearable')
-  publisher_id?: string | null;
+    @RecordOnly(mode)
+    destnr?: unknown;
 
-  @Email(SOURCE_LIMITS.email, 'clearable')
-  email?: string | null;
+    @RecordOnly(mode)
+    status?: unknown;
 
-  @Text(SOURCE_LIMITS.phoneInput, 'clearable')
-  smsnumber?: string | null;
+    @CreateOnly(mode, Text(SOURCE_LIMITS.sourceClass, 'optional'))
+    class?: string;
 
-  @Text(SOURCE_LIMITS.id, 'clearable')
-  vm_greeting_id?: string | null;
+    @RecordOnly(mode)
+    timestamp?: unknown;
 
-  @Flag('optional')
-  notify_on_missed_call?: string;
+    @RecordOnly(mode)
+    expire?: unknown;
 
-  @Flag('optional')
-  notify_on_new_voicemail?: string;
+    @RecordOnly(mode)
+    created?: unknown;
 
-  @Flag('optional')
-  vm_divert_all?: string;
+    @RecordOnly(mode)
+    modified?: unknown;
 
-  @Flag('optional')
-  vm_divert_busy?: string;
+    @Text(SOURCE_LIMITS.media, 'clearable')
+    media?: string | null;
 
-  @Flag('optional')
-  vm_divert_noanswer?: string;
+    @Text(SOURCE_LIMITS.id, 'clearable')
+    campaign_id?: string | null;
 
-  // JSON text (form field) or an array (JSON body); parseAltNumbers checks every rule.
-  @Allow()
-  alt_numbers?: unknown;
+    @Text(SOURCE_LIMITS.publisherId, 'clearable')
+    publisher_id?: string | null;
+
+    @Email(SOURCE_LIMITS.email, 'clearable')
+    email?: string | null;
+
+    @Text(SOURCE_LIMITS.phoneInput, 'clearable')
+    smsnumber?: string | null;
+
+    @Text(SOURCE_LIMITS.id, 'clearable')
+    vm_greeting_id?: string | null;
+
+    @Flag('optional')
+    notify_on_missed_call?: string;
+
+    @Flag('optional')
+    notify_on_new_voicemail?: string;
+
+    @Flag('optional')
+    vm_divert_all?: string;
+
+    @Flag('optional')
+    vm_divert_busy?: string;
+
+    @Flag('optional')
+    vm_divert_noanswer?: string;
+
+    // JSON text (form field) or an array (JSON body); parseAltNumbers checks every rule.
+    @Allow()
+    alt_numbers?: unknown;
+
+    @Text(SOURCE_LIMITS.name, requiredOn(mode))
+    name?: string;
+  }
+  return SourceDto;
 }
 
 /** POST /sources: customer_id, name and phonenr are required. */
-export class CreateSourceDto extends SourceSettingsDto {
-  @Text(SOURCE_LIMITS.id, 'required')
-  customer_id?: string;
-
-  @Text(SOURCE_LIMITS.name, 'required')
-  name?: string;
-
-  @Text(SOURCE_LIMITS.phoneInput, 'required')
-  phonenr?: string;
-
-  @Text(SOURCE_LIMITS.sourceClass, 'optional')
-  class?: string;
-}
-
-/** PUT /sources/:id: the changeable fields; every key may be left out and then keeps its value. */
-export class UpdateSourceDto extends SourceSettingsDto {
-  @Text(SOURCE_LIMITS.name, 'optional')
-  name?: string;
-}
+export const CreateSourceDto = sourceDto('create');
+/**
+ * PUT /sources/:id: every key may be left out and then keeps its value; the record's fixed fields
+ * answer `cannot be changed`.
+ */
+export const UpdateSourceDto = sourceDto('update');
+type SourceDto = InstanceType<typeof CreateSourceDto>;
 
 export class SourceListQueryDto {
   @Parsed('optional', checkPageParameter('page'))
@@ -151,8 +171,6 @@ export function parseCreateSource(body: Record<string, unknown>, partner: Source
 }
 
 export function parseUpdateSource(body: Record<string, unknown>, partner: SourceParsing): SourceChangesInput {
-  const fixed = Object.keys(body).find((key) => FIXED_FIELDS.includes(key));
-  if (fixed !== undefined) throw new ValidationError(fixed, 'cannot be changed');
   const { seed, custom } = splitCustomFields(body, partner.customFieldNames);
   return toChanges(validateDto(UpdateSourceDto, seed), custom, partner.country);
 }
@@ -167,7 +185,7 @@ export function parseSourceListQuery(query: Record<string, string>): SourceListQ
 }
 
 function toChanges(
-  dto: UpdateSourceDto,
+  dto: SourceDto,
   custom: CustomFieldValues | undefined,
   country: CountryCode,
 ): SourceChangesInput {
@@ -190,8 +208,4 @@ function toChanges(
     changes.altNumbers = parseAltNumbers('alt_numbers', dto.alt_numbers, country);
   if (custom !== undefined) changes.customFields = custom;
   return changes;
-}
-
-function clearable(value: string | null): string | null {
-  return value === null || value === '' ? null : value;
 }

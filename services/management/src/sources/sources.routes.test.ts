@@ -453,6 +453,7 @@ describe('source routes', () => {
       [{ customer_id: '11' }, 'customer_id', 'cannot be changed'],
       [{ destnr: '+4722000001' }, 'destnr', 'cannot be changed'],
       [{ status: 'closed' }, 'status', 'cannot be changed'],
+      [{ created: null }, 'created', 'cannot be changed'],
       [{ name: '' }, 'name', 'must not be empty'],
       [{ vm_divert_busy: 'yes' }, 'vm_divert_busy', 'must be "0" or "1"'],
       [{ vm_greeting_id: '301' }, 'vm_greeting_id', /customer 10/],

@@ -1,3 +1,4 @@
+import { characterCount } from '@trackline/contracts';
 import { parseFlag, ValidationError } from '@trackline/domain';
 import { isEmail, ValidateBy, ValidateIf } from 'class-validator';
 
@@ -9,6 +10,22 @@ import { isEmail, ValidateBy, ValidateIf } from 'class-validator';
  * `clearable`: may be left out, and null or "" clears the stored value.
  */
 export type Presence = 'required' | 'optional' | 'clearable';
+
+/**
+ * Which request a DTO class checks: `create` (POST) or `update` (PUT, where every key may be left
+ * out and then keeps its value). Each resource builds both classes from one factory taking the mode.
+ */
+export type DtoMode = 'create' | 'update';
+
+/** A field the record must have: required on create, optional on update. */
+export function requiredOn(mode: DtoMode): Presence {
+  return mode === 'create' ? 'required' : 'optional';
+}
+
+/** The stored value of a `clearable` field: null and "" clear it. */
+export function clearable(value: string | null): string | null {
+  return value === null || value === '' ? null : value;
+}
 
 type Rule = (value: unknown) => string | undefined;
 
@@ -39,11 +56,6 @@ function fieldRule(name: string, presence: Presence, rule: Rule): PropertyDecora
   };
 }
 
-/** Length in characters as Postgres counts them (code points), not UTF-16 units. */
-export function characterCount(value: string): number {
-  return [...value].length;
-}
-
 const textRule =
   (maxLength: number): Rule =>
   (value) => {
@@ -68,14 +80,31 @@ export function Email(maxLength: number, presence: Presence): PropertyDecorator 
 
 /** The strict "0"/"1" of the wire format, by the domain's one parser. */
 export function Flag(presence: Presence): PropertyDecorator {
-  return fieldRule('flag', presence, (value) => {
-    try {
-      parseFlag('', value);
-      return undefined;
-    } catch {
-      return 'must be "0" or "1"';
-    }
+  return Parsed(presence, (value) => parseFlag('', value));
+}
+
+/** A field of the record a PUT cannot change: named in the 400 rather than called unknown. */
+export function Fixed(): PropertyDecorator {
+  // Any value sent is refused, null and "" too.
+  const skip = ValidateIf((_object, value: unknown) => value !== undefined);
+  const refuse = ValidateBy({
+    name: 'fixed',
+    validator: { validate: () => false, defaultMessage: () => 'cannot be changed' },
   });
+  return (target, propertyKey) => {
+    skip(target, propertyKey);
+    refuse(target, propertyKey);
+  };
+}
+
+/** A field set on create that a PUT cannot change (`rule` checks it on create). */
+export function CreateOnly(mode: DtoMode, rule: PropertyDecorator): PropertyDecorator {
+  return mode === 'create' ? rule : Fixed();
+}
+
+/** A field of the stored record only: unknown to a POST, `cannot be changed` in a PUT. */
+export function RecordOnly(mode: DtoMode): PropertyDecorator {
+  return mode === 'create' ? () => undefined : Fixed();
 }
 
 /**

@@ -1,5 +1,4 @@
 import { ValidationError } from '@trackline/domain';
-import { fieldLabel } from '@trackline/contracts';
 
 /** Default and largest page of the paged lists (seed "Paged responses": pagesize default 1000). */
 export const MAX_PAGE_SIZE = 1000;
@@ -28,18 +27,6 @@ export function checkPageParameter(field: 'page' | 'pagesize'): (value: unknown)
     if (typeof value !== 'string') throw new ValidationError(field, 'must be a string');
     parsePaging({ [field]: value });
   };
-}
-
-/**
- * Refuses query parameters an operation does not read, as the DTO-checked lists do, so a typo
- * (`custnr` as `cust_nr`) is a 400 instead of a silently unfiltered list.
- */
-export function refuseUnknownParameters(query: Record<string, string>, known: readonly string[]): void {
-  for (const name of Object.keys(query)) {
-    if (!known.includes(name)) {
-      throw new ValidationError(fieldLabel(name), 'is not a known query parameter');
-    }
-  }
 }
 
 function wholeNumber(field: string, value: string, min: number, max: number): number {

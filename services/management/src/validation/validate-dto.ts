@@ -6,15 +6,18 @@ import { fieldLabel } from '@trackline/contracts';
 const UNKNOWN_FIELD_CONSTRAINT = 'whitelistValidation';
 
 /**
- * Checks request input against a DTO class and returns the typed instance. Unknown fields are refused; the
- * first broken rule becomes a ValidationError naming the field (the 400 of docs/partner-api.md, Errors). No
- * implicit conversion: the wire format sends strings, and anything else is the client's bug.
+ * Checks request input (a body, a query, or the CLI's options) against a DTO class and returns the
+ * typed instance. Unknown names are refused with `unknownRule`; the first broken rule becomes
+ * a ValidationError naming the field, which the error mapper renders as the 400 (docs/partner-api.md,
+ * Errors) and the CLI prints. No implicit conversion: the wire format sends strings,
+ * and anything else is the client's bug.
  */
 export function validateDto<T extends object>(
   dtoClass: ClassConstructor<T>,
   input: Record<string, unknown>,
+  unknownRule = 'is not a known field',
 ): T {
-  refuseUnknownFields(dtoClass, input);
+  refuseUnknownFields(dtoClass, input, unknownRule);
   const instance = plainToInstance(dtoClass, input);
   const [first] = validateSync(instance, {
     whitelist: true,
@@ -26,9 +29,7 @@ export function validateDto<T extends object>(
   if (first !== undefined) {
     const constraints = first.constraints ?? {};
     const rule =
-      UNKNOWN_FIELD_CONSTRAINT in constraints
-        ? 'is not a known field'
-        : (Object.values(constraints)[0] ?? 'is invalid');
+      UNKNOWN_FIELD_CONSTRAINT in constraints ? unknownRule : (Object.values(constraints)[0] ?? 'is invalid');
     throw new ValidationError(first.property, rule);
   }
   return instance;
@@ -39,13 +40,17 @@ export function validateDto<T extends object>(
  * (`constructor`, `toString`, `__proto__`, `valueOf`, `hasOwnProperty`) and the empty name slip
  * through it; the input's own names are checked against the DTO's declared fields first.
  */
-function refuseUnknownFields(dtoClass: ClassConstructor<object>, input: Record<string, unknown>): void {
+function refuseUnknownFields(
+  dtoClass: ClassConstructor<object>,
+  input: Record<string, unknown>,
+  unknownRule: string,
+): void {
   const known = new Set(
     getMetadataStorage()
       .getTargetValidationMetadatas(dtoClass, '', true, false)
       .map((metadata) => metadata.propertyName),
   );
   for (const name of Object.keys(input)) {
-    if (!known.has(name)) throw new ValidationError(fieldLabel(name), 'is not a known field');
+    if (!known.has(name)) throw new ValidationError(fieldLabel(name), unknownRule);
   }
 }

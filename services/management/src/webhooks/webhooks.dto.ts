@@ -1,5 +1,5 @@
 import { ValidationError } from '@trackline/domain';
-import { Parsed, Text, type Presence } from '../validation/field-rules';
+import { Parsed, Text, requiredOn, type DtoMode } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
 import {
   WEBHOOK_EVENT_TYPES,
@@ -10,10 +10,10 @@ import {
 } from './webhook';
 import { WEBHOOK_URL_MAX_LENGTH } from './webhook-url';
 
-function webhookDto(presence: Presence) {
+function webhookDto(mode: DtoMode) {
   class WebhookDto {
     // The URL's own rules (https, public address) are checked by the service, which resolves it.
-    @Text(WEBHOOK_URL_MAX_LENGTH, presence)
+    @Text(WEBHOOK_URL_MAX_LENGTH, requiredOn(mode))
     url?: string;
 
     @Parsed('optional', (value) => parseEvents('events', value))
@@ -26,9 +26,9 @@ function webhookDto(presence: Presence) {
 }
 
 /** POST /webhooks: `url` is required; `events` defaults to every event, `state` to 0 (active). */
-export const CreateWebhookDto = webhookDto('required');
+export const CreateWebhookDto = webhookDto('create');
 /** PUT /webhooks/:id: keys left out keep their value. */
-export const UpdateWebhookDto = webhookDto('optional');
+export const UpdateWebhookDto = webhookDto('update');
 
 export function parseCreateWebhook(body: Record<string, unknown>): WebhookValues {
   const dto = validateDto(CreateWebhookDto, body);

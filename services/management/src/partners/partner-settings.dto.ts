@@ -1,0 +1,298 @@
+import {
+  isCountryCode,
+  isValidTimeZone,
+  normalizePhoneNumber,
+  parseFlag,
+  ValidationError,
+  type CountryCode,
+} from '@trackline/domain';
+import { RING_TIMEOUT_RANGE } from '@trackline/contracts';
+import { Parsed, requiredOn, type DtoMode, type Presence } from '../validation/field-rules';
+import { validateDto } from '../validation/validate-dto';
+import { parseAllowIp } from './allow-ip';
+import { ON_EXHAUSTED_CHOICES, type OnExhausted } from './partner.entity';
+
+// The operator's partner settings (docs/operations.md), checked by one DTO whatever the caller: the
+// CLI's partner:create and partner:update, and the fixtures that create partners. Field names are
+// the CLI option names, so an error reads the way the operator typed it.
+
+const MAX_NAME_LENGTH = 100;
+const MIN_PASSWORD_LENGTH = 8;
+const MIN_SIGNING_SECRET_LENGTH = 16;
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+
+function parseName(value: string): string {
+  if (value.trim() === '') throw new ValidationError('name', 'must not be empty');
+  if (value !== value.trim()) throw new ValidationError('name', 'must not start or end with white space');
+  if (value.length > MAX_NAME_LENGTH)
+    throw new ValidationError('name', `must be at most ${MAX_NAME_LENGTH} characters`);
+  if (CONTROL_CHARACTERS.test(value))
+    throw new ValidationError('name', 'must not contain control characters');
+  return value;
+}
+
+/** Digest sends the username quoted and hashes it joined with ':'; those characters would be ambiguous. */
+function parseUsername(value: string): string {
+  if (value.trim() === '') throw new ValidationError('username', 'must not be empty');
+  if (value !== value.trim()) throw new ValidationError('username', 'must not start or end with white space');
+  if (value.length > MAX_NAME_LENGTH) {
+    throw new ValidationError('username', `must be at most ${MAX_NAME_LENGTH} characters`);
+  }
+  if (/[:"\\]/.test(value) || CONTROL_CHARACTERS.test(value)) {
+    throw new ValidationError('username', 'must not contain ":", \'"\', "\\" or control characters');
+  }
+  return value;
+}
+
+function parsePassword(value: string): string {
+  if ([...value].length < MIN_PASSWORD_LENGTH) {
+    throw new ValidationError('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  return value;
+}
+
+function parseSigningSecret(value: string): string {
+  if ([...value].length < MIN_SIGNING_SECRET_LENGTH) {
+    throw new ValidationError('signing-secret', `must be at least ${MIN_SIGNING_SECRET_LENGTH} characters`);
+  }
+  if (value !== value.trim())
+    throw new ValidationError('signing-secret', 'must not start or end with white space');
+  return value;
+}
+
+/** Canonical CIDRs without duplicates, in the order given. */
+function parseAllowIps(values: readonly string[]): string[] {
+  return [...new Set(values.map((value) => parseAllowIp('allow-ip', value)))];
+}
+
+function parseCountry(value: string): CountryCode {
+  const code = value.trim().toUpperCase();
+  if (!isCountryCode(code))
+    throw new ValidationError('country', `${value} is not a known ISO 3166 country code`);
+  return code;
+}
+
+function parseTimeZone(value: string): string {
+  if (!isValidTimeZone(value)) throw new ValidationError('timezone', `${value} is not an IANA time zone`);
+  return value;
+}
+
+function parseOnExhausted(value: string): OnExhausted {
+  const choice = ON_EXHAUSTED_CHOICES.find((candidate) => candidate === value);
+  if (choice === undefined)
+    throw new ValidationError('on-exhausted', `must be one of ${ON_EXHAUSTED_CHOICES.join(', ')}`);
+  return choice;
+}
+
+/** An empty value clears the fallback number. */
+export function parseFallbackNumber(value: string, country: CountryCode): string | null {
+  return value.trim() === '' ? null : normalizePhoneNumber('fallback-number', value, country);
+}
+
+/** Whole seconds within the range replacement accepts; an empty value returns to the service default. */
+function parseRingTimeout(value: string): number | null {
+  if (value.trim() === '') return null;
+  const { min, max } = RING_TIMEOUT_RANGE;
+  if (!/^\d{1,4}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new ValidationError(
+      'ring-timeout',
+      `must be whole seconds from ${min} to ${max}, or "" for the default`,
+    );
+  return Number(value);
+}
+
+function parseScreenCalls(value: string): boolean {
+  return parseFlag('screen-calls', value);
+}
+
+export const MAX_CDR_RETENTION_MONTHS = 1200;
+export const MAX_ANUM_MASK_AFTER_DAYS = 36500;
+
+function parseCdrRetentionMonths(value: string): number {
+  return parseWholeNumber('cdr-retention-months', value, 1, MAX_CDR_RETENTION_MONTHS);
+}
+
+/** "off" (or an empty value) turns masking off. */
+function parseAnumMaskAfterDays(value: string): number | null {
+  if (value.trim() === '' || value.trim() === 'off') return null;
+  return parseWholeNumber('anum-mask-after-days', value, 1, MAX_ANUM_MASK_AFTER_DAYS);
+}
+
+function parseWholeNumber(field: string, value: string, min: number, max: number): number {
+  const number = /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(number >= min && number <= max))
+    throw new ValidationError(field, `must be a whole number from ${min} to ${max}`);
+  return number;
+}
+
+function parseShowFullAnum(value: string): boolean {
+  return parseFlag('show-full-anum', value);
+}
+
+/** The settings as typed (strings, the allowlist as a list), keyed as the service takes them. */
+export interface PartnerSettingsInput {
+  username?: string;
+  password?: string;
+  signingSecret?: string;
+  /** Replaces the whole list when given. */
+  allowIps?: string[];
+  country?: string;
+  timeZone?: string;
+  onExhausted?: string;
+  /** Empty string clears it. */
+  fallbackNumber?: string;
+  /** "0" or "1". */
+  showFullAnum?: string;
+  /** Whole seconds; empty string returns to the service default. */
+  ringTimeout?: string;
+  /** "0" or "1". */
+  screenCalls?: string;
+  /** Whole months, 1–1200. */
+  cdrRetentionMonths?: string;
+  /** Whole days, or "off". */
+  anumMaskAfterDays?: string;
+}
+
+/** The CLI option of each setting: the DTO's field names, and what `partner:update` reports changed. */
+export const SETTING_OPTIONS = {
+  username: 'username',
+  password: 'password',
+  signingSecret: 'signing-secret',
+  allowIps: 'allow-ip',
+  country: 'country',
+  timeZone: 'timezone',
+  onExhausted: 'on-exhausted',
+  fallbackNumber: 'fallback-number',
+  showFullAnum: 'show-full-anum',
+  ringTimeout: 'ring-timeout',
+  screenCalls: 'screen-calls',
+  cdrRetentionMonths: 'cdr-retention-months',
+  anumMaskAfterDays: 'anum-mask-after-days',
+} as const satisfies Record<keyof PartnerSettingsInput, string>;
+
+/** An option's value as commander gives it: text, checked by the setting's own rule. */
+function Setting(presence: Presence, parse: (value: string) => unknown): PropertyDecorator {
+  return Parsed(presence, (value) => {
+    if (typeof value !== 'string') throw new ValidationError('', 'must be a string');
+    return parse(value);
+  });
+}
+
+function partnerSettingsDto(mode: DtoMode) {
+  // Declared in the order the settings are checked.
+  class PartnerSettingsDto {
+    @Setting(requiredOn(mode), parseUsername)
+    username?: string;
+
+    @Setting(requiredOn(mode), parsePassword)
+    password?: string;
+
+    @Setting('optional', parseCountry)
+    country?: string;
+
+    @Setting(requiredOn(mode), parseSigningSecret)
+    'signing-secret'?: string;
+
+    @Parsed('optional', (value) => {
+      if (!Array.isArray(value)) throw new ValidationError('allow-ip', 'must be a list of addresses');
+      return parseAllowIps(value.map(String));
+    })
+    'allow-ip'?: string[];
+
+    @Setting('optional', parseTimeZone)
+    timezone?: string;
+
+    @Setting('optional', parseOnExhausted)
+    'on-exhausted'?: string;
+
+    // Normalised with the partner's country by the service, which knows the stored one.
+    @Setting('optional', () => undefined)
+    'fallback-number'?: string;
+
+    @Setting('optional', parseShowFullAnum)
+    'show-full-anum'?: string;
+
+    @Setting('optional', parseRingTimeout)
+    'ring-timeout'?: string;
+
+    @Setting('optional', parseScreenCalls)
+    'screen-calls'?: string;
+
+    @Setting('optional', parseCdrRetentionMonths)
+    'cdr-retention-months'?: string;
+
+    @Setting('optional', parseAnumMaskAfterDays)
+    'anum-mask-after-days'?: string;
+  }
+  return PartnerSettingsDto;
+}
+
+/** partner:create: name, username, password and signing secret are required. */
+export class CreatePartnerDto extends partnerSettingsDto('create') {
+  @Setting('required', parseName)
+  name?: string;
+}
+/** partner:update: options left out keep their value. */
+export const UpdatePartnerSettingsDto = partnerSettingsDto('update');
+
+/** The settings after their checks; a key is present when the setting was given. */
+export interface PartnerSettings {
+  username?: string;
+  password?: string;
+  signingSecret?: string;
+  allowIps?: string[];
+  country?: CountryCode;
+  timeZone?: string;
+  onExhausted?: OnExhausted;
+  /** As typed; "" clears it. Normalised with the partner's country by `parseFallbackNumber`. */
+  fallbackNumber?: string;
+  showFullAnum?: boolean;
+  ringTimeout?: number | null;
+  screenCalls?: boolean;
+  cdrRetentionMonths?: number;
+  anumMaskAfterDays?: number | null;
+}
+
+export function parseCreatePartner(input: PartnerSettingsInput & { name: string }): PartnerSettings & {
+  name: string;
+} {
+  const dto = validateDto(
+    CreatePartnerDto,
+    { name: input.name, ...byOption(input) },
+    'is not a known option',
+  );
+  return { name: dto.name!, ...toSettings(dto) };
+}
+
+export function parseUpdatePartnerSettings(input: PartnerSettingsInput): PartnerSettings {
+  return toSettings(validateDto(UpdatePartnerSettingsDto, byOption(input), 'is not a known option'));
+}
+
+function byOption(input: PartnerSettingsInput): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const [key, option] of Object.entries(SETTING_OPTIONS)) {
+    const value = input[key as keyof PartnerSettingsInput];
+    if (value !== undefined) options[option] = value;
+  }
+  return options;
+}
+
+function toSettings(dto: InstanceType<typeof UpdatePartnerSettingsDto>): PartnerSettings {
+  const settings: PartnerSettings = {};
+  if (dto.username !== undefined) settings.username = dto.username;
+  if (dto.password !== undefined) settings.password = dto.password;
+  if (dto['signing-secret'] !== undefined) settings.signingSecret = dto['signing-secret'];
+  if (dto['allow-ip'] !== undefined) settings.allowIps = parseAllowIps(dto['allow-ip']);
+  if (dto.country !== undefined) settings.country = parseCountry(dto.country);
+  if (dto.timezone !== undefined) settings.timeZone = dto.timezone;
+  if (dto['on-exhausted'] !== undefined) settings.onExhausted = parseOnExhausted(dto['on-exhausted']);
+  if (dto['fallback-number'] !== undefined) settings.fallbackNumber = dto['fallback-number'];
+  if (dto['show-full-anum'] !== undefined) settings.showFullAnum = parseShowFullAnum(dto['show-full-anum']);
+  if (dto['ring-timeout'] !== undefined) settings.ringTimeout = parseRingTimeout(dto['ring-timeout']);
+  if (dto['screen-calls'] !== undefined) settings.screenCalls = parseScreenCalls(dto['screen-calls']);
+  if (dto['cdr-retention-months'] !== undefined)
+    settings.cdrRetentionMonths = parseCdrRetentionMonths(dto['cdr-retention-months']);
+  if (dto['anum-mask-after-days'] !== undefined)
+    settings.anumMaskAfterDays = parseAnumMaskAfterDays(dto['anum-mask-after-days']);
+  return settings;
+}
