@@ -24,7 +24,7 @@ import { TypeormOutboxStatusCounts } from './notifications/outbox-status-counts.
 import { NumberPoolsService } from './numbers/number-pools.service';
 import { RedisPoolBindingsReader } from './numbers/pool-bindings.reader';
 import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
-import { TypeormPartnerNames } from './customer-events/partner-names.store';
+import { TypeormPartnersStore } from './partners/partners.store';
 import { RedisSentCustomersRecord } from './customer-events/sent-customers.record';
 import { createProjections, projectionListeners } from './projections/create-projections';
 import { TELEPHONY_BASE_PATH, telephonyRoutes } from './telephony/telephony.routes';
@@ -127,7 +127,7 @@ export async function createManagementApp(
       new RedisSentCustomersRecord(
         redis,
         config.redis.keyPrefix,
-        new TypeormPartnerNames(dataSource.manager),
+        new TypeormPartnersStore(dataSource.manager),
         logger,
       ),
     ],

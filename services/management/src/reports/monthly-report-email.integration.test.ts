@@ -7,7 +7,7 @@ import { E2E_TIMEOUT_MS } from '../e2e/e2e-environment';
 import { EmailChannel } from '../notifications/email.channel';
 import { NotificationWorker } from '../notifications/notification-worker';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
-import { SqlRecordingReader } from '../notifications/recording.reader';
+import { SqlRecordingReader } from '../cdrs/recording.reader';
 import { startSmtpReceiver } from '../notifications/test-support/test-receivers';
 import { createMonthlyReportMailing } from './monthly-report-mailing';
 import { CSV_COLUMNS } from './report-csv';
