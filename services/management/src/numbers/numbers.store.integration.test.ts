@@ -11,6 +11,8 @@ import { createDataSource } from '../db/data-source';
 import { NumberPoolsService } from './number-pools.service';
 import { toNumberPoolRecord } from './number-pools.routes';
 import { TypeormNumbersStore } from './numbers.store';
+import { numbersStoreCases } from './numbers.store.cases';
+import { insertTestPartners } from '../testing/test-partners';
 import { RedisPoolBindingsReader } from './pool-bindings.reader';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
@@ -112,5 +114,25 @@ describe('number inventory on Postgres and pool use from Redis', () => {
     });
     expect(await service.usage({ id: beta, name: 'beta' }, NOW)).toEqual({ numbers: [], size: 0, bound: 0 });
     expect(toNumberPoolRecord({ numbers: [], size: 0, bound: 0 }).utilisation).toBeNull();
+  });
+});
+
+describe('TypeormNumbersStore, the cases its fake passes too', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  numbersStoreCases(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    return {
+      store: new TypeormNumbersStore(dataSource.manager),
+      newPartner: async (name) => (await insertTestPartners(dataSource.manager, name))[0]!,
+    };
   });
 });
