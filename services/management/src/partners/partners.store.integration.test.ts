@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import type { PartnerValues } from './partner';
 import { TypeormPartnersStore } from './partners.store';
+import { partnersStoreCases } from './partners.store.cases';
 
 function values(overrides: Partial<PartnerValues> = {}): PartnerValues {
   return {
@@ -129,5 +130,22 @@ describe('TypeormPartnersStore', () => {
     } finally {
       Object.assign(dataSource, { logger });
     }
+  });
+});
+
+describe('TypeormPartnersStore, the cases its fake passes too', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  partnersStoreCases(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    return new TypeormPartnersStore(dataSource.manager);
   });
 });
