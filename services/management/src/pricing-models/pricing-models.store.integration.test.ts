@@ -8,6 +8,7 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { PricingModelValues } from './pricing-model';
 import { PricingModelsService } from './pricing-models.service';
 import { TypeormPricingModelsStore } from './pricing-models.store';
+import { pricingModelsStoreCases } from './pricing-models.store.cases';
 import { insertTestPartners } from '../testing/test-partners';
 
 const WEEKDAYS = {
@@ -153,5 +154,26 @@ describe('TypeormPricingModelsStore', () => {
     await campaigns.delete(acme, customer, campaign.id);
     await service.delete(acme, model.id);
     expect(await store.findById(acme, model.id)).toBeNull();
+  });
+});
+
+describe('TypeormPricingModelsStore, the cases its fake passes too', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  pricingModelsStoreCases(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    let partners = 0;
+    return {
+      store: new TypeormPricingModelsStore(dataSource.manager),
+      newPartner: async () => (await insertTestPartners(dataSource.manager, `case-${++partners}`))[0]!,
+    };
   });
 });
