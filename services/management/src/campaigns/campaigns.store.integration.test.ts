@@ -10,6 +10,7 @@ import type { CampaignValues } from './campaign';
 import type { CampaignSources } from './campaign-references';
 import { CampaignsService } from './campaigns.service';
 import { TypeormCampaignsStore } from './campaigns.store';
+import { campaignsStoreCases } from './campaigns.store.cases';
 import { insertTestPartners } from '../testing/test-partners';
 
 const NO_SOURCES: CampaignSources = { sourcesAttached: async () => new Map() };
@@ -228,5 +229,55 @@ describe('TypeormCampaignsStore', () => {
     expect(created.campaign.pricingModelId).toBe(pricingModel);
     await service.delete(acme, customer, created.campaign.id);
     expect(await store.findById(acme, customer, created.campaign.id)).toBeNull();
+  });
+});
+
+describe('TypeormCampaignsStore, the cases its fake passes too', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  campaignsStoreCases(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    const [partnerId, otherPartnerId] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
+    const customers = new TypeormCustomersStore(dataSource.manager);
+    const pricingModels = new TypeormPricingModelsStore(dataSource.manager);
+    const model = async (name: string) =>
+      (
+        await pricingModels.insert(partnerId!, {
+          name,
+          type: '0',
+          uniqueCallerSeconds: 3600,
+          conditions: parsePricingConditions('conditions', [
+            { cost_per_lead: '1', min_duration: '0', from_time: '00:00', to_time: '24:00', weekdays: 'mon' },
+          ]),
+        })
+      ).id;
+    let count = 0;
+    return {
+      store: new TypeormCampaignsStore(dataSource.manager),
+      partnerId: partnerId!,
+      otherPartnerId: otherPartnerId!,
+      newCustomer: async () =>
+        (
+          await customers.insert(partnerId!, {
+            name: `Customer ${++count}`,
+            custnr: `C-${count}`,
+            corporateid: null,
+            email: null,
+            dncsClassName: null,
+            receiveMonthlyReport: false,
+            serviceCallerId: false,
+            customFields: {},
+          })
+        ).id,
+      pricingModelIds: [await model('One'), await model('Two')],
+    };
   });
 });
