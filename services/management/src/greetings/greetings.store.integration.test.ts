@@ -5,6 +5,7 @@ import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormGreetingsStore } from './greetings.store';
 import { insertTestPartners } from '../testing/test-partners';
+import { greetingsStoreCases } from './greetings.store.cases';
 
 describe('TypeormGreetingsStore', () => {
   let database: TestDatabase;
@@ -111,5 +112,42 @@ describe('TypeormGreetingsStore', () => {
     expect(events).toEqual(['holder', 'recording']);
     await store.delete(acme, greeting.id);
     expect(await store.findById(acme, customer, greeting.id)).toBeNull();
+  });
+});
+
+describe('TypeormGreetingsStore, the cases its fake passes too', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  greetingsStoreCases(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    const [partnerId, otherPartnerId] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
+    const customers = new TypeormCustomersStore(dataSource.manager);
+    let count = 0;
+    return {
+      store: new TypeormGreetingsStore(dataSource.manager),
+      partnerId: partnerId!,
+      otherPartnerId: otherPartnerId!,
+      newCustomer: async (owner) =>
+        (
+          await customers.insert(owner, {
+            name: `Customer ${++count}`,
+            custnr: `C-${count}`,
+            corporateid: null,
+            email: null,
+            dncsClassName: null,
+            receiveMonthlyReport: false,
+            serviceCallerId: false,
+            customFields: {},
+          })
+        ).id,
+    };
   });
 });
