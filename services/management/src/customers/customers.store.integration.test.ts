@@ -6,6 +6,7 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { CustomerValues } from './customer';
 import { TypeormCustomersStore } from './customers.store';
 import { insertTestPartners } from '../testing/test-partners';
+import { customersStoreCases } from './customers.store.cases';
 
 function values(overrides: Partial<CustomerValues> = {}): CustomerValues {
   return {
@@ -166,5 +167,26 @@ describe('TypeormCustomersStore', () => {
     const customer = await store.insert(acme, values());
     await store.delete(acme, customer.id);
     expect(await store.findById(acme, customer.id)).toBeNull();
+  });
+});
+
+describe('TypeormCustomersStore, the cases its fake passes too', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  customersStoreCases(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    let partners = 0;
+    return {
+      store: new TypeormCustomersStore(dataSource.manager),
+      newPartner: async () => (await insertTestPartners(dataSource.manager, `case-${++partners}`))[0]!,
+    };
   });
 });
