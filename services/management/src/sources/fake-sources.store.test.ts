@@ -11,6 +11,8 @@ describe('FakeSourcesStore', () => {
       otherPartnerId: '2',
       newCustomer: async () => String(++customers),
       newNumber: async () => `+4722${String(++numbers).padStart(6, '0')}`,
+      // The fake derives the hold-back from closed_at, as closing a source sets it.
+      holdBack: async () => {},
     };
   });
 });

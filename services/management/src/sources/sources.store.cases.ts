@@ -1,3 +1,4 @@
+import { holdBackEnd } from '../numbers/tracking-number';
 import type { NewSource } from './source';
 import type { SourcesStore } from './sources.store';
 
@@ -10,6 +11,8 @@ export interface SourcesStoreFixture {
   newCustomer(): Promise<string>;
   /** A static number of `partnerId`'s inventory no source uses yet. */
   newNumber(): Promise<string>;
+  /** What closing a source does to its number (the numbers feature's hold-back), as the service does. */
+  holdBack(e164: string, until: Date): Promise<void>;
 }
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
@@ -127,5 +130,19 @@ export function sourcesStoreCases(setup: () => Promise<SourcesStoreFixture>): vo
       await store.answeringNumbersAmong(['+4723900003', '+4723900002', '+4723900001', '+4723900009']),
     ).toEqual(['+4723900001', '+4723900002']);
     expect(await store.answeringNumbersAmong([])).toEqual([]);
+  });
+
+  it("counts the customer's closed sources whose number is still held back", async () => {
+    const { store, partnerId, otherPartnerId } = fixture;
+    const customerId = await fixture.newCustomer();
+    const held = await store.insert(partnerId, await newSource(customerId));
+    await store.insert(partnerId, await newSource(customerId));
+    expect(await store.countHeldBackSources(partnerId, customerId, NOW)).toBe(0);
+    await store.close(partnerId, held.id, NOW);
+    await fixture.holdBack(held.destnr, holdBackEnd(NOW));
+    const later = new Date(NOW.getTime() + 60_000);
+    expect(await store.countHeldBackSources(partnerId, customerId, later)).toBe(1);
+    expect(await store.countHeldBackSources(otherPartnerId, customerId, later)).toBe(0);
+    expect(await store.countHeldBackSources(partnerId, customerId, holdBackEnd(NOW))).toBe(0);
   });
 }

@@ -222,6 +222,7 @@ describe('TypeormSourcesStore, the cases its fake passes too', () => {
         await numbers.add(partnerId, 'static', [e164], NOW);
         return e164;
       },
+      holdBack: (e164, until) => numbers.holdBack(partnerId, e164, until),
     };
   });
 });
