@@ -12,6 +12,7 @@ import { CampaignsService } from './campaigns.service';
 import { TypeormCampaignsStore } from './campaigns.store';
 import { campaignsStoreCases } from './campaigns.store.cases';
 import { insertTestPartners } from '../testing/test-partners';
+import { insertTestCustomer, insertTestPricingModel, onOwnDatabase } from '../testing/store-case-fixtures';
 
 const NO_SOURCES: CampaignSources = { sourcesAttached: async () => new Map() };
 
@@ -233,51 +234,20 @@ describe('TypeormCampaignsStore', () => {
 });
 
 describe('TypeormCampaignsStore, the cases its fake passes too', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
-
-  campaignsStoreCases(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
-    await dataSource.initialize();
-    const [partnerId, otherPartnerId] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
-    const customers = new TypeormCustomersStore(dataSource.manager);
-    const pricingModels = new TypeormPricingModelsStore(dataSource.manager);
-    const model = async (name: string) =>
-      (
-        await pricingModels.insert(partnerId!, {
-          name,
-          type: '0',
-          uniqueCallerSeconds: 3600,
-          conditions: parsePricingConditions('conditions', [
-            { cost_per_lead: '1', min_duration: '0', from_time: '00:00', to_time: '24:00', weekdays: 'mon' },
-          ]),
-        })
-      ).id;
-    let count = 0;
-    return {
-      store: new TypeormCampaignsStore(dataSource.manager),
-      partnerId: partnerId!,
-      otherPartnerId: otherPartnerId!,
-      newCustomer: async () =>
-        (
-          await customers.insert(partnerId!, {
-            name: `Customer ${++count}`,
-            custnr: `C-${count}`,
-            corporateid: null,
-            email: null,
-            dncsClassName: null,
-            receiveMonthlyReport: false,
-            serviceCallerId: false,
-            customFields: {},
-          })
-        ).id,
-      pricingModelIds: [await model('One'), await model('Two')],
-    };
-  });
+  campaignsStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      const [partnerId, otherPartnerId] = await insertTestPartners(manager, 'acme', 'beta');
+      let count = 0;
+      return {
+        store: new TypeormCampaignsStore(manager),
+        partnerId: partnerId!,
+        otherPartnerId: otherPartnerId!,
+        newCustomer: () => insertTestCustomer(manager, partnerId!, `C-${++count}`),
+        pricingModelIds: [
+          await insertTestPricingModel(manager, partnerId!, 'One'),
+          await insertTestPricingModel(manager, partnerId!, 'Two'),
+        ],
+      };
+    }),
+  );
 });

@@ -7,6 +7,7 @@ import type { CustomerValues } from './customer';
 import { TypeormCustomersStore } from './customers.store';
 import { insertTestPartners } from '../testing/test-partners';
 import { customersStoreCases } from './customers.store.cases';
+import { onOwnDatabase } from '../testing/store-case-fixtures';
 
 function values(overrides: Partial<CustomerValues> = {}): CustomerValues {
   return {
@@ -171,22 +172,13 @@ describe('TypeormCustomersStore', () => {
 });
 
 describe('TypeormCustomersStore, the cases its fake passes too', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
-
-  customersStoreCases(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
-    await dataSource.initialize();
-    let partners = 0;
-    return {
-      store: new TypeormCustomersStore(dataSource.manager),
-      newPartner: async () => (await insertTestPartners(dataSource.manager, `case-${++partners}`))[0]!,
-    };
-  });
+  customersStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      let partners = 0;
+      return {
+        store: new TypeormCustomersStore(manager),
+        newPartner: async () => (await insertTestPartners(manager, `case-${++partners}`))[0]!,
+      };
+    }),
+  );
 });

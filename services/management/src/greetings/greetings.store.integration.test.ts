@@ -6,6 +6,7 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormGreetingsStore } from './greetings.store';
 import { insertTestPartners } from '../testing/test-partners';
 import { greetingsStoreCases } from './greetings.store.cases';
+import { insertTestCustomer, onOwnDatabase } from '../testing/store-case-fixtures';
 
 describe('TypeormGreetingsStore', () => {
   let database: TestDatabase;
@@ -116,38 +117,16 @@ describe('TypeormGreetingsStore', () => {
 });
 
 describe('TypeormGreetingsStore, the cases its fake passes too', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
-
-  greetingsStoreCases(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
-    await dataSource.initialize();
-    const [partnerId, otherPartnerId] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
-    const customers = new TypeormCustomersStore(dataSource.manager);
-    let count = 0;
-    return {
-      store: new TypeormGreetingsStore(dataSource.manager),
-      partnerId: partnerId!,
-      otherPartnerId: otherPartnerId!,
-      newCustomer: async (owner) =>
-        (
-          await customers.insert(owner, {
-            name: `Customer ${++count}`,
-            custnr: `C-${count}`,
-            corporateid: null,
-            email: null,
-            dncsClassName: null,
-            receiveMonthlyReport: false,
-            serviceCallerId: false,
-            customFields: {},
-          })
-        ).id,
-    };
-  });
+  greetingsStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      const [partnerId, otherPartnerId] = await insertTestPartners(manager, 'acme', 'beta');
+      let count = 0;
+      return {
+        store: new TypeormGreetingsStore(manager),
+        partnerId: partnerId!,
+        otherPartnerId: otherPartnerId!,
+        newCustomer: (owner) => insertTestCustomer(manager, owner, `C-${++count}`),
+      };
+    }),
+  );
 });

@@ -14,6 +14,7 @@ import { TypeormNumbersStore } from './numbers.store';
 import { numbersStoreCases } from './numbers.store.cases';
 import { insertTestPartners } from '../testing/test-partners';
 import { RedisPoolBindingsReader } from './pool-bindings.reader';
+import { onOwnDatabase } from '../testing/store-case-fixtures';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 
@@ -118,21 +119,10 @@ describe('number inventory on Postgres and pool use from Redis', () => {
 });
 
 describe('TypeormNumbersStore, the cases its fake passes too', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
-
-  numbersStoreCases(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
-    await dataSource.initialize();
-    return {
-      store: new TypeormNumbersStore(dataSource.manager),
-      newPartner: async (name) => (await insertTestPartners(dataSource.manager, name))[0]!,
-    };
-  });
+  numbersStoreCases(
+    onOwnDatabase(async ({ manager }) => ({
+      store: new TypeormNumbersStore(manager),
+      newPartner: async (name) => (await insertTestPartners(manager, name))[0]!,
+    })),
+  );
 });

@@ -5,6 +5,7 @@ import { createDataSource } from '../db/data-source';
 import type { PartnerValues } from './partner';
 import { TypeormPartnersStore } from './partners.store';
 import { partnersStoreCases } from './partners.store.cases';
+import { onOwnDatabase } from '../testing/store-case-fixtures';
 
 function values(overrides: Partial<PartnerValues> = {}): PartnerValues {
   return {
@@ -134,18 +135,5 @@ describe('TypeormPartnersStore', () => {
 });
 
 describe('TypeormPartnersStore, the cases its fake passes too', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
-
-  partnersStoreCases(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
-    await dataSource.initialize();
-    return new TypeormPartnersStore(dataSource.manager);
-  });
+  partnersStoreCases(onOwnDatabase(async ({ manager }) => new TypeormPartnersStore(manager)));
 });

@@ -10,6 +10,7 @@ import { PricingModelsService } from './pricing-models.service';
 import { TypeormPricingModelsStore } from './pricing-models.store';
 import { pricingModelsStoreCases } from './pricing-models.store.cases';
 import { insertTestPartners } from '../testing/test-partners';
+import { onOwnDatabase } from '../testing/store-case-fixtures';
 
 const WEEKDAYS = {
   cost_per_lead: '12.50',
@@ -158,22 +159,13 @@ describe('TypeormPricingModelsStore', () => {
 });
 
 describe('TypeormPricingModelsStore, the cases its fake passes too', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
-
-  pricingModelsStoreCases(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
-    await dataSource.initialize();
-    let partners = 0;
-    return {
-      store: new TypeormPricingModelsStore(dataSource.manager),
-      newPartner: async () => (await insertTestPartners(dataSource.manager, `case-${++partners}`))[0]!,
-    };
-  });
+  pricingModelsStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      let partners = 0;
+      return {
+        store: new TypeormPricingModelsStore(manager),
+        newPartner: async () => (await insertTestPartners(manager, `case-${++partners}`))[0]!,
+      };
+    }),
+  );
 });

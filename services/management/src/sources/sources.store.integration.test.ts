@@ -5,8 +5,8 @@ import { TypeormNumbersStore } from '../numbers/numbers.store';
 import type { NewSource } from './source';
 import { TypeormSourcesStore } from './sources.store';
 import { sourcesStoreCases } from './sources.store.cases';
-import { TypeormCustomersStore } from '../customers/customers.store';
-import { TypeormPartnersStore } from '../partners/partners.store';
+import { insertTestCustomer, onOwnDatabase } from '../testing/store-case-fixtures';
+import { insertTestPartners } from '../testing/test-partners';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 
@@ -161,68 +161,23 @@ describe('TypeormSourcesStore', () => {
 });
 
 describe('TypeormSourcesStore, the cases its fake passes too', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
-
-  sourcesStoreCases(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
-    await dataSource.initialize();
-    const partners = new TypeormPartnersStore(dataSource.manager);
-    const partner = async (name: string) =>
-      (
-        await partners.insert({
-          name,
-          digestUsername: name,
-          ha1Md5: 'x',
-          ha1Sha256: 'y',
-          signingSecret: 'sixteen-chars-ok',
-          allowIps: [],
-          country: 'NO',
-          timeZone: 'Europe/Oslo',
-          dni: {
-            sessionTtlSeconds: 1800,
-            holdBackSeconds: 3600,
-            onExhausted: 'recycle',
-            fallbackNumber: null,
-          },
-          showFullAnum: false,
-          cdrRetentionMonths: 24,
-          anumMaskAfterDays: null,
-        })
-      ).id;
-    const partnerId = await partner('acme');
-    const customers = new TypeormCustomersStore(dataSource.manager);
-    const numbers = new TypeormNumbersStore(dataSource.manager);
-    let count = 0;
-    return {
-      store: new TypeormSourcesStore(dataSource.manager),
-      partnerId,
-      otherPartnerId: await partner('beta'),
-      newCustomer: async () =>
-        (
-          await customers.insert(partnerId, {
-            custnr: `c${++count}`,
-            name: `Customer ${count}`,
-            corporateid: null,
-            email: null,
-            dncsClassName: null,
-            receiveMonthlyReport: false,
-            serviceCallerId: false,
-            customFields: {},
-          })
-        ).id,
-      newNumber: async () => {
-        const e164 = `+4722${String(++count).padStart(6, '0')}`;
-        await numbers.add(partnerId, 'static', [e164], NOW);
-        return e164;
-      },
-      holdBack: (e164, until) => numbers.holdBack(partnerId, e164, until),
-    };
-  });
+  sourcesStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      const [partnerId, otherPartnerId] = await insertTestPartners(manager, 'acme', 'beta');
+      const numbers = new TypeormNumbersStore(manager);
+      let count = 0;
+      return {
+        store: new TypeormSourcesStore(manager),
+        partnerId: partnerId!,
+        otherPartnerId: otherPartnerId!,
+        newCustomer: () => insertTestCustomer(manager, partnerId!, `C-${++count}`),
+        newNumber: async () => {
+          const e164 = `+4722${String(++count).padStart(6, '0')}`;
+          await numbers.add(partnerId!, 'static', [e164], NOW);
+          return e164;
+        },
+        holdBack: (e164, until) => numbers.holdBack(partnerId!, e164, until),
+      };
+    }),
+  );
 });
