@@ -15,6 +15,28 @@ export interface CampaignsStoreFixture {
 
 const CLOSED_AT = new Date('2026-03-02T10:00:00.000Z');
 
+/** A campaign's values; the cases' and the integration test's. */
+export function campaignValues(
+  pricingModelId: string,
+  vmGreetingId: string | null,
+  overrides: Partial<CampaignValues> = {},
+): CampaignValues {
+  return {
+    name: 'Spring',
+    pricingModelId,
+    partnerCampaignId: 'ext-1',
+    email: 'leads@example.no',
+    smsnumber: '+4791234567',
+    vmGreetingId,
+    notifyOnMissedCall: true,
+    notifyOnNewVoicemail: false,
+    vmDivertAll: true,
+    vmDivertBusy: false,
+    vmDivertNoanswer: true,
+    ...overrides,
+  };
+}
+
 /**
  * The cases every CampaignsStore passes, the fake as the real one (the real store's integration test
  * and the fake's unit test both call this), so the fake cannot drift from the database.
@@ -27,20 +49,7 @@ export function campaignsStoreCases(setup: () => Promise<CampaignsStoreFixture>)
   });
 
   function values(overrides: Partial<CampaignValues> = {}): CampaignValues {
-    return {
-      name: 'Spring',
-      pricingModelId: fixture.pricingModelIds[0],
-      partnerCampaignId: 'ext-1',
-      email: 'leads@example.no',
-      smsnumber: '+4791234567',
-      vmGreetingId: null,
-      notifyOnMissedCall: true,
-      notifyOnNewVoicemail: false,
-      vmDivertAll: true,
-      vmDivertBusy: false,
-      vmDivertNoanswer: true,
-      ...overrides,
-    };
+    return campaignValues(fixture.pricingModelIds[0], null, overrides);
   }
 
   it('inserts an active campaign and finds it for its partner and customer only', async () => {

@@ -10,7 +10,7 @@ import type { CampaignValues } from './campaign';
 import type { CampaignSources } from './campaign-references';
 import { CampaignsService } from './campaigns.service';
 import { TypeormCampaignsStore } from './campaigns.store';
-import { campaignsStoreCases } from './campaigns.store.cases';
+import { campaignsStoreCases, campaignValues } from './campaigns.store.cases';
 import { insertTestPartners } from '../testing/test-partners';
 import { insertTestCustomer, insertTestPricingModel, onOwnDatabase } from '../testing/store-case-fixtures';
 
@@ -31,20 +31,7 @@ describe('TypeormCampaignsStore', () => {
   let otherCustomersGreeting: string;
 
   function values(overrides: Partial<CampaignValues> = {}): CampaignValues {
-    return {
-      name: 'Spring',
-      pricingModelId: pricingModel,
-      partnerCampaignId: 'ext-1',
-      email: 'leads@example.no',
-      smsnumber: '+4791234567',
-      vmGreetingId: greeting,
-      notifyOnMissedCall: true,
-      notifyOnNewVoicemail: false,
-      vmDivertAll: true,
-      vmDivertBusy: false,
-      vmDivertNoanswer: true,
-      ...overrides,
-    };
+    return campaignValues(pricingModel, greeting, overrides);
   }
 
   beforeAll(async () => {

@@ -9,14 +9,14 @@ export interface PricingModelsStoreFixture {
   newPartner(): Promise<string>;
 }
 
-const WEEKDAYS = {
+export const WEEKDAYS = {
   cost_per_lead: '12.50',
   min_duration: '30',
   from_time: '08:00',
   to_time: '16:00',
   weekdays: 'mon,tue,wed,thu,fri',
 };
-const SUNDAY = {
+export const SUNDAY = {
   cost_per_lead: '0.10',
   min_duration: '0',
   from_time: '00:00',
@@ -24,7 +24,8 @@ const SUNDAY = {
   weekdays: 'sun',
 };
 
-function values(overrides: Partial<PricingModelValues> = {}): PricingModelValues {
+/** A model with a weekday and a Sunday condition; the cases' and the integration test's. */
+export function pricingModelValues(overrides: Partial<PricingModelValues> = {}): PricingModelValues {
   return {
     name: 'Standard',
     type: '0',
@@ -47,11 +48,11 @@ export function pricingModelsStoreCases(setup: () => Promise<PricingModelsStoreF
 
   it('stores a model under a UUID and reads it back', async () => {
     const partnerId = await fixture.newPartner();
-    const model = await fixture.store.insert(partnerId, values());
+    const model = await fixture.store.insert(partnerId, pricingModelValues());
     expect(model).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       partnerId,
-      ...values(),
+      ...pricingModelValues(),
       created: expect.any(Date),
       modified: expect.any(Date),
     });
@@ -62,7 +63,7 @@ export function pricingModelsStoreCases(setup: () => Promise<PricingModelsStoreF
     const { store } = fixture;
     const partnerId = await fixture.newPartner();
     const otherPartnerId = await fixture.newPartner();
-    const model = await store.insert(partnerId, values({ name: 'Private' }));
+    const model = await store.insert(partnerId, pricingModelValues({ name: 'Private' }));
     expect(await store.findById(otherPartnerId, model.id)).toBeNull();
     expect(await store.update(otherPartnerId, model.id, { name: 'stolen' })).toBeNull();
     await store.delete(otherPartnerId, model.id);
@@ -73,8 +74,8 @@ export function pricingModelsStoreCases(setup: () => Promise<PricingModelsStoreF
   it('lists oldest first, updates only the columns given, and deletes', async () => {
     const { store } = fixture;
     const partnerId = await fixture.newPartner();
-    const first = await store.insert(partnerId, values({ name: 'First' }));
-    const second = await store.insert(partnerId, values({ name: 'Second' }));
+    const first = await store.insert(partnerId, pricingModelValues({ name: 'First' }));
+    const second = await store.insert(partnerId, pricingModelValues({ name: 'Second' }));
     expect((await store.list(partnerId)).map((model) => model.id)).toEqual([first.id, second.id]);
     const conditions = parsePricingConditions('conditions', [SUNDAY]);
     const updated = await store.update(partnerId, first.id, { name: 'After', conditions });

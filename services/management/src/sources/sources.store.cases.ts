@@ -17,6 +17,38 @@ export interface SourcesStoreFixture {
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 
+/** An open source's values on the given number; the cases' and the integration test's. */
+export function sourceValues(
+  customerId: string,
+  destnr: string,
+  overrides: Partial<NewSource> = {},
+): NewSource {
+  return {
+    customerId,
+    name: 'Front page',
+    media: 'web',
+    phonenr: '+4722334455',
+    destnr,
+    campaignId: null,
+    publisherId: 'pub',
+    email: 'a@example.no',
+    smsnumber: '+4791234567',
+    vmGreetingId: null,
+    sourceClass: 'standard',
+    activatedAt: NOW,
+    notifyOnMissedCall: true,
+    notifyOnNewVoicemail: false,
+    vmDivertAll: false,
+    vmDivertBusy: true,
+    vmDivertNoanswer: false,
+    altNumbers: [
+      { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'weekend' },
+    ],
+    customFields: { custom_1: 'one' },
+    ...overrides,
+  };
+}
+
 /**
  * The cases every SourcesStore passes, the fake as the real one (the real store's integration test
  * and the fake's unit test both call this), so the fake cannot drift from the database.
@@ -29,30 +61,7 @@ export function sourcesStoreCases(setup: () => Promise<SourcesStoreFixture>): vo
   });
 
   async function newSource(customerId: string, overrides: Partial<NewSource> = {}): Promise<NewSource> {
-    return {
-      customerId,
-      name: 'Front page',
-      media: 'web',
-      phonenr: '+4722334455',
-      destnr: await fixture.newNumber(),
-      campaignId: null,
-      publisherId: 'pub',
-      email: 'a@example.no',
-      smsnumber: '+4791234567',
-      vmGreetingId: null,
-      sourceClass: 'standard',
-      activatedAt: NOW,
-      notifyOnMissedCall: true,
-      notifyOnNewVoicemail: false,
-      vmDivertAll: false,
-      vmDivertBusy: true,
-      vmDivertNoanswer: false,
-      altNumbers: [
-        { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'weekend' },
-      ],
-      customFields: { custom_1: 'one' },
-      ...overrides,
-    };
+    return sourceValues(customerId, await fixture.newNumber(), overrides);
   }
 
   it('inserts an open source and reads it back, for its partner only', async () => {

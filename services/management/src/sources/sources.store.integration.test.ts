@@ -4,7 +4,7 @@ import { createDataSource } from '../db/data-source';
 import { TypeormNumbersStore } from '../numbers/numbers.store';
 import type { NewSource } from './source';
 import { TypeormSourcesStore } from './sources.store';
-import { sourcesStoreCases } from './sources.store.cases';
+import { sourcesStoreCases, sourceValues } from './sources.store.cases';
 import { insertTestCustomer, onOwnDatabase } from '../testing/store-case-fixtures';
 import { insertTestPartners } from '../testing/test-partners';
 
@@ -53,30 +53,7 @@ describe('TypeormSourcesStore', () => {
   async function values(overrides: Partial<NewSource> = {}): Promise<NewSource> {
     const destnr = `+4722${String(++nextNumber).padStart(6, '0')}`;
     await new TypeormNumbersStore(dataSource.manager).add(acme, 'static', [destnr], NOW);
-    return {
-      customerId: customer,
-      name: 'Front page',
-      media: 'web',
-      phonenr: '+4722334455',
-      destnr,
-      campaignId: null,
-      publisherId: 'pub',
-      email: 'a@example.no',
-      smsnumber: '+4791234567',
-      vmGreetingId: null,
-      sourceClass: 'standard',
-      activatedAt: NOW,
-      notifyOnMissedCall: true,
-      notifyOnNewVoicemail: false,
-      vmDivertAll: false,
-      vmDivertBusy: true,
-      vmDivertNoanswer: false,
-      altNumbers: [
-        { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'weekend' },
-      ],
-      customFields: { custom_1: 'one' },
-      ...overrides,
-    };
+    return sourceValues(customer, destnr, overrides);
   }
 
   it('inserts and reads back every column, alt rules included', async () => {
