@@ -10,7 +10,13 @@ import type { CampaignValues } from './campaign';
 import type { CampaignSources } from './campaign-references';
 import { CampaignsService } from './campaigns.service';
 import { TypeormCampaignsStore } from './campaigns.store';
+import { campaignsStoreCases, campaignValues } from './campaigns.store.cases';
 import { insertTestPartners } from '../test-support/test-partners';
+import {
+  insertTestCustomer,
+  insertTestPricingModel,
+  onOwnDatabase,
+} from '../test-support/store-case-fixtures';
 
 const NO_SOURCES: CampaignSources = { sourcesAttached: async () => new Map() };
 
@@ -29,20 +35,7 @@ describe('TypeormCampaignsStore', () => {
   let otherCustomersGreeting: string;
 
   function values(overrides: Partial<CampaignValues> = {}): CampaignValues {
-    return {
-      name: 'Spring',
-      pricingModelId: pricingModel,
-      partnerCampaignId: 'ext-1',
-      email: 'leads@example.no',
-      smsnumber: '+4791234567',
-      vmGreetingId: greeting,
-      notifyOnMissedCall: true,
-      notifyOnNewVoicemail: false,
-      vmDivertAll: true,
-      vmDivertBusy: false,
-      vmDivertNoanswer: true,
-      ...overrides,
-    };
+    return campaignValues(pricingModel, greeting, overrides);
   }
 
   beforeAll(async () => {
@@ -229,4 +222,23 @@ describe('TypeormCampaignsStore', () => {
     await service.delete(acme, customer, created.campaign.id);
     expect(await store.findById(acme, customer, created.campaign.id)).toBeNull();
   });
+});
+
+describe('TypeormCampaignsStore, the cases its fake passes too', () => {
+  campaignsStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      const [partnerId, otherPartnerId] = await insertTestPartners(manager, 'acme', 'beta');
+      let count = 0;
+      return {
+        store: new TypeormCampaignsStore(manager),
+        partnerId: partnerId!,
+        otherPartnerId: otherPartnerId!,
+        newCustomer: () => insertTestCustomer(manager, partnerId!, `C-${++count}`),
+        pricingModelIds: [
+          await insertTestPricingModel(manager, partnerId!, 'One'),
+          await insertTestPricingModel(manager, partnerId!, 'Two'),
+        ],
+      };
+    }),
+  );
 });

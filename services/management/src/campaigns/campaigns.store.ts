@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from '@trackline/domain';
 import { In, QueryFailedError, type EntityManager } from 'typeorm';
+import type { GreetingUser } from '../greetings/greeting';
 import type { PricingModelUser } from '../pricing-models/pricing-model';
 import type { PricingModelUsers } from '../pricing-models/pricing-model-users';
 import { CampaignEntity } from './campaign.entity';
@@ -35,9 +36,93 @@ const FOREIGN_KEY_VIOLATION = '23503';
 export const PRICING_MODEL_REFERENCE_RULE = 'must name one of your pricing models';
 export const GREETING_REFERENCE_RULE = 'must name a voicemail greeting of this customer';
 
+/** What other features read of the campaigns table; the campaigns feature is its only door. */
+export interface CampaignReadsForOthers {
+  /** Per greeting id, the partner's campaigns naming it, in campaign id order. */
+  campaignsUsingGreetings(
+    partnerId: string,
+    greetingIds: readonly string[],
+  ): Promise<Map<string, GreetingUser[]>>;
+  /** The voicemail settings of the partner's campaigns asked for that are not closed. */
+  openCampaignVoicemail(
+    partnerId: string,
+    campaignIds: readonly string[],
+  ): Promise<Map<string, CampaignVoicemailRow>>;
+  /**
+   * The owning customer's id, or null when the partner has no such campaign; share-locks the row
+   * until the transaction ends, so a concurrent delete waits for the referring write.
+   */
+  lockOwner(partnerId: string, campaignId: string): Promise<string | null>;
+}
+
+export interface CampaignVoicemailRow {
+  vmDivertAll: boolean;
+  vmDivertBusy: boolean;
+  vmDivertNoanswer: boolean;
+  vmGreetingId: string | null;
+}
+
 /** Also answers, for the pricing models feature, which campaigns use which model. */
-export class TypeormCampaignsStore implements CampaignsStore, PricingModelUsers {
+export class TypeormCampaignsStore implements CampaignsStore, PricingModelUsers, CampaignReadsForOthers {
   constructor(private readonly manager: EntityManager) {}
+
+  async campaignsUsingGreetings(
+    partnerId: string,
+    greetingIds: readonly string[],
+  ): Promise<Map<string, GreetingUser[]>> {
+    const users = new Map<string, GreetingUser[]>();
+    if (greetingIds.length === 0) return users;
+    const rows = (await this.manager.query(
+      `SELECT id, name, vm_greeting_id FROM campaigns
+        WHERE partner_id = $1 AND vm_greeting_id = ANY($2::bigint[])
+        ORDER BY id`,
+      [partnerId, [...greetingIds]],
+    )) as Array<{ id: string; name: string; vm_greeting_id: string }>;
+    for (const row of rows) {
+      const list = users.get(row.vm_greeting_id) ?? [];
+      list.push({ id: row.id, name: row.name });
+      users.set(row.vm_greeting_id, list);
+    }
+    return users;
+  }
+
+  // A closed campaign's settings no longer apply to its sources (state '2').
+  async openCampaignVoicemail(
+    partnerId: string,
+    campaignIds: readonly string[],
+  ): Promise<Map<string, CampaignVoicemailRow>> {
+    if (campaignIds.length === 0) return new Map();
+    const rows = (await this.manager.query(
+      `SELECT id, vm_divert_all, vm_divert_busy, vm_divert_noanswer, vm_greeting_id FROM campaigns
+        WHERE partner_id = $1 AND id = ANY($2::bigint[]) AND state <> '2'`,
+      [partnerId, [...campaignIds]],
+    )) as Array<{
+      id: string;
+      vm_divert_all: boolean;
+      vm_divert_busy: boolean;
+      vm_divert_noanswer: boolean;
+      vm_greeting_id: string | null;
+    }>;
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          vmDivertAll: row.vm_divert_all,
+          vmDivertBusy: row.vm_divert_busy,
+          vmDivertNoanswer: row.vm_divert_noanswer,
+          vmGreetingId: row.vm_greeting_id,
+        },
+      ]),
+    );
+  }
+
+  async lockOwner(partnerId: string, campaignId: string): Promise<string | null> {
+    const rows = (await this.manager.query(
+      `SELECT customer_id FROM campaigns WHERE partner_id = $1 AND id = $2 FOR SHARE`,
+      [partnerId, campaignId],
+    )) as Array<{ customer_id: string }>;
+    return rows[0]?.customer_id ?? null;
+  }
 
   async listForCustomer(partnerId: string, customerId: string): Promise<Campaign[]> {
     const rows = await this.manager.getRepository(CampaignEntity).find({

@@ -1,7 +1,11 @@
 import type { EntityManager } from 'typeorm';
+import { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import type { CustomerCallRecords } from '../customers/customer-call-records';
+import { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
+import { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
+import { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
-import { customerKey, type CdrLookupStore } from './cdr-batch-lookup';
+import type { CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, pageEnd, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
 /** What ingestion reads and writes inside a record's transaction (the batch's lookups come first). */
@@ -50,18 +54,68 @@ const CDR_COLUMNS = `
   "session_id", "tracking_id", "full_url", "full_referrer", "parameters",
   ("recording" IS NOT NULL) AS "has_recording", "timestamp"`;
 
-const SOURCE_COLUMNS = `
-  s."id"::text AS "id", s."customer_id"::text AS "customer_id", c."custnr", s."name",
-  s."campaign_id"::text AS "campaign_id", s."media", s."class", s."expire", s."publisher_id", s."status",
-  s."closed_at", s."email", s."smsnumber", s."notify_on_missed_call", s."notify_on_new_voicemail"`;
-
-const PRICING_COLUMNS = `
-  c."state", c."pricing_model_id", m."unique_caller_time"::text AS "unique_caller_time", m."conditions"`;
-
 type Row = Record<string, unknown>;
 
+/**
+ * Writes and reads "cdrs", "cdr_call_ids" and "cdr_day_counts"; what a record needs of customers,
+ * numbers, sources and campaigns it asks of their features' readers, on the same EntityManager (so
+ * in the same transaction).
+ */
 export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadStore, CustomerCallRecords {
-  constructor(private readonly manager: EntityManager) {}
+  private readonly customers: SqlCdrCustomersReader;
+  private readonly numbers: SqlDialledNumbersReader;
+  private readonly sources: SqlCdrSourcesReader;
+  private readonly campaigns: SqlCampaignPricingReader;
+
+  constructor(private readonly manager: EntityManager) {
+    this.customers = new SqlCdrCustomersReader(manager);
+    this.numbers = new SqlDialledNumbersReader(manager);
+    this.sources = new SqlCdrSourcesReader(manager);
+    this.campaigns = new SqlCampaignPricingReader(manager);
+  }
+
+  /** The customer lookups and lock are the customers feature's (docs/architecture.md, Table ownership). */
+  lockCustomer(partnerId: string, customerId: string): Promise<boolean> {
+    return this.customers.lockCustomer(partnerId, customerId);
+  }
+
+  findCustomerIds(
+    wanted: ReadonlyArray<{ partnerId: string; custnr: string }>,
+  ): Promise<Map<string, string>> {
+    return this.customers.findCustomerIds(wanted);
+  }
+
+  findCustomerId(partnerId: string, by: { customerId: string } | { custnr: string }): Promise<string | null> {
+    return this.customers.findCustomerId(partnerId, by);
+  }
+
+  findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>> {
+    return this.numbers.findDialledNumbers(e164s);
+  }
+
+  findStaticSources(
+    destnrs: readonly string[],
+  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>> {
+    return this.sources.findStaticSources(destnrs);
+  }
+
+  findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null> {
+    return this.sources.findSourceById(partnerId, sourceId);
+  }
+
+  findActiveSourceByPhonenr(partnerId: string, phonenr: string): Promise<CdrSource | null> {
+    return this.sources.findActiveSourceByPhonenr(partnerId, phonenr);
+  }
+
+  findCampaignPricings(
+    campaignIds: readonly string[],
+  ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>> {
+    return this.campaigns.findCampaignPricings(campaignIds);
+  }
+
+  findCampaignPricing(partnerId: string, campaignId: string): Promise<CdrCampaignPricing | null> {
+    return this.campaigns.findCampaignPricing(partnerId, campaignId);
+  }
 
   async hasCallRecords(partnerId: string, customerId: string): Promise<boolean> {
     const rows: Row[] = await this.manager.query(
@@ -69,14 +123,6 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
       [partnerId, customerId],
     );
     return rows[0]!.found as boolean;
-  }
-
-  async lockCustomer(partnerId: string, customerId: string): Promise<boolean> {
-    const rows: Row[] = await this.manager.query(
-      `SELECT 1 FROM "customers" WHERE "partner_id" = $1 AND "id" = $2 FOR KEY SHARE`,
-      [partnerId, customerId],
-    );
-    return rows.length > 0;
   }
 
   async findByCallId(callId: string): Promise<Cdr | null> {
@@ -104,110 +150,6 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
       [id, partnerId],
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
-  }
-
-  async findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>> {
-    if (e164s.length === 0) return new Map();
-    const rows: Row[] = await this.manager.query(
-      `SELECT t."e164", t."partner_id"::text AS "partner_id", p."name", p."time_zone", t."kind", t."held_until"
-         FROM "tracking_numbers" t JOIN "partners" p ON p."id" = t."partner_id"
-        WHERE t."e164" = ANY($1::varchar[])`,
-      [e164s],
-    );
-    return new Map(
-      rows.map((row) => [
-        row.e164 as string,
-        {
-          partnerId: row.partner_id as string,
-          advId: row.name as string,
-          timeZone: row.time_zone as string,
-          kind: row.kind as DialledNumber['kind'],
-          heldUntil: (row.held_until as Date | null) ?? null,
-        },
-      ]),
-    );
-  }
-
-  async findStaticSources(
-    destnrs: readonly string[],
-  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>> {
-    if (destnrs.length === 0) return new Map();
-    // Every source the number's owner ever had on it; the domain's chooseStaticSource picks one.
-    const rows: Row[] = await this.manager.query(
-      `SELECT s."destnr", s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
-         FROM "sources" s
-         JOIN "customers" c ON c."id" = s."customer_id"
-         JOIN "tracking_numbers" t ON t."e164" = s."destnr" AND t."partner_id" = s."partner_id"
-        WHERE s."destnr" = ANY($1::varchar[])`,
-      [destnrs],
-    );
-    const found = new Map<string, { partnerId: string; sources: CdrSource[] }>();
-    for (const row of rows) {
-      const destnr = row.destnr as string;
-      let entry = found.get(destnr);
-      if (entry === undefined) {
-        entry = { partnerId: row.partner_id as string, sources: [] };
-        found.set(destnr, entry);
-      }
-      entry.sources.push(toSource(row));
-    }
-    return found;
-  }
-
-  async findCampaignPricings(
-    campaignIds: readonly string[],
-  ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>> {
-    if (campaignIds.length === 0) return new Map();
-    const rows: Row[] = await this.manager.query(
-      `SELECT c."id"::text AS "campaign_id", c."partner_id"::text AS "partner_id", ${PRICING_COLUMNS}
-         FROM "campaigns" c JOIN "pricing_models" m ON m."id" = c."pricing_model_id"
-        WHERE c."id" = ANY($1::bigint[])`,
-      [campaignIds],
-    );
-    return new Map(
-      rows.map((row) => [
-        row.campaign_id as string,
-        { partnerId: row.partner_id as string, pricing: toPricing(row.campaign_id as string, row) },
-      ]),
-    );
-  }
-
-  async findCustomerIds(
-    wanted: ReadonlyArray<{ partnerId: string; custnr: string }>,
-  ): Promise<Map<string, string>> {
-    if (wanted.length === 0) return new Map();
-    const rows: Row[] = await this.manager.query(
-      `SELECT c."partner_id"::text AS "partner_id", c."custnr", c."id"::text AS "id"
-         FROM "customers" c
-         JOIN unnest($1::bigint[], $2::varchar[]) AS w("partner_id", "custnr")
-           ON c."partner_id" = w."partner_id" AND c."custnr" = w."custnr"`,
-      [wanted.map((entry) => entry.partnerId), wanted.map((entry) => entry.custnr)],
-    );
-    return new Map(
-      rows.map((row) => [customerKey(row.partner_id as string, row.custnr as string), row.id as string]),
-    );
-  }
-
-  findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null> {
-    if (!/^[1-9]\d{0,17}$/.test(sourceId)) return Promise.resolve(null);
-    return this.oneSource(`s."partner_id" = $1 AND s."id" = $2`, [partnerId, sourceId]);
-  }
-
-  findActiveSourceByPhonenr(partnerId: string, phonenr: string): Promise<CdrSource | null> {
-    return this.oneSource(
-      `s."partner_id" = $1 AND s."phonenr" = $2 AND s."status" = 'active' ORDER BY s."id"`,
-      [partnerId, phonenr],
-    );
-  }
-
-  async findCampaignPricing(partnerId: string, campaignId: string): Promise<CdrCampaignPricing | null> {
-    const rows: Row[] = await this.manager.query(
-      `SELECT ${PRICING_COLUMNS}
-         FROM "campaigns" c JOIN "pricing_models" m ON m."id" = c."pricing_model_id"
-        WHERE c."partner_id" = $1 AND c."id" = $2`,
-      [partnerId, campaignId],
-    );
-    return rows[0] === undefined ? null : toPricing(campaignId, rows[0]);
   }
 
   async lockCaller(campaignId: string, anum: string): Promise<void> {
@@ -305,18 +247,6 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return rows[0] === undefined ? null : toCdr(rows[0]);
   }
 
-  async findCustomerId(
-    partnerId: string,
-    by: { customerId: string } | { custnr: string },
-  ): Promise<string | null> {
-    const [column, value] = 'customerId' in by ? ['id', by.customerId] : ['custnr', by.custnr];
-    const rows: Row[] = await this.manager.query(
-      `SELECT "id"::text AS "id" FROM "customers" WHERE "partner_id" = $1 AND "${column}" = $2`,
-      [partnerId, value],
-    );
-    return (rows[0]?.id as string | undefined) ?? null;
-  }
-
   /**
    * Total and page without walking the customer's records from the start (docs/benchmarks.md, Targets: a page
    * in ≤ 100 ms at 1,000,000 records): whole UTC days come from "cdr_day_counts", the partial days at the
@@ -374,45 +304,6 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
       count: row.count as number,
     }));
   }
-
-  private async oneSource(condition: string, parameters: unknown[]): Promise<CdrSource | null> {
-    const rows: Row[] = await this.manager.query(
-      `SELECT ${SOURCE_COLUMNS} FROM "sources" s JOIN "customers" c ON c."id" = s."customer_id"
-        WHERE ${condition} LIMIT 1`,
-      parameters,
-    );
-    return rows[0] === undefined ? null : toSource(rows[0]);
-  }
-}
-
-function toSource(row: Row): CdrSource {
-  return {
-    id: row.id as string,
-    customerId: row.customer_id as string,
-    custnr: row.custnr as string,
-    name: row.name as string,
-    campaignId: (row.campaign_id as string | null) ?? null,
-    media: (row.media as string | null) ?? null,
-    sourceClass: row.class as string,
-    expire: (row.expire as Date | null) ?? null,
-    publisherId: (row.publisher_id as string | null) ?? null,
-    status: row.status as CdrSource['status'],
-    closedAt: (row.closed_at as Date | null) ?? null,
-    email: (row.email as string | null) ?? null,
-    smsnumber: (row.smsnumber as string | null) ?? null,
-    notifyOnMissedCall: row.notify_on_missed_call as boolean,
-    notifyOnNewVoicemail: row.notify_on_new_voicemail as boolean,
-  };
-}
-
-function toPricing(campaignId: string, row: Row): CdrCampaignPricing {
-  return {
-    campaignId,
-    state: row.state as string,
-    pricingModelId: row.pricing_model_id as string,
-    uniqueCallerSeconds: Number(row.unique_caller_time),
-    conditions: row.conditions,
-  };
 }
 
 function toCdr(row: Row): Cdr {

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import type { ManagementConfig } from '../config/management-config';
-import { TypeormPartnerNames } from '../customer-events/partner-names.store';
+import { TypeormPartnersStore } from '../partners/partners.store';
 import { RedisSentCustomersRecord } from '../customer-events/sent-customers.record';
 import { countedIngestion } from '../metrics/counted-ingestion';
 import { ManagementMetrics } from '../metrics/management-metrics';
@@ -42,7 +42,7 @@ export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
   const services = createManagementServices(stores, config, {
     ...projectionListeners(projections),
     customerChanges: [
-      new RedisSentCustomersRecord(redis, keyPrefix, new TypeormPartnerNames(dataSource.manager), logger),
+      new RedisSentCustomersRecord(redis, keyPrefix, new TypeormPartnersStore(dataSource.manager), logger),
     ],
   });
   return { stores, projections, services };

@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import type { CampaignSources, CustomerGreetings } from '../campaigns/campaign-references';
-import { TypeormCampaignSources } from '../campaigns/campaign-sources.store';
 import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
@@ -8,8 +7,7 @@ import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import type { CustomerCreationStores, CustomerDeletionStores } from '../customers/customers.service';
 import type { CustomerSightingStores } from '../customer-events/customer-events.service';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
-import type { GreetingUsageReader } from '../greetings/greeting-usage';
-import { TypeormGreetingUsageReader } from '../greetings/greeting-usage.store';
+import { OwnersGreetingUsage, type GreetingUsageReader } from '../greetings/greeting-usage';
 import type { GreetingDeletionStores } from '../greetings/greetings.service';
 import { TypeormGreetingsStore, type GreetingsStore } from '../greetings/greetings.store';
 import { TypeormNumbersStore, type NumbersStore } from '../numbers/numbers.store';
@@ -99,15 +97,21 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     campaigns: new TypeormCampaignsStore(dataSource.manager),
     campaignDeletion: typeormUnitOfWork(dataSource, (manager) => ({
       campaigns: new TypeormCampaignsStore(manager),
-      sources: new TypeormCampaignSources(manager),
+      sources: new TypeormSourcesStore(manager),
     })),
-    campaignSources: new TypeormCampaignSources(dataSource.manager),
+    campaignSources: sources,
     campaignGreetings: new TypeormGreetingsStore(dataSource.manager),
     greetings: new TypeormGreetingsStore(dataSource.manager),
-    greetingUsage: new TypeormGreetingUsageReader(dataSource.manager),
+    greetingUsage: new OwnersGreetingUsage({
+      sources,
+      campaigns: new TypeormCampaignsStore(dataSource.manager),
+    }),
     greetingDeletion: typeormUnitOfWork(dataSource, (manager) => ({
       greetings: new TypeormGreetingsStore(manager),
-      usage: new TypeormGreetingUsageReader(manager),
+      usage: new OwnersGreetingUsage({
+        sources: new TypeormSourcesStore(manager),
+        campaigns: new TypeormCampaignsStore(manager),
+      }),
     })),
     webhooks: new TypeormWebhooksStore(dataSource.manager),
     webhookDeliveries: new TypeormWebhookDeliveriesStore(dataSource.manager),

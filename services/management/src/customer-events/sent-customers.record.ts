@@ -1,7 +1,7 @@
 import { isKeySafeAdvId, partnerKeys } from '@trackline/contracts';
 import type { Logger } from '@trackline/platform';
 import type { CustomerChangeListener } from '../customers/customer-change-listener';
-import type { PartnerNames } from './partner-names.store';
+import type { PartnerNames } from '../partners/partners.store';
 
 export interface SentCustomersRedis {
   hdel(key: string, ...fields: string[]): Promise<number>;

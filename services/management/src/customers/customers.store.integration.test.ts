@@ -6,6 +6,8 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { CustomerValues } from './customer';
 import { TypeormCustomersStore } from './customers.store';
 import { insertTestPartners } from '../test-support/test-partners';
+import { customersStoreCases } from './customers.store.cases';
+import { onOwnDatabase } from '../test-support/store-case-fixtures';
 
 function values(overrides: Partial<CustomerValues> = {}): CustomerValues {
   return {
@@ -167,4 +169,16 @@ describe('TypeormCustomersStore', () => {
     await store.delete(acme, customer.id);
     expect(await store.findById(acme, customer.id)).toBeNull();
   });
+});
+
+describe('TypeormCustomersStore, the cases its fake passes too', () => {
+  customersStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      let partners = 0;
+      return {
+        store: new TypeormCustomersStore(manager),
+        newPartner: async () => (await insertTestPartners(manager, `case-${++partners}`))[0]!,
+      };
+    }),
+  );
 });

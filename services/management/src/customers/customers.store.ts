@@ -67,6 +67,29 @@ const CUSTNR_CONSTRAINT = 'UQ_customers_partner_custnr';
 export class TypeormCustomersStore implements CustomersStore {
   constructor(private readonly manager: EntityManager) {}
 
+  /**
+   * False when the partner has no such customer; else share-locks the row until the transaction
+   * ends, so a concurrent delete waits for the referring write.
+   */
+  async lockShared(partnerId: string, customerId: string): Promise<boolean> {
+    const rows = (await this.manager.query(
+      `SELECT id FROM customers WHERE partner_id = $1 AND id = $2 FOR SHARE`,
+      [partnerId, customerId],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** The partner's customers with receive_monthly_report = 1 and an e-mail address, by id. */
+  async monthlyReportRecipients(partnerId: string): Promise<Array<{ customerId: string; email: string }>> {
+    const rows = (await this.manager.query(
+      `SELECT "id"::text AS "id", btrim("email") AS "email" FROM "customers"
+        WHERE "partner_id" = $1 AND "receive_monthly_report" AND btrim(COALESCE("email", '')) <> ''
+        ORDER BY "id"`,
+      [partnerId],
+    )) as Array<{ id: string; email: string }>;
+    return rows.map((row) => ({ customerId: row.id, email: row.email }));
+  }
+
   async list(partnerId: string, filter: CustomerFilter): Promise<Customer[]> {
     const rows = await this.manager.getRepository(CustomerEntity).find({
       where: { partnerId, ...(filter.custnr === undefined ? {} : { custnr: filter.custnr }) },

@@ -5,6 +5,8 @@ import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormGreetingsStore } from './greetings.store';
 import { insertTestPartners } from '../test-support/test-partners';
+import { greetingsStoreCases } from './greetings.store.cases';
+import { insertTestCustomer, onOwnDatabase } from '../test-support/store-case-fixtures';
 
 describe('TypeormGreetingsStore', () => {
   let database: TestDatabase;
@@ -112,4 +114,19 @@ describe('TypeormGreetingsStore', () => {
     await store.delete(acme, greeting.id);
     expect(await store.findById(acme, customer, greeting.id)).toBeNull();
   });
+});
+
+describe('TypeormGreetingsStore, the cases its fake passes too', () => {
+  greetingsStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      const [partnerId, otherPartnerId] = await insertTestPartners(manager, 'acme', 'beta');
+      let count = 0;
+      return {
+        store: new TypeormGreetingsStore(manager),
+        partnerId: partnerId!,
+        otherPartnerId: otherPartnerId!,
+        newCustomer: (owner) => insertTestCustomer(manager, owner, `C-${++count}`),
+      };
+    }),
+  );
 });

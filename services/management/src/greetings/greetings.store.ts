@@ -37,6 +37,18 @@ export interface GreetingsStore {
 export class TypeormGreetingsStore implements GreetingsStore {
   constructor(private readonly manager: EntityManager) {}
 
+  /**
+   * The owning customer's id, or null when the partner has no such greeting; share-locks the row
+   * until the transaction ends, so a concurrent delete waits for the referring write.
+   */
+  async lockOwner(partnerId: string, greetingId: string): Promise<string | null> {
+    const rows = (await this.manager.query(
+      `SELECT customer_id FROM voicemail_greetings WHERE partner_id = $1 AND id = $2 FOR SHARE`,
+      [partnerId, greetingId],
+    )) as Array<{ customer_id: string }>;
+    return rows[0]?.customer_id ?? null;
+  }
+
   async list(partnerId: string, customerId: string): Promise<Greeting[]> {
     const rows = await this.manager
       .getRepository(VoicemailGreetingEntity)

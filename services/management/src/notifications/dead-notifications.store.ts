@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { TypeormPartnersStore } from '../partners/partners.store';
 
 /** Which dead notifications an operator sends again; every field narrows the set. */
 export interface DeadNotificationFilter {
@@ -35,11 +36,7 @@ export class TypeormDeadNotificationStore implements DeadNotificationStore {
   constructor(private readonly manager: EntityManager) {}
 
   async partnerIdByName(name: string): Promise<string | null> {
-    const rows: Array<{ id: string }> = await this.manager.query(
-      'SELECT id::text FROM partners WHERE name = $1',
-      [name],
-    );
-    return rows[0]?.id ?? null;
+    return (await new TypeormPartnersStore(this.manager).findByName(name))?.id ?? null;
   }
 
   async requeueDead(filter: DeadNotificationFilter, now: Date): Promise<number> {

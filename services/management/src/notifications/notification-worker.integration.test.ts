@@ -11,7 +11,7 @@ import { NotificationWorker, type NotificationWorkerSettings } from './notificat
 import type { OutboxStatus } from './notification-outbox.entity';
 import { TypeormOutboxStore } from './outbox.store';
 import type { NotificationToSend } from './outbox-writer';
-import type { RecordingReader } from './recording.reader';
+import type { RecordingReader } from '../cdrs/recording.reader';
 import { SmsChannel } from './sms.channel';
 import { attachmentOf, startSmsGateway, startSmtpReceiver } from '../test-support/notification-receivers';
 

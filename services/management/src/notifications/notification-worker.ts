@@ -3,7 +3,7 @@ import type { Logger } from '@trackline/platform';
 import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
 import type { ClaimedNotification, OutboxStore } from './outbox.store';
 import type { NotificationChannel, NotificationKind } from './outbox-writer';
-import type { RecordingReader } from './recording.reader';
+import type { RecordingReader } from '../cdrs/recording.reader';
 import { nextAttemptAt } from './retry-policy';
 
 export interface NotificationWorkerSettings {

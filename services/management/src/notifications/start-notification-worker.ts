@@ -7,7 +7,7 @@ import { EmailChannel } from './email.channel';
 import type { DataSource } from 'typeorm';
 import { NotificationWorker, type NotificationWorkerDeps } from './notification-worker';
 import { TypeormOutboxStore } from './outbox.store';
-import { SqlRecordingReader } from './recording.reader';
+import { SqlRecordingReader } from '../cdrs/recording.reader';
 import { SmsChannel } from './sms.channel';
 import { createWebhookDispatcher } from '../webhooks/start-webhook-dispatcher';
 

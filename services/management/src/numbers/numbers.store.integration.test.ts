@@ -12,7 +12,9 @@ import { insertTestPartners } from '../test-support/test-partners';
 import { NumberPoolsService } from './number-pools.service';
 import { toNumberPoolRecord } from './number-pools.routes';
 import { TypeormNumbersStore } from './numbers.store';
+import { numbersStoreCases } from './numbers.store.cases';
 import { RedisPoolBindingsReader } from './pool-bindings.reader';
+import { onOwnDatabase } from '../test-support/store-case-fixtures';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 
@@ -105,4 +107,13 @@ describe('number inventory on Postgres and pool use from Redis', () => {
     expect(await service.usage({ id: beta, name: 'beta' }, NOW)).toEqual({ numbers: [], size: 0, bound: 0 });
     expect(toNumberPoolRecord({ numbers: [], size: 0, bound: 0 }).utilisation).toBeNull();
   });
+});
+
+describe('TypeormNumbersStore, the cases its fake passes too', () => {
+  numbersStoreCases(
+    onOwnDatabase(async ({ manager }) => ({
+      store: new TypeormNumbersStore(manager),
+      newPartner: async (name) => (await insertTestPartners(manager, name))[0]!,
+    })),
+  );
 });

@@ -1,4 +1,6 @@
 import { QueryFailedError, type EntityManager } from 'typeorm';
+import { TypeormPartnersStore } from '../partners/partners.store';
+import { TypeormSourcesStore } from '../sources/sources.store';
 import type { NumberKind } from './tracking-number.entity';
 import type { TakenNumber, TrackingNumber } from './tracking-number';
 
@@ -14,6 +16,14 @@ export interface NumbersStore {
   list(partnerId: string): Promise<TrackingNumber[]>;
   /** The partner's pool numbers in number order. */
   poolNumbers(partnerId: string): Promise<string[]>;
+}
+
+/** What other features read of the tracking_numbers table; the numbers feature is its only door. */
+export interface NumberReadsForOthers {
+  /** The partner's numbers still held back at `now` (their source closed, the hold-back not over). */
+  heldBackNumbers(partnerId: string, now: Date): Promise<string[]>;
+  /** Every number of the partner, with the end of its hold-back (null when none). */
+  holdBacks(partnerId: string): Promise<Map<string, Date | null>>;
 }
 
 /** The static-number side used by source writes; call inside the source's unit of work. */
@@ -37,22 +47,25 @@ interface ListedRow {
   added_at: Date;
   held_until: Date | null;
   free_since: Date | null;
-  source_id: string | null;
 }
 
-export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator {
+/** Partner names come from the partners store, a number's source from the sources store, on the same manager. */
+export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator, NumberReadsForOthers {
   constructor(private readonly manager: EntityManager) {}
 
   async findTaken(numbers: readonly string[]): Promise<TakenNumber[]> {
     if (numbers.length === 0) return [];
     const rows = (await this.manager.query(
-      `SELECT t.e164, t.kind, p.name AS partner_name
-         FROM tracking_numbers t JOIN partners p ON p.id = t.partner_id
-        WHERE t.e164 = ANY($1::varchar[])
-        ORDER BY t.e164`,
+      `SELECT e164, kind, partner_id::text AS partner_id FROM tracking_numbers
+        WHERE e164 = ANY($1::varchar[])
+        ORDER BY e164`,
       [numbers],
-    )) as Array<{ e164: string; kind: NumberKind; partner_name: string }>;
-    return rows.map((row) => ({ e164: row.e164, kind: row.kind, partnerName: row.partner_name }));
+    )) as Array<{ e164: string; kind: NumberKind; partner_id: string }>;
+    if (rows.length === 0) return [];
+    const names = await new TypeormPartnersStore(this.manager).namesByIds([
+      ...new Set(rows.map((row) => row.partner_id)),
+    ]);
+    return rows.map((row) => ({ e164: row.e164, kind: row.kind, partnerName: names.get(row.partner_id)! }));
   }
 
   async add(partnerId: string, kind: NumberKind, numbers: readonly string[], now: Date): Promise<boolean> {
@@ -77,20 +90,22 @@ export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator 
 
   async list(partnerId: string): Promise<TrackingNumber[]> {
     const rows = (await this.manager.query(
-      `SELECT t.e164, t.kind, t.added_at, t.held_until, t.free_since, s.id AS source_id
-         FROM tracking_numbers t
-         LEFT JOIN sources s ON s.destnr = t.e164 AND s.status = 'active'
-        WHERE t.partner_id = $1
-        ORDER BY t.kind, t.e164`,
+      `SELECT e164, kind, added_at, held_until, free_since FROM tracking_numbers
+        WHERE partner_id = $1
+        ORDER BY kind, e164`,
       [partnerId],
     )) as ListedRow[];
+    const users = await new TypeormSourcesStore(this.manager).activeSourceIdsByDestnr(
+      partnerId,
+      rows.map((row) => row.e164),
+    );
     return rows.map((row) => ({
       e164: row.e164,
       kind: row.kind,
       addedAt: row.added_at,
       heldUntil: row.held_until,
       freeSince: row.free_since,
-      usedBySourceId: row.source_id,
+      usedBySourceId: users.get(row.e164) ?? null,
     }));
   }
 
@@ -123,5 +138,21 @@ export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator 
       `UPDATE tracking_numbers SET held_until = $3, free_since = $3 WHERE partner_id = $1 AND e164 = $2`,
       [partnerId, e164, until],
     );
+  }
+
+  async heldBackNumbers(partnerId: string, now: Date): Promise<string[]> {
+    const rows = (await this.manager.query(
+      `SELECT e164 FROM tracking_numbers WHERE partner_id = $1 AND held_until > $2 ORDER BY e164`,
+      [partnerId, now],
+    )) as Array<{ e164: string }>;
+    return rows.map((row) => row.e164);
+  }
+
+  async holdBacks(partnerId: string): Promise<Map<string, Date | null>> {
+    const rows = (await this.manager.query(
+      `SELECT e164, held_until FROM tracking_numbers WHERE partner_id = $1`,
+      [partnerId],
+    )) as Array<{ e164: string; held_until: Date | null }>;
+    return new Map(rows.map((row) => [row.e164, row.held_until]));
   }
 }

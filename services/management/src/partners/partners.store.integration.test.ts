@@ -4,6 +4,8 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import type { PartnerValues } from './partner';
 import { TypeormPartnersStore } from './partners.store';
+import { partnersStoreCases } from './partners.store.cases';
+import { onOwnDatabase } from '../test-support/store-case-fixtures';
 
 function values(overrides: Partial<PartnerValues> = {}): PartnerValues {
   return {
@@ -130,4 +132,8 @@ describe('TypeormPartnersStore', () => {
       Object.assign(dataSource, { logger });
     }
   });
+});
+
+describe('TypeormPartnersStore, the cases its fake passes too', () => {
+  partnersStoreCases(onOwnDatabase(async ({ manager }) => new TypeormPartnersStore(manager)));
 });

@@ -1,5 +1,5 @@
 import { ValidationError, type CountryCode } from '@trackline/domain';
-import { QueryFailedError, type EntityManager } from 'typeorm';
+import { In, QueryFailedError, type EntityManager } from 'typeorm';
 import { PartnerCustomFieldEntity, type CustomFieldEntity } from './partner-custom-field.entity';
 import { PartnerEntity } from './partner.entity';
 import type { Partner, PartnerValues } from './partner';
@@ -25,8 +25,43 @@ const FIELD_OF_CONSTRAINT: Record<string, string> = {
   UQ_partners_digest_username: 'username',
 };
 
-export class TypeormPartnersStore implements PartnersStore {
+/** A partner's advId (the name its Redis keys are built from) by its id. */
+export interface PartnerNames {
+  nameOf(partnerId: string): Promise<string | null>;
+}
+
+/** What other features read of the partners table; the partners feature is its only door. */
+export interface PartnerReadsForOthers extends PartnerNames {
+  /** Every partner's id, in id order. */
+  ids(): Promise<string[]>;
+  /** The names (advIds) of the partners asked for; unknown ids are absent. */
+  namesByIds(ids: readonly string[]): Promise<Map<string, string>>;
+}
+
+export class TypeormPartnersStore implements PartnersStore, PartnerReadsForOthers {
   constructor(private readonly manager: EntityManager) {}
+
+  async ids(): Promise<string[]> {
+    const rows = await this.manager
+      .getRepository(PartnerEntity)
+      .find({ select: { id: true }, order: { id: 'ASC' } });
+    return rows.map((row) => row.id);
+  }
+
+  async namesByIds(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.manager
+      .getRepository(PartnerEntity)
+      .find({ select: { id: true, name: true }, where: { id: In([...ids]) } });
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
+  async nameOf(partnerId: string): Promise<string | null> {
+    const row = await this.manager
+      .getRepository(PartnerEntity)
+      .findOne({ where: { id: partnerId }, select: { id: true, name: true } });
+    return row?.name ?? null;
+  }
 
   async insert(values: PartnerValues): Promise<Partner> {
     const saved = await translateUniqueViolation(() =>

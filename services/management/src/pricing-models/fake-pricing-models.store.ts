@@ -9,12 +9,12 @@ export class FakePricingModelsStore implements PricingModelsStore {
   constructor(private readonly clock: () => Date = () => new Date(0)) {}
 
   async list(partnerId: string): Promise<PricingModel[]> {
-    return structuredClone(this.models.filter((model) => model.partnerId === partnerId));
+    return this.models.filter((model) => model.partnerId === partnerId).map(copyOf);
   }
 
   async findById(partnerId: string, id: string): Promise<PricingModel | null> {
     const model = this.find(partnerId, id);
-    return model === undefined ? null : structuredClone(model);
+    return model === undefined ? null : copyOf(model);
   }
 
   async insert(partnerId: string, values: PricingModelValues): Promise<PricingModel> {
@@ -27,14 +27,14 @@ export class FakePricingModelsStore implements PricingModelsStore {
       modified: now,
     };
     this.models.push(model);
-    return structuredClone(model);
+    return copyOf(model);
   }
 
   async update(partnerId: string, id: string, changes: PricingModelColumns): Promise<PricingModel | null> {
     const model = this.find(partnerId, id);
     if (model === undefined) return null;
     Object.assign(model, structuredClone(changes), { modified: this.clock() });
-    return structuredClone(model);
+    return copyOf(model);
   }
 
   async delete(partnerId: string, id: string): Promise<void> {
@@ -45,4 +45,15 @@ export class FakePricingModelsStore implements PricingModelsStore {
   private find(partnerId: string, id: string): PricingModel | undefined {
     return this.models.find((model) => model.partnerId === partnerId && model.id === id);
   }
+}
+
+// structuredClone makes its Dates in Node's own realm, which a test's `expect.any(Date)` does not
+// recognise; the real store answers Dates of the caller's realm.
+function copyOf(model: PricingModel): PricingModel {
+  return {
+    ...model,
+    conditions: structuredClone(model.conditions),
+    created: new Date(model.created),
+    modified: new Date(model.modified),
+  };
 }

@@ -5,35 +5,13 @@ import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import type { PricingModelValues } from './pricing-model';
 import { PricingModelsService } from './pricing-models.service';
 import { TypeormPricingModelsStore } from './pricing-models.store';
+import { pricingModelValues, pricingModelsStoreCases, SUNDAY } from './pricing-models.store.cases';
 import { insertTestPartners } from '../test-support/test-partners';
+import { onOwnDatabase } from '../test-support/store-case-fixtures';
 
-const WEEKDAYS = {
-  cost_per_lead: '12.50',
-  min_duration: '30',
-  from_time: '08:00',
-  to_time: '16:00',
-  weekdays: 'mon,tue,wed,thu,fri',
-};
-const SUNDAY = {
-  cost_per_lead: '0.10',
-  min_duration: '0',
-  from_time: '00:00',
-  to_time: '24:00',
-  weekdays: 'sun',
-};
-
-function values(overrides: Partial<PricingModelValues> = {}): PricingModelValues {
-  return {
-    name: 'Standard',
-    type: '0',
-    uniqueCallerSeconds: 3600,
-    conditions: parsePricingConditions('conditions', [WEEKDAYS, SUNDAY]),
-    ...overrides,
-  };
-}
+const values = pricingModelValues;
 
 describe('TypeormPricingModelsStore', () => {
   let database: TestDatabase;
@@ -154,4 +132,16 @@ describe('TypeormPricingModelsStore', () => {
     await service.delete(acme, model.id);
     expect(await store.findById(acme, model.id)).toBeNull();
   });
+});
+
+describe('TypeormPricingModelsStore, the cases its fake passes too', () => {
+  pricingModelsStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      let partners = 0;
+      return {
+        store: new TypeormPricingModelsStore(manager),
+        newPartner: async () => (await insertTestPartners(manager, `case-${++partners}`))[0]!,
+      };
+    }),
+  );
 });

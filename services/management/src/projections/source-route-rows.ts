@@ -1,38 +1,18 @@
 import type { RouteAltRule, SourceRoute } from '@trackline/contracts';
 import type { Weekday } from '@trackline/domain';
+import type { CampaignVoicemailRow } from '../campaigns/campaigns.store';
+import type { SourceRouteCandidate } from '../sources/sources.store';
 
-/** A source as the projection query reads it, with the voicemail settings of its campaign. */
-export interface SourceRouteRow {
-  id: string;
-  customerId: string;
-  destnr: string;
-  phonenr: string;
-  status: 'active' | 'closed';
-  closedAt: Date | null;
+/** A source as the projection reads it (from the sources store), with its number's hold-back and its campaign's voicemail settings. */
+export interface SourceRouteRow extends Omit<SourceRouteCandidate, 'campaignId'> {
   /** The end of the static number's hold-back after its source closed. */
   heldUntil: Date | null;
-  altNumbers: Array<{
-    phonenr: string;
-    weekdays: string[];
-    from_minute: number;
-    to_minute: number;
-    alt_key: string;
-  }>;
-  vmDivertAll: boolean;
-  vmDivertBusy: boolean;
-  vmDivertNoanswer: boolean;
-  vmGreetingId: string | null;
   /** Null when the source has no campaign, or its campaign is closed. */
   campaign: CampaignVoicemail | null;
 }
 
 /** The voicemail settings a campaign lends its sources. */
-export interface CampaignVoicemail {
-  vmDivertAll: boolean;
-  vmDivertBusy: boolean;
-  vmDivertNoanswer: boolean;
-  vmGreetingId: string | null;
-}
+export type CampaignVoicemail = CampaignVoicemailRow;
 
 /**
  * The routes replacement gets for a partner's static numbers at `now`: per number the open source,

@@ -7,7 +7,7 @@ import { E2E_TIMEOUT_MS } from '../test-support/e2e-environment';
 import { EmailChannel } from '../notifications/email.channel';
 import { NotificationWorker } from '../notifications/notification-worker';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
-import { SqlRecordingReader } from '../notifications/recording.reader';
+import { SqlRecordingReader } from '../cdrs/recording.reader';
 import { startSmtpReceiver } from '../test-support/notification-receivers';
 import { createMonthlyReportMailing } from './monthly-report-mailing';
 import { CSV_COLUMNS } from './report-csv';

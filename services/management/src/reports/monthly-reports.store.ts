@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import { TypeormCustomersStore } from '../customers/customers.store';
+import { TypeormSourcesStore } from '../sources/sources.store';
 import type { ReportFigureRow, ReportSourceName } from './monthly-report';
 
 export interface MonthlyReportStore {
@@ -58,26 +60,11 @@ export class TypeormMonthlyReportStore implements MonthlyReportStore {
     }));
   }
 
-  async sourceNames(partnerId: string, customerId: string): Promise<ReportSourceName[]> {
-    const rows: Row[] = await this.manager.query(
-      `SELECT "id"::text AS "id", "name", "status" FROM "sources"
-        WHERE "partner_id" = $1 AND "customer_id" = $2 ORDER BY "id"`,
-      [partnerId, customerId],
-    );
-    return rows.map((row) => ({
-      sourceId: row.id as string,
-      name: row.name as string,
-      active: row.status === 'active',
-    }));
+  sourceNames(partnerId: string, customerId: string): Promise<ReportSourceName[]> {
+    return new TypeormSourcesStore(this.manager).sourceNames(partnerId, customerId);
   }
 
-  async recipients(partnerId: string): Promise<ReportRecipient[]> {
-    const rows: Row[] = await this.manager.query(
-      `SELECT "id"::text AS "id", btrim("email") AS "email" FROM "customers"
-        WHERE "partner_id" = $1 AND "receive_monthly_report" AND btrim(COALESCE("email", '')) <> ''
-        ORDER BY "id"`,
-      [partnerId],
-    );
-    return rows.map((row) => ({ customerId: row.id as string, email: row.email as string }));
+  recipients(partnerId: string): Promise<ReportRecipient[]> {
+    return new TypeormCustomersStore(this.manager).monthlyReportRecipients(partnerId);
   }
 }

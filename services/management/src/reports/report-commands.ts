@@ -7,7 +7,7 @@ import type { CliContext } from '../cli/cli-context';
 import { EmailChannel } from '../notifications/email.channel';
 import { NotificationWorker } from '../notifications/notification-worker';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
-import { SqlRecordingReader } from '../notifications/recording.reader';
+import { SqlRecordingReader } from '../cdrs/recording.reader';
 import { createMonthlyReportMailing } from './monthly-report-mailing';
 
 /** `reports:send` (docs/reports.md, docs/operations.md). */

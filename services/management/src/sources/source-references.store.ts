@@ -1,4 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
+import { TypeormCustomersStore } from '../customers/customers.store';
+import { TypeormGreetingsStore } from '../greetings/greetings.store';
 
 /**
  * The rows a source points at, checked and share-locked inside the source's transaction: a
@@ -14,34 +17,30 @@ export interface SourceReferences {
   lockGreeting(partnerId: string, greetingId: string): Promise<string | null>;
 }
 
+/**
+ * Each lock is taken by the store of the feature that owns the table (customers, campaigns,
+ * greetings), on the source write's EntityManager, so inside its transaction.
+ */
 export class TypeormSourceReferences implements SourceReferences {
-  constructor(private readonly manager: EntityManager) {}
+  private readonly customers: TypeormCustomersStore;
+  private readonly campaigns: TypeormCampaignsStore;
+  private readonly greetings: TypeormGreetingsStore;
 
-  async lockCustomer(partnerId: string, customerId: string): Promise<boolean> {
-    const rows = (await this.manager.query(
-      `SELECT id FROM customers WHERE partner_id = $1 AND id = $2 FOR SHARE`,
-      [partnerId, customerId],
-    )) as unknown[];
-    return rows.length > 0;
+  constructor(manager: EntityManager) {
+    this.customers = new TypeormCustomersStore(manager);
+    this.campaigns = new TypeormCampaignsStore(manager);
+    this.greetings = new TypeormGreetingsStore(manager);
+  }
+
+  lockCustomer(partnerId: string, customerId: string): Promise<boolean> {
+    return this.customers.lockShared(partnerId, customerId);
   }
 
   lockCampaign(partnerId: string, campaignId: string): Promise<string | null> {
-    return this.ownerOf('campaigns', partnerId, campaignId);
+    return this.campaigns.lockOwner(partnerId, campaignId);
   }
 
   lockGreeting(partnerId: string, greetingId: string): Promise<string | null> {
-    return this.ownerOf('voicemail_greetings', partnerId, greetingId);
-  }
-
-  private async ownerOf(
-    table: 'campaigns' | 'voicemail_greetings',
-    partnerId: string,
-    id: string,
-  ): Promise<string | null> {
-    const rows = (await this.manager.query(
-      `SELECT customer_id FROM ${table} WHERE partner_id = $1 AND id = $2 FOR SHARE`,
-      [partnerId, id],
-    )) as Array<{ customer_id: string }>;
-    return rows[0]?.customer_id ?? null;
+    return this.greetings.lockOwner(partnerId, greetingId);
   }
 }

@@ -5,6 +5,8 @@ import { TypeormNumbersStore } from '../numbers/numbers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import type { NewSource } from './source';
 import { TypeormSourcesStore } from './sources.store';
+import { sourcesStoreCases, sourceValues } from './sources.store.cases';
+import { insertTestCustomer, onOwnDatabase } from '../test-support/store-case-fixtures';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 
@@ -44,30 +46,7 @@ describe('TypeormSourcesStore', () => {
   async function values(overrides: Partial<NewSource> = {}): Promise<NewSource> {
     const destnr = `+4722${String(++nextNumber).padStart(6, '0')}`;
     await new TypeormNumbersStore(dataSource.manager).add(acme, 'static', [destnr], NOW);
-    return {
-      customerId: customer,
-      name: 'Front page',
-      media: 'web',
-      phonenr: '+4722334455',
-      destnr,
-      campaignId: null,
-      publisherId: 'pub',
-      email: 'a@example.no',
-      smsnumber: '+4791234567',
-      vmGreetingId: null,
-      sourceClass: 'standard',
-      activatedAt: NOW,
-      notifyOnMissedCall: true,
-      notifyOnNewVoicemail: false,
-      vmDivertAll: false,
-      vmDivertBusy: true,
-      vmDivertNoanswer: false,
-      altNumbers: [
-        { phonenr: 'voicemail', weekdays: ['sat', 'sun'], fromMinute: 0, toMinute: 1440, altKey: 'weekend' },
-      ],
-      customFields: { custom_1: 'one' },
-      ...overrides,
-    };
+    return sourceValues(customer, destnr, overrides);
   }
 
   it('inserts and reads back every column, alt rules included', async () => {
@@ -149,4 +128,26 @@ describe('TypeormSourcesStore', () => {
     await store.close(acme, ringing.id, NOW);
     expect(await store.answeringNumbersAmong(['+4723111111', '+4723222222'])).toEqual([]);
   });
+});
+
+describe('TypeormSourcesStore, the cases its fake passes too', () => {
+  sourcesStoreCases(
+    onOwnDatabase(async ({ manager }) => {
+      const [partnerId, otherPartnerId] = await insertTestPartners(manager, 'acme', 'beta');
+      const numbers = new TypeormNumbersStore(manager);
+      let count = 0;
+      return {
+        store: new TypeormSourcesStore(manager),
+        partnerId: partnerId!,
+        otherPartnerId: otherPartnerId!,
+        newCustomer: () => insertTestCustomer(manager, partnerId!, `C-${++count}`),
+        newNumber: async () => {
+          const e164 = `+4722${String(++count).padStart(6, '0')}`;
+          await numbers.add(partnerId!, 'static', [e164], NOW);
+          return e164;
+        },
+        holdBack: (e164, until) => numbers.holdBack(partnerId!, e164, until),
+      };
+    }),
+  );
 });

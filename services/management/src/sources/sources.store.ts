@@ -1,7 +1,12 @@
 import type { AltNumberRule, Weekday } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import type { OpenSourcesCounter } from '../customers/open-sources-counter';
+import type { AttachedSource } from '../campaigns/campaign';
+import type { CampaignSources } from '../campaigns/campaign-references';
+import type { GreetingUser } from '../greetings/greeting';
 import type { AnsweringNumbers } from '../numbers/answering-numbers';
+import { TypeormNumbersStore } from '../numbers/numbers.store';
+import type { ReportSourceName } from '../reports/monthly-report';
 import { SourceEntity, type StoredAltNumber } from './source.entity';
 import type { NewSource, Source, SourceChanges, SourceListQuery, SourcePage } from './source';
 
@@ -17,7 +22,38 @@ export interface SourcesStore extends OpenSourcesCounter, AnsweringNumbers {
   close(partnerId: string, id: string, closedAt: Date): Promise<Source | null>;
 }
 
-export class TypeormSourcesStore implements SourcesStore {
+/** What other features read of the sources table; the sources feature is its only door. */
+export interface SourceReadsForOthers {
+  /** Per greeting id, the partner's sources (open and closed) naming it, in source id order. */
+  sourcesUsingGreetings(
+    partnerId: string,
+    greetingIds: readonly string[],
+  ): Promise<Map<string, GreetingUser[]>>;
+  /** Per tracking number, the id of the open source on it (at most one); numbers without are absent. */
+  activeSourceIdsByDestnr(partnerId: string, e164s: readonly string[]): Promise<Map<string, string>>;
+  /** The customer's sources (open and closed) by id, for names in the monthly report. */
+  sourceNames(partnerId: string, customerId: string): Promise<ReportSourceName[]>;
+  /** The projection's candidates: the partner's open sources and those on the given numbers. */
+  routeCandidates(partnerId: string, heldBackNumbers: readonly string[]): Promise<SourceRouteCandidate[]>;
+}
+
+/** A source as the DNI projection reads it (docs/architecture.md, Table ownership). */
+export interface SourceRouteCandidate {
+  id: string;
+  customerId: string;
+  destnr: string;
+  phonenr: string;
+  status: 'active' | 'closed';
+  closedAt: Date | null;
+  altNumbers: StoredAltNumber[];
+  vmDivertAll: boolean;
+  vmDivertBusy: boolean;
+  vmDivertNoanswer: boolean;
+  vmGreetingId: string | null;
+  campaignId: string | null;
+}
+
+export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, CampaignSources {
   constructor(private readonly manager: EntityManager) {}
 
   async page(partnerId: string, query: SourceListQuery): Promise<SourcePage> {
@@ -103,14 +139,124 @@ export class TypeormSourcesStore implements SourcesStore {
   }
 
   async countHeldBackSources(partnerId: string, customerId: string, now: Date): Promise<number> {
+    // The numbers feature says which numbers are held back; a partner holds back few at a time.
+    const heldBack = await new TypeormNumbersStore(this.manager).heldBackNumbers(partnerId, now);
+    if (heldBack.length === 0) return 0;
     const rows = (await this.manager.query(
-      `SELECT count(*)::int AS "count"
-         FROM "sources" s JOIN "tracking_numbers" t ON t."e164" = s."destnr" AND t."partner_id" = s."partner_id"
-        WHERE s."partner_id" = $1 AND s."customer_id" = $2 AND s."status" = 'closed' AND t."held_until" > $3`,
-      [partnerId, customerId, now],
+      `SELECT count(*)::int AS "count" FROM "sources"
+        WHERE "partner_id" = $1 AND "customer_id" = $2 AND "status" = 'closed' AND "destnr" = ANY($3::varchar[])`,
+      [partnerId, customerId, heldBack],
     )) as Array<{ count: number }>;
     return rows[0]!.count;
   }
+
+  // Closed sources count too: they keep their campaign_id (their calls' history), and the foreign
+  // key would refuse to delete the campaign under them.
+  async sourcesAttached(
+    partnerId: string,
+    campaignIds: readonly string[],
+  ): Promise<Map<string, AttachedSource[]>> {
+    if (campaignIds.length === 0) return new Map();
+    const rows = (await this.manager.query(
+      `SELECT id, name, campaign_id AS key FROM sources
+        WHERE partner_id = $1 AND campaign_id = ANY($2::bigint[])
+        ORDER BY id`,
+      [partnerId, [...campaignIds]],
+    )) as KeyedNameRow[];
+    return groupByKey(rows);
+  }
+
+  // Closed sources count: they keep their reference (and the foreign key keeps the greeting), and
+  // calls to a held-back number still play it.
+  async sourcesUsingGreetings(
+    partnerId: string,
+    greetingIds: readonly string[],
+  ): Promise<Map<string, GreetingUser[]>> {
+    if (greetingIds.length === 0) return new Map();
+    const rows = (await this.manager.query(
+      `SELECT id, name, vm_greeting_id AS key FROM sources
+        WHERE partner_id = $1 AND vm_greeting_id = ANY($2::bigint[])
+        ORDER BY id`,
+      [partnerId, [...greetingIds]],
+    )) as KeyedNameRow[];
+    return groupByKey(rows);
+  }
+
+  async activeSourceIdsByDestnr(partnerId: string, e164s: readonly string[]): Promise<Map<string, string>> {
+    if (e164s.length === 0) return new Map();
+    const rows = (await this.manager.query(
+      `SELECT destnr, id FROM sources WHERE partner_id = $1 AND status = 'active' AND destnr = ANY($2::varchar[])`,
+      [partnerId, [...e164s]],
+    )) as Array<{ destnr: string; id: string }>;
+    return new Map(rows.map((row) => [row.destnr, row.id]));
+  }
+
+  async sourceNames(partnerId: string, customerId: string): Promise<ReportSourceName[]> {
+    const rows = (await this.manager.query(
+      `SELECT "id"::text AS "id", "name", "status" FROM "sources"
+        WHERE "partner_id" = $1 AND "customer_id" = $2 ORDER BY "id"`,
+      [partnerId, customerId],
+    )) as Array<{ id: string; name: string; status: string }>;
+    return rows.map((row) => ({ sourceId: row.id, name: row.name, active: row.status === 'active' }));
+  }
+
+  async routeCandidates(
+    partnerId: string,
+    heldBackNumbers: readonly string[],
+  ): Promise<SourceRouteCandidate[]> {
+    const rows = (await this.manager.query(
+      `SELECT id, customer_id, destnr, phonenr, status, closed_at, alt_numbers, vm_divert_all, vm_divert_busy,
+              vm_divert_noanswer, vm_greeting_id, campaign_id
+         FROM sources
+        WHERE partner_id = $1 AND (status = 'active' OR destnr = ANY($2::varchar[]))`,
+      [partnerId, [...heldBackNumbers]],
+    )) as RouteCandidateRow[];
+    return rows.map((row) => ({
+      id: row.id,
+      customerId: row.customer_id,
+      destnr: row.destnr,
+      phonenr: row.phonenr,
+      status: row.status,
+      closedAt: row.closed_at,
+      altNumbers: row.alt_numbers,
+      vmDivertAll: row.vm_divert_all,
+      vmDivertBusy: row.vm_divert_busy,
+      vmDivertNoanswer: row.vm_divert_noanswer,
+      vmGreetingId: row.vm_greeting_id,
+      campaignId: row.campaign_id,
+    }));
+  }
+}
+
+interface KeyedNameRow {
+  id: string;
+  name: string;
+  key: string;
+}
+
+interface RouteCandidateRow {
+  id: string;
+  customer_id: string;
+  destnr: string;
+  phonenr: string;
+  status: 'active' | 'closed';
+  closed_at: Date | null;
+  alt_numbers: StoredAltNumber[];
+  vm_divert_all: boolean;
+  vm_divert_busy: boolean;
+  vm_divert_noanswer: boolean;
+  vm_greeting_id: string | null;
+  campaign_id: string | null;
+}
+
+function groupByKey(rows: readonly KeyedNameRow[]): Map<string, Array<{ id: string; name: string }>> {
+  const grouped = new Map<string, Array<{ id: string; name: string }>>();
+  for (const row of rows) {
+    const list = grouped.get(row.key) ?? [];
+    list.push({ id: row.id, name: row.name });
+    grouped.set(row.key, list);
+  }
+  return grouped;
 }
 
 export function toStoredAltNumber(rule: AltNumberRule): StoredAltNumber {

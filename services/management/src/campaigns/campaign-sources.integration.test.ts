@@ -6,14 +6,14 @@ import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormGreetingsStore } from '../greetings/greetings.store';
 import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
-import { TypeormCampaignSources } from './campaign-sources.store';
+import { TypeormSourcesStore } from '../sources/sources.store';
 import { CampaignsService } from './campaigns.service';
 import { TypeormCampaignsStore } from './campaigns.store';
 import { insertTestPartners } from '../test-support/test-partners';
 
 // The sources table belongs to the sources feature; rows are written with plain SQL here so this
 // test pins only what campaigns read from it (partner_id, campaign_id, id, name).
-describe('TypeormCampaignSources', () => {
+describe('TypeormSourcesStore', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
   let service: CampaignsService;
@@ -55,10 +55,10 @@ describe('TypeormCampaignSources', () => {
       customers,
       pricingModels,
       greetings: new TypeormGreetingsStore(dataSource.manager),
-      sources: new TypeormCampaignSources(dataSource.manager),
+      sources: new TypeormSourcesStore(dataSource.manager),
       deletion: typeormUnitOfWork(dataSource, (manager) => ({
         campaigns: new TypeormCampaignsStore(manager),
-        sources: new TypeormCampaignSources(manager),
+        sources: new TypeormSourcesStore(manager),
       })),
     });
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
@@ -106,7 +106,7 @@ describe('TypeormCampaignSources', () => {
   it('lists open and closed sources per campaign, only the partner’s', async () => {
     const open = await addSource(acme, campaign, 'Finn ad');
     const closed = await addSource(acme, campaign, 'Old flyer', 'closed');
-    const reader = new TypeormCampaignSources(dataSource.manager);
+    const reader = new TypeormSourcesStore(dataSource.manager);
     const attached = await reader.sourcesAttached(acme, [campaign, otherCampaign]);
     expect(attached.get(campaign)).toEqual([
       { id: open, name: 'Finn ad' },

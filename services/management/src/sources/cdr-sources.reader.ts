@@ -1,0 +1,85 @@
+import type { EntityManager } from 'typeorm';
+import type { CdrSource } from '../cdrs/cdr';
+
+const SOURCE_COLUMNS = `
+  s."id"::text AS "id", s."customer_id"::text AS "customer_id", c."custnr", s."name",
+  s."campaign_id"::text AS "campaign_id", s."media", s."class", s."expire", s."publisher_id", s."status",
+  s."closed_at", s."email", s."smsnumber", s."notify_on_missed_call", s."notify_on_new_voicemail"`;
+
+type Row = Record<string, unknown>;
+
+/**
+ * The sources a CDR may belong to, for ingestion. It joins "customers" for the custnr the record
+ * carries and "tracking_numbers" for the number's owner: one query per batch
+ * (docs/architecture.md, Table ownership).
+ */
+export class SqlCdrSourcesReader {
+  constructor(private readonly manager: EntityManager) {}
+
+  async findStaticSources(
+    destnrs: readonly string[],
+  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>> {
+    if (destnrs.length === 0) return new Map();
+    // Every source the number's owner ever had on it; the domain's chooseStaticSource picks one.
+    const rows: Row[] = await this.manager.query(
+      `SELECT s."destnr", s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
+         FROM "sources" s
+         JOIN "customers" c ON c."id" = s."customer_id"
+         JOIN "tracking_numbers" t ON t."e164" = s."destnr" AND t."partner_id" = s."partner_id"
+        WHERE s."destnr" = ANY($1::varchar[])`,
+      [destnrs],
+    );
+    const found = new Map<string, { partnerId: string; sources: CdrSource[] }>();
+    for (const row of rows) {
+      const destnr = row.destnr as string;
+      let entry = found.get(destnr);
+      if (entry === undefined) {
+        entry = { partnerId: row.partner_id as string, sources: [] };
+        found.set(destnr, entry);
+      }
+      entry.sources.push(toSource(row));
+    }
+    return found;
+  }
+
+  findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null> {
+    if (!/^[1-9]\d{0,17}$/.test(sourceId)) return Promise.resolve(null);
+    return this.oneSource(`s."partner_id" = $1 AND s."id" = $2`, [partnerId, sourceId]);
+  }
+
+  findActiveSourceByPhonenr(partnerId: string, phonenr: string): Promise<CdrSource | null> {
+    return this.oneSource(
+      `s."partner_id" = $1 AND s."phonenr" = $2 AND s."status" = 'active' ORDER BY s."id"`,
+      [partnerId, phonenr],
+    );
+  }
+
+  private async oneSource(condition: string, parameters: unknown[]): Promise<CdrSource | null> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT ${SOURCE_COLUMNS} FROM "sources" s JOIN "customers" c ON c."id" = s."customer_id"
+        WHERE ${condition} LIMIT 1`,
+      parameters,
+    );
+    return rows[0] === undefined ? null : toSource(rows[0]);
+  }
+}
+
+function toSource(row: Row): CdrSource {
+  return {
+    id: row.id as string,
+    customerId: row.customer_id as string,
+    custnr: row.custnr as string,
+    name: row.name as string,
+    campaignId: (row.campaign_id as string | null) ?? null,
+    media: (row.media as string | null) ?? null,
+    sourceClass: row.class as string,
+    expire: (row.expire as Date | null) ?? null,
+    publisherId: (row.publisher_id as string | null) ?? null,
+    status: row.status as CdrSource['status'],
+    closedAt: (row.closed_at as Date | null) ?? null,
+    email: (row.email as string | null) ?? null,
+    smsnumber: (row.smsnumber as string | null) ?? null,
+    notifyOnMissedCall: row.notify_on_missed_call as boolean,
+    notifyOnNewVoicemail: row.notify_on_new_voicemail as boolean,
+  };
+}
