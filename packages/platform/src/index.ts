@@ -6,3 +6,4 @@ export * from './request-context';
 export * from './metrics-registry';
 export * from './fixed-metrics';
 export * from './http-limits';
+export * from './lua-script';
