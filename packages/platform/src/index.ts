@@ -7,3 +7,4 @@ export * from './metrics-registry';
 export * from './fixed-metrics';
 export * from './http-limits';
 export * from './shared-settings';
+export * from './lua-script';

@@ -1,12 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import {
   numberIndexKey,
   writePartnerProjection,
   type PartnerProjection,
   type ProjectionRedis,
 } from '@trackline/contracts';
-import type { RedisConnection } from '@trackline/platform';
+import { defineLuaCommand, type RedisConnection } from '@trackline/platform';
 
 /** The projections' side of Redis. */
 export interface ProjectionRedisStore {
@@ -22,9 +20,10 @@ const SCAN_COUNT = 1000;
 const DELETE_BATCH = 500;
 const SCRIPT = 'deleteIndexEntriesIf';
 
-type ScriptedRedis = RedisConnection & {
+interface ProjectionScripts {
   [SCRIPT](key: string, ...numbersAndValues: string[]): Promise<number>;
-};
+}
+type ScriptedRedis = RedisConnection & ProjectionScripts;
 
 export class IoredisProjectionStore implements ProjectionRedisStore {
   private readonly redis: ScriptedRedis;
@@ -34,11 +33,11 @@ export class IoredisProjectionStore implements ProjectionRedisStore {
     /** REDIS_KEY_PREFIX, the contracts' key namespace. */
     private readonly keyPrefix: string,
   ) {
-    const scripted = redis as ScriptedRedis;
-    if (typeof scripted[SCRIPT] !== 'function') {
-      redis.defineCommand(SCRIPT, { numberOfKeys: 1, lua: readLuaScript('delete-index-entries-if') });
-    }
-    this.redis = scripted;
+    this.redis = defineLuaCommand<ProjectionScripts>(redis, __dirname, {
+      name: SCRIPT,
+      file: 'delete-index-entries-if',
+      numberOfKeys: 1,
+    });
   }
 
   write(projection: PartnerProjection): Promise<void> {
@@ -67,15 +66,4 @@ export class IoredisProjectionStore implements ProjectionRedisStore {
     }
     return removed;
   }
-}
-
-/** `<package>/lua/<name>.lua`, found by walking up so it works from src/ (jest) and dist/. */
-function readLuaScript(name: string): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'lua', `${name}.lua`))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`lua/${name}.lua not found above ${__dirname}`);
-    dir = parent;
-  }
-  return readFileSync(join(dir, 'lua', `${name}.lua`), 'utf8');
 }

@@ -32,6 +32,8 @@ const MAX_ENTRIES = 10_000;
 interface Entry {
   expiresAt: number;
   tracking: Promise<boolean>;
+  /** The answer once the read has come back: a request whose numbers all have one awaits nothing. */
+  known?: boolean;
 }
 
 /**
@@ -59,12 +61,27 @@ export class CachedTrackingNumbersStore implements TrackingNumbersStore {
     if (unknown.length > 0) {
       const read = this.store.trackingNumbersAmong(unknown).then((found) => new Set(found));
       for (const e164 of unknown) {
-        const tracking = read.then((found) => found.has(e164));
-        this.remember(e164, { expiresAt: now + this.ttlMs, tracking });
-        tracking.catch(() => {
-          if (this.entries.get(e164)?.tracking === tracking) this.entries.delete(e164);
-        });
+        const entry: Entry = { expiresAt: now + this.ttlMs, tracking: read.then((found) => found.has(e164)) };
+        entry.tracking.then(
+          (known) => {
+            entry.known = known;
+          },
+          () => {
+            if (this.entries.get(e164) === entry) this.entries.delete(e164);
+          },
+        );
+        this.remember(e164, entry);
       }
+    } else {
+      // The common case: every number was asked within the ttl and answered, so no promise per number.
+      let allKnown = true;
+      for (const e164 of e164s) {
+        if (this.entries.get(e164)!.known === undefined) {
+          allKnown = false;
+          break;
+        }
+      }
+      if (allKnown) return e164s.filter((e164) => this.entries.get(e164)!.known);
     }
     const answers = await Promise.all(e164s.map((e164) => this.entries.get(e164)!.tracking));
     return e164s.filter((_, i) => answers[i]);

@@ -1,5 +1,4 @@
-import type { RedisConnection } from '@trackline/platform';
-import { readLuaScript } from './lua-script';
+import { defineLuaCommand, type RedisConnection } from '@trackline/platform';
 
 /** Remembers the highest `nc` used with each nonce, shared by every replica. */
 export interface NonceCounter {
@@ -7,22 +6,22 @@ export interface NonceCounter {
   advance(nonce: string, nc: number, ttlMs: number): Promise<boolean>;
 }
 
-type WithScript = RedisConnection & {
+interface DigestScripts {
   digestNonceCount(key: string, nc: string, ttlMs: string): Promise<number>;
-};
+}
 
 export class RedisNonceCounter implements NonceCounter {
-  private readonly redis: WithScript;
+  private readonly redis: RedisConnection & DigestScripts;
 
   constructor(
     redis: RedisConnection,
     private readonly keyPrefix: string,
   ) {
-    const client = redis as WithScript;
-    if (typeof (client as Partial<WithScript>).digestNonceCount !== 'function') {
-      redis.defineCommand('digestNonceCount', { numberOfKeys: 1, lua: readLuaScript('digest-nonce-count') });
-    }
-    this.redis = client;
+    this.redis = defineLuaCommand<DigestScripts>(redis, __dirname, {
+      name: 'digestNonceCount',
+      file: 'digest-nonce-count',
+      numberOfKeys: 1,
+    });
   }
 
   async advance(nonce: string, nc: number, ttlMs: number): Promise<boolean> {
