@@ -10,7 +10,7 @@
 -- KEYS[4] bindings hash: pool number -> binding JSON (layout in @trackline/contracts binding.codec.ts)
 -- KEYS[5] customer-seen stream
 -- KEYS[6] customers:sent hash: custnr -> marker of the values last appended to the stream
--- ARGV[1] now, epoch ms            ARGV[2] the session key's lifetime, ms (1.5 × session ttl)
+-- ARGV[1] now, epoch ms            ARGV[2] session ttl, ms
 -- ARGV[3] release time, epoch ms: now + session ttl + hold-back (a number is free again from then)
 -- ARGV[4] session end, epoch ms: now + session ttl
 -- ARGV[5] on_exhausted             ARGV[6] id for a new session    ARGV[7] binding context JSON
@@ -18,12 +18,10 @@
 -- ARGV[10] stream MAXLEN (approximate)
 -- ARGV[11] the event's field/value strings joined by NUL (no field can hold one: the edges refuse it)
 -- ARGV[12] '1' when KEYS[1] may exist (a sessionId was sent, or an app visitor), '0' for a first web request
--- ARGV[13] epoch ms the key lives until when its lifetime is set now: now + ARGV[2]
--- ARGV[14..] the numbers on the page (E.164)
+-- ARGV[13..] the numbers on the page (E.164)
 --
--- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), 'k' = epoch ms the
--- key lives until (its PEXPIRE, on the request's clock), '+<E.164>' = the pool number bound for that
--- number on the page.
+-- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), '+<E.164>' = the
+-- pool number bound for that number on the page.
 -- Returns {'no_pool'} or {'ok', session id, pool number or '' per page number}; '' = no free
 -- number under on_exhausted=original: the page keeps its own number.
 
@@ -32,7 +30,7 @@ local releaseAt = ARGV[3]
 local releaseMs = tonumber(releaseAt)
 local recycle = ARGV[5] == 'recycle'
 local context = ARGV[7]
-local numbersAt = 13
+local numbersAt = 12
 local count = #ARGV - numbersAt
 
 -- A first web request names a session id made for it just now: nothing to read.
@@ -211,15 +209,6 @@ if isNew then
   sessionWrites[#sessionWrites + 1] = 'id'
   sessionWrites[#sessionWrites + 1] = sid
 end
--- The key outlives the session's end by half a TTL, so a session's requests set its lifetime only
--- when the new end would pass it (once per half TTL), not every time: one command less for most
--- existing sessions. Only the memory waits longer; 'x' decides whether the session lives.
-local renewKey = isNew or tonumber(session['k'] or '0') < tonumber(ARGV[4])
-if renewKey then
-  sessionWrites = sessionWrites or {}
-  sessionWrites[#sessionWrites + 1] = 'k'
-  sessionWrites[#sessionWrites + 1] = ARGV[13]
-end
 if sessionWrites then
   sessionWrites[#sessionWrites + 1] = 'x'
   sessionWrites[#sessionWrites + 1] = ARGV[4]
@@ -227,7 +216,7 @@ if sessionWrites then
 else
   redis.call('HSET', sessionKey, 'x', ARGV[4])
 end
-if renewKey then redis.call('PEXPIRE', sessionKey, ARGV[2]) end
+redis.call('PEXPIRE', sessionKey, ARGV[2])
 
 -- Events only on change: the partner's record of what was last sent for this custnr decides.
 local custnr = ARGV[8]

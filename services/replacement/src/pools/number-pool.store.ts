@@ -61,14 +61,12 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
     const event = input.customer === null ? '' : joinEventFields(encodeCustomerSeenEvent(input.customer));
     const ttlMs = input.sessionTtlSeconds * 1000;
-    // The session key outlives the session's end by half a TTL (lua/allocate-numbers.lua, 'k').
-    const keyLifetimeMs = ttlMs * 1.5;
     let reply: string[];
     try {
       reply = await this.redis.allocateNumbers(
         requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
         input.now,
-        keyLifetimeMs,
+        ttlMs,
         input.now + ttlMs + input.holdBackSeconds * 1000,
         input.now + ttlMs,
         input.onExhausted,
@@ -79,7 +77,6 @@ export class RedisNumberPoolStore implements NumberPoolStore {
         CUSTOMER_EVENTS_MAXLEN,
         event,
         requested === fresh && input.context.type === 'web' ? '0' : '1',
-        input.now + keyLifetimeMs,
         ...input.numbersOnPage,
       ); // prettier-ignore
     } catch (error) {

@@ -70,28 +70,6 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     expect(numbersOf(other)[0]!.replace_with.e164).not.toBe(entry!.replace_with.e164);
   });
 
-  it("keeps a session's key half a TTL past the session's end and renews it only when the end passes that", async () => {
-    const partner = await partnerWithPool(3);
-    const ttlMs = partner.sessionTtlSeconds * 1000;
-    const start = app.clock.now;
-    const first = await send(partner, webRequest(partner.advId, '22334455'));
-    const sessionId = first.body.sessionId as string;
-    const key = partnerKeys(target.keyPrefix, partner.advId).webSession(sessionId);
-    expect(await target.redis.hget(key, 'k')).toBe(String(start + ttlMs * 1.5));
-    expect(await target.redis.pttl(key)).toBeGreaterThan(ttlMs);
-
-    app.clock.now = start + ttlMs / 4;
-    await send(partner, webRequest(partner.advId, '22334455', { sessionId }));
-    expect(await target.redis.hget(key, 'x')).toBe(String(app.clock.now + ttlMs));
-    expect(await target.redis.hget(key, 'k')).toBe(String(start + ttlMs * 1.5));
-
-    app.clock.now = start + (ttlMs * 3) / 4;
-    const renewed = await send(partner, webRequest(partner.advId, '22334455', { sessionId }));
-    expect(renewed.body.sessionId).toBe(sessionId);
-    expect(await target.redis.hget(key, 'k')).toBe(String(app.clock.now + ttlMs * 1.5));
-    expect(await target.redis.pttl(key)).toBeGreaterThan(ttlMs);
-  });
-
   it('allocates every number of a request at once, one pool number per distinct number', async () => {
     const partner = await partnerWithPool(5);
     const call = await send(partner, webRequest(partner.advId, '22334455, +47 23 45 67 89 ,22 33 44 55'));
