@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { ManagementConfig } from '../config/management-config';
 import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
 
 export interface EmailChannelSettings {
@@ -11,6 +12,22 @@ export interface EmailChannelSettings {
 }
 
 /** E-mail over SMTP with nodemailer (docs/notifications.md, Settings). */
+/**
+ * The e-mail channel the configuration asks for, or null when SMTP_URL is unset: the worker and
+ * `reports:send` build it the same way. A send may take half the lease, so a row is never taken over
+ * while its e-mail is still being handed to the server (docs/notifications.md).
+ */
+export function configuredEmailChannel(
+  config: Pick<ManagementConfig, 'smtpUrl' | 'smtpFrom' | 'notifications'>,
+): EmailChannel | null {
+  if (config.smtpUrl === undefined) return null;
+  return new EmailChannel({
+    smtpUrl: config.smtpUrl,
+    from: config.smtpFrom,
+    timeoutMs: Math.floor(config.notifications.leaseMs / 2),
+  });
+}
+
 export class EmailChannel implements DeliveryChannel {
   private readonly transport: Transporter;
   private readonly messageIdDomain: string;

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from '@trackline/platform';
 import { openWorkerDatabase } from '../composition/management-connections';
 import type { ManagementConfig } from '../config/management-config';
-import { EmailChannel } from './email.channel';
+import { configuredEmailChannel } from './email.channel';
 import type { DataSource } from 'typeorm';
 import { NotificationWorker, type NotificationWorkerDeps } from './notification-worker';
 import { TypeormOutboxStore } from './outbox.store';
@@ -37,14 +37,7 @@ export async function startNotificationWorker(
 ): Promise<RunningNotificationWorker> {
   const { config } = deps;
   const dataSource = await openWorkerDatabase(config, 'notifications');
-  const email =
-    config.smtpUrl === undefined
-      ? null
-      : new EmailChannel({
-          smtpUrl: config.smtpUrl,
-          from: config.smtpFrom,
-          timeoutMs: Math.floor(config.notifications.leaseMs / 2),
-        });
+  const email = configuredEmailChannel(config);
   const sms = config.smsGatewayUrl === undefined ? null : new SmsChannel(config.smsGatewayUrl);
   if (email === null || sms === null) {
     deps.logger.warn(

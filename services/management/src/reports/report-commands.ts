@@ -4,7 +4,7 @@ import { parseCalendarMonth } from '@trackline/domain';
 import { createLogger } from '@trackline/platform';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/cli-context';
-import { EmailChannel } from '../notifications/email.channel';
+import { configuredEmailChannel } from '../notifications/email.channel';
 import { NotificationWorker } from '../notifications/notification-worker';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { SqlRecordingReader } from '../cdrs/recording.reader';
@@ -30,14 +30,7 @@ export function addReportCommands(program: Command, context: CliContext): void {
         const sentBefore = queued.rows.filter((row) => row.status === 'sent' || row.status === 'logged');
         const elsewhere = queued.rows.filter((row) => row.status === 'sending' || row.status === 'dead');
         const outbox = new TypeormOutboxStore(dataSource.manager);
-        const email =
-          config.smtpUrl === undefined
-            ? null
-            : new EmailChannel({
-                smtpUrl: config.smtpUrl,
-                from: config.smtpFrom,
-                timeoutMs: Math.floor(config.notifications.leaseMs / 2),
-              });
+        const email = configuredEmailChannel(config);
         try {
           const worker = new NotificationWorker(
             {
