@@ -22,6 +22,8 @@ export interface ManagementBenchConfig {
   reportCdrs: number;
   /** Timed requests of the monthly report. */
   reportRuns: number;
+  /** Rounds of 50 hostile Authorization headers at once (docs/benchmarks.md, Header flood). */
+  floodRounds: number;
 }
 
 export function loadManagementBenchConfig(env: Env): ManagementBenchConfig {
@@ -44,6 +46,7 @@ export function loadManagementBenchConfig(env: Env): ManagementBenchConfig {
     serviceLogLevel: read.string('LOG_LEVEL', 'warn'),
     reportCdrs: read.integer('BENCH_REPORT_CDRS', 1_000_000, { min: 0, max: 20_000_000 }),
     reportRuns: read.integer('BENCH_REPORT_RUNS', 20, { min: 1, max: 1_000 }),
+    floodRounds: read.integer('BENCH_FLOOD_ROUNDS', 9, { min: 1, max: 100 }),
   };
   read.done();
   return config;

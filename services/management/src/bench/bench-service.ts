@@ -35,6 +35,8 @@ export async function startManagementService(settings: ServiceSettings): Promise
       DIGEST_NONCE_SECRET: 'bench-nonce-secret-of-at-least-32-characters',
       TELEPHONY_TOKEN: BENCH_TELEPHONY_TOKEN,
       LOG_LEVEL: settings.logLevel,
+      // As behind a TLS terminator: the header flood measures plain requests the proxy reports as HTTPS.
+      TRUST_PROXY: '127.0.0.1',
       // The daily data lifecycle would first be due a minute after start, in the middle of the
       // measurements (and would drop the month the retention measurement loads): asked hourly instead.
       DATA_LIFECYCLE_CHECK_MS: '3600000',

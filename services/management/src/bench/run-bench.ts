@@ -16,12 +16,14 @@ import { BenchDigestClient, BenchSwitchClient } from './bench-http';
 import { measureIngestion, type IngestionResult } from './bench-ingestion';
 import { BENCH_TELEPHONY_TOKEN, startManagementService, type ServiceUnderTest } from './bench-service';
 import { measurePages, type PageCase, type PageResult } from './bench-statistics';
+import { measureHeaderFlood, type HeaderFloodResult } from './bench-header-flood';
 import { measureReport, REPORT_MONTH, REPORT_MONTH_SPAN, type ReportResult } from './bench-reports';
 
 const PAGE_TARGET_MS = 100;
 const INGEST_TARGET_PER_SECOND = 1_000;
 const PAGE_SIZE = 1_000;
 const REPORT_TARGET_MS = 200;
+const FLOOD_TARGET_MS = 100;
 
 /**
  * The management half of `pnpm bench` (docs/benchmarks.md, Management): a database of its own with 1,000,000
@@ -56,6 +58,8 @@ async function main(): Promise<void> {
 
     const pages = await runPages(config, service.port, fixture);
     const report = await runReport(config, service.port, fixture);
+    log(`header flood: ${config.floodRounds} rounds`);
+    const flood = await measureHeaderFlood(service.port, config.floodRounds);
     const ingestion = await runIngestion(config, service.port, fixture, tag);
     const retention =
       config.retentionCdrs === 0 ? null : await runRetention(config, databaseUrl, fixture, tag);
@@ -74,13 +78,17 @@ async function main(): Promise<void> {
             },
           ]),
       {
+        target: `header flood: slowest /health probe, median round ≤ ${FLOOD_TARGET_MS} ms`,
+        met: flood.worstProbeMs.p50 <= FLOOD_TARGET_MS,
+      },
+      {
         target: `ingestion ≥ ${INGEST_TARGET_PER_SECOND} calls/s`,
         met: ingestion.callsPerSecond >= INGEST_TARGET_PER_SECOND,
       },
     ];
-    printReport(pages, ingestion, verdicts, report);
+    printReport(pages, ingestion, verdicts, report, flood);
     if (retention !== null) printRetention(retention);
-    await saveResults({ machine, config, pages, report, ingestion, retention, verdicts });
+    await saveResults({ machine, config, pages, report, flood, ingestion, retention, verdicts });
     if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
   } finally {
     await service?.stop();
@@ -315,6 +323,7 @@ function printReport(
   ingestion: IngestionResult,
   verdicts: { target: string; met: boolean }[],
   report: ReportResult | null,
+  flood: HeaderFloodResult,
 ): void {
   const ms = (value: number) => value.toFixed(1).padStart(8);
   log('');
@@ -333,6 +342,11 @@ function printReport(
         `p50 ${report.p50.toFixed(1)} ms, p95 ${report.p95.toFixed(1)} ms, max ${report.max.toFixed(1)} ms`,
     );
   }
+  log('');
+  log(
+    `header flood (${flood.requestsPerRound} hostile Authorization headers at once, ${flood.rounds} rounds): ` +
+      `slowest /health probe per round p50 ${flood.worstProbeMs.p50.toFixed(1)} ms, max ${flood.worstProbeMs.max.toFixed(1)} ms`,
+  );
   log('');
   log(
     `POST /telephony/cdrs: ${ingestion.calls} calls in ${ingestion.seconds.toFixed(2)} s = ${ingestion.callsPerSecond.toFixed(0)} calls/s ` +

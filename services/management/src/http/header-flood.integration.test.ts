@@ -1,5 +1,4 @@
 import { Agent } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import {
   createDigestPartner,
   createTestStores,
@@ -8,13 +7,14 @@ import {
   type RunningService,
   type TestStores,
 } from '../test-support/test-service';
+import { hostileAuthorizationHeaders } from '../test-support/hostile-headers';
 import { rawRequest } from '../test-support/https-request';
 import { MAX_AUTHORIZATION_LENGTH } from './digest/digest-header';
 
 /**
  * Anyone can send an Authorization header before being known; its cost must not let them stall
  * the process (docs/architecture.md, Hardened edges). Plain HTTP behind a trusted proxy, as in a
- * deployment behind a TLS terminator, so the figures are the header's and not TLS handshakes'.
+ * deployment behind a TLS terminator.
  */
 describe('unauthenticated Authorization headers', () => {
   let stores: TestStores;
@@ -53,54 +53,25 @@ describe('unauthenticated Authorization headers', () => {
     expect(result.headers['www-authenticate']).toContain('Digest realm="Trackline"');
   });
 
-  it('50 hostile headers in parallel leave /health answering within 100 ms', async () => {
+  // How long /health waits during such a flood is a speed figure, measured by `pnpm bench`
+  // (docs/benchmarks.md, Header flood); here: every hostile request is refused and nothing else is.
+  it('50 hostile headers in parallel are all refused with 401 while /health keeps answering', async () => {
     const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const probe = async (): Promise<number> => {
-      const started = performance.now();
-      const result = await rawRequest({
-        port: service.port,
-        method: 'GET',
-        path: '/health',
-        plain: true,
-        agent: probeAgent,
-      });
-      expect(result.status).toBe(200);
-      return performance.now() - started;
-    };
-    // Half over the length bound (15 KB of one word: quadratic for a backtracking parser), half just
-    // under it and parsed in full (1,000 distinct parameters, nearly 8 KB).
-    const headers = Array.from({ length: 50 }, (_, i) =>
-      i % 2 === 0
-        ? `Digest ${'x'.repeat(15_000)}`
-        : `Digest ${Array.from({ length: 1_000 }, (_, k) => `p${k}=v`).join(', ')}`.slice(
-            0,
-            MAX_AUTHORIZATION_LENGTH,
-          ),
-    );
-    /** One attack: the 50 requests at once, /health probed back to back until they are answered. */
-    const attackOnce = async (): Promise<number> => {
-      await probe(); // the probe's connection is open before the attack starts
+    const probe = () =>
+      rawRequest({ port: service.port, method: 'GET', path: '/health', plain: true, agent: probeAgent });
+    try {
+      const headers = hostileAuthorizationHeaders();
       let attacking = true;
       const attacks = Promise.all(headers.map(attack)).finally(() => {
         attacking = false;
       });
-      const latencies: number[] = [];
-      do latencies.push(await probe());
-      while (attacking || latencies.length < 5);
+      const probes: number[] = [];
+      do probes.push((await probe()).status);
+      while (attacking || probes.length < 5);
       const answers = await attacks;
       expect(answers.map((answer) => answer.status)).toEqual(headers.map(() => 401));
-      return Math.max(...latencies);
-    };
-    try {
-      // Other processes share this machine and can pause ours at any moment: an attack that meets
-      // such a pause is repeated after a moment (at most five in all, 250 requests). The quadratic
-      // parser failed every attempt by seconds; over 100 ms in all five is a real regression.
-      const worst: number[] = [];
-      for (let attempt = 0; attempt < 5 && !(worst.length > 0 && Math.min(...worst) < 100); attempt++) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
-        worst.push(await attackOnce());
-      }
-      expect(Math.min(...worst)).toBeLessThan(100);
+      expect(new Set(answers.map((answer) => answer.text)).size).toBe(2); // one message per kind of header
+      expect(probes.every((status) => status === 200)).toBe(true);
     } finally {
       probeAgent.destroy();
     }
