@@ -6,7 +6,8 @@ export abstract class TracklineError extends Error {
   abstract readonly status: number;
   abstract readonly code: string;
 
-  protected constructor(message: string) {
+  // Public, so a subclass whose message is all it takes needs no constructor of its own.
+  constructor(message: string) {
     super(message);
     this.name = new.target.name;
   }
@@ -27,19 +28,11 @@ export class ValidationError extends TracklineError {
 export class UnauthorizedError extends TracklineError {
   readonly status = 401;
   readonly code = 'unauthorized';
-
-  constructor(message: string) {
-    super(message);
-  }
 }
 
 export class ForbiddenError extends TracklineError {
   readonly status = 403;
   readonly code = 'forbidden';
-
-  constructor(message: string) {
-    super(message);
-  }
 }
 
 export class NotFoundError extends TracklineError {
@@ -54,19 +47,11 @@ export class NotFoundError extends TracklineError {
 export class ConflictError extends TracklineError {
   readonly status = 409;
   readonly code = 'conflict';
-
-  constructor(message: string) {
-    super(message);
-  }
 }
 
 export class ServiceUnavailableError extends TracklineError {
   readonly status = 503;
   readonly code = 'service_unavailable';
-
-  constructor(message: string) {
-    super(message);
-  }
 }
 
 export function isTracklineError(e: unknown): e is TracklineError {

@@ -5,21 +5,11 @@ import { formatTable } from './cli-output';
 import type { CliContext } from './cli-context';
 import { describeAllowIps, describeCustomFields, describePartner, maskSecret } from './partner-summary';
 
-interface SettingsOptions {
-  username?: string;
-  password?: string;
-  signingSecret?: string;
+/** What commander parses: the settings input, with the two options whose flag names differ. */
+type SettingsOptions = Omit<PartnerSettingsInput, 'allowIps' | 'timeZone'> & {
   allowIp?: string[];
-  country?: string;
   timezone?: string;
-  onExhausted?: string;
-  fallbackNumber?: string;
-  showFullAnum?: string;
-  ringTimeout?: string;
-  screenCalls?: string;
-  cdrRetentionMonths?: string;
-  anumMaskAfterDays?: string;
-}
+};
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

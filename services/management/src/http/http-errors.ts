@@ -27,8 +27,4 @@ export class MethodNotAllowedError extends TracklineError {
 export class NotImplementedError extends TracklineError {
   readonly status = 501;
   readonly code = 'not_implemented';
-
-  constructor(message: string) {
-    super(message);
-  }
 }

@@ -5,10 +5,6 @@ export class InvalidRequestError extends TracklineError {
   readonly status = 400;
   readonly code = 'invalid_request';
 
-  constructor(message: string) {
-    super(message);
-  }
-
   static missing(name: string): InvalidRequestError {
     return new InvalidRequestError(`Missing parameter: ${name}`);
   }
@@ -35,18 +31,10 @@ export class ClientAbortedError extends TracklineError {
 export class PayloadTooLargeError extends TracklineError {
   readonly status = 413;
   readonly code = 'payload_too_large';
-
-  constructor(message: string) {
-    super(message);
-  }
 }
 
 /** The partner has no number pool (docs/openapi/replacement.yaml, `501 No number pool configured`). */
 export class NotImplementedError extends TracklineError {
   readonly status = 501;
   readonly code = 'not_implemented';
-
-  constructor(message: string) {
-    super(message);
-  }
 }
