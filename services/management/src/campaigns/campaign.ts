@@ -1,3 +1,4 @@
+import type { NotificationSettings } from '../notifications/notification-settings';
 /**
  * `state` on the wire: "0" active, "1" paused, "2" closed (docs/partner-api.md, Pricing models and
  * campaigns). Only active ones earn commission.
@@ -7,16 +8,8 @@ export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 export const CAMPAIGN_STATE_ACTIVE: CampaignState = '0';
 export const CAMPAIGN_STATE_CLOSED: CampaignState = '2';
 
-export interface CampaignFlags {
-  notifyOnMissedCall: boolean;
-  notifyOnNewVoicemail: boolean;
-  vmDivertAll: boolean;
-  vmDivertBusy: boolean;
-  vmDivertNoanswer: boolean;
-}
-
 /** A campaign as services see it. */
-export interface Campaign extends CampaignFlags {
+export interface Campaign extends NotificationSettings {
   /** Decimal string (bigint). */
   id: string;
   partnerId: string;
@@ -25,10 +18,6 @@ export interface Campaign extends CampaignFlags {
   pricingModelId: string;
   name: string;
   partnerCampaignId: string | null;
-  email: string | null;
-  /** E.164. */
-  smsnumber: string | null;
-  vmGreetingId: string | null;
   state: CampaignState;
   /** Creation time (the record's `timestamp`). */
   created: Date;
@@ -38,13 +27,10 @@ export interface Campaign extends CampaignFlags {
 }
 
 /** The settable values of POST; a new campaign is active. */
-export interface CampaignValues extends CampaignFlags {
+export interface CampaignValues extends NotificationSettings {
   pricingModelId: string;
   name: string;
   partnerCampaignId: string | null;
-  email: string | null;
-  smsnumber: string | null;
-  vmGreetingId: string | null;
 }
 
 /** Changes of a PUT: keys left out keep their value. */

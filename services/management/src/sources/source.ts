@@ -1,25 +1,10 @@
 import type { AltNumberRule, ParsedAltNumber } from '@trackline/domain';
 import type { CustomFieldValues } from '../customers/customer.entity';
+import type { NotificationSettings } from '../notifications/notification-settings';
 import type { SourceStatus } from './source.entity';
 
-export interface SourceFlags {
-  notifyOnMissedCall: boolean;
-  notifyOnNewVoicemail: boolean;
-  vmDivertAll: boolean;
-  vmDivertBusy: boolean;
-  vmDivertNoanswer: boolean;
-}
-
-export const SOURCE_FLAG_FIELDS: Record<keyof SourceFlags, string> = {
-  notifyOnMissedCall: 'notify_on_missed_call',
-  notifyOnNewVoicemail: 'notify_on_new_voicemail',
-  vmDivertAll: 'vm_divert_all',
-  vmDivertBusy: 'vm_divert_busy',
-  vmDivertNoanswer: 'vm_divert_noanswer',
-};
-
 /** A source as services see it. */
-export interface Source extends SourceFlags {
+export interface Source extends NotificationSettings {
   id: string;
   partnerId: string;
   customerId: string;
@@ -31,15 +16,11 @@ export interface Source extends SourceFlags {
   destnr: string;
   campaignId: string | null;
   publisherId: string | null;
-  email: string | null;
-  /** E.164. */
-  smsnumber: string | null;
   status: SourceStatus;
   sourceClass: string;
   activatedAt: Date;
   expire: Date | null;
   closedAt: Date | null;
-  vmGreetingId: string | null;
   altNumbers: AltNumberRule[];
   customFields: CustomFieldValues;
   created: Date;
@@ -47,16 +28,13 @@ export interface Source extends SourceFlags {
 }
 
 /** What POST /sources sets, checked at the edge; destnr and alt_keys are the service's business. */
-export interface SourceInput extends SourceFlags {
+export interface SourceInput extends NotificationSettings {
   customerId: string;
   name: string;
   media: string | null;
   phonenr: string;
   campaignId: string | null;
   publisherId: string | null;
-  email: string | null;
-  smsnumber: string | null;
-  vmGreetingId: string | null;
   sourceClass: string;
   altNumbers: ParsedAltNumber[];
   customFields: CustomFieldValues;
@@ -82,7 +60,7 @@ export type SourceChangesInput = Partial<
     | 'vmGreetingId'
     | 'altNumbers'
     | 'customFields'
-    | keyof SourceFlags
+    | keyof NotificationSettings
   >
 >;
 

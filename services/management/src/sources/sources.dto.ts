@@ -1,18 +1,15 @@
-import {
-  normalizePhoneNumber,
-  parseAltNumbers,
-  parseFlag,
-  ValidationError,
-  type CountryCode,
-} from '@trackline/domain';
+import { normalizePhoneNumber, parseAltNumbers, ValidationError, type CountryCode } from '@trackline/domain';
 import { Allow } from 'class-validator';
 import type { CustomFieldValues } from '../customers/customer.entity';
 import { splitCustomFields } from '../customers/customers.dto';
 import {
+  notificationSettingsDto,
+  toNotificationSettingsChanges,
+  withNotificationDefaults,
+} from '../notifications/notification-settings.dto';
+import {
   clearable,
   CreateOnly,
-  Email,
-  Flag,
   Parsed,
   RecordOnly,
   requiredOn,
@@ -21,13 +18,7 @@ import {
 } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
 import { isBigintId } from '../validation/record-id';
-import {
-  SOURCE_FLAG_FIELDS,
-  type SourceChangesInput,
-  type SourceFlags,
-  type SourceInput,
-  type SourceListQuery,
-} from './source';
+import { type SourceChangesInput, type SourceInput, type SourceListQuery } from './source';
 import { checkPageParameter, parsePaging } from '../validation/paging';
 
 export const SOURCE_LIMITS = {
@@ -43,8 +34,14 @@ export const SOURCE_LIMITS = {
 } as const;
 export const DEFAULT_SOURCE_CLASS = 'standard';
 
+const SOURCE_NOTIFICATION_LIMITS = {
+  email: SOURCE_LIMITS.email,
+  smsnumber: SOURCE_LIMITS.phoneInput,
+  greetingId: SOURCE_LIMITS.id,
+};
+
 function sourceDto(mode: DtoMode) {
-  class SourceDto {
+  class SourceDto extends notificationSettingsDto(SOURCE_NOTIFICATION_LIMITS) {
     // Declared first: a PUT naming one of them is told so before anything else.
     @RecordOnly(mode)
     source_id?: unknown;
@@ -84,30 +81,6 @@ function sourceDto(mode: DtoMode) {
 
     @Text(SOURCE_LIMITS.publisherId, 'clearable')
     publisher_id?: string | null;
-
-    @Email(SOURCE_LIMITS.email, 'clearable')
-    email?: string | null;
-
-    @Text(SOURCE_LIMITS.phoneInput, 'clearable')
-    smsnumber?: string | null;
-
-    @Text(SOURCE_LIMITS.id, 'clearable')
-    vm_greeting_id?: string | null;
-
-    @Flag('optional')
-    notify_on_missed_call?: string;
-
-    @Flag('optional')
-    notify_on_new_voicemail?: string;
-
-    @Flag('optional')
-    vm_divert_all?: string;
-
-    @Flag('optional')
-    vm_divert_busy?: string;
-
-    @Flag('optional')
-    vm_divert_noanswer?: string;
 
     // JSON text (form field) or an array (JSON body); parseAltNumbers checks every rule.
     @Allow()
@@ -156,15 +129,8 @@ export function parseCreateSource(body: Record<string, unknown>, partner: Source
     media: changes.media ?? null,
     campaignId: changes.campaignId ?? null,
     publisherId: changes.publisherId ?? null,
-    email: changes.email ?? null,
-    smsnumber: changes.smsnumber ?? null,
-    vmGreetingId: changes.vmGreetingId ?? null,
     sourceClass: dto.class ?? DEFAULT_SOURCE_CLASS,
-    notifyOnMissedCall: changes.notifyOnMissedCall ?? false,
-    notifyOnNewVoicemail: changes.notifyOnNewVoicemail ?? false,
-    vmDivertAll: changes.vmDivertAll ?? false,
-    vmDivertBusy: changes.vmDivertBusy ?? false,
-    vmDivertNoanswer: changes.vmDivertNoanswer ?? false,
+    ...withNotificationDefaults(changes),
     altNumbers: changes.altNumbers ?? [],
     customFields: changes.customFields ?? {},
   };
@@ -194,16 +160,7 @@ function toChanges(
   if (dto.media !== undefined) changes.media = clearable(dto.media);
   if (dto.campaign_id !== undefined) changes.campaignId = clearable(dto.campaign_id);
   if (dto.publisher_id !== undefined) changes.publisherId = clearable(dto.publisher_id);
-  if (dto.email !== undefined) changes.email = clearable(dto.email);
-  if (dto.smsnumber !== undefined) {
-    const smsnumber = clearable(dto.smsnumber);
-    changes.smsnumber = smsnumber === null ? null : normalizePhoneNumber('smsnumber', smsnumber, country);
-  }
-  if (dto.vm_greeting_id !== undefined) changes.vmGreetingId = clearable(dto.vm_greeting_id);
-  for (const [key, field] of Object.entries(SOURCE_FLAG_FIELDS) as Array<[keyof SourceFlags, string]>) {
-    const value = (dto as Record<string, unknown>)[field];
-    if (value !== undefined) changes[key] = parseFlag(field, value);
-  }
+  Object.assign(changes, toNotificationSettingsChanges(dto, country));
   if (dto.alt_numbers !== undefined)
     changes.altNumbers = parseAltNumbers('alt_numbers', dto.alt_numbers, country);
   if (custom !== undefined) changes.customFields = custom;

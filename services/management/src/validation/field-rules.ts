@@ -102,6 +102,11 @@ export function CreateOnly(mode: DtoMode, rule: PropertyDecorator): PropertyDeco
   return mode === 'create' ? rule : Fixed();
 }
 
+/** A field only a PUT may set (`rule` checks it there); unknown to a POST. */
+export function UpdateOnly(mode: DtoMode, rule: PropertyDecorator): PropertyDecorator {
+  return mode === 'update' ? rule : () => undefined;
+}
+
 /** A field of the stored record only: unknown to a POST, `cannot be changed` in a PUT. */
 export function RecordOnly(mode: DtoMode): PropertyDecorator {
   return mode === 'create' ? () => undefined : Fixed();
