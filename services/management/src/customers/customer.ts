@@ -1,23 +1,5 @@
 import type { CustomFieldValues } from './customer.entity';
 
-/** A customer as services see it. */
-export interface Customer {
-  /** Decimal string (bigint). */
-  id: string;
-  partnerId: string;
-  uuid: string;
-  name: string;
-  custnr: string;
-  corporateid: string | null;
-  email: string | null;
-  dncsClassName: string | null;
-  receiveMonthlyReport: boolean;
-  serviceCallerId: boolean;
-  customFields: CustomFieldValues;
-  created: Date;
-  modified: Date;
-}
-
 /** The settable values. */
 export interface CustomerValues {
   name: string;
@@ -28,6 +10,16 @@ export interface CustomerValues {
   receiveMonthlyReport: boolean;
   serviceCallerId: boolean;
   customFields: CustomFieldValues;
+}
+
+/** A customer as services see it. */
+export interface Customer extends CustomerValues {
+  /** Decimal string (bigint). */
+  id: string;
+  partnerId: string;
+  uuid: string;
+  created: Date;
+  modified: Date;
 }
 
 /** Changes of a PUT: keys left out keep their value; `customFields` is merged into the stored ones. */
