@@ -7,6 +7,7 @@ import { providerSignature } from '@trackline/domain';
 import { createLogger, createRedisClient, EnvReader } from '@trackline/platform';
 import { createReplacementApp, type ReplacementApp } from '../app';
 import { loadReplacementConfig } from '../config/replacement-config';
+import { freePort } from './bench-servers';
 import { percentile, serverTimingMs } from './bench-stats';
 
 /**
@@ -140,17 +141,6 @@ function report(label: string, samples: Sample[]): void {
       `client p50 ${fmt(client, 50)} ms, p99 ${fmt(client, 99)} ms, max ${client.at(-1)!.toFixed(2)} ms; ` +
       `Server-Timing p50 ${fmt(server, 50)} ms, p99 ${fmt(server, 99)} ms`,
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function startRedis(port: number): Promise<ChildProcess> {

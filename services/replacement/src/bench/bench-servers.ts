@@ -84,7 +84,8 @@ function underTest(name: ServerUnderTest['name'], child: ChildProcess, port: num
   };
 }
 
-function freePort(): Promise<number> {
+/** A port free on loopback right now, for a server the bench starts. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

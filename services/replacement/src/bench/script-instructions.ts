@@ -1,0 +1,138 @@
+import { spawn, execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { EnvReader } from '@trackline/platform';
+import { RedisNumberPoolStore, type AllocationInput } from '../pools/number-pool.store';
+import { freePort } from './bench-servers';
+
+const SESSIONS = 500;
+
+/**
+ * CPU instructions Redis spends per allocation-script call (docs/benchmarks.md, Instructions per
+ * script call): a private redis-server under `valgrind --tool=callgrind`, counting only while the
+ * calls run. Unlike Redis's own µs per call, the count is the same from run to run whatever else
+ * the machine does, so a change to lua/allocate-numbers.lua can be judged by a single run.
+ */
+async function main(): Promise<void> {
+  const read = new EnvReader(process.env);
+  const calls = read.integer('BENCH_SCRIPT_CALLS', 2_000, { min: 100, max: 100_000 });
+  read.done();
+  const folder = await mkdtemp(join(tmpdir(), 'tl-script-'));
+  const port = await freePort();
+  const redisServer = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      `--callgrind-out-file=${join(folder, 'callgrind.out')}`,
+      'redis-server',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: 'ignore' },
+  );
+  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 200 });
+  redis.on('error', () => {}); // refused until valgrind has started the server; waitForRedis decides
+  try {
+    await waitForRedis(redis);
+    const store = new RedisNumberPoolStore(redis, 'script:');
+    // Room for every session: a new one takes a free number and never recycles.
+    await redis.zadd('script:{p:acme}:pool', ...poolMembers(SESSIONS + calls));
+    let now = Date.now();
+    const sessions: string[] = [];
+    for (let i = 0; i < SESSIONS; i++) {
+      const result = await store.allocate(request((now += 1), null));
+      if (result.kind !== 'allocated') throw new Error('the pool was not found');
+      sessions.push(result.sessionId);
+    }
+    for (const workload of ['existing', 'new'] as const) {
+      const counted = await countInstructions(redisServer.pid!, folder, workload, async () => {
+        for (let i = 0; i < calls; i += 50) {
+          const batch = Array.from({ length: Math.min(50, calls - i) }, (_, j) =>
+            store.allocate(
+              request((now += 1), workload === 'existing' ? sessions[(i + j) % SESSIONS]! : null),
+            ),
+          );
+          await Promise.all(batch);
+        }
+      });
+      process.stdout.write(
+        `${workload} session: ${Math.round(counted / calls)} instructions per script call (${calls} calls)\n`,
+      );
+    }
+  } finally {
+    redis.disconnect();
+    redisServer.kill('SIGTERM');
+    await new Promise((resolve) => redisServer.once('exit', resolve));
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** A page with one number, a customer and a realistic context, as a classifieds page sends. */
+function request(now: number, sessionId: string | null): AllocationInput {
+  return {
+    advId: 'acme',
+    now,
+    sessionTtlSeconds: 1_800,
+    holdBackSeconds: 60,
+    onExhausted: 'recycle',
+    sessionId,
+    newSessionId: randomUUID(),
+    context: {
+      type: 'web',
+      trackingId: 'visitor-0001',
+      fullUrl: 'https://cars.example.com/ad/1234567?utm_source=search',
+      fullReferrer: 'https://www.example.org/',
+      custnr: 'D-1',
+      parameters: { custnr: 'D-1', custname: 'Dealer One', adid: '1234567' },
+    },
+    customer: { advId: 'acme', custnr: 'D-1', custname: 'Dealer One', at: now },
+    numbersOnPage: ['+4722334455'],
+  };
+}
+
+function poolMembers(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => ['0', `+4721${String(i).padStart(6, '0')}`]).flat();
+}
+
+/** Zeroes the counters, runs `work`, dumps them and returns the instructions counted in between. */
+async function countInstructions(
+  pid: number,
+  folder: string,
+  label: string,
+  work: () => Promise<void>,
+): Promise<number> {
+  execFileSync('callgrind_control', ['--zero', String(pid)], { stdio: 'ignore' });
+  await work();
+  execFileSync('callgrind_control', ['--dump', label, String(pid)], { stdio: 'ignore' });
+  const dumps = (await readdir(folder)).filter((name) => /^callgrind\.out\.\d+$/.test(name));
+  const latest = dumps.sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).pop();
+  if (latest === undefined) throw new Error('callgrind wrote no dump');
+  const text = await readFile(join(folder, latest), 'utf8');
+  const totals = /^totals: (\d+)/m.exec(text) ?? /^summary: (\d+)/m.exec(text);
+  if (totals === null) throw new Error(`no totals in ${latest}`);
+  return Number(totals[1]);
+}
+
+async function waitForRedis(redis: Redis): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  await redis.connect().catch(() => undefined);
+  while (Date.now() < deadline) {
+    if ((await redis.ping().catch(() => '')) === 'PONG') return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('redis-server under callgrind did not answer within 30 s');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`script-instructions failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
