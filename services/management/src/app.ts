@@ -1,23 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { pingRedis, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { createApiRedis, openMainDatabase, openReadDatabase } from './composition/management-connections';
 import { createManagementApi, createManagementCore } from './composition/management-root';
-import { createManagementRoutes } from './composition/management-services';
 import type { ManagementConfig } from './config/management-config';
-import { DigestAuthenticator } from './http/digest/digest-authenticator';
-import { NonceIssuer } from './http/digest/digest-nonce';
-import { RedisNonceCounter } from './http/digest/nonce-counter';
 import type { ReadinessCheck } from './http/health.routes';
 import type { RouteDefinition } from './http/route-definition';
 import { createHttpApp } from './http/http-app';
 import { createHttpsFront, type HttpsFront } from './http/https-front';
 import { loadTlsMaterial } from './http/tls-certificate';
-import { pingRoutes } from './ping/ping.routes';
 import type { ManagementMetrics } from './metrics/management-metrics';
 import { metricsEndpoint } from './metrics/metrics.routes';
 import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
-import { telephonyRoutes } from './telephony/telephony.routes';
 import type { TwilioCallsService } from './telephony/twilio/twilio-calls.service';
 
 export interface ManagementApp {
@@ -73,7 +66,7 @@ export async function createManagementApp(
   const redisReady = await becomesReady(redis, config.redis.connectTimeoutMs);
 
   const core = createManagementCore({ config, dataSource, redis, logger, clock });
-  const { stores, projections, services } = core;
+  const { stores, projections } = core;
   // Start from a Redis that matches the database, whatever happened while no writer ran
   // (docs/redis-keys.md, Writers).
   // A failure is logged, not fatal: the partner API works without it, and a rebuild repairs Redis.
@@ -91,7 +84,7 @@ export async function createManagementApp(
     logger.warn('Redis is unreachable: starting without it; /ready answers 503 until it connects');
     redis.once('ready', () => void rebuildProjections());
   }
-  const { cdrs, metrics, ingestion, twilio } = createManagementApi(core, {
+  const { metrics, twilio, routes, authenticator } = createManagementApi(core, {
     config,
     dataSource,
     readDataSource,
@@ -109,23 +102,9 @@ export async function createManagementApp(
       })
     : undefined;
   const stopSweep = options.sweepProviderCalls ? twilio.startSweep() : undefined;
-  const authenticator = new DigestAuthenticator(
-    config.digest.realm,
-    new NonceIssuer(nonceSecret(config, logger), config.digest.nonceTtlSeconds * 1000),
-    new RedisNonceCounter(redis, config.redis.keyPrefix),
-    services.partners,
-  );
   const app = createHttpApp({
     logger,
-    routes: [
-      ...pingRoutes(),
-      ...createManagementRoutes(services),
-      ...cdrs.routes,
-      // The switch's endpoints (bearer token) and the provider's callbacks (signature).
-      ...telephonyRoutes({ greetings: services.greetings, cdrs: ingestion, token: config.telephonyToken }),
-      ...twilio.routes,
-      ...(options.extraRoutes ?? []),
-    ],
+    routes: [...routes, ...(options.extraRoutes ?? [])],
     authenticator,
     trustedProxies: config.trustProxy,
     readiness: readinessChecks(dataSource, redis, readDataSource, config.readinessTimeoutMs),
@@ -160,14 +139,6 @@ export async function createManagementApp(
       await dataSource.destroy();
     },
   };
-}
-
-function nonceSecret(config: ManagementConfig, logger: Logger): string {
-  if (config.digest.nonceSecret !== '') return config.digest.nonceSecret;
-  logger.warn(
-    "DIGEST_NONCE_SECRET is unset: using a random key for this process; replicas will not accept each other's nonces and a restart invalidates them",
-  );
-  return randomBytes(32).toString('hex');
 }
 
 /** A probe must answer quickly even when a store hangs: one check waits at most `timeoutMs`. */

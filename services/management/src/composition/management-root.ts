@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger, RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
@@ -11,7 +12,17 @@ import { TypeormOutboxStatusCounts } from '../notifications/outbox-status-counts
 import { createProjections, projectionListeners } from '../projections/create-projections';
 import type { ProjectionsService } from '../projections/projections.service';
 import { createTwilioTelephony, type TwilioTelephony } from '../telephony/twilio/create-twilio-telephony';
-import { createManagementServices, type ManagementServices } from './management-services';
+import { DigestAuthenticator } from '../http/digest/digest-authenticator';
+import { NonceIssuer } from '../http/digest/digest-nonce';
+import { RedisNonceCounter } from '../http/digest/nonce-counter';
+import type { AnyRouteDefinition } from '../http/route-definition';
+import { pingRoutes } from '../ping/ping.routes';
+import { telephonyRoutes } from '../telephony/telephony.routes';
+import {
+  createManagementRoutes,
+  createManagementServices,
+  type ManagementServices,
+} from './management-services';
 import { createManagementStores, type ManagementStores } from './management-stores';
 
 // Composition root, steps 2 and 3 of config → connections → stores → services → app
@@ -54,7 +65,10 @@ export interface ManagementApiDeps extends ManagementCoreDeps {
   clock: () => Date;
 }
 
-/** What only the service process adds to the core: the CDR feature, metrics, provider calls. */
+/**
+ * What only the service process adds to the core: the CDR feature, metrics, provider calls, and
+ * the HTTP API's routes and authenticator.
+ */
 export interface ManagementApi {
   cdrs: CdrFeature;
   /** What `GET /metrics` exposes. */
@@ -62,6 +76,10 @@ export interface ManagementApi {
   /** CDR ingestion with each record's outcome counted, for `POST /telephony/cdrs` and provider calls. */
   ingestion: Pick<CdrIngestionService, 'ingest'>;
   twilio: TwilioTelephony;
+  /** Every route of the API: partner resources, CDR statistics, the switch's and the provider's. */
+  routes: AnyRouteDefinition[];
+  /** Digest authentication of partner routes, its nonce counts in Redis. */
+  authenticator: DigestAuthenticator;
 }
 
 export function createManagementApi(core: ManagementCore, deps: ManagementApiDeps): ManagementApi {
@@ -85,5 +103,27 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     logger,
     clock,
   });
-  return { cdrs, metrics, ingestion, twilio };
+  const routes = [
+    ...pingRoutes(),
+    ...createManagementRoutes(core.services),
+    ...cdrs.routes,
+    // The switch's endpoints (bearer token) and the provider's callbacks (signature).
+    ...telephonyRoutes({ greetings: core.services.greetings, cdrs: ingestion, token: config.telephonyToken }),
+    ...twilio.routes,
+  ];
+  const authenticator = new DigestAuthenticator(
+    config.digest.realm,
+    new NonceIssuer(nonceSecret(config, logger), config.digest.nonceTtlSeconds * 1000),
+    new RedisNonceCounter(redis, config.redis.keyPrefix),
+    core.services.partners,
+  );
+  return { cdrs, metrics, ingestion, twilio, routes, authenticator };
+}
+
+function nonceSecret(config: ManagementConfig, logger: Logger): string {
+  if (config.digest.nonceSecret !== '') return config.digest.nonceSecret;
+  logger.warn(
+    "DIGEST_NONCE_SECRET is unset: using a random key for this process; replicas will not accept each other's nonces and a restart invalidates them",
+  );
+  return randomBytes(32).toString('hex');
 }
