@@ -199,6 +199,7 @@ describe('monthly report figures', () => {
     ['?month=2026-3', 'month: must be a month YYYY-MM (year 2000 or later)'],
     ['?month=2026-13', 'month: must be a month YYYY-MM (year 2000 or later)'],
     ['?month=2099-01', 'month: must not be later than the current month'],
+    ['?month=2026-03&months=2', 'months: is not a known query parameter'],
   ])('refuses %s with 400 naming the month', async (query, message) => {
     const answer = await report(`/customers/${dealer.customerId}/reports/monthly${query}`);
     expect(answer.status).toBe(400);

@@ -1,5 +1,5 @@
-import { parseCalendarMonth, ValidationError } from '@trackline/domain';
 import type { RouteDefinition } from '../http/route-definition';
+import { parseMonthlyReportQuery } from './monthly-report.dto';
 import { REPORT_NAMES, toReportRecord } from './monthly-report-record';
 import type { MonthlyReportsService } from './monthly-reports.service';
 
@@ -13,8 +13,7 @@ export function monthlyReportRoutes(service: MonthlyReportsService): RouteDefini
       method: 'GET',
       path: '/customers/:customerId/reports/monthly',
       handle: async ({ partner, params, query, now }) => {
-        if (query.month === undefined) throw new ValidationError('month', 'is required (YYYY-MM)');
-        const month = parseCalendarMonth('month', query.month);
+        const month = parseMonthlyReportQuery(query);
         const report = await service.forPartner(partner, params.customerId ?? '', month, now);
         return { kind: 'records', names: REPORT_NAMES, records: [toReportRecord(report)] };
       },

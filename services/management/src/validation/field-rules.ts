@@ -29,9 +29,14 @@ export function clearable(value: string | null): string | null {
 
 type Rule = (value: unknown) => string | undefined;
 
-function fieldRule(name: string, presence: Presence, rule: Rule): PropertyDecorator {
+function fieldRule(
+  name: string,
+  presence: Presence,
+  format: string | undefined,
+  rule: Rule,
+): PropertyDecorator {
   const check: Rule = (value) => {
-    if (value === undefined) return 'is required';
+    if (value === undefined) return format === undefined ? 'is required' : `is required (${format})`;
     if (value === null) return 'must not be null';
     return rule(value);
   };
@@ -66,12 +71,12 @@ const textRule =
   };
 
 export function Text(maxLength: number, presence: Presence): PropertyDecorator {
-  return fieldRule('text', presence, textRule(maxLength));
+  return fieldRule('text', presence, undefined, textRule(maxLength));
 }
 
 export function Email(maxLength: number, presence: Presence): PropertyDecorator {
   const text = textRule(maxLength);
-  return fieldRule('email', presence, (value) => {
+  return fieldRule('email', presence, undefined, (value) => {
     const broken = text(value);
     if (broken !== undefined) return broken;
     return isEmail(value as string) ? undefined : 'must be a valid e-mail address';
@@ -117,12 +122,19 @@ export function RecordOnly(mode: DtoMode): PropertyDecorator {
  * errors name the nested key like `conditions[0].cost_per_lead`).
  */
 export function Present(presence: Presence): PropertyDecorator {
-  return fieldRule('present', presence, () => undefined);
+  return fieldRule('present', presence, undefined, () => undefined);
 }
 
-/** A value checked by one of the domain's strict parsers; its ValidationError's rule is reported. */
-export function Parsed(presence: Presence, parse: (value: unknown) => unknown): PropertyDecorator {
-  return fieldRule('parsed', presence, (value) => {
+/**
+ * A value checked by one of the domain's strict parsers; its ValidationError's rule is reported.
+ * `format`, when given, is named in the message of a missing required value ("is required (YYYY-MM)").
+ */
+export function Parsed(
+  presence: Presence,
+  parse: (value: unknown) => unknown,
+  format?: string,
+): PropertyDecorator {
+  return fieldRule('parsed', presence, format, (value) => {
     try {
       parse(value);
       return undefined;

@@ -1,5 +1,6 @@
 import { ValidationError } from '@trackline/domain';
 import { Parsed, Text, requiredOn, type DtoMode } from '../validation/field-rules';
+import { checkPageParameter, parsePaging, type Paging } from '../validation/paging';
 import { validateDto } from '../validation/validate-dto';
 import {
   WEBHOOK_EVENT_TYPES,
@@ -23,6 +24,19 @@ function webhookDto(mode: DtoMode) {
     state?: string;
   }
   return WebhookDto;
+}
+
+/** GET /webhooks/:id/deliveries: the page, and nothing else. */
+export class WebhookDeliveriesQueryDto {
+  @Parsed('optional', checkPageParameter('page'))
+  page?: string;
+
+  @Parsed('optional', checkPageParameter('pagesize'))
+  pagesize?: string;
+}
+
+export function parseDeliveriesQuery(query: Record<string, string>): Paging {
+  return parsePaging(validateDto(WebhookDeliveriesQueryDto, query, 'is not a known query parameter'));
 }
 
 /** POST /webhooks: `url` is required; `events` defaults to every event, `state` to 0 (active). */

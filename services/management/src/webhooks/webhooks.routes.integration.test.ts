@@ -188,6 +188,15 @@ describe('/v1/webhooks', () => {
     });
     const list = await acme.request({ method: 'GET', path: `/v1/webhooks/${id}/deliveries` });
     expect(list.json()).toEqual({ total: 1, page: 0, pagesize: 1000, numpages: 1, deliveries: [queued] });
+    for (const [query, message] of [
+      ['?page=-1', 'page: must be a whole number from 0 to 999999999'],
+      ['?pagesize=0', 'pagesize: must be a whole number from 1 to 1000'],
+      ['?status=dead', 'status: is not a known query parameter'],
+    ]) {
+      const refused = await acme.request({ method: 'GET', path: `/v1/webhooks/${id}/deliveries${query}` });
+      expect(refused.status).toBe(400);
+      expect(refused.json()).toEqual({ error: { status: 400, message } });
+    }
     const removed = await acme.request({ method: 'DELETE', path: `/v1/webhooks/${id}` });
     expect(removed.status).toBe(200);
     expect((await acme.request({ method: 'GET', path: `/v1/webhooks/${id}` })).status).toBe(404);

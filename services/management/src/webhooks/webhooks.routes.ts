@@ -1,9 +1,8 @@
 import type { ApiResponse } from '../http/api-response';
 import type { RouteDefinition } from '../http/route-definition';
-import { parsePaging } from '../validation/paging';
 import type { Webhook } from './webhook';
 import { DELIVERY_NAMES, toDeliveryRecord, toWebhookRecord, WEBHOOK_NAMES } from './webhook-record';
-import { parseCreateWebhook, parseUpdateWebhook } from './webhooks.dto';
+import { parseCreateWebhook, parseDeliveriesQuery, parseUpdateWebhook } from './webhooks.dto';
 import type { WebhooksService } from './webhooks.service';
 
 /**
@@ -48,7 +47,7 @@ export function webhookRoutes(service: WebhooksService): RouteDefinition[] {
       method: 'GET',
       path: '/webhooks/:webhookId/deliveries',
       handle: async ({ partner, params, query }) => {
-        const paging = parsePaging(query);
+        const paging = parseDeliveriesQuery(query);
         const { deliveries, total } = await service.deliveries(partner.id, params.webhookId ?? '', paging);
         return {
           kind: 'paged',
