@@ -24,6 +24,7 @@ import {
   type ServerUnderTest,
   type SignedRequest,
   type Workload,
+  waitUntilServing,
 } from '@trackline/replacement/dist/bench';
 import { Client } from 'pg';
 import { createManagementServices } from '../composition/management-services';
@@ -118,7 +119,8 @@ async function main(): Promise<void> {
     };
     servers.push(await startBareServer(settings, 'minimal'), await startService(settings));
     log(`minimal bare server pid ${servers[0]!.pid}, replacement service pid ${servers[1]!.pid}`);
-    for (const server of servers) await waitUntilServing(server, requests[server.name as Server].new);
+    for (const server of servers)
+      await waitUntilServing(server, requests[server.name as Server].new, READY_TIMEOUT_MS);
     for (const server of servers) {
       if (config.warmupSeconds === 0) break;
       log(`warm-up: ${server.name}, ${config.warmupSeconds} s`);
@@ -449,28 +451,6 @@ function targetTable(checks: TargetCheck[]): string {
     ['target', 'measured', 'met'],
     ...checks.map((c) => [c.target, c.measured, c.met ? 'yes' : 'NO']),
   ]);
-}
-
-/** Sends a real request until it succeeds: the process listens and its Redis client is ready. */
-async function waitUntilServing(server: ServerUnderTest, requests: SignedRequest[]): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  const { body, signature } = requests[0]!;
-  for (;;) {
-    try {
-      const response = await fetch(`${server.baseUrl}/dynamic-numbers`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-sign': signature },
-        body,
-      });
-      const answer = (await response.json()) as { success?: boolean };
-      if (answer.success === true) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline)
-      throw new Error(`${server.name} server did not serve within ${READY_TIMEOUT_MS} ms`);
-    await sleep(100);
-  }
 }
 
 async function describeMachine(redis: RedisConnection, serverUrl: string) {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { SignedRequest } from './bench-load';
 
 /** A server under test, in a child process of its own so it has its own event loop and core time. */
 export interface ServerUnderTest {
@@ -95,4 +96,29 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** Sends a real request until it succeeds: the process listens and its Redis client is ready. */
+export async function waitUntilServing(
+  server: ServerUnderTest,
+  requests: SignedRequest[],
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const { body, signature } = requests[0]!;
+  for (;;) {
+    try {
+      const response = await fetch(`${server.baseUrl}/dynamic-numbers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sign': signature },
+        body,
+      });
+      const answer = (await response.json()) as { success?: boolean };
+      if (answer.success === true) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`${server.name} server did not serve within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

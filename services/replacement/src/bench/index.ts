@@ -10,5 +10,11 @@ export {
   type Workload,
 } from './bench-fixtures';
 export { phaseTable, table, ms, type PhaseResult, type ServerName, type Mode } from './bench-report';
-export { startBareServer, startService, type ServerUnderTest, type ServerSettings } from './bench-servers';
+export {
+  startBareServer,
+  startService,
+  waitUntilServing,
+  type ServerUnderTest,
+  type ServerSettings,
+} from './bench-servers';
 export { minimalAllocator } from './minimal-server';

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { partnerKeys, type PartnerConfig } from '@trackline/contracts';
-import { verifySignature } from '@trackline/domain';
 import type { RedisConnection } from '@trackline/platform';
-import { RedisPartnerConfigStore } from '../partners/partner-config.store';
+import { createBaselineServer } from './baseline-http';
 
 /**
  * The smallest allocation a tracking-number request could run: a sticky number per session, taken
@@ -49,60 +48,21 @@ export function minimalAllocator(redis: RedisConnection, keyPrefix: string): Min
 }
 
 /**
- * The minimal bare server: `node:http`, the body read and parsed as JSON, the HMAC checked, the
- * minimal allocation above, the seed's success body — nothing else. Partner settings are read once
- * per partner and kept for the life of the process.
+ * The minimal bare server: the baseline HTTP part (baseline-http.ts), the minimal allocation above,
+ * the seed's success body — nothing else.
  */
 export function createMinimalServer(redis: RedisConnection, keyPrefix: string): Server {
-  const partnersStore = new RedisPartnerConfigStore(redis, keyPrefix);
   const allocator = minimalAllocator(redis, keyPrefix);
-  const partners = new Map<string, PartnerConfig | null>();
-
-  const handle = async (req: IncomingMessage, res: ServerResponse, started: bigint): Promise<void> => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-    const advId = String(body.advId);
-    let partner = partners.get(advId);
-    if (partner === undefined) {
-      partner = await partnersStore.find(advId);
-      partners.set(advId, partner);
-    }
-    const signature = req.headers['x-sign'];
-    if (
-      partner === null ||
-      !verifySignature(partner.signingSecret, raw, typeof signature === 'string' ? signature : undefined)
-    ) {
-      return reply(res, started, { success: false, error: 'Invalid signature' });
-    }
+  return createBaselineServer(redis, keyPrefix, async (partner, body) => {
     const sessionId =
       typeof body.sessionId === 'string' && body.sessionId !== '' ? body.sessionId : randomUUID();
     const onPage = String(body.numbers).trim();
     const number = await allocator.allocate(partner, sessionId, Date.now());
-    if (number === null) return reply(res, started, { success: false, error: 'No number pool configured' });
-    reply(res, started, {
+    if (number === null) return { success: false, error: 'No number pool configured' };
+    return {
       success: true,
       numbers: [{ number_on_page: onPage, replace_with: { e164: number, local: number } }],
       sessionId,
-    });
-  };
-
-  return createServer((req, res) => {
-    const started = process.hrtime.bigint();
-    handle(req, res, started).catch((error: unknown) => {
-      reply(res, started, { success: false, error: error instanceof Error ? error.message : String(error) });
-    });
+    };
   });
-}
-
-// The same Server-Timing the service writes, so both processing times are read the same way.
-function reply(res: ServerResponse, started: bigint, body: unknown): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(200, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(payload),
-    'Server-Timing': `app;dur=${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(2)}`,
-  });
-  res.end(payload);
 }

@@ -22,7 +22,7 @@ import {
   type PhaseResult,
   type ServerName,
 } from './bench-report';
-import { startBareServer, startService, type ServerUnderTest } from './bench-servers';
+import { startBareServer, startService, waitUntilServing, type ServerUnderTest } from './bench-servers';
 
 const READY_TIMEOUT_MS = 15_000;
 
@@ -60,7 +60,8 @@ async function main(): Promise<void> {
     };
     servers.push(await startBareServer(settings), await startService(settings));
     log(`bare server pid ${servers[0]!.pid}, service pid ${servers[1]!.pid}`);
-    for (const server of servers) await waitUntilServing(server, requests[server.name]!.new);
+    for (const server of servers)
+      await waitUntilServing(server, requests[server.name]!.new, READY_TIMEOUT_MS);
 
     for (const server of servers) {
       if (config.warmupSeconds === 0) break;
@@ -150,28 +151,6 @@ async function runPhase(
     offeredRate,
     ...summarizeLoads(rounds.get(server.name)!),
   }));
-}
-
-/** Sends a real request until it succeeds: the process listens and its Redis client is ready. */
-async function waitUntilServing(server: ServerUnderTest, requests: SignedRequest[]): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  const { body, signature } = requests[0]!;
-  for (;;) {
-    try {
-      const response = await fetch(`${server.baseUrl}/dynamic-numbers`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-sign': signature },
-        body,
-      });
-      const answer = (await response.json()) as { success?: boolean };
-      if (answer.success === true) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline)
-      throw new Error(`${server.name} server did not serve within ${READY_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function describeMachine(redis: RedisConnection) {
