@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { ConfigError } from '@trackline/platform';
+import { writeBenchResults } from '@trackline/replacement/dist/bench';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
 import { cdrMonth, CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { createDataSource } from '../db/data-source';
@@ -88,7 +89,17 @@ async function main(): Promise<void> {
     ];
     printReport(pages, ingestion, verdicts, report, flood);
     if (retention !== null) printRetention(retention);
-    await saveResults({ machine, config, pages, report, flood, ingestion, retention, verdicts });
+    const file = await writeBenchResults('management', {
+      machine,
+      config,
+      pages,
+      report,
+      flood,
+      ingestion,
+      retention,
+      verdicts,
+    });
+    log(`results: ${file}`);
     if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
   } finally {
     await service?.stop();
@@ -355,14 +366,6 @@ function printReport(
   );
   log('');
   for (const verdict of verdicts) log(`${verdict.met ? 'MET   ' : 'MISSED'} ${verdict.target}`);
-}
-
-async function saveResults(results: Record<string, unknown>): Promise<void> {
-  const folder = join(process.cwd(), 'bench-results');
-  await mkdir(folder, { recursive: true });
-  const file = join(folder, `management-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
-  log(`results: ${file}`);
 }
 
 async function describeMachine(serverUrl: string) {

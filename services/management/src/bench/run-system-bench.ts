@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, hostname, loadavg, release, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { decodePartnerConfig, partnerKeys, type PartnerConfig } from '@trackline/contracts';
 import { ConfigError, createLogger, createRedisClient, type RedisConnection } from '@trackline/platform';
 import {
@@ -25,6 +25,7 @@ import {
   type SignedRequest,
   type Workload,
   waitUntilServing,
+  writeBenchResults,
 } from '@trackline/replacement/dist/bench';
 import { Client } from 'pg';
 import { createManagementServices } from '../composition/management-services';
@@ -183,7 +184,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\nWhole system (management consuming, own Redis)\n\n${phaseTable(phases)}\n\n${costTable(scripts, downstream)}\n\n${targetTable(targets)}\n`,
     );
-    const file = await writeResults({
+    const file = await writeBenchResults('system', {
       machine,
       settings: { ...config, keyPrefix, databaseName },
       phases,
@@ -490,25 +491,6 @@ function withDatabase(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return url.toString();
-}
-
-async function writeResults(results: object): Promise<string> {
-  const dir = join(workspaceRoot(), 'bench-results');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, `system-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
-  return file;
-}
-
-// bench-results/ sits at the workspace root (gitignored), wherever the command was started from.
-function workspaceRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
-    const parent = dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-  return dir;
 }
 
 function sleep(ms: number): Promise<void> {

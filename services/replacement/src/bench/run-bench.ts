@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, hostname, release } from 'node:os';
-import { dirname, join } from 'node:path';
 import { ConfigError, createLogger, createRedisClient, type RedisConnection } from '@trackline/platform';
 import { loadBenchConfig, type BenchConfig } from './bench-config';
 import {
@@ -22,6 +19,7 @@ import {
   type PhaseResult,
   type ServerName,
 } from './bench-report';
+import { writeBenchResults } from './bench-results';
 import { startBareServer, startService, waitUntilServing, type ServerUnderTest } from './bench-servers';
 
 const READY_TIMEOUT_MS = 15_000;
@@ -83,7 +81,12 @@ async function main(): Promise<void> {
 
     const targets = checkTargets(phases);
     process.stdout.write(`\n${phaseTable(phases)}\n\n${targetTable(targets)}\n`);
-    const file = await writeResults({ machine, settings: { ...config, keyPrefix }, phases, targets });
+    const file = await writeBenchResults('replacement', {
+      machine,
+      settings: { ...config, keyPrefix },
+      phases,
+      targets,
+    });
     process.stdout.write(`\nresults: ${file}\n`);
   } finally {
     for (const server of servers) await server.stop();
@@ -163,25 +166,6 @@ async function describeMachine(redis: RedisConnection) {
     node: process.version,
     redis: /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown',
   };
-}
-
-async function writeResults(results: object): Promise<string> {
-  const dir = join(workspaceRoot(), 'bench-results');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, `replacement-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
-  return file;
-}
-
-// bench-results/ sits at the workspace root (gitignored), wherever the command was started from.
-function workspaceRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
-    const parent = dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-  return dir;
 }
 
 function log(message: string): void {
