@@ -70,7 +70,9 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
         workerId: `test-${Math.random().toString(36).slice(2)}`,
         maxAttempts: 3,
         baseDelayMs: 100,
-        leaseMs: 2_000,
+        // Long, so a machine pausing this process never cuts a delivery off (at half the lease)
+        // and turns it into a second attempt; the test of a lease running out sets its own.
+        leaseMs: 20_000,
         pollMs: 10,
         batchSize: 10,
         ...settings,
@@ -115,7 +117,7 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
   it('e-mails a new voicemail with its recording attached and texts a missed call', async () => {
     const smtp = await startSmtpReceiver();
     const gateway = await startSmsGateway();
-    const email = new EmailChannel({ smtpUrl: smtp.url, from: FROM, timeoutMs: 1_000 });
+    const email = new EmailChannel({ smtpUrl: smtp.url, from: FROM, timeoutMs: 10_000 });
     try {
       const source = {
         id: '7',
@@ -241,7 +243,7 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
   it('after a worker dies mid-delivery, a restarted worker delivers every notification exactly once', async () => {
     const smtp = await startSmtpReceiver();
     const gateway = await startSmsGateway();
-    const email = new EmailChannel({ smtpUrl: smtp.url, from: FROM, timeoutMs: 1_000 });
+    const email = new EmailChannel({ smtpUrl: smtp.url, from: FROM, timeoutMs: 10_000 });
     const smsChannel = new SmsChannel(gateway.url);
     const leaseMs = 500;
     try {
@@ -286,8 +288,10 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
         signal,
       );
 
-      const restarted = worker({ email, sms: smsChannel }, { leaseMs });
-      // Within the lease the rows stay with the dead worker.
+      // The restarted worker's own lease is long: each of its deliveries is cut off at half its
+      // lease, and a machine pausing this process must not turn one delivery into two attempts.
+      const restarted = worker({ email, sms: smsChannel }, { leaseMs: 20_000 });
+      // Within the dead worker's lease the rows stay with it.
       expect(await restarted.runOnce()).toBe(0);
       await sleep(leaseMs + 50);
       restarted.start();

@@ -27,10 +27,12 @@ import {
 const FROM = 'Trackline <noreply@notify.example.com>';
 const DOMAIN = 'notify.example.com';
 const ROWS = 40; // 20 SMS and 20 e-mails, alternating: every claimed batch of 10 holds both
-const LEASE_MS = 1_500;
+// A delivery is cut off at half the lease: long enough that a pause of this shared machine before
+// the kill cannot cut off a held delivery and end its row's lease early.
+const LEASE_MS = 5_000;
 const ANSWER_DELAY_MS = 40; // every receiver answer is this slow, so deliveries overlap the kill
 const SENT_BEFORE_HOLD = 10; // answers given before the receivers start holding theirs
-// Two process starts, one lease expiry and 40 deliveries take about 3 s; the waits inside are
+// Two process starts, one lease expiry and 40 deliveries take about 7 s; the waits inside are
 // bounded on their own, this only stops a hung run on a loaded machine.
 const TEST_TIMEOUT_MS = 60_000;
 
