@@ -406,12 +406,12 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
         body: { error: { status: 400, message: callIdRule } },
       });
     }
-    for (const anum of ['+47 912 34 567', '9'.repeat(33), 'ukjent-nummer-ø']) {
+    for (const anum of ['9'.repeat(33), 'ukjent-nummer-ø1']) {
       expect((await route({ call_id: nextCallId(), anum, bnum: '+4790000001' })).body).toEqual({
         error: {
           status: 400,
           message:
-            'anum: must be 1 to 32 printable ASCII characters without spaces (a withheld caller is "anonymous" or empty)',
+            'anum: must be at most 32 printable ASCII characters besides spaces (a withheld caller is "anonymous", empty or a word without digits)',
         },
       });
     }
