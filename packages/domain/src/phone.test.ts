@@ -7,6 +7,7 @@ import {
   isCountryCode,
   isE164,
   maskCallerNumber,
+  maskNumbersInText,
   normalizePhoneNumber,
   phoneNumberSpellings,
   phoneNumberTypeName,
@@ -117,6 +118,15 @@ describe('phoneNumberSpellings', () => {
 
   it('keeps the trunk prefix where the country has one', () => {
     expect(phoneNumberSpellings('+46812345678')).toEqual(expect.arrayContaining(['0812345678', '812345678']));
+  });
+});
+
+describe('maskNumbersInText', () => {
+  it('masks every number in a text, in any spelling, and leaves times alone', () => {
+    expect(
+      maskNumbersInText('Missed call from +4791234567 to 22 33 44 55 (Shop) at 2026-03-02 10:00:00 UTC.'),
+    ).toBe('Missed call from +4791234xxx to 22 33 4x xx (Shop) at 2026-03-02 10:00:00 UTC.');
+    expect(maskNumbersInText('from 004791234567, 91234567')).toBe('from 004791234xxx, 91234xxx');
   });
 });
 

@@ -77,6 +77,25 @@ export function maskCallerNumber(anum: string): string {
   return anum.length <= 3 ? 'x'.repeat(anum.length) : `${anum.slice(0, -3)}xxx`;
 }
 
+// Six digits or more, perhaps grouped by single spaces or dashes: long enough to be a phone number,
+// too long for the times and durations a notification's text also holds.
+const NUMBER_IN_TEXT = /\+?\d(?:[ -]?\d){5,}/g;
+
+/**
+ * Text for the service log: every phone number in it masked as `maskCallerNumber` masks a caller's
+ * ("Missed call from +4791234xxx"), in whatever spelling it was written.
+ */
+export function maskNumbersInText(text: string): string {
+  return text.replace(NUMBER_IN_TEXT, (found) => {
+    let hidden = 0;
+    return [...found]
+      .reverse()
+      .map((character) => (/\d/.test(character) && hidden++ < 3 ? 'x' : character))
+      .reverse()
+      .join('');
+  });
+}
+
 /** National format in the number's own country; input that is not a known number is shown as is. */
 export function formatNationalDisplay(e164: string): string {
   if (!isE164(e164)) return e164;
