@@ -77,9 +77,9 @@ export function maskCallerNumber(anum: string): string {
   return anum.length <= 3 ? 'x'.repeat(anum.length) : `${anum.slice(0, -3)}xxx`;
 }
 
-// Six digits or more, perhaps grouped by single spaces or dashes: long enough to be a phone number,
-// too long for the times and durations a notification's text also holds.
-const NUMBER_IN_TEXT = /\+?\d(?:[ -]?\d){5,}/g;
+// Six digits or more, perhaps grouped by single spaces: long enough to be a phone number, too long
+// for the times and durations a notification's text also holds (dashes are left to dates).
+const NUMBER_IN_TEXT = /\+?\d(?: ?\d){5,}/g;
 
 /**
  * Text for the service log: every phone number in it masked as `maskCallerNumber` masks a caller's
