@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -29,7 +29,7 @@ if (missing.length > 0) {
 const describeBuilt = missing.length === 0 ? describe : describe.skip;
 
 const RUNNING_LINE = /Press Ctrl-C to stop everything this command started\./;
-// First start on an empty folder: PGlite's initdb, eight migrations, demo partner, two services.
+// First start on an empty folder: initdb, the migrations, demo partner, two services.
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 30_000;
 jest.setTimeout(240_000);
@@ -58,6 +58,8 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
       );
     redisUrl = testRedis;
     dataDir = mkdtempSync(path.join(tmpdir(), 'trackline-start-e2e-'));
+    // Run as root, the embedded Postgres runs as the "postgres" user, which must be able to enter it.
+    chmodSync(dataDir, 0o755);
     ports = { management: await freePort(), replacement: await freePort(), postgres: await freePort() };
   });
 
@@ -71,12 +73,13 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
   });
 
   function startLauncher(): LauncherProcess {
-    // Only what the launcher needs: no DATABASE_URL (so PGlite), no TLS files, no settings of the machine.
+    // Only what the launcher needs: no DATABASE_URL (so the embedded Postgres), no TLS files, no
+    // settings of the machine.
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       DATA_DIR: dataDir,
-      PGLITE_PORT: String(ports.postgres),
+      EMBEDDED_POSTGRES_PORT: String(ports.postgres),
       MANAGEMENT_PORT: String(ports.management),
       REPLACEMENT_PORT: String(ports.replacement),
       REDIS_URL: redisUrl,
@@ -111,7 +114,9 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
     launcher = startLauncher();
     await waitUntilRunning(launcher);
     const output = launcher.output();
-    expect(output).toContain('Postgres: DATABASE_URL is unset, starting embedded Postgres (PGlite)');
+    expect(output).toContain(
+      `Postgres: DATABASE_URL is unset, starting embedded PostgreSQL on 127.0.0.1:${ports.postgres}`,
+    );
     expect(output).toMatch(/Migrations: Applied migration /);
     expect(output).toContain('Demo partner (created now;');
     // A pool is what makes the replacement example answer with numbers instead of 501.
