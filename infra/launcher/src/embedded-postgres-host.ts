@@ -55,7 +55,7 @@ async function main(): Promise<void> {
       await server.initialise();
     } catch (error) {
       initOutput.forEach(writeLines);
-      fail(`initdb failed: ${(error as Error).message}`);
+      fail(`initdb failed: ${(error as Error).message.trim()}${rootHint(settings.dataDir)}`);
     }
   }
   quiet = false;
@@ -67,7 +67,9 @@ async function main(): Promise<void> {
     writeLines('removed the postmaster.pid a killed server had left behind');
 
   // The package rejects without a reason when the server exits during start; its log says why.
-  await server.start().catch(() => fail(`the server did not start; see the lines above`));
+  await server
+    .start()
+    .catch(() => fail(`the server did not start; see the lines above${rootHint(settings.dataDir)}`));
   process.stdout.write(`${READY_LINE}\n`);
   watchServer(path.join(settings.dataDir, 'postmaster.pid'));
 }
@@ -113,6 +115,13 @@ function checkBinaries(): string | undefined {
   return missing.length === 0
     ? undefined
     : `${name} is installed without its library links (${missing[0].target}, …); run: pnpm rebuild -r ${name}`;
+}
+
+/** Run as root, the server runs as the "postgres" user, which a private parent folder keeps out. */
+function rootHint(dataDir: string): string {
+  return userInfo().uid === 0
+    ? `. Run as root, PostgreSQL runs as the "postgres" user, which must be able to enter every folder above ${dataDir} and above the binaries in node_modules.`
+    : '';
 }
 
 function writeLines(text: string): void {
