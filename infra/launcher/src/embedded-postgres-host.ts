@@ -120,7 +120,7 @@ function checkBinaries(): string | undefined {
 /** Run as root, the server runs as the "postgres" user, which a private parent folder keeps out. */
 function rootHint(dataDir: string): string {
   return userInfo().uid === 0
-    ? `. Run as root, PostgreSQL runs as the "postgres" user, which must be able to enter every folder above ${dataDir} and above the binaries in node_modules.`
+    ? `. Run as root, PostgreSQL runs as the "postgres" user; if it was refused access ("Permission denied"), that user must be able to enter every folder above ${dataDir} and above the binaries in node_modules.`
     : '';
 }
 
