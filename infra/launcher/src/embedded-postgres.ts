@@ -22,6 +22,8 @@ export interface EmbeddedPostgres {
   port: number;
   /** Fast shutdown: open transactions roll back, everything committed is on disk. */
   stop(): Promise<void>;
+  /** Resolves with the host's exit code once it has ended: after stop(), or when the server died. */
+  exited: Promise<number | string>;
 }
 
 export interface EmbeddedPostgresOptions extends EmbeddedPostgresHostSettings {
@@ -93,5 +95,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     port: options.port,
     // A fast shutdown ends with a checkpoint; a large one may take a while on a busy machine.
     stop: () => child.stop(60_000),
+    exited: child.exited,
   };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '@trackline/platform';
-import { runCommand, startChild, waitForHealth, type ManagedChild } from './children';
+import { runCommand, startChild, waitForHealth } from './children';
 import { ensureDemoPartner, type RunCli } from './demo-partner';
 import { developmentSettings, loadDevelopmentSecrets } from './development-defaults';
 import { startEmbeddedPostgres } from './embedded-postgres';
@@ -62,6 +62,7 @@ async function start(config: LauncherConfig): Promise<void> {
       write,
     });
     cleanups.push({ label: 'embedded Postgres', run: postgres.stop });
+    void postgres.exited.then((code) => onUnexpectedExit('embedded Postgres', code));
     databaseUrl = postgres.url;
     step(`Postgres: embedded server ready at ${redact(databaseUrl)}`);
   }
@@ -121,7 +122,7 @@ async function start(config: LauncherConfig): Promise<void> {
     label: 'services',
     run: () => Promise.all(children.map((child) => child.stop())).then(() => undefined),
   });
-  for (const child of children) void child.exited.then((code) => onUnexpectedExit(child, code));
+  for (const child of children) void child.exited.then((code) => onUnexpectedExit(child.name, code));
 
   const managementUrl = `https://127.0.0.1:${config.managementPort}`;
   const replacementUrl = `http://127.0.0.1:${config.replacementPort}`;
@@ -169,9 +170,9 @@ function serviceEntries(rootDir: string): { management: string; cli: string; rep
   return entries;
 }
 
-function onUnexpectedExit(child: ManagedChild, code: number | string): void {
+function onUnexpectedExit(name: string, code: number | string): void {
   if (stopping !== undefined) return;
-  write(`▸ ${child.name} exited (${String(code)}); stopping everything.`);
+  write(`▸ ${name} exited (${String(code)}); stopping everything.`);
   void stopAll(1);
 }
 
