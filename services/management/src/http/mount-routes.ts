@@ -134,7 +134,7 @@ function edgeRouteHandler(table: RouteTable<EdgeRouteDefinition>, clock: () => D
       }
       case 'provider': {
         await run(parserOf(route), req, res);
-        response = await route.handle({ ...base, form: signedForm(req, route.signature) });
+        response = await route.handle({ ...base, form: signedForm(req, route.signature, req.log) });
         break;
       }
       case 'signed-link':
