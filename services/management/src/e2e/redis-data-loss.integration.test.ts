@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { performance } from 'node:perf_hooks';
+import { DigestClient, digestAuthorization, parseChallenges } from '../test-support/digest-client';
+import { rawRequest, type HttpResult } from '../test-support/https-request';
 import { startPrivateRedis, type PrivateRedis } from '../test-support/private-redis';
 import { startE2eEnvironment, type E2eEnvironment, type JsonAnswer } from '../test-support/e2e-environment';
 
@@ -18,6 +20,7 @@ const REBUILDING = 'Service starting: configuration is being rebuilt, retry shor
 const RECOVERY_BOUND_MS = 30_000;
 /** How long Redis stays away before it comes back empty, long enough for reconnect backoff to grow. */
 const OUTAGE_MS = 3_000;
+const PING = '/miscellaneous/ping';
 
 type Body = Record<string, unknown>;
 
@@ -33,6 +36,8 @@ describe('after Redis comes back without its data', () => {
   let redis: PrivateRedis;
   let env: E2eEnvironment;
   let callCount = 0;
+  /** An Authorization header management accepted before the loss, replayed after it. */
+  let acceptedHeader: string;
 
   beforeAll(async () => {
     redis = await startPrivateRedis('redis-server');
@@ -114,8 +119,27 @@ describe('after Redis comes back without its data', () => {
     expect([unknown.status, unknown.body.error]).toEqual([403, 'Invalid signature']);
   }
 
+  const ping = (authorization?: string): Promise<HttpResult> =>
+    rawRequest({
+      port: env.management.port,
+      method: 'GET',
+      path: PING,
+      headers: authorization === undefined ? {} : { Authorization: authorization },
+    });
+
   it('serves before the loss', async () => {
     await expectServingAsBefore();
+    const [challenge] = parseChallenges((await ping()).headers);
+    acceptedHeader = digestAuthorization({
+      username: PARTNER.username,
+      password: PARTNER.password,
+      challenge: challenge!,
+      method: 'GET',
+      uri: PING,
+      nc: 1,
+    });
+    expect((await ping(acceptedHeader)).status).toBe(200);
+    expect((await ping(acceptedHeader)).status).toBe(401);
   });
 
   it('recovers by itself after redis-server restarts empty', async () => {
