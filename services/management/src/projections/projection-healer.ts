@@ -56,7 +56,9 @@ export class ProjectionHealer {
       const reason: RebuildReason = found === null ? 'marker-missing' : 'marker-older';
       this.log.warn(
         { reason, found },
-        'Redis does not hold a complete generation of the projections (it restarted empty or lost its data): rebuilding them',
+        found === null
+          ? 'Redis does not hold a complete generation of the projections (it restarted empty or lost its data): rebuilding them'
+          : 'Redis holds projections of an older version: rebuilding them',
       );
       return await this.serialised(() => this.run(reason, false));
     } catch (error) {
