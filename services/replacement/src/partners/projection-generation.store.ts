@@ -31,7 +31,12 @@ export class RedisProjectionGenerationStore implements ProjectionGenerationStore
   }
 }
 
-/** After a miss: the miss is real only when the projections are complete; else Redis is being rebuilt. */
+/**
+ * After a miss: the miss is real only when the projections are complete; else Redis is being rebuilt.
+ * The marker is read after the lookup that missed, so a rebuild whose last partner and marker are
+ * both written between the two reads would make that one request's miss look real; that needs the
+ * rebuild's last several round trips to fit between two consecutive commands of this request.
+ */
 export async function assertProjectionsComplete(generations: ProjectionGenerationStore): Promise<void> {
   if (!(await generations.isComplete())) throw new ProjectionsRebuildingError();
 }
