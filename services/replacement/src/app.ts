@@ -23,6 +23,8 @@ import { requestIdSource } from './http/request-id';
 import { ReplacementMetrics } from './metrics/replacement-metrics';
 import { CachedPartnerConfigStore } from './partners/partner-config.cache';
 import { RedisPartnerConfigStore } from './partners/partner-config.store';
+import { CachedProjectionGenerationStore } from './partners/projection-generation.cache';
+import { RedisProjectionGenerationStore } from './partners/projection-generation.store';
 import { RedisNumberPoolStore } from './pools/number-pool.store';
 import { CallRoutingService } from './telephony/call-routing.service';
 import { RedisCallRoutingStore } from './telephony/call-routing.store';
@@ -75,8 +77,14 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     new RedisPartnerConfigStore(redis, prefix),
     config.partnerConfigCacheMs,
   );
+  // Read only after a partner or number lookup missed, and cached as long as partner settings.
+  const generations = new CachedProjectionGenerationStore(
+    new RedisProjectionGenerationStore(redis, prefix),
+    config.partnerConfigCacheMs,
+  );
   const dynamicNumbers = new DynamicNumbersService({
     partners,
+    generations,
     pools: new RedisNumberPoolStore(redis, prefix),
     newSessionId: options.newSessionId ?? randomUUID,
     sessions: metrics,
@@ -85,7 +93,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
       config.partnerConfigCacheMs,
     ),
   });
-  const callRouting = new CallRoutingService(partners, new RedisCallRoutingStore(redis, prefix));
+  const callRouting = new CallRoutingService(partners, new RedisCallRoutingStore(redis, prefix), generations);
 
   const app = express();
   app.disable('x-powered-by');

@@ -9,7 +9,12 @@ import { RedisSentCustomersRecord } from '../customer-events/sent-customers.reco
 import { countedIngestion } from '../metrics/counted-ingestion';
 import { ManagementMetrics } from '../metrics/management-metrics';
 import { TypeormOutboxStatusCounts } from '../notifications/outbox-status-counts.store';
-import { createProjections, projectionListeners } from '../projections/create-projections';
+import {
+  createProjectionHealer,
+  createProjections,
+  projectionListeners,
+} from '../projections/create-projections';
+import type { ProjectionHealer } from '../projections/projection-healer';
 import type { ProjectionsService } from '../projections/projections.service';
 import { createTwilioTelephony, type TwilioTelephony } from '../telephony/twilio/create-twilio-telephony';
 import { DigestAuthenticator } from '../http/digest/digest-authenticator';
@@ -40,8 +45,10 @@ export interface ManagementCoreDeps {
 /** What the HTTP app and every CLI command share: the stores, the Redis projections, the services. */
 export interface ManagementCore {
   stores: ManagementStores;
-  /** The publisher every service calls after its commit, and `rebuild()` for start and the CLI. */
+  /** The publisher every service calls after its commit. */
   projections: ProjectionsService;
+  /** The one full rebuild: at start, by `projections:rebuild`, and when Redis lost the projections. */
+  projectionHealer: ProjectionHealer;
   services: ManagementServices;
 }
 
@@ -49,6 +56,11 @@ export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
   const { config, dataSource, redis, logger } = deps;
   const keyPrefix = config.redis.keyPrefix;
   const projections = createProjections({ dataSource, redis, keyPrefix, logger, clock: deps.clock });
+  const projectionHealer = createProjectionHealer(
+    projections,
+    { redis, keyPrefix, logger, clock: deps.clock },
+    { rebuildLockMs: config.projections.rebuildLockMs },
+  );
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix });
   const services = createManagementServices(stores, config, {
     ...projectionListeners(projections),
@@ -56,7 +68,7 @@ export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
       new RedisSentCustomersRecord(redis, keyPrefix, new TypeormPartnersStore(dataSource.manager), logger),
     ],
   });
-  return { stores, projections, services };
+  return { stores, projections, projectionHealer, services };
 }
 
 export interface ManagementApiDeps extends ManagementCoreDeps {
