@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger, RedisConnection } from '@trackline/platform';
+import { loadApiDocument, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
+import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import type { ManagementConfig } from '../config/management-config';
@@ -104,6 +105,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     clock,
   });
   const routes = [
+    ...apiReferenceRoutes(loadApiDocument('management.yaml')),
     ...pingRoutes(),
     ...createManagementRoutes(core.services),
     ...cdrs.routes,

@@ -138,6 +138,7 @@ function edgeRouteHandler(table: RouteTable<EdgeRouteDefinition>, clock: () => D
         break;
       }
       case 'signed-link':
+      case 'public':
         response = await route.handle(base);
         break;
     }
