@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@trackline/platform';
 import type { ApiRecord } from '../http/api-response';
+import { checkManagementAnswer } from './api-contract';
 import { AddressList } from '../http/address-list';
 import { createHttpApp } from '../http/http-app';
 import type { PartnerAuthenticator } from '../http/partner-authentication';
@@ -115,6 +116,14 @@ export async function send(
 ): Promise<RouteAnswer> {
   const response = await fetch(`${base}${target}`, { method, headers: init.headers, body: init.body });
   const text = await response.text();
+  checkManagementAnswer({
+    method,
+    target,
+    requestHeaders: init.headers,
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: text,
+  });
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
   return {
     status: response.status,
