@@ -84,7 +84,7 @@ export async function createManagementApp(
     logger.warn('Redis is unreachable: starting without it; /ready answers 503 until it connects');
     redis.once('ready', () => void rebuildProjections());
   }
-  const { metrics, twilio, routes, authenticator } = createManagementApi(core, {
+  const { metrics, twilio, routes, authenticator, rateLimiter } = createManagementApi(core, {
     config,
     dataSource,
     readDataSource,
@@ -106,6 +106,10 @@ export async function createManagementApp(
     logger,
     routes: [...routes, ...(options.extraRoutes ?? [])],
     authenticator,
+    rateLimit:
+      rateLimiter === undefined
+        ? undefined
+        : { limiter: rateLimiter, clock, count: (result) => metrics.rateLimit(result) },
     trustedProxies: config.trustProxy,
     readiness: readinessChecks(dataSource, redis, readDataSource, config.readinessTimeoutMs),
     metrics: {

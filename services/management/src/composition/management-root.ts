@@ -16,6 +16,7 @@ import { createTwilioTelephony, type TwilioTelephony } from '../telephony/twilio
 import { DigestAuthenticator } from '../http/digest/digest-authenticator';
 import { NonceIssuer } from '../http/digest/digest-nonce';
 import { RedisNonceCounter } from '../http/digest/nonce-counter';
+import { RedisRateLimiter, type RateLimiter } from '../http/rate-limit/rate-limiter';
 import type { AnyRouteDefinition } from '../http/route-definition';
 import { pingRoutes } from '../ping/ping.routes';
 import { telephonyRoutes } from '../telephony/telephony.routes';
@@ -81,6 +82,8 @@ export interface ManagementApi {
   routes: AnyRouteDefinition[];
   /** Digest authentication of partner routes, its nonce counts in Redis. */
   authenticator: DigestAuthenticator;
+  /** The per-partner request budget in Redis; undefined when RATE_LIMIT_PER_MINUTE is 0. */
+  rateLimiter: RateLimiter | undefined;
 }
 
 export function createManagementApi(core: ManagementCore, deps: ManagementApiDeps): ManagementApi {
@@ -119,7 +122,11 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     new RedisNonceCounter(redis, config.redis.keyPrefix),
     core.services.partners,
   );
-  return { cdrs, metrics, ingestion, twilio, routes, authenticator };
+  const rateLimiter =
+    config.rateLimitPerMinute === 0
+      ? undefined
+      : new RedisRateLimiter(redis, config.redis.keyPrefix, config.rateLimitPerMinute);
+  return { cdrs, metrics, ingestion, twilio, routes, authenticator, rateLimiter };
 }
 
 function nonceSecret(config: ManagementConfig, logger: Logger): string {

@@ -6,6 +6,7 @@ import { checkManagementAnswer } from './api-contract';
 import { AddressList } from '../http/address-list';
 import { createHttpApp } from '../http/http-app';
 import type { PartnerAuthenticator } from '../http/partner-authentication';
+import type { PartnerRateLimitOptions } from '../http/rate-limit/partner-rate-limit';
 import type { AnyRouteDefinition, AuthenticatedPartner, HttpMethod } from '../http/route-definition';
 
 /** A partner as partner authentication hands it to the routes: Norwegian, no custom fields unless given. */
@@ -42,12 +43,17 @@ export interface RouteApp {
  */
 export async function startRouteApp(
   routes: readonly AnyRouteDefinition[],
-  options: { partners?: readonly AuthenticatedPartner[]; clock: () => Date },
+  options: {
+    partners?: readonly AuthenticatedPartner[];
+    clock: () => Date;
+    rateLimit?: PartnerRateLimitOptions;
+  },
 ): Promise<RouteApp> {
   const app = createHttpApp({
     logger: createLogger({ service: 'route-test', level: 'silent' }),
     routes,
     authenticator: partnerByName(options.partners ?? []),
+    rateLimit: options.rateLimit,
     trustedProxies: AddressList.parse(['127.0.0.1', '::1']),
     readiness: [],
     clock: options.clock,
