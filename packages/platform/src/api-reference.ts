@@ -18,6 +18,16 @@ export const API_REFERENCE_PATHS = {
 } as const;
 
 /**
+ * The page's Content-Security-Policy: scripts, styles, fonts and requests only from the service
+ * itself (the inline start script and the viewer's inline styles included), so the reference
+ * cannot reach out to a CDN or a vendor service even where the viewer would try to.
+ */
+export const API_REFERENCE_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+  "font-src 'self' data:; img-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; " +
+  "frame-ancestors 'self'; base-uri 'none'; form-action 'none'";
+
+/**
  * Reads `docs/openapi/<file>` from the repository root. Both `src/` (tests) and `dist/` (the built
  * service) sit three levels below it, and the Docker images copy `docs/openapi/` to the same place
  * beside `services/`, so one relative path serves all three. A missing or broken document stops
@@ -46,7 +56,9 @@ export function apiReferenceScript(): Buffer {
 /**
  * The HTML of `GET /docs`. URLs are relative (`docs/…` and `openapi.json` from `/docs` name
  * `/docs/…` and `/openapi.json`), so the page also works behind a proxy that adds a path prefix.
- * Nothing leaves the service: the viewer's default fonts would come from its vendor's CDN.
+ * Every script comes from the service. The viewer's stylesheet still names its vendor's web fonts
+ * (`withDefaultFonts: false` does not drop them in this version); API_REFERENCE_CSP refuses them
+ * and the browser uses system fonts, online or not.
  */
 export function apiReferencePage(document: ApiDocument): string {
   const title = escapeHtml(document.title);
@@ -56,7 +68,7 @@ export function apiReferencePage(document: ApiDocument): string {
     // The sidebar lists every operation at once: the APIs are small enough to read as a whole.
     defaultOpenAllTags: true,
     telemetry: false,
-    // Both call the viewer vendor's hosted services; the reference stays self-contained.
+    // Both would call the viewer vendor's hosted services (API_REFERENCE_CSP refuses them anyway).
     agent: { disabled: true },
     mcp: { disabled: true },
   });

@@ -44,6 +44,7 @@ describe('management API reference', () => {
   it('serves the page and the viewer from the service itself, with no script from elsewhere', async () => {
     const page = await get('/docs');
     expect([page.status, page.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(page.headers['content-security-policy']).toMatch(/^default-src 'self';.* connect-src 'self';/);
     const sources = [...page.text.matchAll(/<script[^>]*src="([^"]*)"/g)].map((match) => match[1]);
     expect(sources).toEqual(['docs/api-reference.js']);
     const script = await get('/docs/api-reference.js');

@@ -1,4 +1,5 @@
 import {
+  API_REFERENCE_CSP,
   API_REFERENCE_PATHS,
   apiReferencePage,
   apiReferenceScript,
@@ -8,7 +9,7 @@ import type { PublicRouteDefinition } from '../http/route-definition';
 
 /** Browsers may keep the viewer's bundle for a day; the document and page are re-read on every visit. */
 const SCRIPT_CACHE = { 'Cache-Control': 'public, max-age=86400' };
-const NO_CACHE = { 'Cache-Control': 'no-cache' };
+const NO_CACHE: Record<string, string> = { 'Cache-Control': 'no-cache' };
 
 /**
  * `GET /docs` (the interactive reference of docs/openapi/management.yaml), the viewer's script, and
@@ -25,7 +26,10 @@ export function apiReferenceRoutes(document: ApiDocument): PublicRouteDefinition
       handle: async () => ({ kind: 'document', contentType, body: body(), headers }),
     }) satisfies PublicRouteDefinition;
   return [
-    route(API_REFERENCE_PATHS.page, 'text/html; charset=utf-8', () => page),
+    route(API_REFERENCE_PATHS.page, 'text/html; charset=utf-8', () => page, {
+      ...NO_CACHE,
+      'Content-Security-Policy': API_REFERENCE_CSP,
+    }),
     route(API_REFERENCE_PATHS.script, 'text/javascript; charset=utf-8', apiReferenceScript, SCRIPT_CACHE),
     route(API_REFERENCE_PATHS.json, 'application/json; charset=utf-8', () => document.json),
     route(API_REFERENCE_PATHS.yaml, 'application/yaml; charset=utf-8', () => document.yaml),

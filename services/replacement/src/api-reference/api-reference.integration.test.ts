@@ -35,6 +35,7 @@ describe('replacement API reference', () => {
   it('serves the page and the viewer itself, and answers other methods with 405', async () => {
     const page = await fetch(`${server.baseUrl}/docs`);
     const html = await page.text();
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'self';.* connect-src 'self';/);
     expect([...html.matchAll(/<script[^>]*src="([^"]*)"/g)].map((match) => match[1])).toEqual([
       'docs/api-reference.js',
     ]);

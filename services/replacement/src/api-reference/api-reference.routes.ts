@@ -1,4 +1,5 @@
 import {
+  API_REFERENCE_CSP,
   API_REFERENCE_PATHS,
   apiReferencePage,
   apiReferenceScript,
@@ -25,7 +26,10 @@ export function apiReferenceRoutes(document: ApiDocument): Router {
     res.end(body);
   };
   const router = Router();
-  router.get(API_REFERENCE_PATHS.page, (_req, res) => send(res, 'text/html; charset=utf-8', page));
+  router.get(API_REFERENCE_PATHS.page, (_req, res) => {
+    res.setHeader('Content-Security-Policy', API_REFERENCE_CSP);
+    send(res, 'text/html; charset=utf-8', page);
+  });
   router.get(API_REFERENCE_PATHS.script, (_req, res) =>
     send(res, 'text/javascript; charset=utf-8', apiReferenceScript(), 'public, max-age=86400'),
   );
