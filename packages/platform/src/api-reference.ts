@@ -56,7 +56,9 @@ export function apiReferenceScript(): Buffer {
 /**
  * The HTML of `GET /docs`. URLs are relative (`docs/…` and `openapi.json` from `/docs` name
  * `/docs/…` and `/openapi.json`), so the page also works behind a proxy that adds a path prefix.
- * Every script comes from the service. The viewer's stylesheet still names its vendor's web fonts
+ * The mount point is not `#api-reference`: the bundle mounts an empty viewer of its own on an
+ * element with that id, which showed as a loading skeleton above the reference. Every script
+ * comes from the service. The viewer's stylesheet still names its vendor's web fonts
  * (`withDefaultFonts: false` does not drop them in this version); API_REFERENCE_CSP refuses them
  * and the browser uses system fonts, online or not.
  */
@@ -81,9 +83,9 @@ export function apiReferencePage(document: ApiDocument): string {
   </head>
   <body>
     <noscript>${title}: the reference needs JavaScript; the document itself is at <a href="openapi.yaml">openapi.yaml</a>.</noscript>
-    <div id="api-reference"></div>
+    <div id="reference"></div>
     <script src="${API_REFERENCE_PATHS.script.slice(1)}"></script>
-    <script>Scalar.createApiReference('#api-reference', ${configuration});</script>
+    <script>Scalar.createApiReference('#reference', ${configuration});</script>
   </body>
 </html>
 `;
