@@ -92,7 +92,7 @@ export async function createManagementApp(
     redis,
     config.projections.checkIntervalMs,
   );
-  const { metrics, twilio, routes, authenticator } = createManagementApi(core, {
+  const { metrics, twilio, routes, authenticator, rateLimiter } = createManagementApi(core, {
     config,
     dataSource,
     readDataSource,
@@ -114,6 +114,10 @@ export async function createManagementApp(
     logger,
     routes: [...routes, ...(options.extraRoutes ?? [])],
     authenticator,
+    rateLimit:
+      rateLimiter === undefined
+        ? undefined
+        : { limiter: rateLimiter, clock, count: (result) => metrics.rateLimit(result) },
     trustedProxies: config.trustProxy,
     readiness: readinessChecks(dataSource, redis, readDataSource, config.readinessTimeoutMs),
     metrics: {

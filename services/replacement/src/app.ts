@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import {
   createRedisClient,
+  loadApiDocument,
   metricsHandler,
   requestContext,
   type Logger,
@@ -15,6 +16,7 @@ import {
   CachedTrackingNumbersStore,
   RedisTrackingNumbersStore,
 } from './dynamic-numbers/tracking-numbers.store';
+import { API_REFERENCE_GET_PATHS, apiReferenceRoutes } from './api-reference/api-reference.routes';
 import { healthRoutes } from './health/health.routes';
 import { toHttpError } from './http/error-mapper';
 import { markRequestStart, sendJson, serverTiming } from './http/json-response';
@@ -104,6 +106,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   });
   app.use(requestContext(logger));
   app.use(healthRoutes(redis));
+  app.use(apiReferenceRoutes(loadApiDocument('replacement.yaml')));
   // No authentication and no partner names in it; keep it off the public route (docs/operations.md).
   app.get(
     '/metrics',
@@ -141,7 +144,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   app.use((req: Request, res: Response) => {
     const known = postOnly.has(req.path);
     if (known) sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'POST' });
-    else if (req.path === '/metrics')
+    else if (req.path === '/metrics' || API_REFERENCE_GET_PATHS.includes(req.path))
       sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'GET' });
     else sendJson(res, 404, { success: false, error: 'Not found' });
   });

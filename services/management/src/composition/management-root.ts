@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger, RedisConnection } from '@trackline/platform';
+import { loadApiDocument, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
+import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import type { ManagementConfig } from '../config/management-config';
@@ -20,6 +21,7 @@ import { createTwilioTelephony, type TwilioTelephony } from '../telephony/twilio
 import { DigestAuthenticator } from '../http/digest/digest-authenticator';
 import { NonceIssuer } from '../http/digest/digest-nonce';
 import { RedisNonceCounter } from '../http/digest/nonce-counter';
+import { RedisRateLimiter, type RateLimiter } from '../http/rate-limit/rate-limiter';
 import type { AnyRouteDefinition } from '../http/route-definition';
 import { pingRoutes } from '../ping/ping.routes';
 import { telephonyRoutes } from '../telephony/telephony.routes';
@@ -92,6 +94,8 @@ export interface ManagementApi {
   routes: AnyRouteDefinition[];
   /** Digest authentication of partner routes, its nonce counts in Redis. */
   authenticator: DigestAuthenticator;
+  /** The per-partner request budget in Redis; undefined when RATE_LIMIT_PER_MINUTE is 0. */
+  rateLimiter: RateLimiter | undefined;
 }
 
 export function createManagementApi(core: ManagementCore, deps: ManagementApiDeps): ManagementApi {
@@ -116,6 +120,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     clock,
   });
   const routes = [
+    ...apiReferenceRoutes(loadApiDocument('management.yaml')),
     ...pingRoutes(),
     ...createManagementRoutes(core.services),
     ...cdrs.routes,
@@ -129,7 +134,11 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     new RedisNonceCounter(redis, config.redis.keyPrefix),
     core.services.partners,
   );
-  return { cdrs, metrics, ingestion, twilio, routes, authenticator };
+  const rateLimiter =
+    config.rateLimitPerMinute === 0
+      ? undefined
+      : new RedisRateLimiter(redis, config.redis.keyPrefix, config.rateLimitPerMinute);
+  return { cdrs, metrics, ingestion, twilio, routes, authenticator, rateLimiter };
 }
 
 function nonceSecret(config: ManagementConfig, logger: Logger): string {

@@ -51,6 +51,8 @@ export interface ManagementConfig {
   trustProxy: AddressList;
   /** Addresses (IPs or CIDRs) allowed to read GET /metrics; it names every partner. */
   metricsAllowIp: AddressList;
+  /** Authenticated partner requests per minute and partner, all replicas together; 0 turns the limit off. */
+  rateLimitPerMinute: number;
   digest: {
     realm: string;
     /** HMAC key for stateless nonces; every replica must share it. */
@@ -205,6 +207,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       'METRICS_ALLOW_IP',
       orDefault(read.list('METRICS_ALLOW_IP'), DEFAULT_METRICS_ALLOW_IP),
     ),
+    rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, { min: 0, max: 1_000_000 }),
     digest: {
       realm: read.string('DIGEST_REALM', 'Trackline'),
       nonceSecret: nonceSecret ?? '',
