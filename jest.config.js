@@ -9,6 +9,7 @@ module.exports = {
     '<rootDir>/packages/contracts',
     '<rootDir>/packages/platform',
     '<rootDir>/packages/test-harness',
+    '<rootDir>/packages/client',
     '<rootDir>/services/replacement',
     '<rootDir>/services/management',
     '<rootDir>/infra/launcher',

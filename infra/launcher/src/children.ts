@@ -13,6 +13,8 @@ export interface ChildSpec {
   cwd: string;
   /** Column width of the name, so lines of several children line up. */
   nameWidth?: number;
+  /** Written to the child's stdin, which is then closed: settings that must not show in `ps`. */
+  input?: string;
 }
 
 export interface ManagedChild {
@@ -27,9 +29,16 @@ export interface ManagedChild {
 
 const running = new Set<ChildProcess>();
 // Detached children do not die with the launcher; should it end without its orderly stop (a crash),
-// they are killed on the way out rather than left running unseen.
+// they are killed on the way out rather than left running unseen. Each leads its own process group,
+// so the group is killed: what a child started itself (the embedded Postgres server) goes too.
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const child of running) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }
 });
 
 /** Starts a long-running child whose stdout and stderr are printed line by line with its name. */
@@ -37,12 +46,15 @@ export function startChild(spec: ChildSpec, write: LineWriter): ManagedChild {
   const child: ChildProcess = spawn(spec.command, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [spec.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     // Its own process group: Ctrl-C reaches only the launcher, which then stops the children in order
     // with one SIGTERM each (the services treat a second signal as "exit now").
     detached: true,
   });
   running.add(child);
+  // A child that exits before reading its input must not crash the launcher with EPIPE.
+  child.stdin?.on('error', () => undefined);
+  child.stdin?.end(spec.input);
   const output = Promise.all([
     pipeLines(child.stdout!, spec.name, write, spec.nameWidth),
     pipeLines(child.stderr!, spec.name, write, spec.nameWidth),

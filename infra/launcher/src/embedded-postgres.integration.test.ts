@@ -1,67 +1,55 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { Client } from 'pg';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { isPostgresProcess, readPostmasterPid } from './postmaster-lock';
+import { descendantPids, freePort, killGroup } from './test-support/launcher-process';
 
-// PGlite boots a WebAssembly Postgres (initdb on first use): allow it time on a busy machine.
+// initdb on first use and a server start, on a machine shared with other test runs.
 jest.setTimeout(120_000);
 
-interface EmbeddedPostgres {
-  url: string;
-  port: number;
-  stop(): Promise<void>;
-}
+// The host's TypeScript source, run through the require hook (no build needed).
+const HOST_ARGS = [
+  '-r',
+  path.join(__dirname, '..', 'test', 'swc-register.js'),
+  path.join(__dirname, 'embedded-postgres-host.ts'),
+];
 
-// PGlite cannot load inside jest's sandbox (see test/swc-register.js), so it runs in a child process,
-// which is also how the services reach it: over TCP from another process.
-async function startEmbeddedPostgres(options: { dataDir: string }): Promise<EmbeddedPostgres> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '-r',
-      path.join(__dirname, '..', 'test', 'swc-register.js'),
-      path.join(__dirname, 'embedded-postgres.fixture.ts'),
-      options.dataDir,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = once(child, 'exit');
-  const lines = createInterface({ input: child.stdout! });
-  const first = await Promise.race([
-    once(lines, 'line').then(([line]) => line as string),
-    exited.then(([code]) => Promise.reject(new Error(`embedded Postgres exited with ${String(code)}`))),
-  ]);
-  const { url } = JSON.parse(first) as { url: string };
-  return {
-    url,
-    port: Number(new URL(url).port),
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const [code] = await exited;
-      // A clean stop flushes PGlite and exits 0; anything else would lose data.
-      expect(code).toBe(0);
-    },
-  };
-}
-
-describe('embedded Postgres (PGlite over the wire protocol)', () => {
+describe('embedded Postgres (the embedded-postgres package, run by the launcher)', () => {
+  let folder: string;
   let dataDir: string;
-  let postgres: EmbeddedPostgres | undefined;
+  let port: number;
+  const lines: string[] = [];
+  const running: EmbeddedPostgres[] = [];
   const clients: Client[] = [];
 
-  beforeEach(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'trackline-pglite-'));
+  beforeEach(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'trackline-embedded-pg-'));
+    // Run as root, the server runs as the "postgres" user, which must be able to enter the folder.
+    chmodSync(folder, 0o755);
+    dataDir = path.join(folder, 'postgres');
+    port = await freePort();
+    lines.length = 0;
   });
 
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.end().catch(() => undefined)));
-    await postgres?.stop();
-    postgres = undefined;
-    rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(running.splice(0).map((postgres) => postgres.stop()));
+    rmSync(folder, { recursive: true, force: true });
   });
+
+  async function start(): Promise<EmbeddedPostgres> {
+    const postgres = await startEmbeddedPostgres({
+      dataDir,
+      port,
+      password: 'test-password',
+      write: (line) => void lines.push(line),
+      hostArgs: HOST_ARGS,
+    });
+    running.push(postgres);
+    return postgres;
+  }
 
   async function connect(url: string): Promise<Client> {
     const client = new Client({ connectionString: url });
@@ -70,86 +58,107 @@ describe('embedded Postgres (PGlite over the wire protocol)', () => {
     return client;
   }
 
-  it('serves two connections at once, with transactions, parameters and advisory locks', async () => {
-    postgres = await startEmbeddedPostgres({ dataDir });
-    expect(postgres.url).toBe(`postgres://postgres@127.0.0.1:${postgres.port}/postgres`);
+  it('creates a cluster in an empty folder and serves separate sessions at once', async () => {
+    const postgres = await start();
+    expect(postgres.url).toBe(`postgres://postgres:test-password@127.0.0.1:${port}/postgres`);
+    expect(existsSync(path.join(dataDir, 'PG_VERSION'))).toBe(true);
+    expect(lines.some((line) => /creating a new database cluster/.test(line))).toBe(true);
+
+    // A wrong password is refused: the cluster was made with the one given.
+    await expect(connect(postgres.url.replace('test-password', 'wrong'))).rejects.toThrow(
+      /password authentication failed/,
+    );
+
     const [first, second] = await Promise.all([connect(postgres.url), connect(postgres.url)]);
-
-    await first.query('CREATE TABLE calls (id int PRIMARY KEY, caller text NOT NULL)');
-
-    // A transaction on one connection: the other connection's statement waits for its turn and then
-    // sees the committed row, never a half-done transaction.
+    // Separate sessions: an advisory lock held by one excludes the other (the migration lock relies on it).
+    expect((await first.query(`SELECT pg_try_advisory_lock(42) AS got`)).rows[0].got).toBe(true);
+    expect((await second.query(`SELECT pg_try_advisory_lock(42) AS got`)).rows[0].got).toBe(false);
+    // An open transaction is invisible to the other session until it commits.
+    await first.query('CREATE TABLE calls (id int PRIMARY KEY)');
     await first.query('BEGIN');
-    await first.query('INSERT INTO calls VALUES ($1, $2)', [1, '+4722334455']);
-    const seenBySecond = second.query<{ n: string }>('SELECT count(*) AS n FROM calls');
-    await first.query('INSERT INTO calls VALUES ($1, $2)', [2, '+4722334466']);
+    await first.query('INSERT INTO calls VALUES (1)');
+    expect((await second.query('SELECT count(*)::int AS n FROM calls')).rows[0].n).toBe(0);
     await first.query('COMMIT');
-    expect((await seenBySecond).rows[0].n).toBe('2');
+    expect((await second.query('SELECT count(*)::int AS n FROM calls')).rows[0].n).toBe(1);
 
-    // A rolled-back transaction leaves nothing behind.
-    await second.query('BEGIN');
-    await second.query('INSERT INTO calls VALUES ($1, $2)', [3, '+4722334477']);
-    await second.query('ROLLBACK');
-    expect((await first.query('SELECT id FROM calls ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
-
-    // Extended-protocol statements of different shapes from four connections at once (a pool's
-    // pattern): each answer must belong to its own statement and parameters.
-    const pool = [first, second, await connect(postgres.url), await connect(postgres.url)];
-    const sums = await Promise.all(
+    // Extended-protocol statements of different shapes from eight connections at once: every answer
+    // belongs to its own statement and parameters.
+    const pool = await Promise.all(Array.from({ length: 8 }, () => connect(postgres.url)));
+    const answers = await Promise.all(
       pool.map(async (client, k) => {
-        const answers: number[] = [];
-        for (let i = 0; i < 15; i++) {
-          if (k % 2 === 0) {
-            answers.push((await client.query<{ a: number }>('SELECT $1::int AS a', [i])).rows[0].a);
-          } else {
-            const row = (
-              await client.query<{ b: string; c: number }>('SELECT $1::text AS b, $2::int AS c', [`n${i}`, k])
-            ).rows[0];
-            answers.push(Number(row.b.slice(1)) + row.c - k);
-          }
+        const seen: string[] = [];
+        for (let i = 0; i < 25; i++) {
+          const row =
+            k % 2 === 0
+              ? (await client.query<{ a: string }>('SELECT $1::text AS a', [`${k}:${i}`])).rows[0].a
+              : (await client.query<{ a: string }>('SELECT $1::text || $2::text AS a', [`${k}:`, String(i)]))
+                  .rows[0].a;
+          seen.push(row);
         }
-        return answers;
+        return seen;
       }),
     );
-    for (const answers of sums) expect(answers).toEqual(Array.from({ length: 15 }, (_, i) => i));
-
-    // The migration lock: taken, visible in pg_locks, released. Both connections share PGlite's one
-    // session, so the second one's attempt succeeds instead of waiting (it never hangs).
-    await first.query(`SELECT pg_advisory_lock(hashtext('trackline.test'))`);
-    const held = await second.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'`,
-    );
-    expect(held.rows[0].n).toBe('1');
-    await first.query(`SELECT pg_advisory_unlock(hashtext('trackline.test'))`);
-    const released = await second.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'`,
-    );
-    expect(released.rows[0].n).toBe('0');
-
-    // Transaction-scoped advisory locks (TypeORM migrations may use them) end with the transaction.
-    await second.query('BEGIN');
-    await second.query(`SELECT pg_advisory_xact_lock(7)`);
-    await second.query('COMMIT');
-
-    // uuid-ossp is loaded for TypeORM's uuid primary keys; gen_random_uuid is built in.
-    await first.query('CREATE EXTENSION IF NOT EXISTS "uuid-ossp"');
-    const ids = await first.query<{ a: string; b: string }>(
-      'SELECT uuid_generate_v4() AS a, gen_random_uuid() AS b',
-    );
-    expect(ids.rows[0].a).toMatch(/^[0-9a-f-]{36}$/);
-    expect(ids.rows[0].b).toMatch(/^[0-9a-f-]{36}$/);
+    answers.forEach((seen, k) => expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `${k}:${i}`)));
   });
 
-  it('keeps its data in the folder across a stop and a new start', async () => {
-    postgres = await startEmbeddedPostgres({ dataDir });
+  it('keeps its data across a stop and a new start', async () => {
+    const postgres = await start();
     const before = await connect(postgres.url);
     await before.query(`CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here')`);
     await before.end();
     clients.length = 0;
-    await postgres.stop();
+    await running.pop()!.stop();
+    expect(readPostmasterPid(path.join(dataDir, 'postmaster.pid'))).toBeUndefined();
 
-    postgres = await startEmbeddedPostgres({ dataDir });
-    const after = await connect(postgres.url);
+    const again = await start();
+    expect(lines.filter((line) => /creating a new database cluster/.test(line))).toHaveLength(1);
+    const after = await connect(again.url);
     expect((await after.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
   });
+
+  it('ends its host when the server dies on its own, so the launcher can stop everything', async () => {
+    const postgres = await start();
+    const serverPid = readPostmasterPid(path.join(dataDir, 'postmaster.pid'))!;
+    process.kill(serverPid, 'SIGKILL');
+    expect(await postgres.exited).toBe(1);
+    running.length = 0;
+    expect(lines).toContainEqual(expect.stringContaining(`the server (pid ${serverPid}) has exited`));
+  });
+
+  it('starts after a killed run, whether its server died with it or was left running', async () => {
+    await start();
+    const pidFile = path.join(dataDir, 'postmaster.pid');
+    const serverPid = readPostmasterPid(pidFile)!;
+    expect(isPostgresProcess(serverPid)).toBe(true);
+
+    // Only the host is killed (as when the launcher dies without its orderly stop): the server runs on.
+    const hostPid = hostOf(serverPid);
+    process.kill(hostPid, 'SIGKILL');
+    running.length = 0;
+    expect(isPostgresProcess(serverPid)).toBe(true);
+    await start();
+    expect(lines).toContainEqual(expect.stringMatching(/stopped a server an earlier, killed start had left/));
+    expect(isPostgresProcess(serverPid)).toBe(false);
+
+    // Now the host's whole group, server included, dies at once: postmaster.pid stays behind.
+    const secondServer = readPostmasterPid(pidFile)!;
+    killGroup(hostOf(secondServer));
+    running.length = 0;
+    await waitUntil(() => !isPostgresProcess(secondServer));
+    expect(readPostmasterPid(pidFile)).toBe(secondServer);
+    const last = await start();
+    const client = await connect(last.url);
+    expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
 });
+
+/** The node process that started the server: the one whose descendants include it. */
+function hostOf(serverPid: number): number {
+  const host = descendantPids(process.pid).find((pid) => descendantPids(pid).includes(serverPid));
+  if (host === undefined) throw new Error(`no host process above the server ${serverPid}`);
+  return host;
+}
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}

@@ -1,70 +1,100 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite, type Extension } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import path from 'node:path';
+import { startChild } from './children';
+import { LauncherError } from './launcher-error';
+import type { LineWriter } from './process-output';
 
-// The contrib entry points publish ESM typings only, so TypeScript refuses a static CommonJS import;
-// their CommonJS build exists and is loaded directly.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { uuid_ossp } = require('@electric-sql/pglite/contrib/uuid_ossp') as { uuid_ossp: Extension };
+/** What embedded-postgres-host.ts reads as one JSON line on its stdin. */
+export interface EmbeddedPostgresHostSettings {
+  /** The cluster's folder; created with initdb when it holds no cluster yet. */
+  dataDir: string;
+  port: number;
+  /** Password of the "postgres" role, set when the cluster is created. */
+  password: string;
+}
+
+/** The host prints this line once the server accepts connections. */
+export const READY_LINE = 'embedded Postgres is ready';
 
 export interface EmbeddedPostgres {
   /** A `postgres://` URL any Postgres client (pg, TypeORM, psql) can use. */
   url: string;
   port: number;
-  /** Closes client connections, stops listening and flushes PGlite's data to disk. */
+  /** Fast shutdown: open transactions roll back, everything committed is on disk. */
   stop(): Promise<void>;
+  /** Resolves with the host's exit code once it has ended: after stop(), or when the server died. */
+  exited: Promise<number | string>;
 }
 
-export interface EmbeddedPostgresOptions {
-  /** Folder holding the database files; created on first use, reused afterwards. */
-  dataDir: string;
-  /** 0 picks a free port. */
-  port: number;
-  host?: string;
+export interface EmbeddedPostgresOptions extends EmbeddedPostgresHostSettings {
+  write: LineWriter;
   /**
-   * Client connections served at once. PGlite is one backend, so the socket server multiplexes:
-   * statements from different connections take turns, and an open transaction holds the turn until
-   * it ends. A pool of 10 per service plus the operator CLI stays well below the default.
+   * How node runs the host; by default its built file beside this one. Tests run the TypeScript
+   * source through a require hook instead.
    */
-  maxConnections?: number;
+  hostArgs?: string[];
+  startTimeoutMs?: number;
 }
 
-const DEFAULT_MAX_CONNECTIONS = 100;
+const NAME_WIDTH = 'replacement'.length;
 
 /**
- * A real Postgres (PGlite, Postgres compiled to WebAssembly) served over the wire protocol, so the
- * services and the operator CLI connect with their normal drivers and no database server is needed.
- * It is one session underneath: session-level advisory locks are shared by every connection, so they
- * do not exclude one connection from another here (they never block either).
+ * Real PostgreSQL from the embedded-postgres package (its per-platform packages carry the binaries),
+ * run by a child process of its own (embedded-postgres-host.ts), on 127.0.0.1 at a fixed port.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  mkdirSync(options.dataDir, { recursive: true });
-  const host = options.host ?? '127.0.0.1';
-  // uuid-ossp is the one extension TypeORM may ask for (uuid primary keys); the rest is built in.
-  const db = await PGlite.create({ dataDir: options.dataDir, extensions: { uuid_ossp } });
-  const server = new PGLiteSocketServer({
-    db,
-    host,
+  mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  let ready: () => void = () => undefined;
+  const readyLine = new Promise<void>((resolve) => (ready = resolve));
+  const settings: EmbeddedPostgresHostSettings = {
+    dataDir: options.dataDir,
     port: options.port,
-    maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-  });
-  try {
-    await server.start();
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  const port = Number(server.getServerConn().split(':').pop());
-  let stopping: Promise<void> | undefined;
-  return {
-    url: `postgres://postgres@${host}:${port}/postgres`,
-    port,
-    stop: () => {
-      stopping ??= (async () => {
-        await server.stop();
-        await db.close();
-      })();
-      return stopping;
+    password: options.password,
+  };
+  const child = startChild(
+    {
+      name: 'postgres',
+      command: process.execPath,
+      args: options.hostArgs ?? [path.join(__dirname, 'embedded-postgres-host.js')],
+      env: process.env,
+      cwd: path.dirname(options.dataDir),
+      nameWidth: NAME_WIDTH,
+      input: `${JSON.stringify(settings)}\n`,
     },
+    (line) => {
+      if (line.endsWith(`| ${READY_LINE}`)) ready();
+      else options.write(line);
+    },
+  );
+  const timeoutMs = options.startTimeoutMs ?? 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      readyLine,
+      child.exited.then((code) => {
+        throw new LauncherError(
+          `Embedded Postgres did not start (exit ${String(code)}); see the postgres lines above. ` +
+            `If port ${options.port} is taken, set EMBEDDED_POSTGRES_PORT to a free one.`,
+        );
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new LauncherError(`Embedded Postgres was not ready within ${timeoutMs} ms.`)),
+          timeoutMs,
+        );
+      }),
+    ]);
+  } catch (error) {
+    await child.stop(10_000);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/postgres`,
+    port: options.port,
+    // A fast shutdown ends with a checkpoint; a large one may take a while on a busy machine.
+    stop: () => child.stop(60_000),
+    exited: child.exited,
   };
 }

@@ -6,7 +6,8 @@ describe('loadLauncherConfig', () => {
       rootDir: '/repo',
       dataDir: '/repo/.data',
       databaseUrl: undefined,
-      pglitePort: 0,
+      embeddedPostgresPort: 5433,
+      development: { telephonyToken: undefined, twilioAuthToken: undefined, webhookInsecureHosts: undefined },
       redisUrl: 'redis://127.0.0.1:6379',
       managementPort: 8443,
       replacementPort: 8080,
@@ -14,9 +15,24 @@ describe('loadLauncherConfig', () => {
     });
   });
 
-  it('names every bad variable at once', () => {
+  it('keeps the development settings the operator set, blank counting as unset', () => {
+    const config = loadLauncherConfig(
+      { TELEPHONY_TOKEN: ' switch-token ', TWILIO_AUTH_TOKEN: '', WEBHOOK_INSECURE_HOSTS: 'hooks.test' },
+      '/repo',
+    );
+    expect(config.development).toEqual({
+      telephonyToken: 'switch-token',
+      twilioAuthToken: undefined,
+      webhookInsecureHosts: 'hooks.test',
+    });
+  });
+
+  it('names every bad variable at once, and a port of 0 is refused (Postgres needs a fixed one)', () => {
     expect(() =>
-      loadLauncherConfig({ DATABASE_URL: 'mysql://x', PGLITE_PORT: 'abc', REDIS_URL: 'http://r' }, '/repo'),
-    ).toThrow(/DATABASE_URL=.*\n.*PGLITE_PORT=.*\n.*REDIS_URL=/);
+      loadLauncherConfig(
+        { DATABASE_URL: 'mysql://x', EMBEDDED_POSTGRES_PORT: '0', REDIS_URL: 'http://r' },
+        '/repo',
+      ),
+    ).toThrow(/DATABASE_URL=.*\n.*EMBEDDED_POSTGRES_PORT=.*\n.*REDIS_URL=/);
   });
 });

@@ -1,16 +1,19 @@
 import path from 'node:path';
 import { EnvReader, type Env } from '@trackline/platform';
+import type { DevelopmentOverrides } from './development-defaults';
 
 /** What `pnpm start` needs to know, read once from the environment. */
 export interface LauncherConfig {
   /** Repository root: the services' entry points are found under it. */
   rootDir: string;
-  /** Everything the launcher keeps between runs (PGlite data, Redis data, demo partner, certificate). */
+  /** Everything the launcher keeps between runs (Postgres and Redis data, demo partner, dev secrets). */
   dataDir: string;
-  /** An external Postgres; when unset the launcher serves PGlite itself. */
+  /** An external Postgres; when unset the launcher runs an embedded one. */
   databaseUrl?: string;
-  /** Port for the embedded Postgres; 0 lets the kernel pick a free one. */
-  pglitePort: number;
+  /** Loopback port of the embedded Postgres (5433, beside a machine's own Postgres on 5432). */
+  embeddedPostgresPort: number;
+  /** The operator's own values; unset ones get development defaults (development-defaults.ts). */
+  development: DevelopmentOverrides;
   redisUrl: string;
   managementPort: number;
   replacementPort: number;
@@ -27,7 +30,12 @@ export function loadLauncherConfig(env: Env, rootDir: string = DEFAULT_ROOT): La
     rootDir,
     dataDir: path.resolve(rootDir, read.string('DATA_DIR', '.data')),
     databaseUrl: read.url('DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
-    pglitePort: read.port('PGLITE_PORT', 0),
+    embeddedPostgresPort: read.integer('EMBEDDED_POSTGRES_PORT', 5433, { min: 1, max: 65535 }),
+    development: {
+      telephonyToken: read.optionalString('TELEPHONY_TOKEN'),
+      twilioAuthToken: read.optionalString('TWILIO_AUTH_TOKEN'),
+      webhookInsecureHosts: read.optionalString('WEBHOOK_INSECURE_HOSTS'),
+    },
     redisUrl: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
     managementPort: read.port('MANAGEMENT_PORT', 8443),
     replacementPort: read.port('REPLACEMENT_PORT', 8080),

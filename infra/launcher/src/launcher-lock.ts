@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LauncherError } from './launcher-error';
 
 /**
- * One launcher per data folder: two PGlite instances on the same files would corrupt them. The pid
+ * One launcher per data folder: two Postgres servers on the same cluster would corrupt it. The pid
  * file is taken over when the process that wrote it no longer runs (it was killed, not stopped).
  */
 export function acquireDataDirLock(dataDir: string, pid: number = process.pid): () => void {

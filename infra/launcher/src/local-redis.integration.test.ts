@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +47,10 @@ describe('the Redis step of pnpm start', () => {
     expect(lines.some((line) => line.startsWith('redis '))).toBe(true);
 
     const client = new Redis(url);
+    // Durable: an append-only file in the data folder, flushed every second.
+    expect(await client.config('GET', 'appendonly')).toEqual(['appendonly', 'yes']);
+    expect(await client.config('GET', 'appendfsync')).toEqual(['appendfsync', 'everysec']);
+    expect(await client.config('GET', 'dir')).toEqual(['dir', realpathSync(dataDir)]);
     await client.set('trackline:launcher-test', 'kept');
     client.disconnect();
 

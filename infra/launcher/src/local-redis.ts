@@ -51,22 +51,7 @@ export async function ensureRedis(options: LocalRedisOptions): Promise<LocalRedi
     {
       name: 'redis',
       command: binary,
-      // No config file, so no machine-wide redis.conf applies: foreground, loopback only, data in
-      // dataDir with an append-only file so a restart keeps what the services wrote.
-      args: [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        options.dataDir,
-        '--appendonly',
-        'yes',
-        '--daemonize',
-        'no',
-        '--save',
-        '60 1',
-      ],
+      args: localRedisArgs(port, options.dataDir),
       env: process.env,
       cwd: options.dataDir,
       nameWidth: 'replacement'.length,
@@ -80,6 +65,30 @@ export async function ensureRedis(options: LocalRedisOptions): Promise<LocalRedi
     throw error;
   }
   return { url: options.url, spawned: true, stop: () => child.stop(10_000) };
+}
+
+/**
+ * No config file, so no machine-wide redis.conf applies: foreground, loopback only. Durable like a
+ * production Redis should be: every write goes to an append-only file in dataDir, flushed to disk
+ * every second, so a restart (or a crash) loses at most the last second of what the services wrote.
+ */
+export function localRedisArgs(port: number, dataDir: string): string[] {
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dataDir,
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'everysec',
+    '--daemonize',
+    'no',
+    '--save',
+    '60 1',
+  ];
 }
 
 /**

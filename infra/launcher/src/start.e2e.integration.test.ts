@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { digestGet, probe } from './test-support/http-probe';
+import { runConcurrencyProbe, parse, partnerGet, type ProbeCustomer } from './test-support/concurrency-probe';
+import { digestRequest, digestGet, probe, type ProbeResult } from './test-support/http-probe';
 import {
   descendantPids,
   freePort,
@@ -28,8 +30,10 @@ if (missing.length > 0) {
 }
 const describeBuilt = missing.length === 0 ? describe : describe.skip;
 
+// Static numbers for the concurrency probe's sources, beside the demo pool (+4791000001–10).
+const STATIC_RANGE = '+4791000101-+4791000104';
 const RUNNING_LINE = /Press Ctrl-C to stop everything this command started\./;
-// First start on an empty folder: PGlite's initdb, eight migrations, demo partner, two services.
+// First start on an empty folder: initdb, the migrations, demo partner, two services.
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 30_000;
 jest.setTimeout(240_000);
@@ -58,6 +62,8 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
       );
     redisUrl = testRedis;
     dataDir = mkdtempSync(path.join(tmpdir(), 'trackline-start-e2e-'));
+    // Run as root, the embedded Postgres runs as the "postgres" user, which must be able to enter it.
+    chmodSync(dataDir, 0o755);
     ports = { management: await freePort(), replacement: await freePort(), postgres: await freePort() };
   });
 
@@ -71,12 +77,13 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
   });
 
   function startLauncher(): LauncherProcess {
-    // Only what the launcher needs: no DATABASE_URL (so PGlite), no TLS files, no settings of the machine.
+    // Only what the launcher needs: no DATABASE_URL (so the embedded Postgres), no TLS files, no
+    // settings of the machine.
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       DATA_DIR: dataDir,
-      PGLITE_PORT: String(ports.postgres),
+      EMBEDDED_POSTGRES_PORT: String(ports.postgres),
       MANAGEMENT_PORT: String(ports.management),
       REPLACEMENT_PORT: String(ports.replacement),
       REDIS_URL: redisUrl,
@@ -111,7 +118,9 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
     launcher = startLauncher();
     await waitUntilRunning(launcher);
     const output = launcher.output();
-    expect(output).toContain('Postgres: DATABASE_URL is unset, starting embedded Postgres (PGlite)');
+    expect(output).toContain(
+      `Postgres: DATABASE_URL is unset, starting embedded PostgreSQL on 127.0.0.1:${ports.postgres}`,
+    );
     expect(output).toMatch(/Migrations: Applied migration /);
     expect(output).toContain('Demo partner (created now;');
     // A pool is what makes the replacement example answer with numbers instead of 501.
@@ -150,6 +159,74 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
     expect(result.numbers[0].replace_with.e164).toMatch(/^\+47910000(0[1-9]|10)$/);
   });
 
+  it('gives every client a right answer while the switch posts records and partners read at once', async () => {
+    // The database and the switch token as printed: the operator CLI line and the development token.
+    const output = launcher!.output();
+    const databaseUrl = /DATABASE_URL='([^']+)' pnpm trackline partner:list/.exec(output)?.[1];
+    expect(databaseUrl).toMatch(
+      new RegExp(`^postgres://postgres:[^@]+@127\\.0\\.0\\.1:${ports.postgres}/postgres$`),
+    );
+    const telephonyToken = summaryValue(output, 'TELEPHONY_TOKEN');
+    const partner = {
+      managementUrl: `https://127.0.0.1:${ports.management}`,
+      username: summaryValue(output, 'username'),
+      password: firstPassword,
+    };
+
+    // Four customers, each with a source on a static number of its own.
+    const numbers = runCli(databaseUrl!, [
+      'numbers:add',
+      '--partner',
+      'demo',
+      '--kind',
+      'static',
+      STATIC_RANGE,
+    ]);
+    expect(numbers.status).toBe(0);
+    const customers: ProbeCustomer[] = [];
+    for (let k = 1; k <= 4; k++) {
+      const name = `Probe Customer ${k}`;
+      const created = await partnerWrite(partner, '/v1/customers', { name, custnr: `P-${k}` });
+      expect(created.status).toBe(200);
+      const id = String(
+        parse<{ customers: Array<{ customer_id: unknown }> }>(created)!.customers[0].customer_id,
+      );
+      const source = await partnerWrite(partner, '/v1/sources', {
+        customer_id: id,
+        name: `Ad ${k}`,
+        phonenr: '+4722334455',
+      });
+      expect(source.status).toBe(200);
+      const destnr = parse<{ sources: Array<{ destnr: string }> }>(source)!.sources[0].destnr;
+      customers.push({ id, custnr: `P-${k}`, name, destnr });
+    }
+    expect(new Set(customers.map((customer) => customer.destnr)).size).toBe(4);
+
+    const outcome = await runConcurrencyProbe({
+      ...partner,
+      telephonyToken,
+      customers,
+      records: 50,
+      writers: 5,
+    });
+    expect(outcome.bad).toEqual([]);
+
+    // Afterwards each customer lists exactly the records the switch was answered 201 for.
+    for (const [k, customer] of customers.entries()) {
+      const list = await partnerGet(
+        partner,
+        `/v1/statistics/cdrs?custnr=${customer.custnr}&from_date=2026-03-01&to_date=2026-04-01`,
+      );
+      expect(list.status).toBe(200);
+      const page = parse<{ total: number; cdrs: Array<{ cdr_id: string }> }>(list)!;
+      const listed = page.cdrs.map((record) => String(record.cdr_id)).sort();
+      expect(listed).toEqual([...outcome.posted.get(customer.custnr)!].sort());
+      // Records 0–49 go round the four customers: 13, 13, 12, 12.
+      expect(listed).toHaveLength(Math.ceil((50 - k) / 4));
+      expect(Number(page.total)).toBe(listed.length);
+    }
+  });
+
   it('stops everything it started on SIGTERM and frees its ports', async () => {
     await stopWithSigterm(launcher!);
   });
@@ -173,7 +250,38 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
 
     await stopWithSigterm(launcher);
   });
+
+  function runCli(databaseUrl: string, args: string[]): { status: number | null; output: string } {
+    const result = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'services/management/dist/cli.js'), ...args],
+      {
+        env: {
+          PATH: process.env.PATH,
+          DATABASE_URL: databaseUrl,
+          REDIS_URL: redisUrl,
+          REDIS_KEY_PREFIX: keyPrefix,
+        },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  }
 });
+
+/** A digest-authenticated JSON POST on the management API, as the partner would make it. */
+function partnerWrite(
+  partner: { managementUrl: string; username: string; password: string },
+  route: string,
+  body: Record<string, unknown>,
+): Promise<ProbeResult> {
+  return digestRequest(`${partner.managementUrl}${route}`, partner.username, partner.password, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
 
 function exitWithin(current: LauncherProcess, timeoutMs: number): Promise<number | string> {
   let timer: NodeJS.Timeout | undefined;

@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '@trackline/platform';
-import { runCommand, startChild, waitForHealth, type ManagedChild } from './children';
+import { runCommand, startChild, waitForHealth } from './children';
 import { ensureDemoPartner, type RunCli } from './demo-partner';
+import { developmentSettings, loadDevelopmentSecrets } from './development-defaults';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { loadLauncherConfig, type LauncherConfig } from './launcher-config';
 import { LauncherError } from './launcher-error';
 import { acquireDataDirLock } from './launcher-lock';
 import { ensureRedis, findOnPath } from './local-redis';
-import { summaryLines } from './summary';
+import { redact, summaryLines } from './summary';
 
 const write = (line: string): void => void process.stdout.write(`${line}\n`);
 const step = (line: string): void => write(`▸ ${line}`);
@@ -27,7 +28,7 @@ async function start(config: LauncherConfig): Promise<void> {
   const releaseLock = acquireDataDirLock(config.dataDir);
   cleanups.push({ label: 'data folder lock', run: async () => releaseLock() });
 
-  // Redis first: it is the step that can fail for want of an install, so fail before PGlite boots.
+  // Redis first: it is the step that can fail for want of an install, so fail before Postgres starts.
   step(`Redis: looking for a server at ${config.redisUrl}`);
   const redis = await ensureRedis({
     url: config.redisUrl,
@@ -42,20 +43,33 @@ async function start(config: LauncherConfig): Promise<void> {
       : 'Redis: using the server that answered',
   );
 
+  const secretsFile = path.join(config.dataDir, 'dev-secrets.json');
+  const secrets = loadDevelopmentSecrets(secretsFile);
+  const development = developmentSettings(config.development, secrets, secretsFile);
+
   let databaseUrl = config.databaseUrl;
   if (databaseUrl !== undefined) {
     step(`Postgres: using DATABASE_URL (${redact(databaseUrl)})`);
   } else {
-    const pgliteDir = path.join(config.dataDir, 'pglite');
-    step(`Postgres: DATABASE_URL is unset, starting embedded Postgres (PGlite), data in ${pgliteDir}`);
-    const postgres = await startEmbeddedPostgres({ dataDir: pgliteDir, port: config.pglitePort });
-    cleanups.push({ label: 'embedded Postgres (flushing data)', run: postgres.stop });
+    const postgresDir = path.join(config.dataDir, 'postgres');
+    step(
+      `Postgres: DATABASE_URL is unset, starting embedded PostgreSQL on 127.0.0.1:${config.embeddedPostgresPort} (EMBEDDED_POSTGRES_PORT), data in ${postgresDir}`,
+    );
+    const postgres = await startEmbeddedPostgres({
+      dataDir: postgresDir,
+      port: config.embeddedPostgresPort,
+      password: secrets.postgresPassword,
+      write,
+    });
+    cleanups.push({ label: 'embedded Postgres', run: postgres.stop });
+    void postgres.exited.then((code) => onUnexpectedExit('embedded Postgres', code));
     databaseUrl = postgres.url;
-    step(`Postgres: embedded server listening at ${databaseUrl}`);
+    step(`Postgres: embedded server ready at ${redact(databaseUrl)}`);
   }
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...development.env,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redis.url,
     DATA_DIR: config.dataDir,
@@ -108,7 +122,7 @@ async function start(config: LauncherConfig): Promise<void> {
     label: 'services',
     run: () => Promise.all(children.map((child) => child.stop())).then(() => undefined),
   });
-  for (const child of children) void child.exited.then((code) => onUnexpectedExit(child, code));
+  for (const child of children) void child.exited.then((code) => onUnexpectedExit(child.name, code));
 
   const managementUrl = `https://127.0.0.1:${config.managementPort}`;
   const replacementUrl = `http://127.0.0.1:${config.replacementPort}`;
@@ -131,7 +145,9 @@ async function start(config: LauncherConfig): Promise<void> {
     replacementUrl,
     databaseUrl,
     redisUrl: redis.url,
+    embeddedDatabase: config.databaseUrl === undefined,
     dataDir: config.dataDir,
+    developmentLines: development.lines,
     demo,
     demoFile,
   })) {
@@ -154,9 +170,9 @@ function serviceEntries(rootDir: string): { management: string; cli: string; rep
   return entries;
 }
 
-function onUnexpectedExit(child: ManagedChild, code: number | string): void {
+function onUnexpectedExit(name: string, code: number | string): void {
   if (stopping !== undefined) return;
-  write(`▸ ${child.name} exited (${String(code)}); stopping everything.`);
+  write(`▸ ${name} exited (${String(code)}); stopping everything.`);
   void stopAll(1);
 }
 
@@ -208,12 +224,6 @@ function main(): void {
       error instanceof LauncherError ? `✖ ${error.message}` : `✖ ${(error as Error).stack ?? String(error)}`,
     );
   });
-}
-
-function redact(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password !== '') parsed.password = '***';
-  return parsed.toString();
 }
 
 main();

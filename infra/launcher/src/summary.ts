@@ -6,7 +6,11 @@ export interface SummaryInput {
   replacementUrl: string;
   databaseUrl: string;
   redisUrl: string;
+  /** True when databaseUrl is the launcher's embedded Postgres (its password is a local one). */
+  embeddedDatabase: boolean;
   dataDir: string;
+  /** The development defaults in force (development-defaults.ts). */
+  developmentLines: string[];
   demo: DemoPartnerOutcome;
   demoFile: string;
 }
@@ -18,14 +22,20 @@ export function summaryLines(input: SummaryInput): string[] {
     'Trackline is running.',
     `  management API   ${input.managementUrl}   (HTTPS, self-signed certificate unless TLS_CERT/TLS_KEY are set)`,
     `  replacement API  ${input.replacementUrl}`,
-    `  Postgres         ${input.databaseUrl}`,
+    `  Postgres         ${input.embeddedDatabase ? input.databaseUrl : redact(input.databaseUrl)}`,
     `  Redis            ${input.redisUrl}`,
     `  data folder      ${input.dataDir}`,
+    '',
+    'The operator CLI against this database (docs/operations.md):',
+    input.embeddedDatabase
+      ? `  DATABASE_URL='${input.databaseUrl}' pnpm trackline partner:list`
+      : '  pnpm trackline partner:list   (with the same DATABASE_URL in the environment)',
+    '',
+    ...input.developmentLines,
     '',
   ];
   if (input.demo.kind === 'skipped') {
     lines.push(`The database has ${input.demo.partnerCount} partner(s); no demo partner was created.`);
-    lines.push('List them with: pnpm trackline partner:list');
   } else {
     lines.push(...demoLines(input.demo.partner, input, input.demo.kind === 'created'));
   }
@@ -50,4 +60,11 @@ function demoLines(partner: DemoPartner, input: SummaryInput, created: boolean):
     `  curl -s -X POST '${input.replacementUrl}/dynamic-numbers?sign=${sign}' -H 'Content-Type: application/json' \\`,
     `    --data-raw '${body}'`,
   ];
+}
+
+/** The URL with its password hidden, for URLs the operator gave (they may be production ones). */
+export function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
 }

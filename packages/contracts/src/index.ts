@@ -8,6 +8,7 @@ export * from './binding.codec';
 export * from './call-attribution.codec';
 export * from './customer-seen-event.codec';
 export * from './projection-writer';
+export * from './projection-generation.codec';
 export * from './text-rules';
 export * from './accept-rules';
 export * from './field-label';

@@ -1,4 +1,12 @@
-import { assertKeyPrefix, isKeySafeAdvId, numberIndexKey, partnerHashTag, partnerKeys } from './redis-keys';
+import {
+  assertKeyPrefix,
+  digestKeys,
+  isKeySafeAdvId,
+  numberIndexKey,
+  partnerHashTag,
+  partnerKeys,
+  projectionKeys,
+} from './redis-keys';
 
 // Redis Cluster hashes only the part between the first "{" and the next "}".
 function hashTagOf(key: string): string {
@@ -48,5 +56,30 @@ describe('partner keys', () => {
     expect(isKeySafeAdvId('Bil-Partner_1.no')).toBe(true);
     expect(() => assertKeyPrefix('{x}:')).toThrow(RangeError);
     expect(assertKeyPrefix('')).toBe('');
+  });
+});
+
+describe('global bookkeeping keys', () => {
+  it('keeps every projection-rebuild key in one slot, apart from every partner', () => {
+    const keys = projectionKeys('t1:');
+    const all = [keys.generation, keys.rebuildLock, keys.rebuildRun('abc')];
+    for (const key of all) {
+      expect(key.startsWith('t1:')).toBe(true);
+      expect(hashTagOf(key)).toBe('projections');
+    }
+    expect(new Set(all).size).toBe(all.length);
+    expect(hashTagOf(partnerKeys('t1:', 'projections').config)).not.toBe('projections');
+  });
+
+  it('keeps the digest epoch in the slot of every nonce counter', () => {
+    const keys = digestKeys('t1:');
+    expect(hashTagOf(keys.epoch)).toBe('mgmt:digest');
+    expect(hashTagOf(keys.nonceCount('00ff'))).toBe('mgmt:digest');
+    expect(keys.nonceCount('a')).not.toBe(keys.nonceCount('b'));
+  });
+
+  it('refuses a prefix that would break the tags', () => {
+    expect(() => projectionKeys('a{b')).toThrow(RangeError);
+    expect(() => digestKeys('a b')).toThrow(RangeError);
   });
 });

@@ -104,3 +104,50 @@ export function partnerKeys(prefix: string, advId: string): PartnerKeys {
     callScreen: (callId) => `${base}screened:${callId}`,
   };
 }
+
+/**
+ * Management's bookkeeping of full projection rebuilds (docs/redis-keys.md, Projection generation).
+ * All under one hash tag, `{projections}`, so the script that ends a rebuild (run key → marker) is
+ * valid on Redis Cluster; no partner's tag can equal it (those start with `p:`).
+ */
+export interface ProjectionKeys {
+  /**
+   * String: the generation marker (`projection-generation.codec.ts`), written last by every full
+   * rebuild. Missing means Redis does not (yet) hold every partner's projection: replacement
+   * answers "starting" instead of "unknown", and management rebuilds.
+   */
+  readonly generation: string;
+  /** String with an expiry: the token of the management replica rebuilding now (one at a time). */
+  readonly rebuildLock: string;
+  /**
+   * String with an expiry, one per rebuild: set when the rebuild starts; if it is gone when the
+   * rebuild ends, Redis lost data in between and the marker must not be written.
+   */
+  rebuildRun(token: string): string;
+}
+
+export function projectionKeys(prefix: string): ProjectionKeys {
+  const base = `${assertKeyPrefix(prefix)}{projections}:`;
+  return {
+    generation: `${base}generation`,
+    rebuildLock: `${base}rebuild-lock`,
+    rebuildRun: (token) => `${base}rebuild-run:${token}`,
+  };
+}
+
+/**
+ * Management's digest-authentication keys (docs/redis-keys.md, Digest nonces). One hash tag for the
+ * epoch and every nonce counter: they live on one node, so the epoch names exactly the counters
+ * that could be lost with it, and one script can check both on Redis Cluster.
+ */
+export interface DigestKeys {
+  /** String: the Redis epoch every nonce names; recreated (SET NX, random) when missing. */
+  readonly epoch: string;
+  /** String with an expiry: the highest `nc` used with one nonce. */
+  nonceCount(nonce: string): string;
+}
+
+export function digestKeys(prefix: string): DigestKeys {
+  const base = `${assertKeyPrefix(prefix)}{mgmt:digest}:`;
+  return { epoch: `${base}epoch`, nonceCount: (nonce) => `${base}nc:${nonce}` };
+}

@@ -8,3 +8,4 @@ export * from './fixed-metrics';
 export * from './http-limits';
 export * from './shared-settings';
 export * from './lua-script';
+export * from './api-reference';

@@ -6,3 +6,5 @@ export { startRedisCluster, type RedisClusterHandle, type RedisClusterOptions } 
 export { freePort } from './free-port';
 export { slowClient, type SlowClientResult } from './slow-client';
 export * from './provider';
+export { renderedDom, visibleText } from './headless-browser';
+export { OpenApiContract, type ContractOptions, type ObservedExchange } from './openapi-contract';

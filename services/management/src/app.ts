@@ -9,6 +9,7 @@ import { createHttpApp } from './http/http-app';
 import { createHttpsFront, type HttpsFront } from './http/https-front';
 import { loadTlsMaterial } from './http/tls-certificate';
 import type { ManagementMetrics } from './metrics/management-metrics';
+import { watchProjectionGeneration } from './projections/watch-projection-generation';
 import { metricsEndpoint } from './metrics/metrics.routes';
 import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
 import type { TwilioCallsService } from './telephony/twilio/twilio-calls.service';
@@ -66,16 +67,16 @@ export async function createManagementApp(
   const redisReady = await becomesReady(redis, config.redis.connectTimeoutMs);
 
   const core = createManagementCore({ config, dataSource, redis, logger, clock });
-  const { stores, projections } = core;
+  const { stores, projectionHealer } = core;
   // Start from a Redis that matches the database, whatever happened while no writer ran
   // (docs/redis-keys.md, Writers).
   // A failure is logged, not fatal: the partner API works without it, and a rebuild repairs Redis.
   const rebuildProjections = () =>
-    projections.rebuild().then(
-      (counts) => logger.info(counts, 'Redis projections rebuilt'),
-      (error: unknown) =>
+    projectionHealer
+      .rebuild('start')
+      .catch((error: unknown) =>
         logger.error({ err: error }, 'Redis projections rebuild failed; run projections:rebuild'),
-    );
+      );
   if (redisReady) await rebuildProjections();
   else {
     // A pod restarted during a Redis outage must not crash-loop (docs/operations.md, Redis
@@ -84,7 +85,14 @@ export async function createManagementApp(
     logger.warn('Redis is unreachable: starting without it; /ready answers 503 until it connects');
     redis.once('ready', () => void rebuildProjections());
   }
-  const { metrics, twilio, routes, authenticator } = createManagementApi(core, {
+  // From now on, a Redis that comes back empty (or loses its data in place) gets its projections
+  // back without anyone running a command (docs/operations.md, Redis outages).
+  const stopWatchingProjections = watchProjectionGeneration(
+    projectionHealer,
+    redis,
+    config.projections.checkIntervalMs,
+  );
+  const { metrics, twilio, routes, authenticator, rateLimiter } = createManagementApi(core, {
     config,
     dataSource,
     readDataSource,
@@ -106,6 +114,10 @@ export async function createManagementApp(
     logger,
     routes: [...routes, ...(options.extraRoutes ?? [])],
     authenticator,
+    rateLimit:
+      rateLimiter === undefined
+        ? undefined
+        : { limiter: rateLimiter, clock, count: (result) => metrics.rateLimit(result) },
     trustedProxies: config.trustProxy,
     readiness: readinessChecks(dataSource, redis, readDataSource, config.readinessTimeoutMs),
     metrics: {
@@ -132,6 +144,7 @@ export async function createManagementApp(
     listen: () => front.listen(config.port, config.host),
     close: async () => {
       stopSweep?.();
+      stopWatchingProjections();
       await front.close(config.shutdownTimeoutMs);
       await customerEvents?.stop();
       await redis.quit().catch(() => redis.disconnect());

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import {
   createRedisClient,
+  loadApiDocument,
   metricsHandler,
   requestContext,
   type Logger,
@@ -15,6 +16,7 @@ import {
   CachedTrackingNumbersStore,
   RedisTrackingNumbersStore,
 } from './dynamic-numbers/tracking-numbers.store';
+import { API_REFERENCE_GET_PATHS, apiReferenceRoutes } from './api-reference/api-reference.routes';
 import { healthRoutes } from './health/health.routes';
 import { toHttpError } from './http/error-mapper';
 import { markRequestStart, sendJson, serverTiming } from './http/json-response';
@@ -23,6 +25,8 @@ import { requestIdSource } from './http/request-id';
 import { ReplacementMetrics } from './metrics/replacement-metrics';
 import { CachedPartnerConfigStore } from './partners/partner-config.cache';
 import { RedisPartnerConfigStore } from './partners/partner-config.store';
+import { CachedProjectionGenerationStore } from './partners/projection-generation.cache';
+import { RedisProjectionGenerationStore } from './partners/projection-generation.store';
 import { RedisNumberPoolStore } from './pools/number-pool.store';
 import { CallRoutingService } from './telephony/call-routing.service';
 import { RedisCallRoutingStore } from './telephony/call-routing.store';
@@ -75,8 +79,14 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     new RedisPartnerConfigStore(redis, prefix),
     config.partnerConfigCacheMs,
   );
+  // Read only after a partner or number lookup missed, and cached as long as partner settings.
+  const generations = new CachedProjectionGenerationStore(
+    new RedisProjectionGenerationStore(redis, prefix),
+    config.partnerConfigCacheMs,
+  );
   const dynamicNumbers = new DynamicNumbersService({
     partners,
+    generations,
     pools: new RedisNumberPoolStore(redis, prefix),
     newSessionId: options.newSessionId ?? randomUUID,
     sessions: metrics,
@@ -85,7 +95,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
       config.partnerConfigCacheMs,
     ),
   });
-  const callRouting = new CallRoutingService(partners, new RedisCallRoutingStore(redis, prefix));
+  const callRouting = new CallRoutingService(partners, new RedisCallRoutingStore(redis, prefix), generations);
 
   const app = express();
   app.disable('x-powered-by');
@@ -96,6 +106,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   });
   app.use(requestContext(logger));
   app.use(healthRoutes(redis));
+  app.use(apiReferenceRoutes(loadApiDocument('replacement.yaml')));
   // No authentication and no partner names in it; keep it off the public route (docs/operations.md).
   app.get(
     '/metrics',
@@ -133,7 +144,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   app.use((req: Request, res: Response) => {
     const known = postOnly.has(req.path);
     if (known) sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'POST' });
-    else if (req.path === '/metrics')
+    else if (req.path === '/metrics' || API_REFERENCE_GET_PATHS.includes(req.path))
       sendJson(res, 405, { success: false, error: 'Method not allowed' }, { Allow: 'GET' });
     else sendJson(res, 404, { success: false, error: 'Not found' });
   });

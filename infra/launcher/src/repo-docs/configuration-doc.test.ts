@@ -72,6 +72,8 @@ describe('docs/configuration.md', () => {
     expect([...management.keys()]).toEqual(
       expect.arrayContaining(['MANAGEMENT_PORT', 'DATABASE_URL', 'NOTIFY_POLL_MS']),
     );
-    expect([...launcher.keys()]).toEqual(expect.arrayContaining(['DATA_DIR', 'PGLITE_PORT', 'PATH']));
+    expect([...launcher.keys()]).toEqual(
+      expect.arrayContaining(['DATA_DIR', 'EMBEDDED_POSTGRES_PORT', 'PATH']),
+    );
   });
 });

@@ -42,25 +42,38 @@ export function probe(url: string, request: ProbeRequest = {}): Promise<ProbeRes
   });
 }
 
+/** A GET with HTTP Digest authentication (see digestRequest). */
+export function digestGet(url: string, username: string, password: string): Promise<ProbeResult> {
+  return digestRequest(url, username, password);
+}
+
 /**
- * A GET with HTTP Digest authentication the way `curl --digest` does it: ask without credentials,
- * answer the MD5 challenge of the 401 with qop=auth, nc=00000001 and a fresh cnonce.
+ * A request with HTTP Digest authentication the way `curl --digest` does it: ask without
+ * credentials, answer the MD5 challenge of the 401 with qop=auth, nc=00000001 and a fresh cnonce.
+ * The digest's uri is the request target, query string included.
  */
-export async function digestGet(url: string, username: string, password: string): Promise<ProbeResult> {
-  const first = await probe(url);
+export async function digestRequest(
+  url: string,
+  username: string,
+  password: string,
+  request: ProbeRequest = {},
+): Promise<ProbeResult> {
+  const method = request.method ?? 'GET';
+  const first = await probe(url, request);
   if (first.status !== 401) return first;
   const challenge = md5Challenge(first.headers);
-  const uri = new URL(url).pathname;
+  const target = new URL(url);
+  const uri = `${target.pathname}${target.search}`;
   const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
   const cnonce = randomBytes(16).toString('hex');
   const nc = '00000001';
   const ha1 = md5(`${username}:${challenge.realm}:${password}`);
-  const ha2 = md5(`GET:${uri}`);
+  const ha2 = md5(`${method}:${uri}`);
   const response = md5(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:auth:${ha2}`);
   const authorization =
     `Digest username="${username}", realm="${challenge.realm}", nonce="${challenge.nonce}", uri="${uri}", ` +
     `cnonce="${cnonce}", nc=${nc}, qop=auth, response="${response}", algorithm=MD5`;
-  return probe(url, { headers: { Authorization: authorization } });
+  return probe(url, { ...request, headers: { ...(request.headers ?? {}), Authorization: authorization } });
 }
 
 function md5Challenge(headers: IncomingHttpHeaders): { realm: string; nonce: string } {

@@ -33,7 +33,7 @@ import { createManagementStores } from '../composition/management-stores';
 import { createDataSource } from '../db/data-source';
 import { runMigrations } from '../db/migrate';
 import { startManagementService, type ServiceUnderTest } from './bench-service';
-import { startPrivateRedis, type PrivateRedis } from './private-redis';
+import { startPrivateRedis, type PrivateRedis } from '../test-support/private-redis';
 import { loadSystemBenchConfig, type SystemBenchConfig } from './system-bench-config';
 import {
   checkSystemTargets,

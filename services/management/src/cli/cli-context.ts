@@ -5,7 +5,7 @@ import { loadManagementConfig, type ManagementConfig } from '../config/managemen
 import { createCliRedis, openMainDatabase } from '../composition/management-connections';
 import { createManagementCore, type ManagementCore } from '../composition/management-root';
 import type { ManagementServices } from '../composition/management-services';
-import type { ProjectionsService } from '../projections/projections.service';
+import type { ProjectionHealer } from '../projections/projection-healer';
 import type { CliOutput } from './cli-output';
 
 /**
@@ -21,8 +21,8 @@ export interface CliContext {
    * Changes are projected into Redis after each commit; a Redis failure then is a warning on stderr.
    */
   withServices<T>(work: (services: ManagementServices) => Promise<T>): Promise<T>;
-  /** The same connections, for projections:rebuild. */
-  withProjections<T>(work: (projections: ProjectionsService) => Promise<T>): Promise<T>;
+  /** The same connections, for projections:rebuild (the one full-rebuild path, marker included). */
+  withProjections<T>(work: (projections: ProjectionHealer) => Promise<T>): Promise<T>;
   /** Postgres only, for commands that change nothing Redis projects (the notification outbox). */
   withDatabase<T>(work: (dataSource: DataSource) => Promise<T>): Promise<T>;
   /** Postgres and Redis, for privacy:erase (call attributions live in Redis). */
@@ -36,7 +36,7 @@ export function createCliContext(env: Env, output: CliOutput): CliContext {
     config: () => (config ??= loadManagementConfig(env)),
     withServices: (work) => withConnections(context.config(), output, ({ core }) => work(core.services)),
     withProjections: (work) =>
-      withConnections(context.config(), output, ({ core }) => work(core.projections)),
+      withConnections(context.config(), output, ({ core }) => work(core.projectionHealer)),
     withRedisAndDatabase: (work) =>
       withConnections(context.config(), output, ({ dataSource, redis }) => work(dataSource, redis)),
     withDatabase: async (work) => {

@@ -5,7 +5,13 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '@trackline/test-harness';
-import { decodePartnerConfig, partnerKeys } from '@trackline/contracts';
+import {
+  decodePartnerConfig,
+  decodeProjectionGeneration,
+  partnerKeys,
+  PROJECTION_VERSION,
+  projectionKeys,
+} from '@trackline/contracts';
 import { Redis } from 'ioredis';
 import { createDataSource } from '../db/data-source';
 import { runCli } from './run-cli';
@@ -211,8 +217,13 @@ describe('operator CLI', () => {
       expect(rebuilt.code).toBe(0);
       expect(rebuilt.out).toEqual([
         'Rebuilt projections of 1 partner: 0 pool numbers, 0 static routes, 0 answering numbers; removed 0 stale index entries',
+        expect.stringMatching(/^Generation [0-9a-f]{16} marked complete$/),
       ]);
       expect(decodePartnerConfig(await client.hgetall(config))?.advId).toBe('acme');
+      // The marker names the rebuild the command just made (docs/redis-keys.md, Projection generation).
+      const generationId = /^Generation ([0-9a-f]{16})/.exec(rebuilt.out[1]!)![1];
+      const marker = decodeProjectionGeneration(await client.get(projectionKeys(redis.keyPrefix).generation));
+      expect(marker).toEqual(expect.objectContaining({ id: generationId, version: PROJECTION_VERSION }));
     } finally {
       client.disconnect();
     }

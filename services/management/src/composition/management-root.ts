@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger, RedisConnection } from '@trackline/platform';
+import { loadApiDocument, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
+import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import type { ManagementConfig } from '../config/management-config';
@@ -9,12 +10,18 @@ import { RedisSentCustomersRecord } from '../customer-events/sent-customers.reco
 import { countedIngestion } from '../metrics/counted-ingestion';
 import { ManagementMetrics } from '../metrics/management-metrics';
 import { TypeormOutboxStatusCounts } from '../notifications/outbox-status-counts.store';
-import { createProjections, projectionListeners } from '../projections/create-projections';
+import {
+  createProjectionHealer,
+  createProjections,
+  projectionListeners,
+} from '../projections/create-projections';
+import type { ProjectionHealer } from '../projections/projection-healer';
 import type { ProjectionsService } from '../projections/projections.service';
 import { createTwilioTelephony, type TwilioTelephony } from '../telephony/twilio/create-twilio-telephony';
 import { DigestAuthenticator } from '../http/digest/digest-authenticator';
 import { NonceIssuer } from '../http/digest/digest-nonce';
 import { RedisNonceCounter } from '../http/digest/nonce-counter';
+import { RedisRateLimiter, type RateLimiter } from '../http/rate-limit/rate-limiter';
 import type { AnyRouteDefinition } from '../http/route-definition';
 import { pingRoutes } from '../ping/ping.routes';
 import { telephonyRoutes } from '../telephony/telephony.routes';
@@ -40,8 +47,10 @@ export interface ManagementCoreDeps {
 /** What the HTTP app and every CLI command share: the stores, the Redis projections, the services. */
 export interface ManagementCore {
   stores: ManagementStores;
-  /** The publisher every service calls after its commit, and `rebuild()` for start and the CLI. */
+  /** The publisher every service calls after its commit. */
   projections: ProjectionsService;
+  /** The one full rebuild: at start, by `projections:rebuild`, and when Redis lost the projections. */
+  projectionHealer: ProjectionHealer;
   services: ManagementServices;
 }
 
@@ -49,6 +58,11 @@ export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
   const { config, dataSource, redis, logger } = deps;
   const keyPrefix = config.redis.keyPrefix;
   const projections = createProjections({ dataSource, redis, keyPrefix, logger, clock: deps.clock });
+  const projectionHealer = createProjectionHealer(
+    projections,
+    { redis, keyPrefix, logger, clock: deps.clock },
+    { rebuildLockMs: config.projections.rebuildLockMs },
+  );
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix });
   const services = createManagementServices(stores, config, {
     ...projectionListeners(projections),
@@ -56,7 +70,7 @@ export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
       new RedisSentCustomersRecord(redis, keyPrefix, new TypeormPartnersStore(dataSource.manager), logger),
     ],
   });
-  return { stores, projections, services };
+  return { stores, projections, projectionHealer, services };
 }
 
 export interface ManagementApiDeps extends ManagementCoreDeps {
@@ -80,6 +94,8 @@ export interface ManagementApi {
   routes: AnyRouteDefinition[];
   /** Digest authentication of partner routes, its nonce counts in Redis. */
   authenticator: DigestAuthenticator;
+  /** The per-partner request budget in Redis; undefined when RATE_LIMIT_PER_MINUTE is 0. */
+  rateLimiter: RateLimiter | undefined;
 }
 
 export function createManagementApi(core: ManagementCore, deps: ManagementApiDeps): ManagementApi {
@@ -104,6 +120,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     clock,
   });
   const routes = [
+    ...apiReferenceRoutes(loadApiDocument('management.yaml')),
     ...pingRoutes(),
     ...createManagementRoutes(core.services),
     ...cdrs.routes,
@@ -117,7 +134,11 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     new RedisNonceCounter(redis, config.redis.keyPrefix),
     core.services.partners,
   );
-  return { cdrs, metrics, ingestion, twilio, routes, authenticator };
+  const rateLimiter =
+    config.rateLimitPerMinute === 0
+      ? undefined
+      : new RedisRateLimiter(redis, config.redis.keyPrefix, config.rateLimitPerMinute);
+  return { cdrs, metrics, ingestion, twilio, routes, authenticator, rateLimiter };
 }
 
 function nonceSecret(config: ManagementConfig, logger: Logger): string {

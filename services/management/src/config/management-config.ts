@@ -33,6 +33,13 @@ export interface ManagementConfig {
    * the start waits for Redis before going on without it.
    */
   redis: RedisSettings;
+  /** Healing the Redis projections after Redis lost its data (docs/redis-keys.md, Projection generation). */
+  projections: {
+    /** How often each replica checks the generation marker (also checked on every Redis reconnection). */
+    checkIntervalMs: number;
+    /** How long one replica's rebuild keeps the others from starting the same rebuild. */
+    rebuildLockMs: number;
+  };
   /** One readiness check (`GET /ready`) waits at most this long: a probe answers even when a store hangs. */
   readinessTimeoutMs: number;
   /** At shutdown, how long requests in flight may finish before their connections are closed. */
@@ -44,6 +51,8 @@ export interface ManagementConfig {
   trustProxy: AddressList;
   /** Addresses (IPs or CIDRs) allowed to read GET /metrics; it names every partner. */
   metricsAllowIp: AddressList;
+  /** Authenticated partner requests per minute and partner, all replicas together; 0 turns the limit off. */
+  rateLimitPerMinute: number;
   digest: {
     realm: string;
     /** HMAC key for stateless nonces; every replica must share it. */
@@ -179,6 +188,10 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       connectTimeoutMs: 2_000,
       maxReconnectDelayMs: 5_000,
     }),
+    projections: {
+      checkIntervalMs: read.integer('PROJECTION_CHECK_INTERVAL_MS', 2_000, { min: 100, max: 600_000 }),
+      rebuildLockMs: read.integer('PROJECTION_REBUILD_LOCK_MS', 30_000, { min: 1_000, max: 3_600_000 }),
+    },
     readinessTimeoutMs: read.integer('READINESS_TIMEOUT_MS', 1_000, { min: 50, max: 60_000 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 600_000 }),
     http: readHttpLimits(read, {
@@ -194,6 +207,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       'METRICS_ALLOW_IP',
       orDefault(read.list('METRICS_ALLOW_IP'), DEFAULT_METRICS_ALLOW_IP),
     ),
+    rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, { min: 0, max: 1_000_000 }),
     digest: {
       realm: read.string('DIGEST_REALM', 'Trackline'),
       nonceSecret: nonceSecret ?? '',

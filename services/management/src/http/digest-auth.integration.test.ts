@@ -1,6 +1,7 @@
 import { Agent } from 'node:https';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { digestKeys } from '@trackline/contracts';
 import { Redis } from 'ioredis';
 import {
   createDigestPartner,
@@ -183,6 +184,27 @@ describe('digest authentication', () => {
     }
   });
 
+  it('answers a header replayed after Redis lost its data stale=true on every replica, and clients go on', async () => {
+    const [challenge] = await challengeFrom(service.port);
+    const header = pingAuthorization(challenge);
+    expect((await getAuthorized(service.port, header)).status).toBe(200);
+    expect((await getAuthorized(service.port, header)).status).toBe(401);
+
+    // Every key of this namespace goes, as when Redis restarts empty: the nc counters and their epoch.
+    await stores.redis.cleanup();
+    for (const replica of [second, service]) {
+      const replayed = await getAuthorized(replica.port, header);
+      expect(replayed.status).toBe(401);
+      expect(errorOf(replayed)).toEqual({ error: { status: 401, message: 'Digest nonce expired' } });
+      expect(parseChallenges(replayed.headers).every((fresh) => fresh.stale)).toBe(true);
+    }
+    // The fresh challenge names the new epoch: a client that knows the password is served at once.
+    const [fresh] = parseChallenges((await getAuthorized(service.port, header)).headers);
+    expect((await getAuthorized(service.port, pingAuthorization(fresh!))).status).toBe(200);
+    const client = new DigestClient(second.port, 'acme-api', PASSWORD);
+    expect((await client.request({ method: 'GET', path: PING })).status).toBe(200);
+  });
+
   it('checks the partner IP allowlist after authentication and says why it refuses', async () => {
     const result = await pingAs(service.port, 'elsewhere-api', PASSWORD);
     expect(result.status).toBe(401);
@@ -235,7 +257,7 @@ describe('digest authentication', () => {
       const [, keys] = await redis.scan(
         '0',
         'MATCH',
-        `${stores.redis.keyPrefix}mgmt:digest-nc:*`,
+        digestKeys(stores.redis.keyPrefix).nonceCount('*'),
         'COUNT',
         100_000,
       );

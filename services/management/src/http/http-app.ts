@@ -8,6 +8,7 @@ import { errorHandler } from './error-handler';
 import { healthHandlers, type ReadinessCheck } from './health.routes';
 import { mountRoutes } from './mount-routes';
 import type { PartnerAuthenticator } from './partner-authentication';
+import type { PartnerRateLimitOptions } from './rate-limit/partner-rate-limit';
 import { parseQuery, parseRequestPath } from './request-path';
 import { setRequestState, type ResponseFormat } from './request-state';
 import type { AnyRouteDefinition } from './route-definition';
@@ -17,6 +18,8 @@ export interface HttpAppDependencies {
   /** Every route, partner, switch and provider, each with its access option (mount-routes.ts). */
   routes: readonly AnyRouteDefinition[];
   authenticator: PartnerAuthenticator;
+  /** The per-partner request budget (docs/partner-api.md, Rate limit); none: unlimited. */
+  rateLimit?: PartnerRateLimitOptions;
   trustedProxies: AddressList;
   readiness: readonly ReadinessCheck[];
   clock: () => Date;
@@ -64,7 +67,11 @@ export function createHttpApp(deps: HttpAppDependencies): Express {
     if (!isHttps(req, deps.trustedProxies)) throw new ForbiddenError('HTTPS required');
     next();
   });
-  mountRoutes(app, deps.routes, { authenticator: deps.authenticator, clock: deps.clock });
+  mountRoutes(app, deps.routes, {
+    authenticator: deps.authenticator,
+    clock: deps.clock,
+    rateLimit: deps.rateLimit,
+  });
   app.use(errorHandler(deps.logger));
   return app;
 }

@@ -28,3 +28,16 @@ export class NotImplementedError extends TracklineError {
   readonly status = 501;
   readonly code = 'not_implemented';
 }
+
+/** A partner over its request budget; `retryAfterSeconds` fills the Retry-After header. */
+export class RateLimitedError extends TracklineError {
+  readonly status = 429;
+  readonly code = 'rate_limited';
+
+  constructor(
+    limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfterSeconds} s`);
+  }
+}

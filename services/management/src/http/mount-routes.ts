@@ -7,6 +7,7 @@ import { AuthenticationError } from './http-errors';
 import { effectiveMethod } from './method-override';
 import { partnerAuthentication, type PartnerAuthenticator } from './partner-authentication';
 import { signedForm } from './provider-signature';
+import { partnerRateLimit, type PartnerRateLimitOptions } from './rate-limit/partner-rate-limit';
 import { requestBody } from './request-body';
 import { checkRequestInput } from './request-input';
 import { requestState, type ResponseFormat } from './request-state';
@@ -25,6 +26,8 @@ const SWITCH_CHALLENGE = 'Bearer realm="trackline-telephony"';
 export interface RouteRegistrationDependencies {
   authenticator: PartnerAuthenticator;
   clock: () => Date;
+  /** The per-partner request budget; none: unlimited (RATE_LIMIT_PER_MINUTE=0, route tests). */
+  rateLimit?: PartnerRateLimitOptions;
 }
 
 /**
@@ -49,6 +52,7 @@ export function mountRoutes(
   // authentication never sees their paths.
   app.use(edgeRouteHandler(new RouteTable(edgeRoutes, { queryForm: false }), deps.clock));
   app.use(partnerAuthentication(deps.authenticator, deps.clock));
+  if (deps.rateLimit !== undefined) app.use(partnerRateLimit(deps.rateLimit));
   app.use(requestBody());
   app.use((req: Request, res: Response, next: NextFunction) => {
     checkRequestInput(requestState(res).query, req.body);
@@ -134,10 +138,11 @@ function edgeRouteHandler(table: RouteTable<EdgeRouteDefinition>, clock: () => D
       }
       case 'provider': {
         await run(parserOf(route), req, res);
-        response = await route.handle({ ...base, form: signedForm(req, route.signature) });
+        response = await route.handle({ ...base, form: signedForm(req, route.signature, req.log) });
         break;
       }
       case 'signed-link':
+      case 'public':
         response = await route.handle(base);
         break;
     }

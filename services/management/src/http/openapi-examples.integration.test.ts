@@ -96,7 +96,11 @@ function resolve<T>(value: T | { $ref?: string }): T {
   const target = ref
     .replace(/^#\//, '')
     .split('/')
-    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], spec);
+    // JSON pointer escapes: `#/paths/~1customers` names the path item `/customers`.
+    .reduce<unknown>(
+      (node, key) => (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+      spec,
+    );
   if (target === undefined) throw new Error(`unresolved ${ref}`);
   return resolve(target as T);
 }

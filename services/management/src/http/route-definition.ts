@@ -91,9 +91,24 @@ export interface SignedLinkRouteDefinition {
   handle(context: BaseRouteContext): Promise<ApiResponse>;
 }
 
+/**
+ * A route anyone may read, over HTTPS like the rest: the API reference and its documents, which
+ * hold nothing an account owns (docs/partner-api.md, API reference).
+ */
+export interface PublicRouteDefinition {
+  method: HttpMethod;
+  path: string;
+  access: 'public';
+  handle(context: BaseRouteContext): Promise<ApiResponse>;
+}
+
 /** Every route the one registration (mount-routes.ts) serves. */
 export type AnyRouteDefinition =
-  RouteDefinition | SwitchRouteDefinition | ProviderRouteDefinition | SignedLinkRouteDefinition;
+  | RouteDefinition
+  | SwitchRouteDefinition
+  | ProviderRouteDefinition
+  | SignedLinkRouteDefinition
+  | PublicRouteDefinition;
 
 /** Routes outside the partner API: matched on the path as sent, authenticated by their own option. */
 export type EdgeRouteDefinition = Exclude<AnyRouteDefinition, RouteDefinition>;

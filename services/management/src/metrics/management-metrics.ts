@@ -60,6 +60,7 @@ export class ManagementMetrics {
   private readonly collectionErrors: FixedCounter<'pools' | 'outbox'>;
   private readonly lifecycleRecords: FixedCounter<DataLifecycleAction>;
   private readonly lifecycleRuns: FixedCounter<'ok' | 'failed'>;
+  private readonly rateLimits: FixedCounter<'limited' | 'unavailable'>;
   private readonly defaultPartition: Gauge;
   /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
   private poolRead: Promise<PoolSnapshot[] | null> | undefined;
@@ -102,6 +103,12 @@ export class ManagementMetrics {
       help: 'Daily data lifecycle runs on this replica, by result.',
       label: 'result',
       values: ['ok', 'failed'],
+    });
+    this.rateLimits = new FixedCounter(registry, {
+      name: 'trackline_rate_limit_total',
+      help: 'Partner requests refused by the rate limit (limited), or let through because the limiter could not reach Redis (unavailable).',
+      label: 'result',
+      values: ['limited', 'unavailable'],
     });
     this.defaultPartition = new Gauge({
       name: 'trackline_cdrs_default_partition_records',
@@ -152,6 +159,10 @@ export class ManagementMetrics {
 
   httpRequest(method: string, route: string, status: number): void {
     this.httpRequests.inc({ method, route, status: String(status) });
+  }
+
+  rateLimit(result: 'limited' | 'unavailable'): void {
+    this.rateLimits.inc(this.rateLimits.indexOf(result));
   }
 
   cdrIngested(result: CdrIngestResult, count = 1): void {

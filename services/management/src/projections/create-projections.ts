@@ -1,6 +1,8 @@
 import type { Logger, RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import type { ManagementListeners } from '../composition/management-services';
+import { IoredisProjectionGenerationStore } from './projection-generation.store';
+import { ProjectionHealer, type ProjectionHealerSettings } from './projection-healer';
 import { IoredisProjectionStore } from './projection-redis.store';
 import { TypeormProjectionStore } from './projection.store';
 import { ProjectionsService } from './projections.service';
@@ -24,6 +26,21 @@ export function createProjections(dependencies: ProjectionsDependencies): Projec
     new IoredisProjectionStore(dependencies.redis, dependencies.keyPrefix),
     dependencies.logger.child({ component: 'projections' }),
     dependencies.clock ?? (() => new Date()),
+  );
+}
+
+/** The one full-rebuild path (start, `projections:rebuild`, and healing an emptied Redis). */
+export function createProjectionHealer(
+  projections: ProjectionsService,
+  dependencies: Pick<ProjectionsDependencies, 'redis' | 'keyPrefix' | 'logger' | 'clock'>,
+  settings: ProjectionHealerSettings,
+): ProjectionHealer {
+  return new ProjectionHealer(
+    projections,
+    new IoredisProjectionGenerationStore(dependencies.redis, dependencies.keyPrefix),
+    dependencies.logger.child({ component: 'projections' }),
+    settings,
+    dependencies.clock,
   );
 }
 

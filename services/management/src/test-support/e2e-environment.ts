@@ -59,11 +59,20 @@ export interface E2eEnvironment {
   close(): Promise<void>;
 }
 
-export async function startE2eEnvironment(partner: E2ePartner): Promise<E2eEnvironment> {
+export interface E2eOptions {
+  /** A Redis of the test's own (test-support/private-redis.ts) instead of the shared one. */
+  redisUrl?: string;
+}
+
+export async function startE2eEnvironment(
+  partner: E2ePartner,
+  options: E2eOptions = {},
+): Promise<E2eEnvironment> {
   const stores = await createTestStores();
+  const redisUrl = options.redisUrl ?? stores.redis.url;
   const cliEnv = {
     DATABASE_URL: stores.database.url,
-    REDIS_URL: stores.redis.url,
+    REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: stores.redis.keyPrefix,
   };
   const operator = async (...argv: string[]): Promise<string[]> => {
@@ -88,17 +97,17 @@ export async function startE2eEnvironment(partner: E2ePartner): Promise<E2eEnvir
       '--allow-ip', '127.0.0.1',
     ); // prettier-ignore
     management = await startTestService(
-      testConfig(stores, { TELEPHONY_TOKEN, CUSTOMER_EVENTS_BLOCK_MS: '50' }),
+      testConfig(stores, { TELEPHONY_TOKEN, CUSTOMER_EVENTS_BLOCK_MS: '50', REDIS_URL: redisUrl }),
       { consumeCustomerEvents: true },
     );
-    replacement = await startReplacement(stores);
+    replacement = await startReplacement(redisUrl, stores.redis.keyPrefix);
   } catch (error) {
     // A half-started environment must not leave its database, keys or consumer loop behind.
     await management?.close();
     await stores.release();
     throw error;
   }
-  const redis = new Redis(stores.redis.url);
+  const redis = new Redis(redisUrl);
   const running = management;
 
   return {
@@ -143,11 +152,11 @@ interface RunningReplacement {
   close(): Promise<void>;
 }
 
-async function startReplacement(stores: TestStores): Promise<RunningReplacement> {
+async function startReplacement(redisUrl: string, keyPrefix: string): Promise<RunningReplacement> {
   const clock = { now: Date.now() };
   const config = loadReplacementConfig({
-    REDIS_URL: stores.redis.url,
-    REDIS_KEY_PREFIX: stores.redis.keyPrefix,
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: keyPrefix,
     TELEPHONY_TOKEN,
     // Management's changes must be seen by the next request, not a second later.
     PARTNER_CONFIG_CACHE_MS: '0',

@@ -1,5 +1,6 @@
 import { request as httpRequest, type Agent as HttpAgent, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
+import { checkManagementAnswer } from './api-contract';
 
 export interface HttpResult {
   status: number;
@@ -19,6 +20,11 @@ export interface RawRequest {
   plain?: boolean;
   agent?: HttpAgent | HttpsAgent;
   host?: string;
+  /**
+   * Hold the answer against docs/openapi/management.yaml (default). Off only for requests that are
+   * not the API's: HTTP the service refuses before it is a request (malformed framing).
+   */
+  checkContract?: boolean;
 }
 
 /** One request over real HTTPS (self-signed certificate accepted) or plain HTTP. */
@@ -42,6 +48,21 @@ export function rawRequest(options: RawRequest): Promise<HttpResult> {
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
+          if (options.checkContract !== false) {
+            try {
+              checkManagementAnswer({
+                method: options.method,
+                target: options.path,
+                requestHeaders: headers,
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                body: text,
+              });
+            } catch (error) {
+              reject(error as Error);
+              return;
+            }
+          }
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,

@@ -2,9 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@trackline/platform';
 import type { ApiRecord } from '../http/api-response';
+import { checkManagementAnswer } from './api-contract';
 import { AddressList } from '../http/address-list';
 import { createHttpApp } from '../http/http-app';
 import type { PartnerAuthenticator } from '../http/partner-authentication';
+import type { PartnerRateLimitOptions } from '../http/rate-limit/partner-rate-limit';
 import type { AnyRouteDefinition, AuthenticatedPartner, HttpMethod } from '../http/route-definition';
 
 /** A partner as partner authentication hands it to the routes: Norwegian, no custom fields unless given. */
@@ -41,12 +43,17 @@ export interface RouteApp {
  */
 export async function startRouteApp(
   routes: readonly AnyRouteDefinition[],
-  options: { partners?: readonly AuthenticatedPartner[]; clock: () => Date },
+  options: {
+    partners?: readonly AuthenticatedPartner[];
+    clock: () => Date;
+    rateLimit?: PartnerRateLimitOptions;
+  },
 ): Promise<RouteApp> {
   const app = createHttpApp({
     logger: createLogger({ service: 'route-test', level: 'silent' }),
     routes,
     authenticator: partnerByName(options.partners ?? []),
+    rateLimit: options.rateLimit,
     trustedProxies: AddressList.parse(['127.0.0.1', '::1']),
     readiness: [],
     clock: options.clock,
@@ -115,6 +122,14 @@ export async function send(
 ): Promise<RouteAnswer> {
   const response = await fetch(`${base}${target}`, { method, headers: init.headers, body: init.body });
   const text = await response.text();
+  checkManagementAnswer({
+    method,
+    target,
+    requestHeaders: init.headers,
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: text,
+  });
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
   return {
     status: response.status,

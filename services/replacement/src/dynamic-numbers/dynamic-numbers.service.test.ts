@@ -2,6 +2,8 @@ import type { PartnerConfig } from '@trackline/contracts';
 import { ForbiddenError, signBody, verifySignature } from '@trackline/domain';
 import { NotImplementedError } from '../http/replacement-errors';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
+import type { ProjectionGenerationStore } from '../partners/projection-generation.store';
+import { ProjectionsRebuildingError } from '../resilience/projections-rebuilding-error';
 import type { AllocationInput, AllocationResult, NumberPoolStore } from '../pools/number-pool.store';
 import { DynamicNumbersService } from './dynamic-numbers.service';
 
@@ -38,8 +40,22 @@ function body(overrides: Record<string, unknown> = {}): Buffer {
   );
 }
 
-function service(pool: FakePool, partners = new FakePartners()): DynamicNumbersService {
-  return new DynamicNumbersService({ partners, pools: pool, newSessionId: () => SESSION });
+/** The generation marker's presence (docs/redis-keys.md, Projection generation); counts the reads. */
+class FakeGenerations implements ProjectionGenerationStore {
+  reads = 0;
+  constructor(public complete = true) {}
+  async isComplete(): Promise<boolean> {
+    this.reads++;
+    return this.complete;
+  }
+}
+
+function service(
+  pool: FakePool,
+  partners = new FakePartners(),
+  generations = new FakeGenerations(),
+): DynamicNumbersService {
+  return new DynamicNumbersService({ partners, generations, pools: pool, newSessionId: () => SESSION });
 }
 
 describe('DynamicNumbersService', () => {
@@ -52,6 +68,7 @@ describe('DynamicNumbersService', () => {
     const pool = new FakePool({ kind: 'allocated', sessionId: SESSION, numbers: [] });
     const checked = new DynamicNumbersService({
       partners: new FakePartners(),
+      generations: new FakeGenerations(),
       pools: pool,
       newSessionId: () => SESSION,
       verify,
@@ -62,6 +79,32 @@ describe('DynamicNumbersService', () => {
     expect(secrets).toHaveLength(2);
     expect(secrets[0]).toBe('k');
     expect(secrets[1]).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('answers an unknown advId 503 while the projections are being rebuilt, 403 once they are complete', async () => {
+    const pool = new FakePool({ kind: 'allocated', sessionId: SESSION, numbers: [] });
+    const generations = new FakeGenerations(false);
+    const replacing = service(pool, new FakePartners(), generations);
+    const unknown = body({ advId: 'not-projected-yet' });
+    const refusal = replacing.replace(unknown, 'f'.repeat(40), 0);
+    await expect(refusal).rejects.toBeInstanceOf(ProjectionsRebuildingError);
+    await expect(refusal).rejects.toMatchObject({
+      status: 503,
+      message: 'Service starting: configuration is being rebuilt, retry shortly',
+    });
+    // A known partner's wrong signature is wrong whatever Redis holds; it asks as well (same work).
+    await expect(replacing.replace(body(), 'f'.repeat(40), 0)).rejects.toThrow(ForbiddenError);
+    expect(generations.reads).toBe(2);
+    generations.complete = true;
+    await expect(replacing.replace(unknown, 'f'.repeat(40), 0)).rejects.toThrow(ForbiddenError);
+  });
+
+  it('never asks about the projections for a correctly signed request of a known partner', async () => {
+    const pool = new FakePool({ kind: 'allocated', sessionId: SESSION, numbers: ['+4791000001', null] });
+    const generations = new FakeGenerations(false);
+    const raw = body();
+    await service(pool, new FakePartners(), generations).replace(raw, signBody('k', raw), 0);
+    expect(generations.reads).toBe(0);
   });
 
   it('answers the allocated numbers, keeping the page number where none was free', async () => {

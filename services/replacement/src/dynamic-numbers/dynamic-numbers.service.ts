@@ -3,6 +3,10 @@ import type { CustomerSeenEvent, PartnerConfig } from '@trackline/contracts';
 import { ForbiddenError, verifySignature } from '@trackline/domain';
 import { NotImplementedError } from '../http/replacement-errors';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
+import {
+  assertProjectionsComplete,
+  type ProjectionGenerationStore,
+} from '../partners/projection-generation.store';
 import type { NumberPoolStore } from '../pools/number-pool.store';
 import {
   parseJsonBody,
@@ -22,6 +26,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface DynamicNumbersDeps {
   partners: PartnerConfigStore;
+  /** Whether an unknown advId is unknown, or not projected yet (docs/redis-keys.md, Projection generation). */
+  generations: ProjectionGenerationStore;
   pools: NumberPoolStore;
   newSessionId: () => string;
   /** Told, per allocation, whether it started a session (metrics). */
@@ -49,6 +55,11 @@ export class DynamicNumbersService {
     const secret = partner === null ? UNKNOWN_PARTNER_SECRET : partner.signingSecret;
     const signed = (this.deps.verify ?? verifySignature)(secret, rawBody, signature?.toLowerCase());
     if (partner === null || !signed) {
+      // While Redis is being rebuilt an unknown advId may be a partner not projected yet: 503, the
+      // partner did nothing wrong. Both refusals ask (a cached read), so neither takes longer.
+      const complete = assertProjectionsComplete(this.deps.generations);
+      if (partner === null) await complete;
+      else await complete.catch(() => undefined);
       throw new ForbiddenError('Invalid signature');
     }
     const request = parseReplacementRequest(body);

@@ -31,7 +31,12 @@ export function mountRoutes(
             throw new UnauthorizedError('A valid bearer token is required');
           answer = await route.handle({ ...base, body: parseJson(await readRawBody(req)) });
         } else {
-          const form = await readSignedForm(req, route.signature.publicUrl, route.signature.authToken);
+          const form = await readSignedForm(
+            req,
+            route.signature.publicUrl,
+            route.signature.authToken,
+            req.log,
+          );
           answer = await route.handle({ ...base, form });
         }
         send(res, answer);

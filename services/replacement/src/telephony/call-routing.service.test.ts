@@ -1,5 +1,6 @@
 import type { CallAttribution, NumberIndexEntry, StoredSourceRoute } from '@trackline/contracts';
 import { partnerConfig, sourceRoute } from '../test-support/fixtures';
+import { ProjectionsRebuildingError } from '../resilience/projections-rebuilding-error';
 import { CallRoutingService } from './call-routing.service';
 import type { CallRoutingStore, PoolBinding } from './call-routing.store';
 
@@ -29,8 +30,10 @@ class StaticRouteStore implements CallRoutingStore {
 
 function serviceFor(route: StoredSourceRoute): { service: CallRoutingService; store: StaticRouteStore } {
   const store = new StaticRouteStore(route);
-  return { service: new CallRoutingService({ find: async () => partner }, store), store };
+  return { service: new CallRoutingService({ find: async () => partner }, store, complete), store };
 }
+
+const complete = { isComplete: async () => true };
 
 const call = { callId: 'c1', anum: '+4799999999', bnum: '+4790000001', at: AT };
 
@@ -74,5 +77,43 @@ describe('CallRoutingService busy / no-answer diversion', () => {
       on_no_answer: null,
     });
     expect(store.saved[0]!.vmGreetingId).toBeNull();
+  });
+});
+
+describe('CallRoutingService while Redis is being rebuilt', () => {
+  const route = { ...sourceRoute(), stale: false };
+  const rebuilding = { isComplete: async () => false };
+
+  it('answers 503 for a number the index does not hold yet instead of rejecting the call', async () => {
+    const routing = new CallRoutingService(
+      { find: async () => partner },
+      new StaticRouteStore(route),
+      rebuilding,
+    );
+    await expect(routing.route({ ...call, bnum: '+4790000999' })).rejects.toBeInstanceOf(
+      ProjectionsRebuildingError,
+    );
+  });
+
+  it('answers 503 for an indexed number whose partner is not projected yet', async () => {
+    const routing = new CallRoutingService(
+      { find: async () => null },
+      new StaticRouteStore(route),
+      rebuilding,
+    );
+    await expect(routing.route(call)).rejects.toBeInstanceOf(ProjectionsRebuildingError);
+  });
+
+  it('routes what it finds, and rejects a number of nobody once the projections are complete', async () => {
+    const store = new StaticRouteStore(route);
+    const routing = new CallRoutingService({ find: async () => partner }, store, rebuilding);
+    expect((await routing.route(call)).decision.action).toBe('dial');
+    const complete = new CallRoutingService({ find: async () => partner }, store, {
+      isComplete: async () => true,
+    });
+    expect((await complete.route({ ...call, bnum: '+4790000999' })).decision).toEqual({
+      action: 'reject',
+      partner: null,
+    });
   });
 });

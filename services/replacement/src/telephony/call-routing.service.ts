@@ -6,6 +6,10 @@ import {
 } from '@trackline/contracts';
 import { selectAnsweringNumber, VOICEMAIL_TARGET } from '@trackline/domain';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
+import {
+  assertProjectionsComplete,
+  type ProjectionGenerationStore,
+} from '../partners/projection-generation.store';
 import type { CallRoutingStore, PoolBinding } from './call-routing.store';
 
 export interface RouteCallInput {
@@ -51,14 +55,23 @@ export class CallRoutingService {
   constructor(
     private readonly partners: PartnerConfigStore,
     private readonly store: CallRoutingStore,
+    /** Whether a miss is real, or Redis is being rebuilt (docs/redis-keys.md, Projection generation). */
+    private readonly generations: ProjectionGenerationStore,
   ) {}
 
   async route(input: RouteCallInput): Promise<RoutedCall> {
     const entry = await this.store.findNumber(input.bnum);
-    // Not one of ours: nothing to attribute, and no partner's key space to store it in.
-    if (entry === null) return { decision: { action: 'reject', partner: null }, staleRoute: false };
+    // Not one of ours: nothing to attribute, and no partner's key space to store it in. Unless the
+    // index is being rebuilt: then the call is answered 503 and the switch or provider falls back.
+    if (entry === null) {
+      await assertProjectionsComplete(this.generations);
+      return { decision: { action: 'reject', partner: null }, staleRoute: false };
+    }
     const partner = await this.partners.find(entry.advId);
-    if (partner === null) return { decision: { action: 'reject', partner: entry.advId }, staleRoute: false };
+    if (partner === null) {
+      await assertProjectionsComplete(this.generations);
+      return { decision: { action: 'reject', partner: entry.advId }, staleRoute: false };
+    }
 
     let decision: RouteDecision;
     let attribution: CallAttribution;

@@ -1,5 +1,12 @@
-import type { PartnerConfig, PartnerProjection, SourceRoute } from '@trackline/contracts';
-import { createLogger, type Logger } from '@trackline/platform';
+import {
+  encodeProjectionGeneration,
+  PROJECTION_VERSION,
+  projectionKeys,
+  type PartnerConfig,
+  type PartnerProjection,
+  type SourceRoute,
+} from '@trackline/contracts';
+import { createLogger, type Logger, type RedisConnection } from '@trackline/platform';
 import type { ReplacementConfig } from '../config/replacement-config';
 
 export const silentLogger: Logger = createLogger({ service: 'replacement-test', level: 'silent' });
@@ -88,4 +95,10 @@ let counter = 0;
 export function uniqueAdvId(label: string): string {
   counter += 1;
   return `${label}-${process.pid}-${counter}`;
+}
+
+/** Writes the generation marker management writes after a full rebuild (docs/redis-keys.md). */
+export async function markProjectionsComplete(redis: RedisConnection, keyPrefix: string): Promise<void> {
+  const generation = { version: PROJECTION_VERSION, id: 'test', builtAt: new Date().toISOString() };
+  await redis.set(projectionKeys(keyPrefix).generation, encodeProjectionGeneration(generation));
 }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { checkReplacementAnswer } from './api-contract';
 
 /**
  * A partner's server as the seed describes it, with its own HMAC-SHA1 signer (deliberately not the
@@ -39,9 +40,18 @@ export async function sendReplacementRequest(
   const path = options.path ?? '/dynamic-numbers';
   const url = signIn === 'query' ? `${baseUrl}${path}?sign=${signature}` : `${baseUrl}${path}`;
   const response = await fetch(url, { method: 'POST', headers, body: raw });
+  const text = await response.text();
+  checkReplacementAnswer({
+    method: 'POST',
+    target: url.slice(baseUrl.length),
+    requestHeaders: headers,
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: text,
+  });
   return {
     status: response.status,
-    body: (await response.json()) as Record<string, unknown>,
+    body: JSON.parse(text) as Record<string, unknown>,
     headers: response.headers,
   };
 }

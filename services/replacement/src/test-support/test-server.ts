@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { createLimitedHttpServer, listen, type RedisConnection } from '@trackline/platform';
 import { createReplacementApp } from '../app';
 import type { ReplacementConfig } from '../config/replacement-config';
-import { silentLogger, testConfig } from './fixtures';
+import { markProjectionsComplete, silentLogger, testConfig } from './fixtures';
 
 export interface TestServer {
   baseUrl: string;
@@ -18,6 +18,9 @@ export async function startTestServer(
   keyPrefix: string,
   overrides: Partial<ReplacementConfig> = {},
 ): Promise<TestServer> {
+  // The tests write projections as management does; they also stand in for its completed full
+  // rebuild, so an unknown advId or number is unknown (docs/redis-keys.md, Projection generation).
+  await markProjectionsComplete(redis, keyPrefix);
   const clock = { now: Date.UTC(2026, 0, 5, 9, 0, 0) };
   const config = testConfig(keyPrefix, overrides);
   const replacement = createReplacementApp({

@@ -31,7 +31,8 @@ export type DigestOutcome =
  *   CPU before the client is known): ours is bounded in length and linear (digest-header.ts);
  * - nonces are stateless (NonceIssuer) instead of an unbounded in-memory array one process knows;
  * - an expired nonce with a correct response gets `stale=true`, so clients retry silently;
- * - `nc` must grow per nonce across all replicas (NonceCounter in Redis), so a replay fails;
+ * - `nc` must grow per nonce across all replicas (NonceCounter in Redis), so a replay fails; a
+ *   nonce names the Redis epoch of its counters and is stale once Redis lost them;
  * - `qop=auth` is required (a response without qop has no replay guard);
  * - the header's `uri` must be the request line's target;
  * - responses are compared in constant time; SHA-256 is accepted besides MD5;
@@ -63,7 +64,7 @@ export class DigestAuthenticator extends HttpAuthDigest {
 
   /** The WWW-Authenticate challenges of a 401: MD5 first, which every digest client speaks. */
   challenges(now: Date, stale: boolean): string[] {
-    const nonce = this.nonceIssuer.issue(now);
+    const nonce = this.nonceIssuer.issue(now, this.counter.currentEpoch());
     return ['MD5', 'SHA-256'].map(
       (algorithm) =>
         `Digest realm="${this.realm}", qop="auth", algorithm=${algorithm}, nonce="${nonce}", stale=${stale ? 'true' : 'false'}`,
@@ -122,11 +123,23 @@ export class DigestAuthenticator extends HttpAuthDigest {
     if (!sameText(expected, response.toLowerCase()) || credentials === null)
       return fail('Invalid credentials');
 
-    if (nonceCheck.state === 'stale') return { pass: false, reason: 'Digest nonce expired', stale: true };
-    const fresh = await this.counter.advance(nonce, parseInt(nc, 16), nonceCheck.expiresAt - now.getTime());
-    if (!fresh) return fail('Digest nonce count already used (replayed request)');
+    if (nonceCheck.state === 'stale') return expired();
+    const counted = await this.counter.advance(
+      nonce,
+      nonceCheck.epoch,
+      parseInt(nc, 16),
+      nonceCheck.expiresAt - now.getTime(),
+    );
+    // Issued before Redis lost its data (the counters that would catch a replay went with it):
+    // stale, so a client that knows the password retries with a fresh nonce and a replay fails.
+    if (counted === 'stale-epoch') return expired();
+    if (counted === 'replayed') return fail('Digest nonce count already used (replayed request)');
     return { pass: true, credentials };
   }
+}
+
+function expired(): DigestOutcome {
+  return { pass: false, reason: 'Digest nonce expired', stale: true };
 }
 
 function fail(reason: string): DigestOutcome {

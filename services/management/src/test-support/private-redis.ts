@@ -1,24 +1,26 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@trackline/test-harness';
 
 const READY_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5_000;
 
 export interface PrivateRedis {
   url: string;
+  port: number;
   pid: number;
   stop(): Promise<void>;
 }
 
 /**
- * A redis-server of the whole-system bench's own on loopback, without persistence: its `INFO
- * commandstats` count only the bench's processes, not the tests other people run on the shared one.
+ * A redis-server of the caller's own on loopback, without persistence: the whole-system bench's (its
+ * `INFO commandstats` count only the bench's processes, not the tests other people run on the shared
+ * one), and the data-loss tests', which stop it and start an empty one on the same `port`.
  */
-export async function startPrivateRedis(binary: string): Promise<PrivateRedis> {
-  const port = await freePort();
+export async function startPrivateRedis(binary: string, port?: number): Promise<PrivateRedis> {
+  port ??= await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'tl-bench-redis-'));
   // prettier-ignore
   const child = spawn(binary, [
@@ -67,17 +69,5 @@ export async function startPrivateRedis(binary: string): Promise<PrivateRedis> {
   // Its log is not read any more; keep the pipes drained.
   child.stdout!.resume();
   child.stderr!.resume();
-  return { url: `redis://127.0.0.1:${port}`, pid: child.pid!, stop };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+  return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid!, stop };
 }

@@ -1,0 +1,26 @@
+export {
+  ManagementClient,
+  type ApiResult,
+  type HttpMethod,
+  type ManagementClientOptions,
+  type ManagementPaths,
+  type PathWith,
+  type RequestOptions,
+  type SuccessBody,
+} from './management-client';
+export {
+  ReplacementClient,
+  signReplacementBody,
+  type ReplacementClientOptions,
+  type ReplacementRequest,
+  type ReplacementSuccess,
+} from './replacement-client';
+export { TracklineApiError, type RateLimitState } from './errors';
+export {
+  digestAuthorization,
+  parseDigestChallenges,
+  type DigestAlgorithm,
+  type DigestChallenge,
+} from './digest';
+export type { paths as ManagementApi, components as ManagementComponents } from './generated/management';
+export type { paths as ReplacementApi, components as ReplacementComponents } from './generated/replacement';

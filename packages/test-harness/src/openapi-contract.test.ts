@@ -1,0 +1,120 @@
+import { OpenApiContract, type ObservedExchange } from './openapi-contract';
+
+const DOCUMENT = `
+openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /customers/{customer_id}:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Customers' }
+            application/xml:
+              schema: { type: string }
+        '429':
+          description: slow down
+          headers:
+            Retry-After: { required: true, schema: { type: string } }
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Error' }
+  /customers/campaigns:
+    get:
+      responses:
+        '204': { description: nothing }
+components:
+  schemas:
+    Error:
+      type: object
+      required: [error]
+      properties: { error: { type: string } }
+    Customers:
+      type: object
+      required: [customers]
+      properties:
+        customers:
+          type: array
+          items:
+            type: object
+            required: [customer_id]
+            properties: { customer_id: { type: string, pattern: '^[0-9]+$' } }
+`;
+
+const answer = (overrides: Partial<ObservedExchange>): ObservedExchange => ({
+  method: 'GET',
+  target: '/customers/7',
+  status: 200,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify({ customers: [{ customer_id: '7' }] }),
+  ...overrides,
+});
+
+describe('OpenApiContract', () => {
+  const contract = new OpenApiContract(DOCUMENT, { normalizePath: (path) => path.replace(/^\/v1/, '') });
+
+  it('accepts an answer the document allows, through $refs, a version prefix and a query', () => {
+    expect(contract.problems(answer({ target: '/v1/customers/7?x=1' }))).toEqual([]);
+    expect(
+      contract.problems(answer({ headers: { 'content-type': 'application/xml' }, body: '<x/>' })),
+    ).toEqual([]);
+  });
+
+  it('refuses a body that breaks the schema: a missing required field, a wrong pattern', () => {
+    expect(contract.problems(answer({ body: JSON.stringify({ customers: [{}] }) }))).toEqual([
+      expect.stringContaining("must have required property 'customer_id'"),
+    ]);
+    expect(
+      contract.problems(answer({ body: JSON.stringify({ customers: [{ customer_id: 'x' }] }) })),
+    ).toEqual([expect.stringContaining('/customers/0/customer_id must match pattern')]);
+  });
+
+  it('refuses an undocumented status, content type or method, and a missing required header', () => {
+    expect(contract.problems(answer({ status: 401 }))).toEqual([
+      'status 401 is not documented for GET /customers/{customer_id}',
+    ]);
+    expect(contract.problems(answer({ headers: { 'content-type': 'text/html' } }))).toEqual([
+      'content type "text/html" is not one of application/json, application/xml',
+    ]);
+    expect(contract.problems(answer({ method: 'PUT' }))).toEqual([
+      'no operation PUT /customers/{customer_id}',
+    ]);
+    expect(contract.problems(answer({ status: 429, body: JSON.stringify({ error: 'slow' }) }))).toEqual([
+      'required header Retry-After is missing',
+    ]);
+  });
+
+  it('prefers a literal segment to a parameter, and a body-less status has no body', () => {
+    expect(contract.problems(answer({ target: '/customers/campaigns', status: 204, body: '' }))).toEqual([]);
+    expect(contract.problems(answer({ target: '/customers/campaigns', status: 204 }))).toEqual([
+      'a body (application/json) where the document shows none',
+    ]);
+  });
+
+  it('leaves paths the document does not have and the platform 405 alone, counting what it checked', () => {
+    const counted = new OpenApiContract(DOCUMENT);
+    expect(counted.problems(answer({ target: '/nowhere', status: 404 }))).toEqual([]);
+    expect(counted.problems(answer({ method: 'DELETE', status: 405 }))).toEqual([]);
+    expect(counted.counts).toEqual({ checked: 1, unmatched: 1 });
+    expect(() => counted.check(answer({ status: 500 }))).toThrow(/GET \/customers\/7 answered 500/);
+  });
+});
+
+describe('OpenApiContract with a path item that refers to another', () => {
+  const contract = new OpenApiContract(
+    DOCUMENT.replace(
+      /\ncomponents:/,
+      "\n  /customers.xml/{customer_id}: { $ref: '#/paths/~1customers~1{customer_id}' }\ncomponents:",
+    ),
+  );
+
+  it("checks the answer against the referred item's operations", () => {
+    const xml = { headers: { 'content-type': 'application/xml; charset=utf-8' }, body: '<customers/>' };
+    expect(contract.problems(answer({ target: '/customers.xml/7', ...xml }))).toEqual([]);
+    expect(contract.problems(answer({ target: '/customers.xml/7', status: 401, ...xml }))).toEqual([
+      'status 401 is not documented for GET /customers.xml/{customer_id}',
+    ]);
+  });
+});

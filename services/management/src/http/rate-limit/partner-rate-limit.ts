@@ -1,0 +1,44 @@
+import type { NextFunction, Request, Response } from 'express';
+import { RateLimitedError } from '../http-errors';
+import { requestState } from '../request-state';
+import type { RateLimiter } from './rate-limiter';
+
+export interface PartnerRateLimitOptions {
+  limiter: RateLimiter;
+  clock: () => Date;
+  /** Counts refusals (`limited`) and requests let through because the limiter could not answer (`unavailable`). */
+  count: (result: 'limited' | 'unavailable') => void;
+}
+
+/**
+ * The per-partner budget, after authentication (docs/partner-api.md, Rate limit): every answer to
+ * an authenticated request carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`;
+ * past the limit it is a 429 with `Retry-After`. When the limiter cannot reach Redis the request is
+ * let through, logged and counted: authentication has just passed, which needed Redis for the
+ * nonce count a moment ago, so this is a blip, and refusing a partner for the limiter's own
+ * failure would turn a guard into an outage.
+ */
+export function partnerRateLimit(options: PartnerRateLimitOptions) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const partner = requestState(res).partner;
+    if (partner === undefined) throw new Error('rate limit reached without an authenticated partner');
+    let decision;
+    try {
+      decision = await options.limiter.consume(partner.name, options.clock());
+    } catch (error) {
+      req.log.warn({ err: error }, 'rate limiter unavailable; request let through');
+      options.count('unavailable');
+      next();
+      return;
+    }
+    res.setHeader('RateLimit-Limit', String(decision.limit));
+    res.setHeader('RateLimit-Remaining', String(decision.remaining));
+    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      res.setHeader('Retry-After', String(decision.resetSeconds));
+      options.count('limited');
+      throw new RateLimitedError(decision.limit, decision.resetSeconds);
+    }
+    next();
+  };
+}

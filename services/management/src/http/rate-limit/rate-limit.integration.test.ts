@@ -1,0 +1,114 @@
+import { pingRoutes } from '../../ping/ping.routes';
+import { DigestClient } from '../../test-support/digest-client';
+import { rawRequest } from '../../test-support/https-request';
+import { routePartner, send, startRouteApp } from '../../test-support/route-calls';
+import {
+  createDigestPartner,
+  createTestStores,
+  startTestService,
+  testConfig,
+  type RunningService,
+  type TestStores,
+} from '../../test-support/test-service';
+
+const PING = { method: 'GET', path: '/miscellaneous/ping' };
+/** 20 s into a minute: the window ends in 40 s. */
+const START = new Date('2026-03-14T09:05:20Z');
+
+const limitHeaders = (answer: { headers: Record<string, unknown> }) => ({
+  limit: answer.headers['ratelimit-limit'],
+  remaining: answer.headers['ratelimit-remaining'],
+  reset: answer.headers['ratelimit-reset'],
+});
+
+/** docs/partner-api.md, Rate limit: per partner, after authentication, one budget for all replicas. */
+describe('the per-partner rate limit, in Redis', () => {
+  let stores: TestStores;
+  const now = { at: START };
+  const services: RunningService[] = [];
+
+  beforeAll(async () => {
+    stores = await createTestStores();
+    await createDigestPartner(stores, 'acme', 'acme pass', ['127.0.0.1', '::1']);
+    await createDigestPartner(stores, 'other', 'other pass', ['127.0.0.1', '::1']);
+    const config = testConfig(stores, { RATE_LIMIT_PER_MINUTE: '3' });
+    // Two replicas on the same Redis: the budget is the partner's, not a process's.
+    for (let replica = 0; replica < 2; replica += 1)
+      services.push(await startTestService(config, { clock: () => now.at }));
+  });
+
+  afterAll(async () => {
+    for (const service of services) await service.close();
+    await stores?.release();
+  });
+
+  it('counts a partner on every replica, answers 429 with Retry-After past the limit, and starts again in the next window', async () => {
+    const [first, second] = services.map(
+      (service) => new DigestClient(service.port, 'acme-api', 'acme pass'),
+    );
+    const answers = [await first.request(PING), await second.request(PING), await first.request(PING)];
+    expect(answers.map((answer) => [answer.status, limitHeaders(answer)])).toEqual(
+      ['2', '1', '0'].map((remaining) => [200, { limit: '3', remaining, reset: '40' }]),
+    );
+
+    const refused = await second.request(PING);
+    expect([refused.status, refused.json(), refused.headers['retry-after'], limitHeaders(refused)]).toEqual([
+      429,
+      { error: { status: 429, message: 'Rate limit of 3 requests per minute exceeded; retry in 40 s' } },
+      '40',
+      { limit: '3', remaining: '0', reset: '40' },
+    ]);
+    const inXml = await first.request({ method: 'GET', path: '/miscellaneous/ping.xml' });
+    expect([inXml.status, inXml.text]).toEqual([
+      429,
+      '<?xml version="1.0" encoding="UTF-8"?>\n<error><status>429</status><message>Rate limit of 3 requests per minute exceeded; retry in 40 s</message></error>',
+    ]);
+
+    const other = await new DigestClient(services[0].port, 'other-api', 'other pass').request(PING);
+    expect([other.status, limitHeaders(other).remaining]).toEqual([200, '2']);
+
+    now.at = new Date('2026-03-14T09:06:01Z');
+    const nextWindow = await first.request(PING);
+    expect([nextWindow.status, limitHeaders(nextWindow)]).toEqual([
+      200,
+      { limit: '3', remaining: '2', reset: '59' },
+    ]);
+  });
+
+  it('does not count or label a request that fails authentication', async () => {
+    now.at = new Date('2026-03-14T09:10:00Z');
+    const anonymous = await rawRequest({ port: services[0].port, ...PING });
+    expect([anonymous.status, anonymous.headers['ratelimit-limit']]).toEqual([401, undefined]);
+    const answer = await new DigestClient(services[0].port, 'acme-api', 'acme pass').request(PING);
+    expect(limitHeaders(answer)).toEqual({ limit: '3', remaining: '2', reset: '60' });
+  });
+});
+
+describe('the rate limit when its store fails', () => {
+  it('lets the request through without headers, and counts it', async () => {
+    const counted: string[] = [];
+    const partner = routePartner('1', 'acme');
+    const app = await startRouteApp(pingRoutes(), {
+      partners: [partner],
+      clock: () => START,
+      rateLimit: {
+        limiter: { consume: () => Promise.reject(new Error('Connection is closed.')) },
+        clock: () => START,
+        count: (result) => counted.push(result),
+      },
+    });
+    try {
+      const answer = await send(app.base, 'GET', '/miscellaneous/ping', {
+        headers: { Authorization: 'Partner acme' },
+      });
+      expect([answer.status, answer.body, answer.headers.get('ratelimit-limit')]).toEqual([
+        200,
+        { ping: 'ok' },
+        null,
+      ]);
+      expect(counted).toEqual(['unavailable']);
+    } finally {
+      await app.close();
+    }
+  });
+});
