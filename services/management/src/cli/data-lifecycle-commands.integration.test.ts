@@ -106,7 +106,7 @@ describe('data lifecycle commands', () => {
 
   // Records stored before every edge read callers one way hold them as the switch sent them: each
   // spelling is found, in every place the number is kept (docs/privacy.md, Erasure of one caller).
-  it('erases a caller in any spelling from records, recordings, notifications, attributions and provider calls, once', async () => {
+  it('erases a caller in any spelling from records, recordings, notifications, webhook deliveries, attributions and provider calls, once', async () => {
     const [{ id: partnerId }] = await dataSource.query(
       `SELECT id::text AS id FROM partners WHERE name = 'acme'`,
     );
@@ -135,6 +135,20 @@ describe('data lifecycle commands', () => {
               ('sms', 'missed_call', '+4790000000', $2, '{"text":"Missed call from +4798765432"}', NULL)`,
       [voicemail, other, missed],
     );
+    // A receiver that refused a body quoted it; its answer is kept in last_error and listed to the partner.
+    const [{ id: webhookId }] = await dataSource.query(
+      `INSERT INTO webhooks (partner_id, url, events, secret)
+       VALUES ($1, 'https://hooks.example.com/calls', '{call.missed}', 'whsec_test') RETURNING id::text AS id`,
+      [partnerId],
+    );
+    await dataSource.query(
+      `INSERT INTO webhook_deliveries (message_id, webhook_id, partner_id, event_type, cdr_id, status, last_error)
+       VALUES ('msg_missed', $1, $2, 'call.missed', $3, 'pending',
+               'receiver answered 422: {"error":"unknown anum 004791234567","data":{"anum":"+4791234567"}}'),
+              ('msg_voicemail', $1, $2, 'voicemail.new', $4, 'sent', NULL),
+              ('msg_other', $1, $2, 'call.completed', $5, 'dead', 'receiver answered 400: anum +4798765432')`,
+      [webhookId, partnerId, missed, voicemail, other],
+    );
     const keys = partnerKeys(redis.keyPrefix, 'acme');
     await client.set(keys.call('call-1'), attribution('call-1', CALLER));
     await client.set(keys.call('call-not-recorded-yet'), attribution('call-not-recorded-yet', '91234567'));
@@ -155,6 +169,7 @@ describe('data lifecycle commands', () => {
         '  call records masked:          4',
         '  recordings deleted:           2',
         '  notifications redacted:       2',
+        '  webhook deliveries redacted:  1',
         '  call attributions deleted:    3',
         '  provider calls masked:        1',
       ],
@@ -181,6 +196,20 @@ describe('data lifecycle commands', () => {
       { text: `Missed call from ${OTHER}` },
     ]);
     expect(
+      await dataSource.query(
+        `SELECT message_id, status, last_error FROM webhook_deliveries ORDER BY message_id`,
+      ),
+    ).toEqual([
+      {
+        message_id: 'msg_missed',
+        status: 'pending',
+        last_error:
+          'receiver answered 422: {"error":"unknown anum +479xxxxxxx","data":{"anum":"+479xxxxxxx"}}',
+      },
+      { message_id: 'msg_other', status: 'dead', last_error: `receiver answered 400: anum ${OTHER}` },
+      { message_id: 'msg_voicemail', status: 'sent', last_error: null },
+    ]);
+    expect(
       await client.exists(keys.call('call-1'), keys.call('call-not-recorded-yet'), keys.call('call-older')),
     ).toBe(0);
     expect(await client.exists(keys.call('call-3'))).toBe(1);
@@ -197,6 +226,7 @@ describe('data lifecycle commands', () => {
       '  call records masked:          0',
       '  recordings deleted:           0',
       '  notifications redacted:       0',
+      '  webhook deliveries redacted:  0',
       '  call attributions deleted:    0',
       '  provider calls masked:        0',
     ]);
