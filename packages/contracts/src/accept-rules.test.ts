@@ -1,5 +1,6 @@
 import {
   ANUM_RULE,
+  canonicalAnum,
   CALL_ID_RULE,
   callIdProblem,
   characterCount,
@@ -26,16 +27,28 @@ describe('call_id rule', () => {
 });
 
 describe('anum rule', () => {
-  it('reads an empty anum as the one withheld form and keeps everything else as sent', () => {
-    expect(readAnum('')).toEqual({ anum: WITHHELD_CALLER });
-    expect(readAnum(WITHHELD_CALLER)).toEqual({ anum: 'anonymous' });
+  it('reads empty and wordy callers as the one withheld form', () => {
+    for (const withheld of ['', ' ', WITHHELD_CALLER, 'restricted', 'Unknown Caller', 'PRIVATE'])
+      expect(readAnum(withheld)).toEqual({ anum: WITHHELD_CALLER });
+  });
+
+  it('keeps numbers in any spelling, without their spaces', () => {
     expect(readAnum('+4791234567')).toEqual({ anum: '+4791234567' });
     expect(readAnum('91234567')).toEqual({ anum: '91234567' });
+    expect(readAnum('+47 912 34 567 ')).toEqual({ anum: '+4791234567' });
     expect(readAnum('9'.repeat(32))).toEqual({ anum: '9'.repeat(32) });
   });
 
-  it.each([' ', '+47 912', '9'.repeat(33), 'ø', '\u0000'])('refuses %j', (anum) => {
+  it.each(['9'.repeat(33), 'ø1', '1\u0000', 'blå'])('refuses %j', (anum) => {
     expect(readAnum(anum)).toEqual({ problem: ANUM_RULE });
+  });
+
+  it("stores a caller in E.164 read in the partner's country, anything else as read", () => {
+    for (const spelling of ['91234567', '004791234567', '4791234567', '+4791234567'])
+      expect(canonicalAnum(spelling, 'NO')).toBe('+4791234567');
+    expect(canonicalAnum('08-123 456 78'.replace(/\s/g, ''), 'SE')).toBe('+46812345678');
+    expect(canonicalAnum(WITHHELD_CALLER, 'NO')).toBe(WITHHELD_CALLER);
+    expect(canonicalAnum('1881', 'NO')).toBe('1881');
   });
 });
 

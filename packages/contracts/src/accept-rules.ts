@@ -1,3 +1,4 @@
+import { readPhoneNumber, type CountryCode } from '@trackline/domain';
 import { findUnstorableCharacter, UNSTORABLE_TEXT_RULE } from './text-rules';
 
 /**
@@ -29,14 +30,18 @@ export const TEXT_LIMITS = {
   parameter: 2048,
 } as const;
 
-/** The one form of a withheld caller id (`anum`); an empty `anum` is read as this. */
+/**
+ * The one form of a withheld caller id (`anum`): an empty `anum`, or a word without digits
+ * ("restricted", "Unknown"), is read as this.
+ */
 export const WITHHELD_CALLER = 'anonymous';
 
 // Printable ASCII without the space: what every switch's call ids and caller ids are made of.
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+const PRINTABLE_OR_EMPTY = /^[\x21-\x7e]*$/;
 
 export const CALL_ID_RULE = `must be 1 to ${TEXT_LIMITS.callId} printable ASCII characters without spaces`;
-export const ANUM_RULE = `must be 1 to ${TEXT_LIMITS.anum} printable ASCII characters without spaces (a withheld caller is "${WITHHELD_CALLER}" or empty)`;
+export const ANUM_RULE = `must be at most ${TEXT_LIMITS.anum} printable ASCII characters besides spaces (a withheld caller is "${WITHHELD_CALLER}", empty or a word without digits)`;
 
 /** Length in characters as Postgres counts them (code points), counting no further than `stopAfter` + 1. */
 export function characterCount(text: string, stopAfter = Infinity): number {
@@ -55,14 +60,28 @@ export function isCallId(value: string): boolean {
 }
 
 /**
- * `anum` (and the record's `cnum`): the caller as the switch saw it — E.164, national, or a word for
- * a withheld caller. Empty is read as `WITHHELD_CALLER`; anything else must pass the rule.
+ * `anum` (and the record's `cnum`): the caller as the switch saw it — a number in any spelling, or a
+ * word for a withheld caller (docs/switch.md, "Callers"). Spaces are dropped; what is left empty or
+ * holds no digit is withheld and read as `WITHHELD_CALLER`; anything else must pass the rule. Its one
+ * stored form comes from `canonicalAnum` once the partner (and its country) is known.
  */
 export function readAnum(value: string): { anum: string } | { problem: string } {
-  if (value === '') return { anum: WITHHELD_CALLER };
-  return value.length <= TEXT_LIMITS.anum && PRINTABLE_ASCII.test(value)
-    ? { anum: value }
+  const compact = value.replace(/\s/g, '');
+  if (!/\d/.test(compact))
+    return PRINTABLE_OR_EMPTY.test(compact) ? { anum: WITHHELD_CALLER } : { problem: ANUM_RULE };
+  return compact.length <= TEXT_LIMITS.anum && PRINTABLE_ASCII.test(compact)
+    ? { anum: compact }
     : { problem: ANUM_RULE };
+}
+
+/**
+ * The stored form of a caller `readAnum` accepted, read in the partner's country: E.164 when it is a
+ * phone number ("91234567", "0047 91234567" → "+4791234567"); the withheld form; else (a short code,
+ * digits no numbering plan has) as read. Both services store and match callers in this form only.
+ */
+export function canonicalAnum(anum: string, country: CountryCode): string {
+  if (anum === WITHHELD_CALLER) return anum;
+  return readPhoneNumber(anum, country) ?? anum;
 }
 
 /**

@@ -31,6 +31,12 @@ export interface PartnerProjection {
   poolNumbers: readonly string[];
   /** Sources with a static tracking number, open ones and closed ones still held back. */
   sources: readonly SourceRoute[];
+  /**
+   * The partner's static numbers no source holds (docs/numbers-and-sources.md, "Free static
+   * numbers"): indexed like the others, so replacement refuses them as page numbers and routes a call
+   * to one to the partner's fallback number. Left out: none.
+   */
+  freeStaticNumbers?: readonly string[];
 }
 
 /**
@@ -73,7 +79,7 @@ export async function writePartnerProjection(
   const index: Record<string, string> = {};
   for (const number of wantedPool)
     index[number] = encodeNumberIndexEntry({ advId: keys.advId, kind: 'pool' });
-  for (const destnr of Object.keys(staticRoutes)) {
+  for (const destnr of [...Object.keys(staticRoutes), ...(projection.freeStaticNumbers ?? [])]) {
     index[destnr] = encodeNumberIndexEntry({ advId: keys.advId, kind: 'static' });
   }
   if (Object.keys(index).length > 0) await redis.hset(numberIndexKey(prefix), index);

@@ -6,8 +6,12 @@ import {
   formatNationalDisplay,
   isCountryCode,
   isE164,
+  maskCallerNumber,
+  maskNumbersInText,
   normalizePhoneNumber,
+  phoneNumberSpellings,
   phoneNumberTypeName,
+  readPhoneNumber,
 } from './phone';
 
 describe('normalizePhoneNumber', () => {
@@ -55,6 +59,84 @@ describe('normalizePhoneNumber', () => {
     expect(() => normalizePhoneNumber('phonenr', 22334455 as unknown as string, 'NO')).toThrow(
       ValidationError,
     );
+  });
+});
+
+describe('readPhoneNumber', () => {
+  // The spellings switches and people use for one call's numbers: every edge reads them alike.
+  it.each([
+    ['004791100001'],
+    ['4791100001'],
+    ['+47 911 00001'],
+    ['+4791100001 '],
+    ['91100001'],
+    ['911 00 001'],
+  ])('reads %p in Norway as +4791100001', (input) => {
+    expect(readPhoneNumber(input, 'NO')).toBe('+4791100001');
+  });
+
+  it.each([['004791100001'], ['4791100001'], ['+47 911 00001'], [' +4791100001 ']])(
+    'reads the international %p without a country',
+    (input) => {
+      expect(readPhoneNumber(input, null)).toBe('+4791100001');
+    },
+  );
+
+  it('reads national input only with a country', () => {
+    expect(readPhoneNumber('91100001', null)).toBeUndefined();
+  });
+
+  it("reads a foreign caller's international digits without the plus", () => {
+    expect(readPhoneNumber('46812345678', 'NO')).toBe('+46812345678');
+  });
+
+  it.each([['anonymous'], [''], ['1881'], ['12345'], ['+4759000000'], ['+47911000011']])(
+    'reads %p as no number',
+    (input) => {
+      expect(readPhoneNumber(input, 'NO')).toBeUndefined();
+      expect(readPhoneNumber(input, null)).toBeUndefined();
+    },
+  );
+});
+
+describe('phoneNumberSpellings', () => {
+  it('lists the spellings of a number, longest first', () => {
+    const spellings = phoneNumberSpellings('+4791234567');
+    expect(spellings).toEqual(
+      expect.arrayContaining([
+        '+4791234567',
+        '004791234567',
+        '4791234567',
+        '91234567',
+        '91 23 45 67',
+        '+47 91 23 45 67',
+      ]),
+    );
+    expect(spellings.map((s) => s.length)).toEqual([...spellings.map((s) => s.length)].sort((a, b) => b - a));
+    for (const spelling of spellings) expect(readPhoneNumber(spelling, 'NO')).toBe('+4791234567');
+  });
+
+  it('keeps the trunk prefix where the country has one', () => {
+    expect(phoneNumberSpellings('+46812345678')).toEqual(expect.arrayContaining(['0812345678', '812345678']));
+  });
+});
+
+describe('maskNumbersInText', () => {
+  it('masks every number in a text, in any spelling, and leaves times alone', () => {
+    expect(
+      maskNumbersInText('Missed call from +4791234567 to 22 33 44 55 (Shop) at 2026-03-02 10:00:00 UTC.'),
+    ).toBe('Missed call from +4791234xxx to 22 33 4x xx (Shop) at 2026-03-02 10:00:00 UTC.');
+    expect(maskNumbersInText('from 004791234567, 91234567')).toBe('from 004791234xxx, 91234xxx');
+  });
+});
+
+describe('maskCallerNumber', () => {
+  it.each([
+    ['+4791234567', '+4791234xxx'],
+    ['anonymous', 'anonymxxx'],
+    ['12', 'xx'],
+  ])('%p shows as %p', (anum, masked) => {
+    expect(maskCallerNumber(anum)).toBe(masked);
   });
 });
 
@@ -143,12 +225,12 @@ describe('isCountryCode', () => {
 
 describe('expandNumberRange', () => {
   it('returns a single number as itself', () => {
-    expect(expandNumberRange('numbers', '+4791000001')).toEqual(['+4791000001']);
-    expect(expandNumberRange('numbers', ' +4791000001 ')).toEqual(['+4791000001']);
+    expect(expandNumberRange('numbers', '+4791000001', 'NO')).toEqual(['+4791000001']);
+    expect(expandNumberRange('numbers', ' +4791000001 ', 'NO')).toEqual(['+4791000001']);
   });
 
   it('expands an inclusive range', () => {
-    const numbers = expandNumberRange('numbers', '+4791000001-+4791000010');
+    const numbers = expandNumberRange('numbers', '+4791000001-+4791000010', 'NO');
     expect(numbers).toHaveLength(10);
     expect(numbers[0]).toBe('+4791000001');
     expect(numbers[9]).toBe('+4791000010');
@@ -156,7 +238,7 @@ describe('expandNumberRange', () => {
   });
 
   it('carries over digit boundaries', () => {
-    expect(expandNumberRange('numbers', '+4791000098-+4791000101')).toEqual([
+    expect(expandNumberRange('numbers', '+4791000098-+4791000101', 'NO')).toEqual([
       '+4791000098',
       '+4791000099',
       '+4791000100',
@@ -165,30 +247,39 @@ describe('expandNumberRange', () => {
   });
 
   it('accepts a one-number range and exactly 10,000 numbers', () => {
-    expect(expandNumberRange('numbers', '+4791000001-+4791000001')).toEqual(['+4791000001']);
-    expect(expandNumberRange('numbers', '+4791000000-+4791009999')).toHaveLength(10_000);
+    expect(expandNumberRange('numbers', '+4791000001-+4791000001', 'NO')).toEqual(['+4791000001']);
+    expect(expandNumberRange('numbers', '+4791000000-+4791009999', 'NO')).toHaveLength(10_000);
+  });
+
+  it("reads each end in the partner's country, in any spelling", () => {
+    expect(expandNumberRange('numbers', '91000001', 'NO')).toEqual(['+4791000001']);
+    expect(expandNumberRange('numbers', '910 00 001-0047 91000003', 'NO')).toEqual([
+      '+4791000001',
+      '+4791000002',
+      '+4791000003',
+    ]);
+    expect(expandNumberRange('numbers', '22-33-44-55', 'NO')).toEqual(['+4722334455']);
   });
 
   it.each([
-    ['91000001', 'must be an E.164 number or two E.164 numbers joined by "-"'],
-    ['+4791000001-', 'must be an E.164 number or two E.164 numbers joined by "-"'],
-    ['+4791000001-4791000010', 'must be an E.164 number or two E.164 numbers joined by "-"'],
-    ['+4791000001-+4791000002-+4791000003', 'must be an E.164 number or two E.164 numbers joined by "-"'],
-    ['+4791000001 - +4791000010', 'must be an E.164 number or two E.164 numbers joined by "-"'],
-    ['+4791000001-+47910000010', 'range ends must have the same number of digits'],
+    ['9100000', 'must be a phone number, or two phone numbers joined by "-"'],
+    ['+4791000001-9', 'must be a phone number, or two phone numbers joined by "-"'],
+    ['+4791000001-+4791000002-+4791000003', 'must be a phone number, or two phone numbers joined by "-"'],
+    ['+4791000001-+47910000010', 'must be a phone number, or two phone numbers joined by "-"'],
     ['+4791000010-+4791000001', 'range start must not be after its end'],
     ['+4791000000-+4791010000', 'range must not hold more than 10000 numbers'],
+    ['+4791000001-+4710000000', 'must be a phone number, or two phone numbers joined by "-"'],
   ])('rejects %p', (spec, rule) => {
-    expect(() => expandNumberRange('numbers', spec)).toThrow(new ValidationError('numbers', rule));
+    expect(() => expandNumberRange('numbers', spec, 'NO')).toThrow(new ValidationError('numbers', rule));
   });
 
   it('lists end - start + 1 consecutive numbers', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 20_000_000, max: 99_990_000 }),
+        fc.integer({ min: 90_000_000, max: 99_990_000 }),
         fc.integer({ min: 0, max: 500 }),
         (start, span) => {
-          const numbers = expandNumberRange('numbers', `+47${start}-+47${start + span}`);
+          const numbers = expandNumberRange('numbers', `+47${start}-+47${start + span}`, 'NO');
           expect(numbers).toHaveLength(span + 1);
           numbers.forEach((n, i) => expect(n).toBe(`+47${start + i}`));
         },

@@ -1,4 +1,4 @@
-import { TEXT_LIMITS, toStorableText, type CallAttribution } from '@trackline/contracts';
+import { canonicalAnum, TEXT_LIMITS, toStorableText, type CallAttribution } from '@trackline/contracts';
 import {
   chooseStaticSource,
   decodeStoredPricingConditions,
@@ -108,13 +108,20 @@ export class CdrIngestionService {
   }
 
   private async store(
-    input: CdrInput,
+    sent: CdrInput,
     lookup: CdrBatchLookup,
     now: Date,
     { cdrs, notifications, webhooks, customers }: CdrWriteStores,
   ): Promise<IngestOutcome> {
-    const dialled = lookup.dialled(input.bnum);
-    if (dialled === null) throw new NotFoundError(`tracking number ${input.bnum}`);
+    const dialled = lookup.dialled(sent.bnum);
+    if (dialled === null) throw new NotFoundError(`tracking number ${sent.bnum}`);
+    // The callers in their one stored form, read in the partner's country (docs/switch.md, "Numbers"):
+    // pricing's unique-caller rule, erasure and the partner's filters all match on it.
+    const input: CdrInput = {
+      ...sent,
+      anum: canonicalAnum(sent.anum, dialled.country),
+      cnum: sent.cnum === null ? null : canonicalAnum(sent.cnum, dialled.country),
+    };
     const attribution = lookup.attribution(input.callId, input.bnum);
     const { source, heldBack } = await resolveSource(
       cdrs,

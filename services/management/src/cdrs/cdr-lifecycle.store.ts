@@ -106,19 +106,22 @@ export class CdrLifecycleStore {
     return { cdrIds: rows.map((row) => row.id as string), callIds: rows.map((row) => row.call_id as string) };
   }
 
-  /** Masks the number in every record of the partner whose caller it is (any of the spellings given) and deletes their recordings. */
-  async eraseCaller(partnerId: string, anums: readonly string[]): Promise<ErasedCaller> {
+  /**
+   * Sets the caller of every record of the partner whose caller it is (any of the spellings given) to
+   * `masked`, one form whatever the spelling, and deletes their recordings.
+   */
+  async eraseCaller(partnerId: string, anums: readonly string[], masked: string): Promise<ErasedCaller> {
     const rows: Row[] = await this.dataSource.query(
       `WITH "hit" AS (
          SELECT "id", "start", "call_id", "recording" IS NOT NULL AS "had_recording" FROM "cdrs"
           WHERE "partner_id" = $1 AND "anum" = ANY($2::varchar[])
        ), "changed" AS (
-         UPDATE "cdrs" c SET "anum" = ${maskStoredAnumSql('c."anum"')}, "recording" = NULL
+         UPDATE "cdrs" c SET "anum" = $3, "recording" = NULL
            FROM "hit" h WHERE c."id" = h."id" AND c."start" = h."start"
          RETURNING c."id"
        )
        SELECT h."id"::text AS "id", h."call_id", h."had_recording" FROM "hit" h JOIN "changed" USING ("id")`,
-      [partnerId, anums],
+      [partnerId, anums, masked],
     );
     return {
       records: rows.length,

@@ -1,15 +1,8 @@
-import { formatUtcTimestamp, renderFlag } from '@trackline/domain';
+import { formatUtcTimestamp, maskCallerNumber, renderFlag } from '@trackline/domain';
 import type { ApiRecord, ResourceNames } from '../http/api-response';
 import type { Cdr } from './cdr';
 
 export const CDR_NAMES: ResourceNames = { plural: 'cdrs', singular: 'cdr' };
-
-/**
- * The caller's number with its last three digits hidden (docs/partner-api.md, Call records); stored whole.
- */
-export function maskAnum(anum: string): string {
-  return anum.length <= 3 ? 'x'.repeat(anum.length) : `${anum.slice(0, -3)}xxx`;
-}
 
 /**
  * The seed's cdrs record: basic fields, and with `extended` the seed's extended fields plus the
@@ -20,7 +13,8 @@ export function toCdrRecord(cdr: Cdr, options: { extended: boolean; showFullAnum
     cdr_id: cdr.id,
     start: formatUtcTimestamp(cdr.start),
     duration: String(cdr.durationSeconds),
-    anum: options.showFullAnum ? cdr.anum : maskAnum(cdr.anum),
+    // Last three digits hidden unless the partner sees callers whole (docs/partner-api.md, Call records).
+    anum: options.showFullAnum ? cdr.anum : maskCallerNumber(cdr.anum),
     bnum: cdr.bnum,
     cnum: cdr.cnum,
     customer_id: cdr.customerId,

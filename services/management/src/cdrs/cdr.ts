@@ -1,3 +1,4 @@
+import type { CountryCode } from '@trackline/domain';
 import type { NumberKind } from '../numbers/tracking-number.entity';
 
 /** A stored call record, as the service and the renderer see it. */
@@ -44,6 +45,8 @@ export interface DialledNumber {
   partnerId: string;
   advId: string;
   timeZone: string;
+  /** The partner's country: the caller's number is read in it. */
+  country: CountryCode;
   kind: NumberKind;
   heldUntil: Date | null;
 }

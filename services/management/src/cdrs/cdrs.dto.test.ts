@@ -35,6 +35,13 @@ describe('parseCdrInput', () => {
     });
   });
 
+  it.each([['004722334455'], ['4722334455'], ['+47 22 33 44 55'], ['+4722334455 ']])(
+    'reads the tracking number %p as replacement routes it',
+    (bnum) => {
+      expect(parseCdrInput({ ...RECORD, bnum }).bnum).toBe('+4722334455');
+    },
+  );
+
   it('decodes the recording and reads an empty anum as withheld', () => {
     const input = parseCdrInput({ ...RECORD, anum: '', recording: 'AAEC\n+g==' });
     expect(input.anum).toBe('anonymous');
@@ -45,7 +52,7 @@ describe('parseCdrInput', () => {
     [{ ...RECORD, colour: 'red' }, 'colour', 'is not a call record field'],
     [{ ...RECORD, call_id: undefined }, 'call_id', 'is required'],
     [{ ...RECORD, call_id: 'a b' }, 'call_id', 'must be 1 to 128 printable ASCII characters without spaces'],
-    [{ ...RECORD, bnum: '22334455' }, 'bnum', 'must be an E.164 number'],
+    [{ ...RECORD, bnum: '22334455' }, 'bnum', 'must be a phone number'],
     [{ ...RECORD, start: null }, 'start', 'must not be null'],
     [{ ...RECORD, duration: '2147483648' }, 'duration', 'must be at most 2147483647 seconds'],
     [{ ...RECORD, answered: true }, 'answered', 'must be 0 or 1 (number or string)'],

@@ -1,6 +1,6 @@
 import { ANUM_RULE, CALL_ID_RULE, callIdProblem, readAnum } from '@trackline/contracts';
 import {
-  isE164,
+  normalizePhoneNumber,
   parseCallTime,
   parseFlag,
   parseLocalDate,
@@ -42,9 +42,10 @@ export function splitCdrBody(body: unknown): { records: unknown[]; batch: boolea
 }
 
 /**
- * One call record of the switch. call_id and anum by the rules replacement routed the call by
- * (docs/cdrs.md, "What both services accept"): a call routed there is never refused here. Callers
- * may be withheld or national; the number is stored as the switch saw it.
+ * One call record of the switch. call_id, anum and bnum by the rules replacement routed the call by
+ * (docs/cdrs.md, "What both services accept"): a call routed there is never refused here. bnum is
+ * read in any international spelling; the callers are read in the partner's country once bnum has
+ * named the partner (docs/switch.md, "Numbers").
  */
 export class CdrRecordDto {
   @Parsed('required', (value) => {
@@ -57,10 +58,7 @@ export class CdrRecordDto {
   @Parsed('required', (value) => callerOf('anum', value))
   anum?: string;
 
-  @Parsed('required', (value) => {
-    if (typeof value !== 'string' || !isE164(value))
-      throw new ValidationError('bnum', 'must be an E.164 number');
-  })
+  @Parsed('required', (value) => trackingNumberOf(value))
   bnum?: string;
 
   @Parsed('clearable', (value) => callerOf('cnum', value))
@@ -89,7 +87,7 @@ export function parseCdrInput(raw: unknown): CdrInput {
   return {
     callId: dto.call_id!,
     anum: callerOf('anum', dto.anum),
-    bnum: dto.bnum!,
+    bnum: trackingNumberOf(dto.bnum),
     cnum: dto.cnum === undefined || dto.cnum === null || dto.cnum === '' ? null : callerOf('cnum', dto.cnum),
     start: parseCallTime('start', dto.start),
     durationSeconds: parseDuration(dto.duration),
@@ -110,6 +108,11 @@ function parseDuration(value: unknown): number {
   if (seconds > MAX_DURATION_SECONDS)
     throw new ValidationError('duration', `must be at most ${MAX_DURATION_SECONDS} seconds`);
   return seconds;
+}
+
+// The partner is not known before the tracking number is read, so it is read without a country.
+function trackingNumberOf(value: unknown): string {
+  return normalizePhoneNumber('bnum', typeof value === 'string' ? value : '', null);
 }
 
 function callerOf(field: string, value: unknown): string {

@@ -104,10 +104,13 @@ describe('data lifecycle commands', () => {
     ]);
   });
 
-  it("erases a caller's number from records, recordings, notifications and attributions, once", async () => {
+  // Records stored before every edge read callers one way hold them as the switch sent them: each
+  // spelling is found, in every place the number is kept (docs/privacy.md, Erasure of one caller).
+  it('erases a caller in any spelling from records, recordings, notifications, attributions and provider calls, once', async () => {
     const [{ id: partnerId }] = await dataSource.query(
       `SELECT id::text AS id FROM partners WHERE name = 'acme'`,
     );
+    expect((await cli('numbers:add', '--partner', 'acme', '--kind', 'static', '+4722000001')).code).toBe(0);
     const record = async (callId: string, anum: string, recording: boolean, commission: string | null) => {
       const [{ id }] = await dataSource.query(
         `INSERT INTO cdrs (call_id, partner_id, start, duration, anum, bnum, answered, voicemail, quarantined,
@@ -119,30 +122,41 @@ describe('data lifecycle commands', () => {
       return id as string;
     };
     const voicemail = await record('call-1', CALLER, true, '25.00');
-    await record('call-2', CALLER, false, null);
+    await record('call-2', '91234567', false, null);
+    const missed = await record('call-4', '004791234567', false, null);
+    await record('call-5', '4791234567', true, null);
     const other = await record('call-3', OTHER, true, '25.00');
     await dataSource.query(
       `INSERT INTO notification_outbox (channel, kind, recipient, cdr_id, payload, attachment_cdr_id)
        VALUES ('email', 'new_voicemail', 'kari@example.com', $1,
                '{"subject":"New voicemail from +4791234567","text":"New voicemail from +4791234567 to +4722000001",
                  "attachment":{"filename":"voicemail.wav","contentType":"audio/wav"}}', $1),
+              ('sms', 'missed_call', '+4790000000', $3, '{"text":"Missed call from 004791234567 (91 23 45 67)"}', NULL),
               ('sms', 'missed_call', '+4790000000', $2, '{"text":"Missed call from +4798765432"}', NULL)`,
-      [voicemail, other],
+      [voicemail, other, missed],
     );
     const keys = partnerKeys(redis.keyPrefix, 'acme');
     await client.set(keys.call('call-1'), attribution('call-1', CALLER));
-    await client.set(keys.call('call-not-recorded-yet'), attribution('call-not-recorded-yet', CALLER));
+    await client.set(keys.call('call-not-recorded-yet'), attribution('call-not-recorded-yet', '91234567'));
+    await client.set(keys.call('call-older'), attribution('call-older', '004791234567'));
     await client.set(keys.call('call-3'), attribution('call-3', OTHER));
+    await dataSource.query(
+      `INSERT INTO twilio_calls (call_sid, to_number, from_number, first_callback, last_callback)
+       VALUES ('CA-in-progress', '+4722000001', '+4791234567', now(), now()),
+              ('CA-other-caller', '+4722000001', '+4798765432', now(), now()),
+              ('CA-other-partner', '+4723999999', '+4791234567', now(), now())`,
+    );
 
     const erased = await cli('privacy:erase', '--partner', 'acme', '--caller', '91 23 45 67');
     expect(erased).toEqual({
       code: 0,
       out: [
         `Erased caller ${CALLER} for partner acme:`,
-        '  call records masked:          2',
-        '  recordings deleted:           1',
-        '  notifications redacted:       1',
-        '  call attributions deleted:    2',
+        '  call records masked:          4',
+        '  recordings deleted:           2',
+        '  notifications redacted:       2',
+        '  call attributions deleted:    3',
+        '  provider calls masked:        1',
       ],
       err: [],
     });
@@ -154,17 +168,29 @@ describe('data lifecycle commands', () => {
       { call_id: 'call-1', anum: '+479xxxxxxx', recording: false, commission: '25.00' },
       { call_id: 'call-2', anum: '+479xxxxxxx', recording: false, commission: null },
       { call_id: 'call-3', anum: OTHER, recording: true, commission: '25.00' },
+      { call_id: 'call-4', anum: '+479xxxxxxx', recording: false, commission: null },
+      { call_id: 'call-5', anum: '+479xxxxxxx', recording: false, commission: null },
     ]);
     const payloads: Row[] = await dataSource.query(
       `SELECT payload, attachment_cdr_id FROM notification_outbox ORDER BY id`,
     );
-    expect(payloads.map((row) => row.attachment_cdr_id)).toEqual([null, null]);
+    expect(payloads.map((row) => row.attachment_cdr_id)).toEqual([null, null, null]);
     expect(payloads.map((row) => row.payload)).toEqual([
       { subject: 'New voicemail from +479xxxxxxx', text: 'New voicemail from +479xxxxxxx to +4722000001' },
+      { text: 'Missed call from +479xxxxxxx (+479xxxxxxx)' },
       { text: `Missed call from ${OTHER}` },
     ]);
-    expect(await client.exists(keys.call('call-1'), keys.call('call-not-recorded-yet'))).toBe(0);
+    expect(
+      await client.exists(keys.call('call-1'), keys.call('call-not-recorded-yet'), keys.call('call-older')),
+    ).toBe(0);
     expect(await client.exists(keys.call('call-3'))).toBe(1);
+    expect(
+      await dataSource.query(`SELECT call_sid, from_number FROM twilio_calls ORDER BY call_sid`),
+    ).toEqual([
+      { call_sid: 'CA-in-progress', from_number: '+479xxxxxxx' },
+      { call_sid: 'CA-other-caller', from_number: OTHER },
+      { call_sid: 'CA-other-partner', from_number: CALLER },
+    ]);
 
     const again = await cli('privacy:erase', '--partner', 'acme', '--caller', CALLER);
     expect(again.out.slice(1)).toEqual([
@@ -172,6 +198,7 @@ describe('data lifecycle commands', () => {
       '  recordings deleted:           0',
       '  notifications redacted:       0',
       '  call attributions deleted:    0',
+      '  provider calls masked:        0',
     ]);
 
     expect((await cli('privacy:erase', '--partner', 'nobody', '--caller', CALLER)).err).toEqual([

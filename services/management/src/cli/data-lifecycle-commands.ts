@@ -51,10 +51,10 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
     .command('privacy:erase')
     .description(
       "remove a caller's number from a partner's call records (masked), recordings, notifications and " +
-        'call attributions; safe to run again',
+        'call attributions and provider calls; safe to run again',
     )
     .requiredOption('--partner <advId>', 'partner name')
-    .requiredOption('--caller <E.164>', "the caller's number, e.g. +4791234567")
+    .requiredOption('--caller <number>', "the caller's number, E.164 or national in the partner's country")
     .action(async (options: { partner: string; caller: string }) => {
       await context.withRedisAndDatabase(async (dataSource, redis) => {
         const erasure = createPrivacyErasure(dataSource, redis, context.config().redis.keyPrefix);
@@ -64,6 +64,7 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
         context.output.out(`  recordings deleted:           ${report.recordingsDeleted}`);
         context.output.out(`  notifications redacted:       ${report.notificationsRedacted}`);
         context.output.out(`  call attributions deleted:    ${report.attributionsDeleted}`);
+        context.output.out(`  provider calls masked:        ${report.providerCallsMasked}`);
       });
     });
 }

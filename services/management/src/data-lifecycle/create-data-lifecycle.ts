@@ -4,10 +4,12 @@ import { RedisCallAttributionEraser } from '../cdrs/call-attribution.eraser';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { OutboxPrivacyStore } from '../notifications/outbox-privacy.store';
+import { TypeormNumbersStore } from '../numbers/numbers.store';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { DataLifecycleJob, type DataLifecycleObserver } from './data-lifecycle.job';
 import { DataLifecycleRunsStore } from './data-lifecycle-runs.store';
 import { DataLifecycleService } from './data-lifecycle.service';
+import { TwilioCallsPrivacyStore } from '../telephony/twilio/twilio-calls-privacy.store';
 import { PrivacyErasureService } from './privacy-erasure.service';
 
 /** The data lifecycle on one DataSource (docs/privacy.md): the daily job and what it is made of. */
@@ -48,5 +50,7 @@ export function createPrivacyErasure(
     cdrs: new CdrLifecycleStore(dataSource),
     outbox: new OutboxPrivacyStore(dataSource),
     attributions: new RedisCallAttributionEraser(redis, keyPrefix),
+    trackingNumbers: new TypeormNumbersStore(dataSource.manager),
+    providerCalls: new TwilioCallsPrivacyStore(dataSource),
   });
 }

@@ -1,4 +1,9 @@
-import { NotFoundError, normalizePhoneNumber, type CountryCode } from '@trackline/domain';
+import {
+  NotFoundError,
+  normalizePhoneNumber,
+  phoneNumberSpellings,
+  type CountryCode,
+} from '@trackline/domain';
 import type { ErasedCaller } from '../cdrs/cdr-lifecycle.store';
 import { maskStoredAnum } from '../cdrs/stored-anum-mask';
 
@@ -12,11 +17,22 @@ export interface PrivacyErasureDeps {
   partners: { findByName(name: string): Promise<ErasurePartner | null> };
   cdrs: {
     findCaller(partnerId: string, anums: readonly string[]): Promise<{ cdrIds: string[]; callIds: string[] }>;
-    eraseCaller(partnerId: string, anums: readonly string[]): Promise<ErasedCaller>;
+    eraseCaller(partnerId: string, anums: readonly string[], masked: string): Promise<ErasedCaller>;
   };
-  outbox: { redactCaller(cdrIds: readonly string[], anum: string, masked: string): Promise<number> };
+  outbox: {
+    redactCaller(cdrIds: readonly string[], spellings: readonly string[], masked: string): Promise<number>;
+  };
   attributions: {
     erase(advId: string, anums: readonly string[], callIds: readonly string[]): Promise<number>;
+  };
+  /** The partner's tracking numbers: the provider calls to them are the partner's. */
+  trackingNumbers: { holdBacks(partnerId: string): Promise<Map<string, Date | null>> };
+  providerCalls: {
+    maskCaller(
+      trackingNumbers: readonly string[],
+      spellings: readonly string[],
+      masked: string,
+    ): Promise<number>;
   };
 }
 
@@ -27,13 +43,14 @@ export interface ErasureReport {
   recordingsDeleted: number;
   notificationsRedacted: number;
   attributionsDeleted: number;
+  providerCallsMasked: number;
 }
 
 /**
  * `privacy:erase` (docs/privacy.md): one caller's number out of a partner's records, recordings,
- * notifications and call attributions. Safe to repeat: a second run finds nothing left and changes
- * nothing. The records are masked last, so a run that fails half-way still finds them next time and
- * finishes the rest.
+ * notifications, call attributions and provider calls. Safe to repeat: a second run finds nothing
+ * left and changes nothing. The records are masked last, so a run that fails half-way still finds
+ * them next time and finishes the rest.
  */
 export class PrivacyErasureService {
   constructor(private readonly deps: PrivacyErasureDeps) {}
@@ -42,17 +59,28 @@ export class PrivacyErasureService {
     const partner = await this.deps.partners.findByName(advId);
     if (partner === null) throw new NotFoundError(`partner ${advId}`);
     const number = normalizePhoneNumber('caller', caller, partner.country);
-    // The switch's spelling is stored as sent; the E.164 form and the operator's own are both tried.
-    const anums = [...new Set([number, caller.trim()])];
+    // Stored callers are E.164 since every edge reads them one way; what an older version stored as
+    // the switch sent it, or a text written from it, is found by its other spellings. Longest first:
+    // a text loses "+4791234567" before its tail "91234567" is looked for.
+    const anums = [...new Set([...phoneNumberSpellings(number), caller.trim()])].sort(
+      (a, b) => b.length - a.length,
+    );
+    const masked = maskStoredAnum(number);
     const found = await this.deps.cdrs.findCaller(partner.id, anums);
-    let notificationsRedacted = await this.redact(found.cdrIds, anums);
+    let notificationsRedacted = await this.redact(found.cdrIds, anums, masked);
     const attributionsDeleted = await this.deps.attributions.erase(partner.name, anums, found.callIds);
-    const erased = await this.deps.cdrs.eraseCaller(partner.id, anums);
+    const providerCallsMasked = await this.deps.providerCalls.maskCaller(
+      [...(await this.deps.trackingNumbers.holdBacks(partner.id)).keys()],
+      anums,
+      masked,
+    );
+    const erased = await this.deps.cdrs.eraseCaller(partner.id, anums, masked);
     // A call of theirs stored meanwhile.
     const known = new Set(found.cdrIds);
     notificationsRedacted += await this.redact(
       erased.cdrIds.filter((id) => !known.has(id)),
       anums,
+      masked,
     );
     return {
       partner: partner.name,
@@ -61,13 +89,12 @@ export class PrivacyErasureService {
       recordingsDeleted: erased.recordings,
       notificationsRedacted,
       attributionsDeleted,
+      providerCallsMasked,
     };
   }
 
-  private async redact(cdrIds: readonly string[], anums: readonly string[]): Promise<number> {
-    let redacted = 0;
-    for (const anum of anums)
-      redacted += await this.deps.outbox.redactCaller(cdrIds, anum, maskStoredAnum(anum));
-    return redacted;
+  /** Every spelling in the notifications' texts becomes the masked E.164 form. */
+  private redact(cdrIds: readonly string[], anums: readonly string[], masked: string): Promise<number> {
+    return this.deps.outbox.redactCaller(cdrIds, anums, masked);
   }
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@trackline/platform';
+import { maskNumbersInText } from '@trackline/domain';
 import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
 import type { ClaimedNotification, OutboxStore } from './outbox.store';
 import type { NotificationChannel, NotificationKind } from './outbox-writer';
@@ -138,8 +139,14 @@ export class NotificationWorker {
       }
       const channel = this.deps.channels[row.channel];
       if (channel === null) {
+        // The text names the caller, who is not the log's business (docs/privacy.md).
         log.info(
-          { kind: row.kind, recipient: row.recipient, subject: row.payload.subject, text: row.payload.text },
+          {
+            kind: row.kind,
+            recipient: row.recipient,
+            subject: row.payload.subject === undefined ? undefined : maskNumbersInText(row.payload.subject),
+            text: maskNumbersInText(row.payload.text),
+          },
           'notification not sent: no channel configured; logged instead',
         );
         await this.complete(row, log, 'logged');

@@ -29,14 +29,14 @@ export class NumbersService {
   ) {}
 
   /**
-   * Adds every number of `specs` (E.164 numbers or ranges) or none: a number that is already in
+   * Adds every number of `specs` (numbers in any spelling, or ranges) or none: a number that is already in
    * anyone's inventory, or named twice, refuses the whole command, so a rerun after fixing the
    * input never leaves half a range behind.
    */
   async add(partnerName: string, kind: string, specs: readonly string[], now: Date): Promise<NumbersAdded> {
     const { kind: checkedKind, specs: checkedSpecs } = parseAddNumbers({ kind, numbers: specs });
-    const numbers = expandAll(checkedSpecs);
     const partner = await this.requirePartner(partnerName);
+    const numbers = expandAll(checkedSpecs, partner);
 
     const taken = await this.numbers.findTaken(numbers);
     if (taken.length > 0) throw duplicatesError(taken);
@@ -67,11 +67,12 @@ export class NumbersService {
   }
 }
 
-function expandAll(specs: readonly string[]): string[] {
+// Each number read in the partner's country, as every edge reads it (docs/numbers-and-sources.md).
+function expandAll(specs: readonly string[], partner: Partner): string[] {
   const seen = new Set<string>();
   const repeated = new Set<string>();
   for (const spec of specs) {
-    for (const number of expandNumberRange(spec, spec)) {
+    for (const number of expandNumberRange(spec, spec, partner.country)) {
       if (seen.has(number)) repeated.add(number);
       seen.add(number);
     }

@@ -81,10 +81,14 @@ class OwnersProjectionReader implements PartnerProjectionReader {
       vmGreetingId: source.vmGreetingId,
       campaign: (source.campaignId === null ? undefined : campaigns.get(source.campaignId)) ?? null,
     }));
+    const sources = projectSourceRoutes(rows, now);
+    const held = new Set([...pool, ...sources.map((source) => source.destnr)]);
     return {
       config: toPartnerConfig(partner),
       poolNumbers: pool,
-      sources: projectSourceRoutes(rows, now),
+      sources,
+      // Every number of the inventory is another's number on no page: the static ones no source holds too.
+      freeStaticNumbers: [...holdBacks.keys()].filter((e164) => !held.has(e164)).sort(),
     };
   }
 }

@@ -134,8 +134,11 @@ function indexOf(projection: PartnerProjection): Map<string, string> {
   const index = new Map<string, string>();
   for (const number of projection.poolNumbers)
     index.set(number, encodeNumberIndexEntry({ advId, kind: 'pool' }));
-  for (const source of projection.sources)
-    index.set(source.destnr, encodeNumberIndexEntry({ advId, kind: 'static' }));
+  for (const destnr of [
+    ...projection.sources.map((source) => source.destnr),
+    ...(projection.freeStaticNumbers ?? []),
+  ])
+    index.set(destnr, encodeNumberIndexEntry({ advId, kind: 'static' }));
   return index;
 }
 

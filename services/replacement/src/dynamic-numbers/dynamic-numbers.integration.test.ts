@@ -146,6 +146,22 @@ describe('POST /dynamic-numbers as a partner sees it', () => {
     expect((await send(webRequest(partner.advId, '22334455'), { httpStatuses: true })).status).toBe(200);
   });
 
+  it('refuses a static number no source holds, in any spelling, as a number on the page', async () => {
+    const other = partnerConfig(uniqueAdvId('other'));
+    await writePartnerProjection(target.redis, target.keyPrefix, {
+      ...projection(other, []),
+      freeStaticNumbers: ['+4721000904'],
+    });
+    const call = await send(webRequest(partner.advId, '21 00 09 04'), { httpStatuses: true });
+    expect([call.status, call.body]).toEqual([
+      400,
+      {
+        success: false,
+        error: 'Invalid parameter: numbers ("21 00 09 04" is a tracking number; calls to it would loop)',
+      },
+    ]);
+  });
+
   it('answers unknown paths and methods', async () => {
     const missing = await fetch(`${app.baseUrl}/nope`);
     expect(missing.status).toBe(404);

@@ -1,4 +1,9 @@
-import type { CallAttribution, PartnerConfig, StoredSourceRoute } from '@trackline/contracts';
+import {
+  canonicalAnum,
+  type CallAttribution,
+  type PartnerConfig,
+  type StoredSourceRoute,
+} from '@trackline/contracts';
 import { selectAnsweringNumber, VOICEMAIL_TARGET } from '@trackline/domain';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
 import {
@@ -9,6 +14,7 @@ import type { CallRoutingStore, PoolBinding } from './call-routing.store';
 
 export interface RouteCallInput {
   callId: string;
+  /** As `readAnum` accepted it; stored in the partner's one form (`canonicalAnum`). */
   anum: string;
   /** The dialled tracking number, E.164. */
   bnum: string;
@@ -143,7 +149,7 @@ function attributionOf(
   return {
     callId: input.callId,
     advId: partner.advId,
-    anum: input.anum,
+    anum: canonicalAnum(input.anum, partner.country),
     bnum: input.bnum,
     at: input.at.toISOString(),
     action: decision.action,

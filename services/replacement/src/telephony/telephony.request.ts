@@ -1,9 +1,8 @@
 import { callIdProblem, fieldLabel, readAnum } from '@trackline/contracts';
-import { isE164, parseCallTime, ValidationError } from '@trackline/domain';
+import { normalizePhoneNumber, parseCallTime, ValidationError } from '@trackline/domain';
 import type { RouteCallInput } from './call-routing.service';
 
 const KNOWN = new Set(['call_id', 'anum', 'bnum', 'at']);
-const MAX_NUMBER_LENGTH = 64;
 
 /** `{call_id, anum, bnum, at?}`; `at` defaults to `now`. */
 export function parseRouteCallRequest(body: unknown, now: Date): RouteCallInput {
@@ -21,7 +20,9 @@ export function parseRouteCallRequest(body: unknown, now: Date): RouteCallInput 
   if (callIdBroken !== undefined) throw new ValidationError('call_id', callIdBroken);
   const anum = readAnum(requiredString(record, 'anum'));
   if ('problem' in anum) throw new ValidationError('anum', anum.problem);
-  const bnum = toE164(requiredString(record, 'bnum', MAX_NUMBER_LENGTH));
+  // The partner is not known before the tracking number is read, so it is read without a country;
+  // the caller is read in the partner's country when routing has found it (docs/switch.md, "Numbers").
+  const bnum = normalizePhoneNumber('bnum', requiredString(record, 'bnum'), null);
   const at = record.at === undefined ? now : parseCallTime('at', record.at);
   return { callId, anum: anum.anum, bnum, at };
 }
@@ -33,16 +34,4 @@ function requiredString(record: Record<string, unknown>, field: string, maxLengt
   if (maxLength !== undefined && value.length > maxLength)
     throw new ValidationError(field, `must be at most ${maxLength} characters`);
   return value;
-}
-
-// Switches send the dialled number as +E.164, 00-prefixed or as bare international digits.
-function toE164(raw: string): string {
-  const compact = raw.replace(/[\s\-().]/g, '');
-  const e164 = compact.startsWith('+')
-    ? compact
-    : compact.startsWith('00')
-      ? `+${compact.slice(2)}`
-      : `+${compact}`;
-  if (!isE164(e164)) throw new ValidationError('bnum', 'must be an international number (E.164)');
-  return e164;
 }

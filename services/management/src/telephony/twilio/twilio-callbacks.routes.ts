@@ -61,7 +61,7 @@ export function twilioCallbackRoutes(
         const callStatus = field(form, 'CallStatus', /^[a-z-]{1,20}$/, 'must be a call status');
         // Progress events (initiated, ringing, in-progress) say nothing the record needs.
         if (!FINAL_CALL_STATUSES.has(callStatus)) return emptyAnswer();
-        const to = toE164(field(form, 'To', NUMBER_PATTERN, 'must be a phone number'));
+        const to = toE164('To', field(form, 'To', NUMBER_PATTERN, 'must be a phone number'));
         const result = await deps.calls.statusCallback(
           callSid,
           {
@@ -106,7 +106,7 @@ export function twilioCallbackRoutes(
         const result = await deps.calls.recordingCallback(
           callSid,
           {
-            to: toE164(to),
+            to: toE164('to', to),
             recordingSid: recordingSid.slice(0, 64),
             recordingUrl: recordingUrl.slice(0, 2048),
             recordingStatus,
@@ -125,7 +125,8 @@ export function twilioCallbackRoutes(
         const step = query.step;
         let xml: string;
         if (step === undefined) {
-          const to = toE164(field(form, 'To', NUMBER_PATTERN, 'must be a phone number'));
+          // Compared by its digits: the operator's dial-in number needs no tracking number's rule.
+          const to = field(form, 'To', NUMBER_PATTERN, 'must be a phone number');
           xml = isGreetingNumber(to, deps.greetingRecordNumber)
             ? askForPin(deps.publicUrl, 1, false)
             : twimlDocument([{ name: 'Reject' }]);

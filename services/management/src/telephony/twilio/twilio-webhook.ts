@@ -1,4 +1,4 @@
-import { ValidationError } from '@trackline/domain';
+import { normalizePhoneNumber, ValidationError } from '@trackline/domain';
 
 /** The form fields of a signed provider webhook (http/provider-signature.ts), by name. */
 export type WebhookForm = ReadonlyMap<string, string>;
@@ -21,6 +21,7 @@ export const CALL_SID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 export const CALL_SID_RULE = 'must be 1 to 128 printable characters without spaces';
 export const NUMBER_PATTERN = /^\+?[0-9]{3,20}$/;
 
-export function toE164(raw: string): string {
-  return raw.startsWith('+') ? raw : `+${raw}`;
+/** A tracking number the provider names, read by the one rule of every edge (docs/switch.md, "Numbers"). */
+export function toE164(field: string, raw: string): string {
+  return normalizePhoneNumber(field, raw, null);
 }

@@ -1,5 +1,5 @@
-import { dialAnswered, isKeySafeAdvId } from '@trackline/contracts';
-import { ValidationError } from '@trackline/domain';
+import { dialAnswered, isKeySafeAdvId, readAnum, WITHHELD_CALLER } from '@trackline/contracts';
+import { normalizePhoneNumber, ValidationError } from '@trackline/domain';
 import type { TwilioVoiceConfig } from '../../config/replacement-config';
 import type { BaseRouteContext, ProviderRouteDefinition } from '../../http/route-definition';
 import { withStoreDeadline } from '../../http/store-deadline';
@@ -54,15 +54,21 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
 
   const voice = webhook(TWILIO_PATHS.voice, async ({ form, log }) => {
     const callId = requiredField(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
-    const bnum = toE164(requiredField(form, 'To', NUMBER_PATTERN, 'must be a phone number'));
-    // A withheld caller arrives empty or as a word ("anonymous", "Restricted"); kept as sent.
-    const anum = (form.get('From') ?? '').replace(/\s/g, '') || 'anonymous';
+    // The one reading of every edge (docs/switch.md, "Numbers"); the caller is read in the partner's
+    // country by the routing. A From no record could hold is a caller the provider could not name.
+    const bnum = normalizePhoneNumber(
+      'To',
+      requiredField(form, 'To', NUMBER_PATTERN, 'must be a phone number'),
+      null,
+    );
+    const caller = readAnum(form.get('From') ?? '');
+    const anum = 'anum' in caller ? caller.anum : WITHHELD_CALLER;
     const now = deps.clock();
     const { decision, partnerConfig } = await withStoreDeadline(
       (async () => {
         const { decision } = await deps.routing.route({
           callId,
-          anum: anum.slice(0, 32),
+          anum,
           bnum,
           at: new Date(now),
         });
@@ -135,9 +141,4 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
   const recorded = webhook(TWILIO_PATHS.recorded, async () => hangupTwiml());
 
   return [voice, dialResult, screen, recorded];
-}
-
-// Providers send E.164; SIP trunks may drop the plus.
-function toE164(raw: string): string {
-  return raw.startsWith('+') ? raw : `+${raw}`;
 }
