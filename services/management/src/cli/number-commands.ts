@@ -8,12 +8,13 @@ export function addNumberCommands(program: Command, context: CliContext): void {
   program
     .command('numbers:add')
     .description(
-      "add tracking numbers to a partner's inventory; each argument is an E.164 number or a range " +
-        '+4791000001-+4791000010 (all or nothing: a number already in the inventory refuses the command)',
+      "add tracking numbers to a partner's inventory; each argument is a number (E.164 or national in " +
+        "the partner's country) or a range +4791000001-+4791000010 (all or nothing: a number already in " +
+        'the inventory refuses the command)',
     )
     .requiredOption('--partner <advId>', 'partner name')
     .requiredOption('--kind <kind>', 'pool (dynamic number insertion) or static (sources’ destnr)')
-    .argument('<numbers...>', 'E.164 numbers or inclusive ranges')
+    .argument('<numbers...>', 'numbers or inclusive ranges')
     .action(async (specs: string[], options: { partner: string; kind: string }) => {
       await context.withServices(async ({ numbers }) => {
         const added = await numbers.add(options.partner, options.kind, specs, new Date());
