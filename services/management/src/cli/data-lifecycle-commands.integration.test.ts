@@ -126,6 +126,8 @@ describe('data lifecycle commands', () => {
     const missed = await record('call-4', '004791234567', false, null);
     await record('call-5', '4791234567', true, null);
     const other = await record('call-3', OTHER, true, '25.00');
+    // Another caller's call whose cnum is the erased number: the number goes, their recording stays.
+    await dataSource.query(`UPDATE cdrs SET cnum = $1 WHERE id = $2`, [CALLER, other]);
     await dataSource.query(
       `INSERT INTO notification_outbox (channel, kind, recipient, cdr_id, payload, attachment_cdr_id)
        VALUES ('email', 'new_voicemail', 'kari@example.com', $1,
@@ -167,6 +169,7 @@ describe('data lifecycle commands', () => {
       out: [
         `Erased caller ${CALLER} for partner acme:`,
         '  call records masked:          4',
+        '  cnum masked in records:       1',
         '  recordings deleted:           2',
         '  notifications redacted:       2',
         '  webhook deliveries redacted:  1',
@@ -177,14 +180,15 @@ describe('data lifecycle commands', () => {
     });
     expect(
       await dataSource.query(
-        `SELECT call_id, anum, recording IS NOT NULL AS recording, commission::text FROM cdrs ORDER BY call_id`,
+        `SELECT call_id, anum, cnum, recording IS NOT NULL AS recording, commission::text FROM cdrs
+          ORDER BY call_id`,
       ),
     ).toEqual([
-      { call_id: 'call-1', anum: '+479xxxxxxx', recording: false, commission: '25.00' },
-      { call_id: 'call-2', anum: '+479xxxxxxx', recording: false, commission: null },
-      { call_id: 'call-3', anum: OTHER, recording: true, commission: '25.00' },
-      { call_id: 'call-4', anum: '+479xxxxxxx', recording: false, commission: null },
-      { call_id: 'call-5', anum: '+479xxxxxxx', recording: false, commission: null },
+      { call_id: 'call-1', anum: '+479xxxxxxx', cnum: null, recording: false, commission: '25.00' },
+      { call_id: 'call-2', anum: '+479xxxxxxx', cnum: null, recording: false, commission: null },
+      { call_id: 'call-3', anum: OTHER, cnum: '+479xxxxxxx', recording: true, commission: '25.00' },
+      { call_id: 'call-4', anum: '+479xxxxxxx', cnum: null, recording: false, commission: null },
+      { call_id: 'call-5', anum: '+479xxxxxxx', cnum: null, recording: false, commission: null },
     ]);
     const payloads: Row[] = await dataSource.query(
       `SELECT payload, attachment_cdr_id FROM notification_outbox ORDER BY id`,
@@ -224,6 +228,7 @@ describe('data lifecycle commands', () => {
     const again = await cli('privacy:erase', '--partner', 'acme', '--caller', CALLER);
     expect(again.out.slice(1)).toEqual([
       '  call records masked:          0',
+      '  cnum masked in records:       0',
       '  recordings deleted:           0',
       '  notifications redacted:       0',
       '  webhook deliveries redacted:  0',

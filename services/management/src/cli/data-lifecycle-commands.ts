@@ -61,6 +61,7 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
         const report = await erasure.erase(options.partner, options.caller);
         context.output.out(`Erased caller ${report.caller} for partner ${report.partner}:`);
         context.output.out(`  call records masked:          ${report.recordsMasked}`);
+        context.output.out(`  cnum masked in records:       ${report.cnumsMasked}`);
         context.output.out(`  recordings deleted:           ${report.recordingsDeleted}`);
         context.output.out(`  notifications redacted:       ${report.notificationsRedacted}`);
         context.output.out(`  webhook deliveries redacted:  ${report.webhookDeliveriesRedacted}`);

@@ -44,6 +44,7 @@ export interface ErasureReport {
   partner: string;
   caller: string;
   recordsMasked: number;
+  cnumsMasked: number;
   recordingsDeleted: number;
   notificationsRedacted: number;
   webhookDeliveriesRedacted: number;
@@ -98,6 +99,7 @@ export class PrivacyErasureService {
       partner: partner.name,
       caller: number,
       recordsMasked: erased.records,
+      cnumsMasked: erased.cnumsMasked,
       recordingsDeleted: erased.recordings,
       notificationsRedacted,
       webhookDeliveriesRedacted,
