@@ -54,9 +54,9 @@ export interface ErasureReport {
 
 /**
  * `privacy:erase` (docs/privacy.md): one caller's number out of a partner's records, recordings,
- * notifications, webhook deliveries, call attributions and provider calls. Safe to repeat: a second run finds nothing
- * left and changes nothing. The records are masked last, so a run that fails half-way still finds
- * them next time and finishes the rest.
+ * notifications, webhook deliveries, call attributions and provider calls. Safe to repeat: a second
+ * run finds nothing left and changes nothing. The records are masked last, so a run that fails
+ * half-way still finds them next time and finishes the rest.
  */
 export class PrivacyErasureService {
   constructor(private readonly deps: PrivacyErasureDeps) {}
