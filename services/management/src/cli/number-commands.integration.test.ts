@@ -125,8 +125,8 @@ describe('numbers:add and numbers:list', () => {
   it.each([
     [['--kind', 'dynamic', '+4791000100'], 'error: kind: must be one of pool, static'],
     [
-      ['--kind', 'pool', '91000100'],
-      'error: 91000100: must be an E.164 number or two E.164 numbers joined by "-"',
+      ['--kind', 'pool', '1234'],
+      'error: 1234: must be a phone number, or two phone numbers joined by "-"',
     ],
     [
       ['--kind', 'pool', '+4791000105-+4791000100'],
