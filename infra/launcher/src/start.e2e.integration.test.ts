@@ -157,6 +157,15 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
     expect(result.numbers).toHaveLength(1);
     expect(result.numbers[0].number_on_page).toBe('22334455');
     expect(result.numbers[0].replace_with.e164).toMatch(/^\+47910000(0[1-9]|10)$/);
+
+    // The printed API reference addresses answer without credentials.
+    const references = /API reference[^\n]*\n\s+(\S+)\s+(\S+)/.exec(output);
+    expect(references?.slice(1)).toEqual([`${management}/docs`, `${replacement}/docs`]);
+    for (const url of references!.slice(1)) {
+      const page = await probe(url);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('<html');
+    }
   });
 
   it('gives every client a right answer while the switch posts records and partners read at once', async () => {

@@ -26,6 +26,9 @@ export function summaryLines(input: SummaryInput): string[] {
     `  Redis            ${input.redisUrl}`,
     `  data folder      ${input.dataDir}`,
     '',
+    'API reference (interactive, no credentials needed; docs/partner-api.md):',
+    `  ${input.managementUrl}/docs   ${input.replacementUrl}/docs`,
+    '',
     'The operator CLI against this database (docs/operations.md):',
     input.embeddedDatabase
       ? `  DATABASE_URL='${input.databaseUrl}' pnpm trackline partner:list`

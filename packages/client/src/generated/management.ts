@@ -3231,7 +3231,7 @@ export interface operations {
                      *           "index": "1",
                      *           "call_id": "c-1003",
                      *           "status": "400",
-                     *           "message": "bnum: must be an E.164 number"
+                     *           "message": "bnum: must be a phone number"
                      *         }
                      *       ]
                      *     }

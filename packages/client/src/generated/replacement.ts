@@ -398,7 +398,7 @@ export interface components {
                 "application/json": components["schemas"]["OperatorError"];
             };
         };
-        /** @description Redis failed or did not answer within the request deadline; the provider uses the number's fallback URL. */
+        /** @description Redis failed or did not answer within the request deadline, or the configuration is being rebuilt after Redis lost its data; the provider uses the number's fallback URL. */
         ProviderStoreUnavailable: {
             headers: {
                 "Retry-After"?: string;
@@ -448,6 +448,19 @@ export interface components {
         };
         /** @description Redis failed or did not answer in time (with `X-HTTP-STATUSES`). Fall back to the original number. */
         ReplacementServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplacementFailure"];
+            };
+        };
+        /**
+         * @description Redis lost its data and management is rebuilding the partners' configuration in it (with
+         *     `X-HTTP-STATUSES`; docs/operations.md, Redis durability). Nothing is wrong with the request:
+         *     show the original number and retry shortly. Without the header the same body comes with 200.
+         */
+        ReplacementRebuilding: {
             headers: {
                 [name: string]: unknown;
             };
@@ -512,6 +525,7 @@ export interface operations {
             413: components["responses"]["ReplacementTooLarge"];
             500: components["responses"]["ReplacementServerError"];
             501: components["responses"]["ReplacementNotConfigured"];
+            503: components["responses"]["ReplacementRebuilding"];
         };
     };
     replaceNumbersAtRoot: {
@@ -537,6 +551,7 @@ export interface operations {
             413: components["responses"]["ReplacementTooLarge"];
             500: components["responses"]["ReplacementServerError"];
             501: components["responses"]["ReplacementNotConfigured"];
+            503: components["responses"]["ReplacementRebuilding"];
         };
     };
     routeCall: {
@@ -581,7 +596,7 @@ export interface operations {
                     "application/json": components["schemas"]["OperatorError"];
                 };
             };
-            /** @description Redis failed or did not answer in time (a store outage is 503 on every switch and provider route). */
+            /** @description Redis failed or did not answer in time (a store outage is 503 on every switch and provider route), or Redis lost its data and the configuration is being rebuilt (`Service starting: configuration is being rebuilt, retry shortly`, with `Retry-After`). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -625,7 +640,7 @@ export interface operations {
                 };
             };
             403: components["responses"]["ProviderSignatureInvalid"];
-            /** @description Redis failed or did not answer within the request deadline; the provider uses the number's fallback URL. */
+            /** @description Redis failed or did not answer within the request deadline, or the configuration is being rebuilt after Redis lost its data; the provider uses the number's fallback URL. */
             503: {
                 headers: {
                     "Retry-After"?: string;
