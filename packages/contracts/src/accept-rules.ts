@@ -61,7 +61,7 @@ export function isCallId(value: string): boolean {
 
 /**
  * `anum` (and the record's `cnum`): the caller as the switch saw it — a number in any spelling, or a
- * word for a withheld caller (docs/switch.md, "Callers"). Spaces are dropped; what is left empty or
+ * word for a withheld caller (docs/switch.md, "Numbers"). Spaces are dropped; what is left empty or
  * holds no digit is withheld and read as `WITHHELD_CALLER`; anything else must pass the rule. Its one
  * stored form comes from `canonicalAnum` once the partner (and its country) is known.
  */

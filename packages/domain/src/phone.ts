@@ -23,7 +23,7 @@ export function isCountryCode(value: string): value is CountryCode {
 export const PHONE_NUMBER_RULE = 'must be a phone number';
 
 /**
- * The one identity of a phone number (docs/numbers-and-sources.md, "One form of a number"): national
+ * The one identity of a phone number (docs/switch.md, "Numbers"): national
  * ("22 33 44 55"), international ("+47 22334455", "0047 22334455") or bare international digits
  * ("4722334455") become E.164; undefined when the input is not a valid number. `country` decides how
  * national input and the international dialling prefix are read. Without a country (a tracking

@@ -12,6 +12,8 @@ export interface ErasedCaller extends RemovedRecords {
   /** The records whose number was masked, and their call ids (for the attributions in Redis). */
   cdrIds: string[];
   callIds: string[];
+  /** Records (of other callers) whose `cnum` was the number. */
+  cnumsMasked: number;
 }
 
 type Row = Record<string, unknown>;
@@ -108,9 +110,20 @@ export class CdrLifecycleStore {
 
   /**
    * Sets the caller of every record of the partner whose caller it is (any of the spellings given) to
-   * `masked`, one form whatever the spelling, and deletes their recordings.
+   * `masked`, one form whatever the spelling, and deletes their recordings; a `cnum` with the number
+   * becomes `masked` as well.
    */
   async eraseCaller(partnerId: string, anums: readonly string[], masked: string): Promise<ErasedCaller> {
+    // The number as another record's `cnum` is masked too; that record's recording is another
+    // caller's voice and stays.
+    const [{ count: cnums }] = (await this.dataSource.query(
+      `WITH "changed" AS (
+         UPDATE "cdrs" SET "cnum" = $3 WHERE "partner_id" = $1 AND "cnum" = ANY($2::varchar[])
+         RETURNING 1
+       )
+       SELECT count(*)::int AS "count" FROM "changed"`,
+      [partnerId, anums, masked],
+    )) as Array<{ count: number }>;
     const rows: Row[] = await this.dataSource.query(
       `WITH "hit" AS (
          SELECT "id", "start", "call_id", "recording" IS NOT NULL AS "had_recording" FROM "cdrs"
@@ -125,6 +138,7 @@ export class CdrLifecycleStore {
     );
     return {
       records: rows.length,
+      cnumsMasked: cnums,
       recordings: rows.filter((row) => row.had_recording === true).length,
       cdrIds: rows.map((row) => row.id as string),
       callIds: rows.map((row) => row.call_id as string),

@@ -106,7 +106,7 @@ describe('data lifecycle commands', () => {
 
   // Records stored before every edge read callers one way hold them as the switch sent them: each
   // spelling is found, in every place the number is kept (docs/privacy.md, Erasure of one caller).
-  it('erases a caller in any spelling from records, recordings, notifications, attributions and provider calls, once', async () => {
+  it('erases a caller in any spelling from records, recordings, notifications, webhook deliveries, attributions and provider calls, once', async () => {
     const [{ id: partnerId }] = await dataSource.query(
       `SELECT id::text AS id FROM partners WHERE name = 'acme'`,
     );
@@ -126,6 +126,8 @@ describe('data lifecycle commands', () => {
     const missed = await record('call-4', '004791234567', false, null);
     await record('call-5', '4791234567', true, null);
     const other = await record('call-3', OTHER, true, '25.00');
+    // Another caller's call whose cnum is the erased number: the number goes, their recording stays.
+    await dataSource.query(`UPDATE cdrs SET cnum = $1 WHERE id = $2`, [CALLER, other]);
     await dataSource.query(
       `INSERT INTO notification_outbox (channel, kind, recipient, cdr_id, payload, attachment_cdr_id)
        VALUES ('email', 'new_voicemail', 'kari@example.com', $1,
@@ -134,6 +136,20 @@ describe('data lifecycle commands', () => {
               ('sms', 'missed_call', '+4790000000', $3, '{"text":"Missed call from 004791234567 (91 23 45 67)"}', NULL),
               ('sms', 'missed_call', '+4790000000', $2, '{"text":"Missed call from +4798765432"}', NULL)`,
       [voicemail, other, missed],
+    );
+    // A receiver that refused a body quoted it; its answer is kept in last_error and listed to the partner.
+    const [{ id: webhookId }] = await dataSource.query(
+      `INSERT INTO webhooks (partner_id, url, events, secret)
+       VALUES ($1, 'https://hooks.example.com/calls', '{call.missed}', 'whsec_test') RETURNING id::text AS id`,
+      [partnerId],
+    );
+    await dataSource.query(
+      `INSERT INTO webhook_deliveries (message_id, webhook_id, partner_id, event_type, cdr_id, status, last_error)
+       VALUES ('msg_missed', $1, $2, 'call.missed', $3, 'pending',
+               'receiver answered 422: {"error":"unknown anum 004791234567","data":{"anum":"+4791234567"}}'),
+              ('msg_voicemail', $1, $2, 'voicemail.new', $4, 'sent', NULL),
+              ('msg_other', $1, $2, 'call.completed', $5, 'dead', 'receiver answered 400: anum +4798765432')`,
+      [webhookId, partnerId, missed, voicemail, other],
     );
     const keys = partnerKeys(redis.keyPrefix, 'acme');
     await client.set(keys.call('call-1'), attribution('call-1', CALLER));
@@ -153,8 +169,10 @@ describe('data lifecycle commands', () => {
       out: [
         `Erased caller ${CALLER} for partner acme:`,
         '  call records masked:          4',
+        '  cnum masked in records:       1',
         '  recordings deleted:           2',
         '  notifications redacted:       2',
+        '  webhook deliveries redacted:  1',
         '  call attributions deleted:    3',
         '  provider calls masked:        1',
       ],
@@ -162,14 +180,15 @@ describe('data lifecycle commands', () => {
     });
     expect(
       await dataSource.query(
-        `SELECT call_id, anum, recording IS NOT NULL AS recording, commission::text FROM cdrs ORDER BY call_id`,
+        `SELECT call_id, anum, cnum, recording IS NOT NULL AS recording, commission::text FROM cdrs
+          ORDER BY call_id`,
       ),
     ).toEqual([
-      { call_id: 'call-1', anum: '+479xxxxxxx', recording: false, commission: '25.00' },
-      { call_id: 'call-2', anum: '+479xxxxxxx', recording: false, commission: null },
-      { call_id: 'call-3', anum: OTHER, recording: true, commission: '25.00' },
-      { call_id: 'call-4', anum: '+479xxxxxxx', recording: false, commission: null },
-      { call_id: 'call-5', anum: '+479xxxxxxx', recording: false, commission: null },
+      { call_id: 'call-1', anum: '+479xxxxxxx', cnum: null, recording: false, commission: '25.00' },
+      { call_id: 'call-2', anum: '+479xxxxxxx', cnum: null, recording: false, commission: null },
+      { call_id: 'call-3', anum: OTHER, cnum: '+479xxxxxxx', recording: true, commission: '25.00' },
+      { call_id: 'call-4', anum: '+479xxxxxxx', cnum: null, recording: false, commission: null },
+      { call_id: 'call-5', anum: '+479xxxxxxx', cnum: null, recording: false, commission: null },
     ]);
     const payloads: Row[] = await dataSource.query(
       `SELECT payload, attachment_cdr_id FROM notification_outbox ORDER BY id`,
@@ -179,6 +198,20 @@ describe('data lifecycle commands', () => {
       { subject: 'New voicemail from +479xxxxxxx', text: 'New voicemail from +479xxxxxxx to +4722000001' },
       { text: 'Missed call from +479xxxxxxx (+479xxxxxxx)' },
       { text: `Missed call from ${OTHER}` },
+    ]);
+    expect(
+      await dataSource.query(
+        `SELECT message_id, status, last_error FROM webhook_deliveries ORDER BY message_id`,
+      ),
+    ).toEqual([
+      {
+        message_id: 'msg_missed',
+        status: 'pending',
+        last_error:
+          'receiver answered 422: {"error":"unknown anum +479xxxxxxx","data":{"anum":"+479xxxxxxx"}}',
+      },
+      { message_id: 'msg_other', status: 'dead', last_error: `receiver answered 400: anum ${OTHER}` },
+      { message_id: 'msg_voicemail', status: 'sent', last_error: null },
     ]);
     expect(
       await client.exists(keys.call('call-1'), keys.call('call-not-recorded-yet'), keys.call('call-older')),
@@ -195,8 +228,10 @@ describe('data lifecycle commands', () => {
     const again = await cli('privacy:erase', '--partner', 'acme', '--caller', CALLER);
     expect(again.out.slice(1)).toEqual([
       '  call records masked:          0',
+      '  cnum masked in records:       0',
       '  recordings deleted:           0',
       '  notifications redacted:       0',
+      '  webhook deliveries redacted:  0',
       '  call attributions deleted:    0',
       '  provider calls masked:        0',
     ]);

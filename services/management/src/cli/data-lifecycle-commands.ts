@@ -50,8 +50,8 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
   program
     .command('privacy:erase')
     .description(
-      "remove a caller's number from a partner's call records (masked), recordings, notifications and " +
-        'call attributions and provider calls; safe to run again',
+      "remove a caller's number from a partner's call records (masked), recordings, notifications, " +
+        'webhook deliveries, call attributions and provider calls; safe to run again',
     )
     .requiredOption('--partner <advId>', 'partner name')
     .requiredOption('--caller <number>', "the caller's number, E.164 or national in the partner's country")
@@ -61,8 +61,10 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
         const report = await erasure.erase(options.partner, options.caller);
         context.output.out(`Erased caller ${report.caller} for partner ${report.partner}:`);
         context.output.out(`  call records masked:          ${report.recordsMasked}`);
+        context.output.out(`  cnum masked in records:       ${report.cnumsMasked}`);
         context.output.out(`  recordings deleted:           ${report.recordingsDeleted}`);
         context.output.out(`  notifications redacted:       ${report.notificationsRedacted}`);
+        context.output.out(`  webhook deliveries redacted:  ${report.webhookDeliveriesRedacted}`);
         context.output.out(`  call attributions deleted:    ${report.attributionsDeleted}`);
         context.output.out(`  provider calls masked:        ${report.providerCallsMasked}`);
       });

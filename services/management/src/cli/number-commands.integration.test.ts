@@ -124,9 +124,10 @@ describe('numbers:add and numbers:list', () => {
 
   it.each([
     [['--kind', 'dynamic', '+4791000100'], 'error: kind: must be one of pool, static'],
+    [['--kind', 'pool', '1234'], 'error: 1234: must be a phone number, or two phone numbers joined by "-"'],
     [
-      ['--kind', 'pool', '1234'],
-      'error: 1234: must be a phone number, or two phone numbers joined by "-"',
+      ['--kind', 'pool', 'tel:91000100'],
+      'error: tel:91000100: must be a phone number, or two phone numbers joined by "-"',
     ],
     [
       ['--kind', 'pool', '+4791000105-+4791000100'],
@@ -135,6 +136,39 @@ describe('numbers:add and numbers:list', () => {
   ])('refuses bad input %p with one line', async (args, message) => {
     const result = await cli('numbers:add', '--partner', 'acme', ...args);
     expect(result).toEqual({ code: 1, out: [], err: [message] });
+  });
+
+  // The one rule of every edge (docs/switch.md, "Numbers"): national, 00- and grouped spellings in the
+  // partner's country, for single numbers and range ends alike.
+  it("reads any spelling in the partner's country and stores E.164", async () => {
+    const result = await cli(
+      'numbers:add',
+      '--partner',
+      'acme',
+      '--kind',
+      'pool',
+      '91000200',
+      '0047 910 00 201',
+      '91 00 02 02-+4791000203',
+    );
+    expect(result).toEqual({
+      code: 0,
+      out: [
+        'Added 4 pool numbers to partner acme:',
+        '  +4791000200',
+        '  +4791000201',
+        '  +4791000202',
+        '  +4791000203',
+      ],
+      err: [],
+    });
+    expect((await stored()).filter((row) => row.e164.startsWith('+47910002'))).toEqual(
+      ['+4791000200', '+4791000201', '+4791000202', '+4791000203'].map((e164) => ({
+        e164,
+        kind: 'pool',
+        partner: 'acme',
+      })),
+    );
   });
 
   it('refuses an unknown partner', async () => {

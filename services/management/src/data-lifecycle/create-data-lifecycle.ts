@@ -10,6 +10,7 @@ import { DataLifecycleJob, type DataLifecycleObserver } from './data-lifecycle.j
 import { DataLifecycleRunsStore } from './data-lifecycle-runs.store';
 import { DataLifecycleService } from './data-lifecycle.service';
 import { TwilioCallsPrivacyStore } from '../telephony/twilio/twilio-calls-privacy.store';
+import { WebhookDeliveriesPrivacyStore } from '../webhooks/webhook-deliveries-privacy.store';
 import { PrivacyErasureService } from './privacy-erasure.service';
 
 /** The data lifecycle on one DataSource (docs/privacy.md): the daily job and what it is made of. */
@@ -49,6 +50,7 @@ export function createPrivacyErasure(
     partners: new TypeormPartnersStore(dataSource.manager),
     cdrs: new CdrLifecycleStore(dataSource),
     outbox: new OutboxPrivacyStore(dataSource),
+    webhookDeliveries: new WebhookDeliveriesPrivacyStore(dataSource),
     attributions: new RedisCallAttributionEraser(redis, keyPrefix),
     trackingNumbers: new TypeormNumbersStore(dataSource.manager),
     providerCalls: new TwilioCallsPrivacyStore(dataSource),

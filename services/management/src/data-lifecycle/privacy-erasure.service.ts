@@ -22,6 +22,10 @@ export interface PrivacyErasureDeps {
   outbox: {
     redactCaller(cdrIds: readonly string[], spellings: readonly string[], masked: string): Promise<number>;
   };
+  /** The recorded answers of receivers to the records' webhook deliveries. */
+  webhookDeliveries: {
+    redactCaller(cdrIds: readonly string[], spellings: readonly string[], masked: string): Promise<number>;
+  };
   attributions: {
     erase(advId: string, anums: readonly string[], callIds: readonly string[]): Promise<number>;
   };
@@ -40,17 +44,19 @@ export interface ErasureReport {
   partner: string;
   caller: string;
   recordsMasked: number;
+  cnumsMasked: number;
   recordingsDeleted: number;
   notificationsRedacted: number;
+  webhookDeliveriesRedacted: number;
   attributionsDeleted: number;
   providerCallsMasked: number;
 }
 
 /**
  * `privacy:erase` (docs/privacy.md): one caller's number out of a partner's records, recordings,
- * notifications, call attributions and provider calls. Safe to repeat: a second run finds nothing
- * left and changes nothing. The records are masked last, so a run that fails half-way still finds
- * them next time and finishes the rest.
+ * notifications, webhook deliveries, call attributions and provider calls. Safe to repeat: a second
+ * run finds nothing left and changes nothing. The records are masked last, so a run that fails
+ * half-way still finds them next time and finishes the rest.
  */
 export class PrivacyErasureService {
   constructor(private readonly deps: PrivacyErasureDeps) {}
@@ -68,6 +74,11 @@ export class PrivacyErasureService {
     const masked = maskStoredAnum(number);
     const found = await this.deps.cdrs.findCaller(partner.id, anums);
     let notificationsRedacted = await this.redact(found.cdrIds, anums, masked);
+    let webhookDeliveriesRedacted = await this.deps.webhookDeliveries.redactCaller(
+      found.cdrIds,
+      anums,
+      masked,
+    );
     const attributionsDeleted = await this.deps.attributions.erase(partner.name, anums, found.callIds);
     const providerCallsMasked = await this.deps.providerCalls.maskCaller(
       [...(await this.deps.trackingNumbers.holdBacks(partner.id)).keys()],
@@ -77,8 +88,10 @@ export class PrivacyErasureService {
     const erased = await this.deps.cdrs.eraseCaller(partner.id, anums, masked);
     // A call of theirs stored meanwhile.
     const known = new Set(found.cdrIds);
-    notificationsRedacted += await this.redact(
-      erased.cdrIds.filter((id) => !known.has(id)),
+    const storedMeanwhile = erased.cdrIds.filter((id) => !known.has(id));
+    notificationsRedacted += await this.redact(storedMeanwhile, anums, masked);
+    webhookDeliveriesRedacted += await this.deps.webhookDeliveries.redactCaller(
+      storedMeanwhile,
       anums,
       masked,
     );
@@ -86,8 +99,10 @@ export class PrivacyErasureService {
       partner: partner.name,
       caller: number,
       recordsMasked: erased.records,
+      cnumsMasked: erased.cnumsMasked,
       recordingsDeleted: erased.recordings,
       notificationsRedacted,
+      webhookDeliveriesRedacted,
       attributionsDeleted,
       providerCallsMasked,
     };
