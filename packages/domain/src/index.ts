@@ -13,3 +13,4 @@ export * from './static-source';
 export * from './calendar-month';
 export * from './provider-signature';
 export * from './twiml';
+export * from './attribution-kind';

@@ -33,6 +33,7 @@ import { AddPartnerCallSettings1795463430471 } from './migrations/1795463430471-
 import { RowLevelCdrRollupInserts1795470000000 } from './migrations/1795470000000-RowLevelCdrRollupInserts';
 import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
 import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
+import { AddCdrAttributionConfidence1795500000001 } from './migrations/1795500000001-AddCdrAttributionConfidence';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
@@ -74,6 +75,7 @@ export const MIGRATIONS = [
   OutboxMonthlyReports1795462932984,
   AddPartnerCallSettings1795463430471,
   RowLevelCdrRollupInserts1795470000000,
+  AddCdrAttributionConfidence1795500000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */
