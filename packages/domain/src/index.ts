@@ -14,3 +14,4 @@ export * from './calendar-month';
 export * from './provider-signature';
 export * from './twiml';
 export * from './attribution-kind';
+export * from './erlang-b';
