@@ -1,3 +1,4 @@
+import { ATTRIBUTION_KINDS, type AttributionKind } from '@trackline/domain';
 import { fail, parseJsonObject, readBoolean, readNullableString, readString } from './projection-error';
 
 /** How long a routed call's attribution waits for its call record (docs/switch.md). */
@@ -29,6 +30,10 @@ export interface CallAttribution {
   parameters: Record<string, string> | null;
   /** The dialled number was held back: a pool number past its session, or a closed source's number. */
   quarantined: boolean;
+  /** How sure the attribution is; null when an older replacement wrote it without (docs/cdrs.md). */
+  kind: AttributionKind | null;
+  /** Epoch ms the pool binding that carried the call was created; null without one. */
+  boundAt: number | null;
 }
 
 const WHAT = 'call attribution';
@@ -53,6 +58,8 @@ export function encodeCallAttribution(attribution: CallAttribution): string {
     custnr: attribution.custnr,
     parameters: attribution.parameters,
     quarantined: attribution.quarantined,
+    attribution_kind: attribution.kind,
+    bound_at: attribution.boundAt,
   });
 }
 
@@ -82,5 +89,23 @@ export function decodeCallAttribution(raw: string): CallAttribution {
     custnr: readNullableString(WHAT, record, 'custnr'),
     parameters: parameters as Record<string, string> | null,
     quarantined: readBoolean(WHAT, record, 'quarantined'),
+    kind: readKind(record),
+    boundAt: readBoundAt(record),
   };
+}
+
+// Both absent in what replacement wrote before attribution confidence existed: read as unknown.
+function readKind(record: Record<string, unknown>): AttributionKind | null {
+  const kind = readNullableString(WHAT, record, 'attribution_kind');
+  if (kind !== null && !ATTRIBUTION_KINDS.includes(kind as AttributionKind))
+    fail(WHAT, `attribution_kind must be one of ${ATTRIBUTION_KINDS.join(', ')}`);
+  return kind as AttributionKind | null;
+}
+
+function readBoundAt(record: Record<string, unknown>): number | null {
+  const boundAt = record.bound_at;
+  if (boundAt === null || boundAt === undefined) return null;
+  if (typeof boundAt !== 'number' || !Number.isSafeInteger(boundAt))
+    fail(WHAT, 'bound_at must be an integer');
+  return boundAt;
 }

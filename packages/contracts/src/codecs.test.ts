@@ -202,12 +202,31 @@ describe('call attribution codec', () => {
       callId: 'c1', advId: 'acme', anum: '+4799999999', bnum: '+4791000001', at: '2026-01-05T10:00:00.000Z',
       action: 'dial', target: '+4722334455', sourceId: '12', customerId: '3', vmGreetingId: null,
       sessionId: 's', trackingId: 't', fullUrl: 'u', fullReferrer: '', custnr: null, parameters: { adId: '1' },
-      quarantined: true,
+      quarantined: true, kind: 'after_session', boundAt: 1767607000000,
     }; // prettier-ignore
     expect(decodeCallAttribution(encodeCallAttribution(attribution))).toEqual(attribution);
     expect(() =>
       decodeCallAttribution(encodeCallAttribution({ ...attribution, action: 'ring' as 'dial' })),
     ).toThrow(/action/);
+    expect(() =>
+      decodeCallAttribution(encodeCallAttribution({ ...attribution, kind: 'maybe' as 'none' })),
+    ).toThrow(/attribution_kind/);
+  });
+
+  it('reads an attribution written before the confidence fields as unknown', () => {
+    const {
+      attribution_kind: _kind,
+      bound_at: _boundAt,
+      ...older
+    } = JSON.parse(
+      encodeCallAttribution({
+        callId: 'c2', advId: 'acme', anum: '1', bnum: '+4791000001', at: '2026-01-05T10:00:00.000Z',
+        action: 'reject', target: null, sourceId: null, customerId: null, vmGreetingId: null,
+        sessionId: null, trackingId: null, fullUrl: null, fullReferrer: null, custnr: null, parameters: null,
+        quarantined: false, kind: 'none', boundAt: null,
+      }), // prettier-ignore
+    ) as Record<string, unknown>;
+    expect(decodeCallAttribution(JSON.stringify(older))).toMatchObject({ kind: null, boundAt: null });
   });
 });
 

@@ -13,3 +13,5 @@ export * from './static-source';
 export * from './calendar-month';
 export * from './provider-signature';
 export * from './twiml';
+export * from './attribution-kind';
+export * from './erlang-b';

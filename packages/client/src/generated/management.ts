@@ -1011,6 +1011,13 @@ export interface components {
             parameters?: {
                 [key: string]: string;
             } | null;
+            /**
+             * @description how sure the attribution is (cdrs.md: Attribution confidence); null when not known
+             * @enum {string|null}
+             */
+            attribution?: "session" | "recycled" | "after_session" | "static" | "none" | null;
+            /** @description whole seconds from the pool binding's creation to the call; null when no binding carried it */
+            bound_seconds?: string | null;
         };
         CdrsPage: components["schemas"]["Paging"] & {
             cdrs: (components["schemas"]["Cdr"] | components["schemas"]["CdrExtended"])[];
@@ -3123,7 +3130,9 @@ export interface operations {
                      *           "tracking_id": null,
                      *           "full_url": null,
                      *           "full_referrer": null,
-                     *           "parameters": null
+                     *           "parameters": null,
+                     *           "attribution": "static",
+                     *           "bound_seconds": null
                      *         }
                      *       ]
                      *     }
@@ -3173,7 +3182,9 @@ export interface operations {
                      *           "tracking_id": null,
                      *           "full_url": null,
                      *           "full_referrer": null,
-                     *           "parameters": null
+                     *           "parameters": null,
+                     *           "attribution": "static",
+                     *           "bound_seconds": null
                      *         }
                      *       ]
                      *     }
@@ -3223,7 +3234,9 @@ export interface operations {
                      *           "tracking_id": null,
                      *           "full_url": null,
                      *           "full_referrer": null,
-                     *           "parameters": null
+                     *           "parameters": null,
+                     *           "attribution": "static",
+                     *           "bound_seconds": null
                      *         }
                      *       ],
                      *       "errors": [

@@ -162,6 +162,8 @@ function newCdr(
     fullUrl: null,
     fullReferrer: null,
     parameters: null,
+    attribution: null,
+    boundSeconds: null,
     recording: null,
     timestamp: new Date(),
   };

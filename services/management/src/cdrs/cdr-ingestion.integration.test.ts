@@ -181,6 +181,8 @@ describe('call record ingestion: attribution and batch isolation', () => {
       custnr: null,
       parameters: {},
       quarantined: false,
+      kind: 'session',
+      boundAt: Date.parse('2026-03-02T08:58:00.000Z'),
       ...fields,
     };
     await redis.set(

@@ -22,6 +22,7 @@ import type { WebhookEventQueue } from '../webhooks/webhook-events';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { Cdr, CdrSource, DialledNumber, NewCdr } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
+import { recordAttribution } from './cdr-attribution';
 import { CdrBatchLookup, sessionCustnr, type CdrLookupStore } from './cdr-batch-lookup';
 import { parseCdrInput, type CdrInput } from './cdrs.dto';
 import type { CdrWriteStore } from './cdrs.store';
@@ -357,6 +358,7 @@ function newCdr(
     fullUrl: storable(attribution?.fullUrl),
     fullReferrer: storable(attribution?.fullReferrer),
     parameters: storableParameters(attribution?.parameters ?? null),
+    ...recordAttribution(dialled, source, attribution),
     recording: input.recording,
     timestamp: now,
   };

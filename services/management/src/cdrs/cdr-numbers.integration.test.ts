@@ -154,6 +154,8 @@ describe('call record numbers', () => {
       custnr: null,
       parameters: null,
       quarantined: false,
+      kind: null,
+      boundAt: null,
     };
     await redis.set(
       partnerKeys(testRedis.keyPrefix, 'acme').call(attribution.callId),

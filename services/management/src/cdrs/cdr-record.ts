@@ -43,5 +43,7 @@ export function toCdrRecord(cdr: Cdr, options: { extended: boolean; showFullAnum
     full_url: cdr.fullUrl,
     full_referrer: cdr.fullReferrer,
     parameters: cdr.parameters,
+    attribution: cdr.attribution,
+    bound_seconds: cdr.boundSeconds === null ? null : String(cdr.boundSeconds),
   };
 }

@@ -106,6 +106,13 @@ export class CdrEntity {
   @Column({ type: 'jsonb', nullable: true })
   parameters!: Record<string, string> | null;
 
+  /** An AttributionKind of the domain; null when not known (docs/cdrs.md, Attribution confidence). */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  attribution!: string | null;
+
+  @Column({ name: 'bound_seconds', type: 'integer', nullable: true })
+  boundSeconds!: number | null;
+
   @Column({ type: 'bytea', nullable: true })
   recording!: Buffer | null;
 

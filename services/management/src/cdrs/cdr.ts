@@ -1,4 +1,4 @@
-import type { CountryCode } from '@trackline/domain';
+import type { AttributionKind, CountryCode } from '@trackline/domain';
 import type { NumberKind } from '../numbers/tracking-number.entity';
 
 /** A stored call record, as the service and the renderer see it. */
@@ -33,6 +33,10 @@ export interface Cdr {
   fullUrl: string | null;
   fullReferrer: string | null;
   parameters: Record<string, string> | null;
+  /** How sure the attribution is; null when not known (docs/cdrs.md, Attribution confidence). */
+  attribution: AttributionKind | null;
+  /** Whole seconds from the pool binding's creation to the call; null without one. */
+  boundSeconds: number | null;
   hasRecording: boolean;
   timestamp: Date;
 }

@@ -385,6 +385,8 @@ describe('call records', () => {
         custnr: null,
         parameters: { utm: 'x' },
         quarantined: true,
+        kind: 'after_session',
+        boundAt: Date.parse('2026-03-02T08:20:00.000Z'),
       };
       await redis.set(
         partnerKeys(testRedis.keyPrefix, 'acme').call(attribution.callId),
@@ -528,6 +530,8 @@ describe('call records', () => {
         'full_url',
         'full_referrer',
         'parameters',
+        'attribution',
+        'bound_seconds',
       ]);
     });
 

@@ -1,3 +1,4 @@
+import type { AttributionKind } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import type { CustomerCallRecords } from '../customers/customer-call-records';
@@ -51,7 +52,7 @@ const CDR_COLUMNS = `
   "custnr", "source_id"::text AS "source_id", "campaign_id"::text AS "campaign_id", "pricing_model_id",
   "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail", "anum_ndc_name", "quarantined",
   "commission"::text AS "commission", "media", "class", "expire", "publisher_id", "cli_id", "order_id",
-  "session_id", "tracking_id", "full_url", "full_referrer", "parameters",
+  "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "attribution", "bound_seconds",
   ("recording" IS NOT NULL) AS "has_recording", "timestamp"`;
 
 type Row = Record<string, unknown>;
@@ -204,11 +205,12 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
          "pricing_model_id", "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail",
          "anum_ndc_name", "quarantined", "commission", "media", "class", "expire", "publisher_id", "cli_id",
          "order_id", "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "recording",
-         "timestamp")
+         "timestamp", "attribution", "bound_seconds")
        OVERRIDING SYSTEM VALUE
        SELECT "cdr_id", $1, $2::bigint, $3::bigint, $4, $5::bigint, $6::bigint, $7::uuid, $8::timestamptz,
          $9::integer, $10, $11, $12, $13::boolean, $14::boolean, $15, $16::boolean, $17::numeric, $18, $19,
-         $20::timestamptz, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29::bytea, $30::timestamptz
+         $20::timestamptz, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29::bytea, $30::timestamptz,
+         $31, $32::integer
          FROM "claimed"
        RETURNING ${CDR_COLUMNS}`,
       [
@@ -242,6 +244,8 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
         cdr.parameters === null ? null : JSON.stringify(cdr.parameters),
         cdr.recording,
         cdr.timestamp,
+        cdr.attribution,
+        cdr.boundSeconds,
       ],
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
@@ -337,6 +341,8 @@ function toCdr(row: Row): Cdr {
     fullUrl: (row.full_url as string | null) ?? null,
     fullReferrer: (row.full_referrer as string | null) ?? null,
     parameters: (row.parameters as Record<string, string> | null) ?? null,
+    attribution: (row.attribution as AttributionKind | null) ?? null,
+    boundSeconds: (row.bound_seconds as number | null) ?? null,
     hasRecording: row.has_recording as boolean,
     timestamp: row.timestamp as Date,
   };

@@ -264,6 +264,8 @@ function attribution(callId: string, anum: string): string {
     custnr: null,
     parameters: null,
     quarantined: false,
+    kind: 'session',
+    boundAt: null,
   };
   return encodeCallAttribution(value);
 }

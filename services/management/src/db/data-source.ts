@@ -34,6 +34,7 @@ import { RowLevelCdrRollupInserts1795470000000 } from './migrations/179547000000
 import { CanonicalCallerNumbers1795480000010 } from './migrations/1795480000010-CanonicalCallerNumbers';
 import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
 import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
+import { AddCdrAttributionConfidence1795500000001 } from './migrations/1795500000001-AddCdrAttributionConfidence';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
@@ -76,6 +77,7 @@ export const MIGRATIONS = [
   AddPartnerCallSettings1795463430471,
   RowLevelCdrRollupInserts1795470000000,
   CanonicalCallerNumbers1795480000010,
+  AddCdrAttributionConfidence1795500000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

@@ -192,6 +192,8 @@ function newCdr(partnerId: string, callId: string, start: Date): Parameters<Type
     fullUrl: null,
     fullReferrer: null,
     parameters: null,
+    attribution: null,
+    boundSeconds: null,
     recording: null,
     timestamp: start,
   };

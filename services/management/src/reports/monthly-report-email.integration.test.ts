@@ -157,10 +157,10 @@ describe('monthly report e-mail (real SMTP receiver)', () => {
       .split('\r\n');
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     const rows = lines.slice(1).map((line) => line.split(','));
-    expect(rows.map((row) => [row[1], row[2], row[4], row[7], row[8], row[10]])).toEqual([
-      ['2026-10-01 00:30:00', '2026-09-30 22:30:00', '+4791234xxx', 'Finn ad', '1', '25.00'],
-      ['2026-10-25 23:30:00', '2026-10-25 22:30:00', '+4722998xxx', 'Finn ad', '0', ''],
-      ['2026-10-31 23:30:00', '2026-10-31 22:30:00', '+4799887xxx', 'Website', '1', '25.00'],
+    expect(rows.map((row) => [row[1], row[2], row[4], row[7], row[8], row[10], row[11], row[12]])).toEqual([
+      ['2026-10-01 00:30:00', '2026-09-30 22:30:00', '+4791234xxx', 'Finn ad', '1', '25.00', 'static', ''],
+      ['2026-10-25 23:30:00', '2026-10-25 22:30:00', '+4722998xxx', 'Finn ad', '0', '', 'static', ''],
+      ['2026-10-31 23:30:00', '2026-10-31 22:30:00', '+4799887xxx', 'Website', '1', '25.00', 'static', ''],
     ]);
     // Masked exactly as GET /statistics/cdrs shows the same calls to this partner.
     const statistics = await fixture.env.api.read(

@@ -15,6 +15,8 @@ export const CSV_COLUMNS = [
   'answered',
   'voicemail',
   'commission',
+  'attribution',
+  'bound_seconds',
 ] as const;
 
 /**
@@ -42,6 +44,8 @@ export function reportCsv(
       renderFlag(cdr.answered),
       renderFlag(cdr.voicemail),
       cdr.commission ?? '',
+      cdr.attribution ?? '',
+      cdr.boundSeconds === null ? '' : String(cdr.boundSeconds),
     ];
   });
   return stringify([[...CSV_COLUMNS], ...rows], { bom: true, record_delimiter: 'windows' });

@@ -179,6 +179,8 @@ describe('docs/webhooks.md examples', () => {
           custnr: null,
           parameters: { adId: '1234' },
           quarantined: false,
+          kind: 'session',
+          boundAt: Date.parse('2026-03-02T09:11:00.000Z'),
         }),
       );
       // A visitor's request named a customer the partner had not created (docs/webhooks.md): the

@@ -4,7 +4,12 @@ import {
   type PartnerConfig,
   type StoredSourceRoute,
 } from '@trackline/contracts';
-import { selectAnsweringNumber, VOICEMAIL_TARGET } from '@trackline/domain';
+import {
+  attributionKindOf,
+  selectAnsweringNumber,
+  VOICEMAIL_TARGET,
+  type AttributedCall,
+} from '@trackline/domain';
 import type { PartnerConfigStore } from '../partners/partner-config.store';
 import {
   assertProjectionsComplete,
@@ -80,7 +85,10 @@ export class CallRoutingService {
       const bound = await this.store.findPoolBinding(entry.advId, input.bnum, input.at.getTime());
       if (bound === null) {
         decision = fallback(partner);
-        attribution = attributionOf(input, partner, decision, null, null, false);
+        attribution = attributionOf(input, partner, decision, null, null, false, {
+          number: 'pool',
+          binding: null,
+        });
       } else {
         // The binding's answering number may be a source's: its rules apply and the call is its lead.
         source = await this.store.findSourceByPhonenr(entry.advId, bound.binding.numberOnPage);
@@ -89,12 +97,19 @@ export class CallRoutingService {
             ? dial(bound.binding.numberOnPage, partner)
             : applySource(source, partner, input.at);
         decision.session_id = bound.binding.sessionId;
-        attribution = attributionOf(input, partner, decision, source, bound, !bound.sessionLive);
+        const { recycled } = bound.binding;
+        attribution = attributionOf(input, partner, decision, source, bound, !bound.sessionLive, {
+          number: 'pool',
+          binding: { recycled, sessionLive: bound.sessionLive },
+        });
       }
     } else {
       source = await this.store.findStaticRoute(entry.advId, input.bnum);
       decision = source === null ? fallback(partner) : applySource(source, partner, input.at);
-      attribution = attributionOf(input, partner, decision, source, null, source?.closed ?? false);
+      attribution = attributionOf(input, partner, decision, source, null, source?.closed ?? false, {
+        number: 'static',
+        hasSource: source !== null,
+      });
     }
     await this.store.saveAttribution(attribution);
     return { decision, staleRoute: source?.stale ?? false };
@@ -144,6 +159,7 @@ function attributionOf(
   source: StoredSourceRoute | null,
   bound: PoolBinding | null,
   quarantined: boolean,
+  called: AttributedCall,
 ): CallAttribution {
   const context = bound?.binding.context ?? null;
   return {
@@ -164,5 +180,7 @@ function attributionOf(
     custnr: context?.custnr ?? null,
     parameters: context?.parameters ?? null,
     quarantined,
+    kind: attributionKindOf(called),
+    boundAt: bound?.binding.boundAt ?? null,
   };
 }

@@ -131,6 +131,8 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       customerId: '7',
       sessionId: null,
       quarantined: false,
+      kind: 'static',
+      boundAt: null,
     });
     expect(stored.at).toBe('2026-01-10T12:00:00.000Z');
     expect(ttl).toBeGreaterThan(CALL_ATTRIBUTION_TTL_SECONDS - 60);
@@ -201,7 +203,7 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
     expect(stored).toMatchObject({
       sessionId, trackingId: 'visitor-77', fullUrl: 'https://www.example.no/ad/1234', fullReferrer: 'https://www.google.com/',
       custnr: 'C-1', parameters: { custnr: 'C-1', custname: 'Kari Nordmann', custemail: 'kari@example.no', adId: '1234' },
-      quarantined: false, sourceId: '301',
+      quarantined: false, sourceId: '301', kind: 'session', boundAt: Date.UTC(2026, 0, 5, 8, 0, 0),
     }); // prettier-ignore
 
     // Monday 09:15 Oslo: the source's alt rule (09:10–09:20) is in force for the bound number too.
@@ -222,7 +224,11 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       at: '2026-01-05 08:35:00',
     });
     expect(held.body).toMatchObject({ action: 'dial', target: '+4722334455', session_id: sessionId });
-    expect((await attribution(partner.advId, heldId)).stored.quarantined).toBe(true);
+    expect((await attribution(partner.advId, heldId)).stored).toMatchObject({
+      quarantined: true,
+      kind: 'after_session',
+      boundAt: Date.UTC(2026, 0, 5, 8, 0, 0),
+    });
 
     // After the hold-back the number is free: the partner's fallback number, no attribution to the session.
     const freeId = nextCallId();
@@ -243,6 +249,8 @@ export function routingSuite(openTarget: () => Promise<RedisTarget>): void {
       sessionId: null,
       sourceId: null,
       action: 'dial',
+      kind: 'none',
+      boundAt: null,
     });
     // A never-bound pool number also goes to the fallback.
     const other = pool.find((n) => n !== trackingNumber)!;
