@@ -53,18 +53,41 @@ export function parseWebhookUrl(field: string, value: string, insecure: Insecure
 /**
  * Why this address may not receive webhooks, or undefined when it may: only public unicast
  * addresses do. Private, loopback, link-local (the cloud metadata address 169.254.169.254 among
- * them), carrier-grade NAT, unique-local, multicast, reserved and unspecified ranges are refused;
- * an IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ * them), carrier-grade NAT, unique-local, site-local, multicast, reserved and unspecified ranges are
+ * refused. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is judged as the IPv4 address it carries.
+ * Every other IPv6 form that embeds an IPv4 address is refused whatever it embeds: IPv4-compatible
+ * (`::a.b.c.d`, deprecated, and `[::127.0.0.1]` would otherwise pass as "unicast"), IPv4-translated,
+ * NAT64, 6to4 and Teredo; a receiver has a plain IPv4 or IPv6 address of its own (docs/webhooks.md).
  */
 export function forbiddenAddressReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return 'not an IP address';
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  let parsed = ipaddr.parse(canonicalIPv6(address));
+  if (parsed.kind() === 'ipv6') {
+    const ipv6 = parsed as ipaddr.IPv6;
+    if (ipv6.isIPv4MappedAddress()) parsed = ipv6.toIPv4Address();
+    else if (isIPv4Compatible(ipv6)) return 'an IPv4-compatible IPv6 address';
   }
   const range = parsed.range();
   if (range === 'unicast') return undefined;
-  return `${RANGE_NAMES[range] ?? `a ${range}`} address`;
+  return `${RANGE_NAMES[range] ?? `a reserved (${range})`} address`;
+}
+
+/**
+ * An IPv6 address in WHATWG URL's canonical form (hex groups, no dotted tail); anything else as it
+ * is. ipaddr.js reads every dotted tail as IPv4-mapped (`::8.8.8.8` as `::ffff:8.8.8.8`), which
+ * would let an IPv4-compatible address pass as the IPv4 address it carries.
+ */
+function canonicalIPv6(address: string): string {
+  if (!address.includes(':')) return address;
+  return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+}
+
+/** `::/96` but for `::` and `::1`: the deprecated form that carries an IPv4 address in its last 32 bits. */
+function isIPv4Compatible(address: ipaddr.IPv6): boolean {
+  const parts = address.parts;
+  const upperZero = parts.slice(0, 6).every((part) => part === 0);
+  const lower = parts[6] * 0x10000 + parts[7];
+  return upperZero && lower > 1;
 }
 
 // ipaddr.js's range names, as an operator would say them.
@@ -73,11 +96,16 @@ const RANGE_NAMES: Record<string, string> = {
   loopback: 'a loopback',
   linkLocal: 'a link-local',
   uniqueLocal: 'a unique-local',
+  deprecatedSiteLocal: 'a site-local',
   carrierGradeNat: 'a carrier-grade NAT',
   unspecified: 'an unspecified',
   broadcast: 'a broadcast',
   multicast: 'a multicast',
   reserved: 'a reserved',
+  rfc6145: 'an IPv4-translated IPv6',
+  rfc6052: 'a NAT64 (IPv4-embedding) IPv6',
+  '6to4': 'a 6to4 (IPv4-embedding) IPv6',
+  teredo: 'a Teredo (IPv4-embedding) IPv6',
 };
 
 export type HostResolver = (hostname: string) => Promise<string[]>;

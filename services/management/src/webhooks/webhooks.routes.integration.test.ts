@@ -110,6 +110,14 @@ describe('/v1/webhooks', () => {
       'url: host ::ffff:a00:1 resolves to ::ffff:a00:1, a private address',
     ],
     [
+      { url: 'https://[::127.0.0.1]/x' },
+      'url: host ::7f00:1 resolves to ::7f00:1, an IPv4-compatible IPv6 address',
+    ],
+    [
+      { url: 'https://[::a00:1]/x' },
+      'url: host ::a00:1 resolves to ::a00:1, an IPv4-compatible IPv6 address',
+    ],
+    [
       { url: 'https://[fd00:ec2::254]/x' },
       'url: host fd00:ec2::254 resolves to fd00:ec2::254, a unique-local address',
     ],
