@@ -9,3 +9,4 @@ export * from './http-limits';
 export * from './shared-settings';
 export * from './lua-script';
 export * from './api-reference';
+export * from './bounded-body';

@@ -1,7 +1,11 @@
+import { readAtMost } from '@trackline/platform';
 import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
 
 // Answers that say "try later" rather than "never": timeout, conflict while a retry is in flight,
 // rate limit.
+/** How much of the gateway's answer an error quotes. */
+const QUOTED_ANSWER_BYTES = 200;
+
 const RETRYABLE_CLIENT_STATUSES = new Set([408, 409, 425, 429]);
 
 /**
@@ -22,8 +26,8 @@ export class SmsChannel implements DeliveryChannel {
       }),
       signal,
     });
-    // Drained so the connection can be reused; the body is only quoted in an error.
-    const body = (await response.text()).slice(0, 200);
+    // Only quoted in an error: read to a bound while it streams, the rest dropped with the connection.
+    const body = (await readAtMost(response, QUOTED_ANSWER_BYTES)).bytes.toString('utf8');
     if (response.ok) return;
     const message = `SMS gateway answered ${response.status}${body === '' ? '' : `: ${body}`}`;
     if (response.status >= 400 && response.status < 500 && !RETRYABLE_CLIENT_STATUSES.has(response.status)) {

@@ -1,4 +1,5 @@
 import { ValidationError } from '@trackline/domain';
+import { readAtMost } from '@trackline/platform';
 
 export interface RecordingFetcherOptions {
   /** RECORDING_HOSTS: `host`, `*.domain` (any subdomain) or `host:port`; only these are fetched. */
@@ -52,11 +53,17 @@ export class RecordingFetcher {
     }
     if (!response.ok) throw new RecordingUnavailableError(`recording download answered ${response.status}`);
     const declared = Number(response.headers.get('content-length'));
-    if (declared > this.options.maxBytes) throw new ValidationError('RecordingUrl', 'recording is too large');
-    const audio = Buffer.from(await response.arrayBuffer());
-    if (audio.length > this.options.maxBytes)
+    if (declared > this.options.maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
       throw new ValidationError('RecordingUrl', 'recording is too large');
-    return audio;
+    }
+    // Counted while it streams: a chunked body (or a lying Content-Length) is cut off at the limit,
+    // never held whole in memory.
+    const audio = await readAtMost(response, this.options.maxBytes).catch((error: unknown) => {
+      throw new RecordingUnavailableError(`recording download failed: ${(error as Error).message}`);
+    });
+    if (!audio.complete) throw new ValidationError('RecordingUrl', 'recording is too large');
+    return audio.bytes;
   }
 
   /** The `.wav` URL when the recording URL may be fetched; a ValidationError naming the rule otherwise. */
