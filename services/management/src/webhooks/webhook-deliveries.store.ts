@@ -31,7 +31,9 @@ export interface WebhookDeliveryQueue {
   /**
    * Leases up to `limit` due rows (or rows whose worker died) to `worker` until `leaseUntil`,
    * counting the attempt, at most `perWebhook` in flight per webhook, so one slow or failing
-   * endpoint cannot take every slot. Rows another transaction is claiming are skipped.
+   * endpoint cannot take every slot, and at most a fair share of `slots` per partner (`slots`
+   * divided by one more than the partners with work, at least one), taken in turns across
+   * partners, so partners whose endpoints hang cannot hold up the others or one that comes next. Rows another transaction is claiming are skipped.
    */
   claim(
     worker: string,
@@ -39,6 +41,7 @@ export interface WebhookDeliveryQueue {
     leaseUntil: Date,
     limit: number,
     perWebhook: number,
+    slots: number,
   ): Promise<ClaimedWebhookDelivery[]>;
   /** Final state sent. False when the lease was lost. */
   complete(id: string, worker: string, statusCode: number, now: Date): Promise<boolean>;
@@ -70,29 +73,49 @@ const DELIVERY_COLUMNS = `id::text, message_id, webhook_id::text, event_type, st
   last_attempt_at, last_status_code, last_error, next_attempt_at, created, sent_at`;
 
 // Per webhook, the earliest due rows up to its free slots (the index on (webhook_id,
-// next_attempt_at) for pending rows serves each lateral probe); rows whose worker died come back
-// whatever the slots say. The lock re-checks the state, so a row another worker claimed and
-// committed in between is not taken twice. A paused webhook's queue waits.
+// next_attempt_at) for pending rows serves each lateral probe); then per partner, up to its fair
+// share of the worker's slots ($6 divided by one more than the partners with due or in-flight work,
+// at least one: a share stays free for the partner whose work arrives next) less what it already
+// has in flight, taken in turns: every partner's first row before any partner's second. Rows whose worker died come back first, whatever the slots say. The lock
+// re-checks the state, so a row another worker claimed and committed in between is not taken
+// twice. A paused webhook's queue waits.
 const CLAIM_SQL = `
   WITH busy AS (
-    SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries
+    SELECT webhook_id, partner_id, count(*)::int AS n FROM webhook_deliveries
      WHERE status = 'sending' AND locked_until > $1
-     GROUP BY webhook_id
+     GROUP BY webhook_id, partner_id
+  ),
+  busy_partner AS (
+    SELECT partner_id, sum(n)::int AS n FROM busy GROUP BY partner_id
+  ),
+  share AS (
+    SELECT GREATEST(1, $6::int / (count(DISTINCT partner_id) + 1))::int AS n
+      FROM webhook_deliveries
+     WHERE (status = 'pending' AND next_attempt_at <= $1) OR (status = 'sending' AND locked_until > $1)
+  ),
+  per_webhook AS (
+    SELECT d.id, d.next_attempt_at, w.partner_id
+      FROM webhooks w
+      LEFT JOIN busy b ON b.webhook_id = w.id
+      CROSS JOIN LATERAL (
+        SELECT id, next_attempt_at FROM webhook_deliveries
+         WHERE webhook_id = w.id AND status = 'pending' AND next_attempt_at <= $1
+         ORDER BY next_attempt_at, id
+         LIMIT GREATEST($5::int - COALESCE(b.n, 0), 0)
+      ) d
+     WHERE w.state = '0'
+  ),
+  in_turn AS (
+    SELECT c.id, c.next_attempt_at, COALESCE(bp.n, 0) AS partner_busy,
+           row_number() OVER (PARTITION BY c.partner_id ORDER BY c.next_attempt_at, c.id) AS turn
+      FROM per_webhook c
+      LEFT JOIN busy_partner bp ON bp.partner_id = c.partner_id
   ),
   candidates AS (
-    (SELECT d.id, d.next_attempt_at
-       FROM webhooks w
-       LEFT JOIN busy b ON b.webhook_id = w.id
-       CROSS JOIN LATERAL (
-         SELECT id, next_attempt_at FROM webhook_deliveries
-          WHERE webhook_id = w.id AND status = 'pending' AND next_attempt_at <= $1
-          ORDER BY next_attempt_at, id
-          LIMIT GREATEST($5::int - COALESCE(b.n, 0), 0)
-       ) d
-      WHERE w.state = '0')
+    (SELECT id, next_attempt_at, turn FROM in_turn, share WHERE turn <= share.n - partner_busy)
     UNION ALL
-    (SELECT id, locked_until FROM webhook_deliveries WHERE status = 'sending' AND locked_until <= $1)
-    ORDER BY next_attempt_at, id
+    (SELECT id, locked_until, 0 FROM webhook_deliveries WHERE status = 'sending' AND locked_until <= $1)
+    ORDER BY turn, next_attempt_at, id
     LIMIT $2
   ),
   due AS (
@@ -220,9 +243,10 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
     leaseUntil: Date,
     limit: number,
     perWebhook: number,
+    slots: number,
   ): Promise<ClaimedWebhookDelivery[]> {
     const rows = updatedRows<ClaimRow>(
-      await this.manager.query(CLAIM_SQL, [now, limit, worker, leaseUntil, perWebhook]),
+      await this.manager.query(CLAIM_SQL, [now, limit, worker, leaseUntil, perWebhook, slots]),
     );
     return rows
       .map((row) => ({

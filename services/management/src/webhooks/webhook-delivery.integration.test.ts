@@ -445,6 +445,48 @@ describe('webhook delivery', () => {
     await until(async () => (await deliveries(slowHook.id)).every((row) => row.status === 'sent'));
   });
 
+  it('keeps a share of the slots for a third partner while two partners hold theirs with hanging receivers', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Two partners, each with two webhooks whose receivers never answer while the test runs: with
+    // two slots per endpoint each partner could hold four of the worker's six slots on its own.
+    const hanging = [await partner(), await partner()];
+    const holders: WebhookReceiver[] = [];
+    const hangingHooks: StoredWebhook[] = [];
+    for (const slow of hanging) {
+      for (let hook = 0; hook < 2; hook++) {
+        const target = await receiver(() => ({ status: 200, wait: held }));
+        holders.push(target);
+        hangingHooks.push(await webhook(slow.id, target.url, ['call.completed']));
+      }
+      for (let i = 0; i < 4; i++) await call(slow.number, { answered: true });
+    }
+    const third = await partner();
+    const thirdTarget = await receiver();
+    await webhook(third.id, thirdTarget.url, ['call.completed']);
+
+    const worker = dispatcher({
+      WEBHOOK_CONCURRENCY: '6',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+      WEBHOOK_TIMEOUT_MS: '30000',
+      NOTIFY_LEASE_MS: '60000',
+    });
+    worker.start();
+    const inFlight = async (): Promise<number> =>
+      (await Promise.all(hangingHooks.map((hook) => deliveries(hook.id))))
+        .flat()
+        .filter((row) => row.status === 'sending').length;
+    // Each hanging partner gets its share (6 slots / (2 partners with work + 1) = 2), not four.
+    await until(async () => (await inFlight()) === 4);
+    const thirdCall = await call(third.number, { answered: true });
+    await until(() => thirdTarget.received.length === 1);
+    expect(thirdTarget.received[0]!.body).toContain(`"cdr_id":"${thirdCall}"`);
+    // Delivered while the others still hang: no timeout freed a slot for it.
+    expect(await inFlight()).toBe(4);
+    expect(holders.reduce((sum, target) => sum + target.received.length, 0)).toBe(4);
+    release();
+  });
+
   it('gives up on an answer that never comes at the timeout, and reads a long answer only in part', async () => {
     const { id, number } = await partner();
     const silent = await receiver(() => ({ status: 200, wait: new Promise<void>(() => undefined) }));

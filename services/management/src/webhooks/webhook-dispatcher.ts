@@ -113,6 +113,7 @@ export class WebhookDispatcher {
       new Date(now.getTime() + this.settings.leaseMs),
       limit,
       this.settings.perEndpoint,
+      this.settings.concurrency,
     );
   }
 
