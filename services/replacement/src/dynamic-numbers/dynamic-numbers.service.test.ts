@@ -171,4 +171,18 @@ describe('DynamicNumbersService', () => {
     );
     expect(pool.inputs[0]!.customer).toBeNull();
   });
+
+  it('answers a missing pool 503, not 501, while the projections are being rebuilt', async () => {
+    // Redis lost its data while this replica still holds the partner's settings in its cache.
+    const pool = new FakePool({ kind: 'no_pool' });
+    const generations = new FakeGenerations(false);
+    const raw = body();
+    await expect(
+      service(pool, new FakePartners(), generations).replace(raw, signBody('k', raw), 0),
+    ).rejects.toBeInstanceOf(ProjectionsRebuildingError);
+    generations.complete = true;
+    await expect(
+      service(pool, new FakePartners(), generations).replace(raw, signBody('k', raw), 0),
+    ).rejects.toThrow(new NotImplementedError('No number pool configured'));
+  });
 });

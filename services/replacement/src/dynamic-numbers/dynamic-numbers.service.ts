@@ -87,7 +87,12 @@ export class DynamicNumbersService {
       customer: customerSeen(partner, request, now),
       numbersOnPage: numbers.map((n) => n.e164),
     });
-    if (result.kind === 'no_pool') throw new NotImplementedError('No number pool configured');
+    if (result.kind === 'no_pool') {
+      // The partner's settings may still be cached while Redis lost the pool with the rest of its
+      // data: "no pool" is the partner's answer only once the projections are complete again.
+      await assertProjectionsComplete(this.deps.generations);
+      throw new NotImplementedError('No number pool configured');
+    }
     // The script answers with the prepared id only when it started a session (web or app).
     this.deps.sessions?.session(result.sessionId === newSessionId);
     return successBody(
