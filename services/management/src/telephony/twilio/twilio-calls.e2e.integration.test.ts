@@ -412,6 +412,78 @@ describe('provider calls through Trackline (Twilio webhooks, both services)', ()
     expect(cdr).toMatchObject({ answered: false, voicemail: false, recording_bytes: null });
   });
 
+  describe('the same record whatever order the dial result, status and recording callbacks arrive in', () => {
+    type Exchange = { url: string; fields: [string, string][] };
+    const withSid = (exchange: Exchange, sid: string): Exchange => ({
+      url: exchange.url,
+      fields: exchange.fields.map(([name, value]) => [name, name === 'CallSid' ? sid : value]),
+    });
+    const orders = <T>(items: T[]): T[][] =>
+      items.length <= 1
+        ? [items]
+        : items.flatMap((item, i) =>
+            orders([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+          );
+    const kept = (cdr: Body | null): Body => {
+      const { answered, voicemail, duration, commission, source_id, customer_id, recording_bytes } =
+        cdr ?? {};
+      return { answered, voicemail, duration, commission, source_id, customer_id, recording_bytes };
+    };
+
+    /**
+     * Plays a reference call in the provider's own order, then replays its requests for a new
+     * CallSid per order: the voice webhook first, then the callbacks (each group sent whole) in
+     * that order. Calls left waiting (a dial result that came last) complete by the sweep.
+     */
+    async function replayInEveryOrder(number: string, overrides: Partial<CallScript>, groups: number[][]) {
+      const sid = callSid();
+      const reference = await env.simulator.play(script(number, { callSid: sid, ...overrides }));
+      const expected = kept(await storedCdr(sid));
+      const [voice, ...rest] = reference.exchanges as Exchange[];
+      const results: Array<{ order: string; record: Body }> = [];
+      for (const order of orders(groups.map((_, i) => i))) {
+        const replayed = callSid();
+        expect((await env.simulator.post(voice!.url, withSid(voice!, replayed).fields)).response.status).toBe(
+          200,
+        );
+        for (const group of order)
+          for (const index of groups[group]!) {
+            const exchange = withSid(rest[index]!, replayed);
+            expect((await env.simulator.post(exchange.url, exchange.fields)).response.status).toBe(200);
+          }
+        await env.management.app.twilioCalls.sweep(
+          new Date(env.replacementClock.now + (GRACE_SECONDS + 5) * 1000),
+        );
+        results.push({ order: order.join(','), record: kept(await storedCdr(replayed)) });
+      }
+      return { expected, results };
+    }
+
+    it('an answered call: dial result and status callback, both orders', async () => {
+      // Requests after the voice webhook: 0 dial result, 1 status callback.
+      const { expected, results } = await replayInEveryOrder(
+        answeredNumber,
+        { dialed: { outcome: 'answered', talkSeconds: 42 } },
+        [[0], [1]],
+      );
+      expect(expected).toMatchObject({ answered: true, duration: 42, commission: '40.00' });
+      for (const { order, record } of results) expect({ order, record }).toEqual({ order, record: expected });
+    });
+
+    it('a voicemail: dial result (with the voicemail it leads to), status and recording, all six orders', async () => {
+      const message = testWav(2, 11);
+      // After the voice webhook: 0 dial result, 1 the recording's action, 2 status, 3 recording.
+      const { expected, results } = await replayInEveryOrder(
+        voicemailNumber,
+        { dialed: { outcome: 'no-answer' }, message: { seconds: 2, audio: message } },
+        [[0, 1], [2], [3]],
+      );
+      expect(expected).toMatchObject({ answered: false, voicemail: true, recording_bytes: message.length });
+      expect(results).toHaveLength(6);
+      for (const { order, record } of results) expect({ order, record }).toEqual({ order, record: expected });
+    });
+  });
+
   it('a callback that comes a day after its call was completed stores nothing twice', async () => {
     const sid = callSid();
     const first = await env.simulator.play(

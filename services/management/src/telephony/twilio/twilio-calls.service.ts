@@ -97,6 +97,11 @@ export class TwilioCallsService {
     const expectsRecording = context.attribution?.action === 'voicemail' || context.dial?.voicemail === true;
     const recordingSettled = state.recordingStatus !== null;
     if (!force && !ended) return { done: false, waitingFor: 'status callback' };
+    // A dialled call's record is decided by its dial result (answered, talk time), which reaches
+    // replacement, not us: until it is kept there the record waits — the next callback or the sweep
+    // after the grace period completes it — so the order callbacks arrive in never changes it.
+    const dialled = context.attribution?.action === 'dial';
+    if (!force && dialled && context.dial === null) return { done: false, waitingFor: 'dial result' };
     if (!force && expectsRecording && !recordingSettled) return { done: false, waitingFor: 'recording' };
 
     let recording: Buffer | null = null;
