@@ -113,10 +113,15 @@ describe('call record ingestion: attribution and batch isolation', () => {
   });
 
   async function post(body: unknown): Promise<{ status: number; body: Body }> {
+    return postText(JSON.stringify(body));
+  }
+
+  /** The body as sent: `__proto__` survives only in JSON text, not in an object literal. */
+  async function postText(text: string): Promise<{ status: number; body: Body }> {
     const response = await fetch(`${base}/telephony/cdrs`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      body: text,
     });
     return { status: response.status, body: (await response.json()) as Body };
   }
@@ -316,6 +321,45 @@ describe('call record ingestion: attribution and batch isolation', () => {
           message: 'call_id: must be 1 to 128 printable ASCII characters without spaces',
         },
       ]);
+    });
+
+    // Names and nesting the edge refuses in a body of its own refuse one record here, never the batch.
+    const nested = (levels: number): unknown => (levels === 0 ? 'x' : { x: nested(levels - 1) });
+    it.each([
+      ['constructor', '"constructor":"x"', 'constructor: is not a call record field'],
+      ['toString', '"toString":"x"', 'toString: is not a call record field'],
+      ['__proto__', '"__proto__":{"polluted":"1"}', '__proto__: is not a known field'],
+      ['an empty name', '"":"x"', '(empty name): is not a known field'],
+      [
+        'NUL in a name',
+        '"a\\u0000b":"x"',
+        '"a?b": is not a known field: names must not contain NUL characters or unpaired UTF-16 surrogates',
+      ],
+      [
+        '17 levels of nesting',
+        `"recording":${JSON.stringify(nested(16))}`,
+        `recording${'.x'.repeat(15)}: must not nest deeper than 16 levels`,
+      ],
+    ])('stores the good record beside one carrying %s, which gets its entry', async (_, extra, message) => {
+      const bnum = await trackingNumber('static');
+      const good = call(bnum);
+      const bad = call(bnum);
+      const text = `[${JSON.stringify(good)},${JSON.stringify(bad).slice(0, -1)},${extra}}]`;
+      const answer = await postText(text);
+      expect(answer.status).toBe(207);
+      expect((answer.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual([good.call_id]);
+      expect(answer.body.errors).toEqual([{ index: '1', call_id: bad.call_id, status: '400', message }]);
+      expect(({} as Body).polluted).toBeUndefined();
+      const stored: Array<{ call_id: string }> = await dataSource.query(
+        `SELECT call_id FROM cdrs WHERE bnum = $1`,
+        [bnum],
+      );
+      expect(stored.map((row) => row.call_id)).toEqual([good.call_id]);
+      // The switch's retry gets the good record back as stored and the bad one refused again.
+      const retry = await postText(text);
+      expect(retry.status).toBe(207);
+      expect((retry.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual([good.call_id]);
+      expect(retry.body.errors).toEqual(answer.body.errors);
     });
 
     it('turns an unexpected failure of one record into its entry in errors', async () => {

@@ -15,6 +15,7 @@ import { customerSeenValues } from '../customer-events/customer-seen-values';
 import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
 import { isStoreUnreachable } from '../http/error-handler';
+import { checkRecordInput } from '../http/request-input';
 import { planNotifications } from '../notifications/notification-planner';
 import type { NotificationToSend } from '../notifications/outbox-writer';
 import { callEvents, type WebhookEvent } from '../webhooks/webhook';
@@ -195,6 +196,8 @@ async function enqueueSubscribed(
 
 function parseRecord(raw: unknown): { input: CdrInput } | { failure: IngestOutcome } {
   try {
+    // The edge's rules for names and nesting, per record (docs/cdrs.md, "Batches").
+    checkRecordInput(raw);
     return { input: parseCdrInput(raw) };
   } catch (error) {
     return { failure: failureOf(readCallId(raw), error) };
