@@ -44,6 +44,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
   let base: string;
   let lookupFault: Error | null = null;
   let partnerId: string;
+  let betaId: string;
   let list: CdrsService;
   let numberCounter = 0;
   let callCounter = 0;
@@ -95,7 +96,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
       { clock: () => STORED_AT },
     );
     base = server.base;
-    [partnerId] = (await insertTestPartners(dataSource.manager, 'acme')) as [string];
+    [partnerId, betaId] = (await insertTestPartners(dataSource.manager, 'acme', 'beta')) as [string, string];
   });
 
   afterAll(async () => {
@@ -126,12 +127,12 @@ describe('call record ingestion: attribution and batch isolation', () => {
     return { status: response.status, body: (await response.json()) as Body };
   }
 
-  async function trackingNumber(kind: 'static' | 'pool'): Promise<string> {
+  async function trackingNumber(kind: 'static' | 'pool', owner = partnerId): Promise<string> {
     numberCounter += 1;
     const e164 = `+4741${String(numberCounter).padStart(6, '0')}`;
     await dataSource.query(
       `INSERT INTO tracking_numbers (partner_id, e164, kind, added_at) VALUES ($1, $2, $3, now())`,
-      [partnerId, e164, kind],
+      [owner, e164, kind],
     );
     return e164;
   }
@@ -412,6 +413,43 @@ describe('call record ingestion: attribution and batch isolation', () => {
     });
   });
   // docs/webhooks.md, "When an event is queued": the batch reads the partner's subscriptions once.
+  describe('a call id is unique per partner', () => {
+    it('stores the same call_id once for each partner, and answers each repeat with its own record', async () => {
+      const acmeNumber = await trackingNumber('static');
+      const betaNumber = await trackingNumber('static', betaId);
+      const acmeCall = call(acmeNumber, { call_id: 'shared-call-1', duration: 60 });
+      const betaCall = call(betaNumber, { call_id: 'shared-call-1', duration: 30 });
+
+      const acme = await post(acmeCall);
+      expect(acme.status).toBe(201);
+      const beta = await post(betaCall);
+      expect(beta.status).toBe(201);
+      const [acmeRecord] = acme.body.cdrs as Body[];
+      const [betaRecord] = beta.body.cdrs as Body[];
+      expect(betaRecord).toMatchObject({ call_id: 'shared-call-1', bnum: betaNumber, duration: '30' });
+      expect(betaRecord!.cdr_id).not.toBe(acmeRecord!.cdr_id);
+      expect(
+        await dataSource.query(
+          `SELECT partner_id::text AS partner, bnum, duration FROM cdrs WHERE call_id = 'shared-call-1'
+            ORDER BY id`,
+        ),
+      ).toEqual([
+        { partner: partnerId, bnum: acmeNumber, duration: 60 },
+        { partner: betaId, bnum: betaNumber, duration: 30 },
+      ]);
+
+      // A repeat (changed or not) answers the partner's stored record, alone or in a batch.
+      const again = await post({ ...betaCall, duration: 45 });
+      expect(again).toEqual({ status: 200, body: { cdrs: [betaRecord] } });
+      const both = await post([acmeCall, betaCall]);
+      expect(both).toEqual({ status: 200, body: { cdrs: [acmeRecord, betaRecord], errors: [] } });
+      const [{ count }] = await dataSource.query(
+        `SELECT count(*)::int AS count FROM cdrs WHERE call_id = 'shared-call-1'`,
+      );
+      expect(count).toBe(2);
+    });
+  });
+
   describe('webhook events', () => {
     async function deliveryTypes(): Promise<string[]> {
       const rows: Array<{ event_type: string }> = await dataSource.query(

@@ -99,10 +99,13 @@ export class CdrIngestionService {
 
   /** Whatever fails here fails this record only (docs/cdrs.md, "Batches"). */
   private async ingestOne(input: CdrInput, lookup: CdrBatchLookup, now: Date): Promise<IngestOutcome> {
-    const existing = lookup.existing(input.callId);
+    // The tracking number names the partner, and call ids are unique per partner (docs/cdrs.md).
+    const dialled = lookup.dialled(input.bnum);
+    if (dialled === null) return failureOf(input.callId, new NotFoundError(`tracking number ${input.bnum}`));
+    const existing = lookup.existing(dialled.partnerId, input.callId);
     if (existing !== null) return { ok: true, cdr: existing, created: false };
     try {
-      return await this.writes.run((stores) => this.store(input, lookup, now, stores));
+      return await this.writes.run((stores) => this.store(input, dialled, lookup, now, stores));
     } catch (error) {
       return failureOf(input.callId, error);
     }
@@ -110,12 +113,11 @@ export class CdrIngestionService {
 
   private async store(
     input: CdrInput,
+    dialled: DialledNumber,
     lookup: CdrBatchLookup,
     now: Date,
     { cdrs, notifications, webhooks, customers }: CdrWriteStores,
   ): Promise<IngestOutcome> {
-    const dialled = lookup.dialled(input.bnum);
-    if (dialled === null) throw new NotFoundError(`tracking number ${input.bnum}`);
     const attribution = lookup.attribution(input.callId, input.bnum);
     const { source, heldBack } = await resolveSource(
       cdrs,
@@ -170,7 +172,7 @@ export class CdrIngestionService {
     );
     if (cdr === null) {
       // A concurrent delivery of the same call (or its twin earlier in this batch) committed first.
-      const twin = await cdrs.findByCallId(input.callId);
+      const twin = await cdrs.findByCallId(dialled.partnerId, input.callId);
       if (twin === null) throw new Error(`call ${input.callId} conflicted but is not stored`);
       return { ok: true, cdr: twin, created: false };
     }

@@ -31,6 +31,7 @@ import { TwilioCallEntity } from '../telephony/twilio/twilio-call.entity';
 import { CreateTwilioCalls1795462925506 } from './migrations/1795462925506-CreateTwilioCalls';
 import { AddPartnerCallSettings1795463430471 } from './migrations/1795463430471-AddPartnerCallSettings';
 import { RowLevelCdrRollupInserts1795470000000 } from './migrations/1795470000000-RowLevelCdrRollupInserts';
+import { CallIdsPerPartner1795490000001 } from './migrations/1795490000001-CallIdsPerPartner';
 import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
 import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
@@ -74,6 +75,7 @@ export const MIGRATIONS = [
   OutboxMonthlyReports1795462932984,
   AddPartnerCallSettings1795463430471,
   RowLevelCdrRollupInserts1795470000000,
+  CallIdsPerPartner1795490000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */
