@@ -12,7 +12,8 @@ import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
  * sees what the same read inside it would, and the insert's ON CONFLICT still catches a twin stored since.
  */
 export interface CdrLookupStore {
-  findByCallIds(callIds: readonly string[]): Promise<Map<string, Cdr>>;
+  /** The partners' stored records by `callKey(partnerId, callId)`: call ids are unique per partner. */
+  findByCallIds(calls: readonly CallKey[]): Promise<Map<string, Cdr>>;
   findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>>;
   /** Per static number: every source its partner ever had on it (chooseStaticSource picks). */
   findStaticSources(
@@ -23,6 +24,16 @@ export interface CdrLookupStore {
   ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>>;
   /** Customer ids by `customerKey(partnerId, custnr)`, for the custnrs DNI sessions named. */
   findCustomerIds(wanted: ReadonlyArray<{ partnerId: string; custnr: string }>): Promise<Map<string, string>>;
+}
+
+/** A call record's idempotency key (docs/cdrs.md, "Idempotency"): the partner is the tracking number's. */
+export interface CallKey {
+  partnerId: string;
+  callId: string;
+}
+
+export function callKey(partnerId: string, callId: string): string {
+  return `${partnerId} ${callId}`;
 }
 
 export function customerKey(partnerId: string, custnr: string): string {
@@ -48,8 +59,7 @@ export class CdrBatchLookup {
     inputs: readonly CdrInput[],
   ): Promise<CdrBatchLookup> {
     const bnums = unique(inputs.map((input) => input.bnum));
-    const [stored, numbers, sources] = await Promise.all([
-      store.findByCallIds(unique(inputs.map((input) => input.callId))),
+    const [numbers, sources] = await Promise.all([
       store.findDialledNumbers(bnums),
       store.findStaticSources(bnums),
     ]);
@@ -58,9 +68,22 @@ export class CdrBatchLookup {
         candidates.flatMap((source) => (source.campaignId === null ? [] : [source.campaignId])),
       ),
     );
-    const wanted = inputs.filter((input) => !stored.has(input.callId) && numbers.has(input.bnum));
-    const [pricings, subscribed, found] = await Promise.all([
+    // Whose call it is comes from the tracking number; a bnum that is none has no stored record.
+    const calls = new Map<string, CallKey>();
+    for (const input of inputs) {
+      const partnerId = numbers.get(input.bnum)?.partnerId;
+      if (partnerId !== undefined)
+        calls.set(callKey(partnerId, input.callId), { partnerId, callId: input.callId });
+    }
+    const [stored, pricings] = await Promise.all([
+      store.findByCallIds([...calls.values()]),
       store.findCampaignPricings(campaignIds),
+    ]);
+    const wanted = inputs.filter((input) => {
+      const partnerId = numbers.get(input.bnum)?.partnerId;
+      return partnerId !== undefined && !stored.has(callKey(partnerId, input.callId));
+    });
+    const [subscribed, found] = await Promise.all([
       webhooks.subscribedEventTypes(unique(wanted.map((input) => numbers.get(input.bnum)!.partnerId))),
       // Concurrent GETs share the connection's pipeline: one round trip for the batch.
       Promise.allSettled(wanted.map((input) => reader.find(numbers.get(input.bnum)!.advId, input.callId))),
@@ -87,8 +110,9 @@ export class CdrBatchLookup {
     return new CdrBatchLookup(stored, numbers, sources, pricings, attributions, customers, subscribed);
   }
 
-  existing(callId: string): Cdr | null {
-    return this.stored.get(callId) ?? null;
+  /** The partner's record of this call, stored before the batch began. */
+  existing(partnerId: string, callId: string): Cdr | null {
+    return this.stored.get(callKey(partnerId, callId)) ?? null;
   }
 
   /**

@@ -44,6 +44,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
   let base: string;
   let lookupFault: Error | null = null;
   let partnerId: string;
+  let betaId: string;
   let list: CdrsService;
   let numberCounter = 0;
   let callCounter = 0;
@@ -95,7 +96,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
       { clock: () => STORED_AT },
     );
     base = server.base;
-    [partnerId] = (await insertTestPartners(dataSource.manager, 'acme')) as [string];
+    [partnerId, betaId] = (await insertTestPartners(dataSource.manager, 'acme', 'beta')) as [string, string];
   });
 
   afterAll(async () => {
@@ -113,20 +114,25 @@ describe('call record ingestion: attribution and batch isolation', () => {
   });
 
   async function post(body: unknown): Promise<{ status: number; body: Body }> {
+    return postText(JSON.stringify(body));
+  }
+
+  /** The body as sent: `__proto__` survives only in JSON text, not in an object literal. */
+  async function postText(text: string): Promise<{ status: number; body: Body }> {
     const response = await fetch(`${base}/telephony/cdrs`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      body: text,
     });
     return { status: response.status, body: (await response.json()) as Body };
   }
 
-  async function trackingNumber(kind: 'static' | 'pool'): Promise<string> {
+  async function trackingNumber(kind: 'static' | 'pool', owner = partnerId): Promise<string> {
     numberCounter += 1;
     const e164 = `+4741${String(numberCounter).padStart(6, '0')}`;
     await dataSource.query(
       `INSERT INTO tracking_numbers (partner_id, e164, kind, added_at) VALUES ($1, $2, $3, now())`,
-      [partnerId, e164, kind],
+      [owner, e164, kind],
     );
     return e164;
   }
@@ -320,6 +326,45 @@ describe('call record ingestion: attribution and batch isolation', () => {
       ]);
     });
 
+    // Names and nesting the edge refuses in a body of its own refuse one record here, never the batch.
+    const nested = (levels: number): unknown => (levels === 0 ? 'x' : { x: nested(levels - 1) });
+    it.each([
+      ['constructor', '"constructor":"x"', 'constructor: is not a call record field'],
+      ['toString', '"toString":"x"', 'toString: is not a call record field'],
+      ['__proto__', '"__proto__":{"polluted":"1"}', '__proto__: is not a known field'],
+      ['an empty name', '"":"x"', '(empty name): is not a known field'],
+      [
+        'NUL in a name',
+        '"a\\u0000b":"x"',
+        '"a?b": is not a known field: names must not contain NUL characters or unpaired UTF-16 surrogates',
+      ],
+      [
+        '17 levels of nesting',
+        `"recording":${JSON.stringify(nested(16))}`,
+        `recording${'.x'.repeat(15)}: must not nest deeper than 16 levels`,
+      ],
+    ])('stores the good record beside one carrying %s, which gets its entry', async (_, extra, message) => {
+      const bnum = await trackingNumber('static');
+      const good = call(bnum);
+      const bad = call(bnum);
+      const text = `[${JSON.stringify(good)},${JSON.stringify(bad).slice(0, -1)},${extra}}]`;
+      const answer = await postText(text);
+      expect(answer.status).toBe(207);
+      expect((answer.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual([good.call_id]);
+      expect(answer.body.errors).toEqual([{ index: '1', call_id: bad.call_id, status: '400', message }]);
+      expect(({} as Body).polluted).toBeUndefined();
+      const stored: Array<{ call_id: string }> = await dataSource.query(
+        `SELECT call_id FROM cdrs WHERE bnum = $1`,
+        [bnum],
+      );
+      expect(stored.map((row) => row.call_id)).toEqual([good.call_id]);
+      // The switch's retry gets the good record back as stored and the bad one refused again.
+      const retry = await postText(text);
+      expect(retry.status).toBe(207);
+      expect((retry.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual([good.call_id]);
+      expect(retry.body.errors).toEqual(answer.body.errors);
+    });
+
     it('turns an unexpected failure of one record into its entry in errors', async () => {
       const bnum = await trackingNumber('static');
       const [ok1, broken, lost, ok2] = [call(bnum), call(bnum), call(bnum), call(bnum)];
@@ -370,6 +415,43 @@ describe('call record ingestion: attribution and batch isolation', () => {
     });
   });
   // docs/webhooks.md, "When an event is queued": the batch reads the partner's subscriptions once.
+  describe('a call id is unique per partner', () => {
+    it('stores the same call_id once for each partner, and answers each repeat with its own record', async () => {
+      const acmeNumber = await trackingNumber('static');
+      const betaNumber = await trackingNumber('static', betaId);
+      const acmeCall = call(acmeNumber, { call_id: 'shared-call-1', duration: 60 });
+      const betaCall = call(betaNumber, { call_id: 'shared-call-1', duration: 30 });
+
+      const acme = await post(acmeCall);
+      expect(acme.status).toBe(201);
+      const beta = await post(betaCall);
+      expect(beta.status).toBe(201);
+      const [acmeRecord] = acme.body.cdrs as Body[];
+      const [betaRecord] = beta.body.cdrs as Body[];
+      expect(betaRecord).toMatchObject({ call_id: 'shared-call-1', bnum: betaNumber, duration: '30' });
+      expect(betaRecord!.cdr_id).not.toBe(acmeRecord!.cdr_id);
+      expect(
+        await dataSource.query(
+          `SELECT partner_id::text AS partner, bnum, duration FROM cdrs WHERE call_id = 'shared-call-1'
+            ORDER BY id`,
+        ),
+      ).toEqual([
+        { partner: partnerId, bnum: acmeNumber, duration: 60 },
+        { partner: betaId, bnum: betaNumber, duration: 30 },
+      ]);
+
+      // A repeat (changed or not) answers the partner's stored record, alone or in a batch.
+      const again = await post({ ...betaCall, duration: 45 });
+      expect(again).toEqual({ status: 200, body: { cdrs: [betaRecord] } });
+      const both = await post([acmeCall, betaCall]);
+      expect(both).toEqual({ status: 200, body: { cdrs: [acmeRecord, betaRecord], errors: [] } });
+      const [{ count }] = await dataSource.query(
+        `SELECT count(*)::int AS count FROM cdrs WHERE call_id = 'shared-call-1'`,
+      );
+      expect(count).toBe(2);
+    });
+  });
+
   describe('webhook events', () => {
     async function deliveryTypes(): Promise<string[]> {
       const rows: Array<{ event_type: string }> = await dataSource.query(

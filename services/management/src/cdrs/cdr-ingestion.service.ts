@@ -15,6 +15,7 @@ import { customerSeenValues } from '../customer-events/customer-seen-values';
 import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
 import { isStoreUnreachable } from '../http/error-handler';
+import { checkRecordInput } from '../http/request-input';
 import { planNotifications } from '../notifications/notification-planner';
 import type { NotificationToSend } from '../notifications/outbox-writer';
 import { callEvents, type WebhookEvent } from '../webhooks/webhook';
@@ -99,10 +100,13 @@ export class CdrIngestionService {
 
   /** Whatever fails here fails this record only (docs/cdrs.md, "Batches"). */
   private async ingestOne(input: CdrInput, lookup: CdrBatchLookup, now: Date): Promise<IngestOutcome> {
-    const existing = lookup.existing(input.callId);
+    // The tracking number names the partner, and call ids are unique per partner (docs/cdrs.md).
+    const dialled = lookup.dialled(input.bnum);
+    if (dialled === null) return failureOf(input.callId, new NotFoundError(`tracking number ${input.bnum}`));
+    const existing = lookup.existing(dialled.partnerId, input.callId);
     if (existing !== null) return { ok: true, cdr: existing, created: false };
     try {
-      return await this.writes.run((stores) => this.store(input, lookup, now, stores));
+      return await this.writes.run((stores) => this.store(input, dialled, lookup, now, stores));
     } catch (error) {
       return failureOf(input.callId, error);
     }
@@ -110,12 +114,11 @@ export class CdrIngestionService {
 
   private async store(
     sent: CdrInput,
+    dialled: DialledNumber,
     lookup: CdrBatchLookup,
     now: Date,
     { cdrs, notifications, webhooks, customers }: CdrWriteStores,
   ): Promise<IngestOutcome> {
-    const dialled = lookup.dialled(sent.bnum);
-    if (dialled === null) throw new NotFoundError(`tracking number ${sent.bnum}`);
     // The callers in their one stored form, read in the partner's country (docs/switch.md, "Numbers"):
     // pricing's unique-caller rule, erasure and the partner's filters all match on it.
     const input: CdrInput = {
@@ -177,7 +180,7 @@ export class CdrIngestionService {
     );
     if (cdr === null) {
       // A concurrent delivery of the same call (or its twin earlier in this batch) committed first.
-      const twin = await cdrs.findByCallId(input.callId);
+      const twin = await cdrs.findByCallId(dialled.partnerId, input.callId);
       if (twin === null) throw new Error(`call ${input.callId} conflicted but is not stored`);
       return { ok: true, cdr: twin, created: false };
     }
@@ -203,6 +206,8 @@ async function enqueueSubscribed(
 
 function parseRecord(raw: unknown): { input: CdrInput } | { failure: IngestOutcome } {
   try {
+    // The edge's rules for names and nesting, per record (docs/cdrs.md, "Batches").
+    checkRecordInput(raw);
     return { input: parseCdrInput(raw) };
   } catch (error) {
     return { failure: failureOf(readCallId(raw), error) };

@@ -6,12 +6,12 @@ import { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
 import { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
 import { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
-import type { CdrLookupStore } from './cdr-batch-lookup';
+import { callKey, type CallKey, type CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, pageEnd, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
 /** What ingestion reads and writes inside a record's transaction (the batch's lookups come first). */
 export interface CdrWriteStore {
-  findByCallId(callId: string): Promise<Cdr | null>;
+  findByCallId(partnerId: string, callId: string): Promise<Cdr | null>;
   findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null>;
   findActiveSourceByPhonenr(partnerId: string, phonenr: string): Promise<CdrSource | null>;
   findCampaignPricing(partnerId: string, campaignId: string): Promise<CdrCampaignPricing | null>;
@@ -24,7 +24,7 @@ export interface CdrWriteStore {
    * matter to the unique-caller rule), so only the months around `at` are searched.
    */
   nearestLeadAt(campaignId: string, anum: string, at: Date, withinSeconds?: number): Promise<Date | null>;
-  /** Null when a record with this call_id exists already (a concurrent twin won). */
+  /** Null when the partner has a record with this call_id already (a concurrent twin won). */
   insert(cdr: NewCdr): Promise<Cdr | null>;
   /**
    * Holds a key-share lock on the customer until the transaction ends, so a concurrent DELETE of it
@@ -126,22 +126,23 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return rows[0]!.found as boolean;
   }
 
-  async findByCallId(callId: string): Promise<Cdr | null> {
-    return (await this.findByCallIds([callId])).get(callId) ?? null;
+  async findByCallId(partnerId: string, callId: string): Promise<Cdr | null> {
+    return (await this.findByCallIds([{ partnerId, callId }])).get(callKey(partnerId, callId)) ?? null;
   }
 
   /** Through "cdr_call_ids", then each record by ("id", "start"): one partition probed per call. */
-  async findByCallIds(callIds: readonly string[]): Promise<Map<string, Cdr>> {
-    if (callIds.length === 0) return new Map();
+  async findByCallIds(calls: readonly CallKey[]): Promise<Map<string, Cdr>> {
+    if (calls.length === 0) return new Map();
     const rows: Row[] = await this.manager.query(
-      `SELECT r.* FROM "cdr_call_ids" k
+      `SELECT r.* FROM unnest($1::bigint[], $2::varchar[]) AS w ("partner_id", "call_id")
+         JOIN "cdr_call_ids" k ON k."partner_id" = w."partner_id" AND k."call_id" = w."call_id"
          CROSS JOIN LATERAL (
            SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "id" = k."cdr_id" AND "start" = k."start"
-         ) r
-        WHERE k."call_id" = ANY($1::varchar[])`,
-      [callIds],
+         ) r`,
+      [calls.map((call) => call.partnerId), calls.map((call) => call.callId)],
     );
-    return new Map(rows.map((row) => [row.call_id as string, toCdr(row)]));
+    const found = rows.map(toCdr);
+    return new Map(found.map((cdr) => [callKey(cdr.partnerId, cdr.callId), cdr]));
   }
 
   /** One of the partner's records by id (webhook bodies are rendered from it). */
@@ -189,16 +190,16 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
   }
 
   /**
-   * Claims the call id in "cdr_call_ids" with the record's id drawn from the identity sequence, and
+   * Claims the partner's call id in "cdr_call_ids" with the record's id drawn from the identity sequence, and
    * stores the record only when the claim was new: a concurrent twin's claim makes this one wait
    * and then return nothing, as a unique index on the record would.
    */
   async insert(cdr: NewCdr): Promise<Cdr | null> {
     const rows: Row[] = await this.manager.query(
       `WITH "claimed" AS (
-         INSERT INTO "cdr_call_ids" ("call_id", "cdr_id", "start")
-         VALUES ($1, nextval(pg_get_serial_sequence('"cdrs"', 'id')), $8)
-         ON CONFLICT ("call_id") DO NOTHING
+         INSERT INTO "cdr_call_ids" ("partner_id", "call_id", "cdr_id", "start")
+         VALUES ($2::bigint, $1, nextval(pg_get_serial_sequence('"cdrs"', 'id')), $8)
+         ON CONFLICT ("partner_id", "call_id") DO NOTHING
          RETURNING "cdr_id"
        )
        INSERT INTO "cdrs" ("id", "call_id", "partner_id", "customer_id", "custnr", "source_id", "campaign_id",

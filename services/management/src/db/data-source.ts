@@ -32,6 +32,7 @@ import { CreateTwilioCalls1795462925506 } from './migrations/1795462925506-Creat
 import { AddPartnerCallSettings1795463430471 } from './migrations/1795463430471-AddPartnerCallSettings';
 import { RowLevelCdrRollupInserts1795470000000 } from './migrations/1795470000000-RowLevelCdrRollupInserts';
 import { CanonicalCallerNumbers1795480000010 } from './migrations/1795480000010-CanonicalCallerNumbers';
+import { CallIdsPerPartner1795490000001 } from './migrations/1795490000001-CallIdsPerPartner';
 import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
 import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
 import { AddCdrAttributionConfidence1795500000001 } from './migrations/1795500000001-AddCdrAttributionConfidence';
@@ -77,6 +78,7 @@ export const MIGRATIONS = [
   AddPartnerCallSettings1795463430471,
   RowLevelCdrRollupInserts1795470000000,
   CanonicalCallerNumbers1795480000010,
+  CallIdsPerPartner1795490000001,
   AddCdrAttributionConfidence1795500000001,
 ];
 

@@ -114,7 +114,7 @@ describe('migration PartitionCdrsByMonth on a table with rows', () => {
     expect(BigInt(fresh!.id)).toBeGreaterThan(BigInt(before[4]!.id as string) + 1n);
     expect(await store.insert(newCdr(partnerId, 'call-new', new Date('2025-12-20T10:00:00Z')))).toBeNull();
     expect(await store.insert(newCdr(partnerId, 'call-1', new Date('2025-10-20T10:00:00Z')))).toBeNull();
-    expect((await store.findByCallId('call-1'))?.id).toBe(before[0]!.id);
+    expect((await store.findByCallId(partnerId, 'call-1'))?.id).toBe(before[0]!.id);
     // A writer that bypasses the store is held to the same rule by the trigger.
     await expect(
       dataSource.query(

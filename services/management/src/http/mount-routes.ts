@@ -9,7 +9,7 @@ import { partnerAuthentication, type PartnerAuthenticator } from './partner-auth
 import { signedForm } from './provider-signature';
 import { partnerRateLimit, type PartnerRateLimitOptions } from './rate-limit/partner-rate-limit';
 import { requestBody } from './request-body';
-import { checkRequestInput } from './request-input';
+import { checkQueryInput, checkRequestInput } from './request-input';
 import { requestState, type ResponseFormat } from './request-state';
 import { renderResponse } from './response-renderer';
 import type {
@@ -131,8 +131,10 @@ function edgeRouteHandler(table: RouteTable<EdgeRouteDefinition>, clock: () => D
         if (!req.is('application/json'))
           throw new ValidationError('body', 'must be JSON (Content-Type: application/json)');
         await run(parserOf(route), req, res);
-        // The partner API's edge rules for names and nesting (docs/architecture.md, Hardened edges).
-        checkRequestInput(state.query, req.body ?? {}, { values: false });
+        // The partner API's edge rules for names and nesting (docs/architecture.md, Hardened edges);
+        // a body of records gets them record by record from its handler.
+        if (route.body === 'records') checkQueryInput(state.query, { values: false });
+        else checkRequestInput(state.query, req.body ?? {}, { values: false });
         response = await route.handle({ ...base, body: req.body as unknown });
         break;
       }

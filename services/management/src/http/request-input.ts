@@ -18,18 +18,31 @@ export const MAX_BODY_DEPTH = 16;
  * store has to survive what no store can hold: NUL or an unpaired surrogate in a query parameter,
  * a body field or a field name (400 naming the field), and bodies nested past MAX_BODY_DEPTH.
  * `values: false` checks names and depth only, for endpoints whose parsers judge each value
- * themselves (a CDR batch refuses a bad record, not the whole batch).
+ * themselves.
  */
 export function checkRequestInput(
   query: Record<string, string>,
   body: unknown,
   options: { values: boolean } = { values: true },
 ): void {
+  checkQueryInput(query, options);
+  checkValue('body', body, 0, options.values);
+}
+
+export function checkQueryInput(query: Record<string, string>, options: { values: boolean }): void {
   for (const [name, value] of Object.entries(query)) {
     checkName(name, 'query parameter');
     if (options.values) checkText(fieldLabel(name), value);
   }
-  checkValue('body', body, 0, options.values);
+}
+
+/**
+ * The same rules for names and nesting, applied to one record of a batch as if it were a body of
+ * its own: a batch endpoint judges each record alone (docs/cdrs.md, "Batches"), so a key no record
+ * may carry costs that record its place and no other. Values are left to the record's parser.
+ */
+export function checkRecordInput(record: unknown): void {
+  checkValue('record', record, 0, false);
 }
 
 function checkValue(path: string, value: unknown, depth: number, values: boolean): void {

@@ -67,6 +67,12 @@ export interface SwitchRouteDefinition {
   /** TELEPHONY_TOKEN; unset: every request is refused with 401. */
   token: string | undefined;
   bodyLimitBytes: number;
+  /**
+   * `records`: the body is one record or an array of them, and the handler checks each record's
+   * names and nesting itself (checkRecordInput), so one bad record does not refuse the batch.
+   * Otherwise the whole body is checked at the edge.
+   */
+  body?: 'records';
   handle(context: SwitchRouteContext): Promise<ApiResponse>;
 }
 

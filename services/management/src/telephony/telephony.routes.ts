@@ -54,6 +54,7 @@ export function telephonyRoutes(dependencies: TelephonyDependencies): SwitchRout
       access: 'switch',
       token,
       bodyLimitBytes: BODY_LIMIT_BYTES,
+      body: 'records',
       handle: async ({ body, now, log }) => {
         const { records, batch } = splitCdrBody(body);
         const outcomes = await cdrs.ingest(records, now);

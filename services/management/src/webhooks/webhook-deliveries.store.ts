@@ -218,7 +218,10 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
     return toDelivery(delivery!);
   }
 
-  /** One webhook's deliveries, newest first. */
+  /**
+   * One webhook's deliveries, newest first. Ordered by the column, not by the output's `id`
+   * (its text form, which would put 9 before 12).
+   */
   async list(
     partnerId: string,
     webhookId: string,
@@ -227,7 +230,7 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
     const rows = (await this.manager.query(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
         WHERE webhook_id = $1 AND partner_id = $2
-        ORDER BY id DESC LIMIT $3 OFFSET $4`,
+        ORDER BY webhook_deliveries.id DESC LIMIT $3 OFFSET $4`,
       [webhookId, partnerId, paging.pageSize, paging.page * paging.pageSize],
     )) as DeliveryRow[];
     const [counted] = (await this.manager.query(

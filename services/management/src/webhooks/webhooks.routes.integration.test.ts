@@ -215,6 +215,35 @@ describe('/v1/webhooks', () => {
     expect(count).toBe(0);
   });
 
+  it('lists deliveries newest first by number, across pages, past ten of them', async () => {
+    const created = await create({ url: 'http://localhost:9/paging' });
+    const id = (created.json() as { webhooks: Array<Record<string, string>> }).webhooks[0]!.webhook_id;
+    const queued: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const test = await acme.request({ method: 'POST', path: `/v1/webhooks/${id}/test` });
+      expect(test.status).toBe(202);
+      queued.push((test.json() as { deliveries: Array<Record<string, string>> }).deliveries[0]!.delivery_id!);
+    }
+    // Ids of more than one length, so an order by their text would differ from the order by number.
+    expect(new Set(queued.map((delivery) => delivery.length)).size).toBeGreaterThan(1);
+    const newestFirst = [...queued].sort((a, b) => Number(BigInt(b) - BigInt(a)));
+    expect(newestFirst).toEqual([...queued].reverse());
+    const idsOf = async (query: string): Promise<string[]> => {
+      const list = await acme.request({ method: 'GET', path: `/v1/webhooks/${id}/deliveries${query}` });
+      expect(list.status).toBe(200);
+      return (list.json() as { deliveries: Array<Record<string, string>> }).deliveries.map(
+        (delivery) => delivery.delivery_id!,
+      );
+    };
+    expect(await idsOf('')).toEqual(newestFirst);
+    expect([
+      ...(await idsOf('?pagesize=5&page=0')),
+      ...(await idsOf('?pagesize=5&page=1')),
+      ...(await idsOf('?pagesize=5&page=2')),
+    ]).toEqual(newestFirst);
+    expect((await acme.request({ method: 'DELETE', path: `/v1/webhooks/${id}` })).status).toBe(200);
+  });
+
   it('refuses an eleventh webhook with 403', async () => {
     const list = await other.request({ method: 'GET', path: '/v1/webhooks' });
     const existing = (list.json() as { webhooks: unknown[] }).webhooks.length;
