@@ -47,6 +47,19 @@ describe('TypeormCustomersStore', () => {
     await dataSource.query('DELETE FROM customers');
   });
 
+  it('lists monthly report recipients in id order as numbers, not as text', async () => {
+    // Ids set so that a text sort (10, 100, 11, 9) and a numeric one (9, 10, 11, 100) differ.
+    for (const id of ['100', '9', '11', '10']) {
+      await dataSource.query(
+        `INSERT INTO customers (id, partner_id, name, custnr, email, receive_monthly_report)
+         OVERRIDING SYSTEM VALUE VALUES ($1, $2, 'Kari', $3, $4, true)`,
+        [id, acme, `K-${id}`, `k${id}@example.no`],
+      );
+    }
+    const recipients = await store.monthlyReportRecipients(acme);
+    expect(recipients.map((recipient) => recipient.customerId)).toEqual(['9', '10', '11', '100']);
+  });
+
   it('stores every field and generates id, uuid and timestamps', async () => {
     const inserted = await store.insert(
       acme,

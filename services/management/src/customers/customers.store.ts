@@ -84,7 +84,7 @@ export class TypeormCustomersStore implements CustomersStore {
     const rows = (await this.manager.query(
       `SELECT "id"::text AS "id", btrim("email") AS "email" FROM "customers"
         WHERE "partner_id" = $1 AND "receive_monthly_report" AND btrim(COALESCE("email", '')) <> ''
-        ORDER BY "id"`,
+        ORDER BY "customers"."id"`, // the column, not the output's text id (9 before 10)
       [partnerId],
     )) as Array<{ id: string; email: string }>;
     return rows.map((row) => ({ customerId: row.id, email: row.email }));

@@ -190,10 +190,10 @@ export class TypeormOutboxStore implements OutboxStore, OutboxWriter {
     return this.states(`unique_key = ANY($1::varchar[]) ORDER BY unique_key`, [keys]);
   }
 
-  /** The rows with these ids, in id order. */
+  /** The rows with these ids, in id order (the column's: the output's id is text, where 10 sorts before 9). */
   async findByIds(ids: readonly string[]): Promise<OutboxRowState[]> {
     if (ids.length === 0) return [];
-    return this.states(`id = ANY($1::bigint[]) ORDER BY id`, [ids]);
+    return this.states(`id = ANY($1::bigint[]) ORDER BY notification_outbox.id`, [ids]);
   }
 
   private async states(condition: string, parameters: unknown[]): Promise<OutboxRowState[]> {
