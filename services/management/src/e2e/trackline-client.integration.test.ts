@@ -147,6 +147,39 @@ describe('@trackline/client: ManagementClient', () => {
       wrong.close();
     }
   });
+  it('asks for XML by Accept or by the .xml path form and returns its text; an XML refusal keeps its message', async () => {
+    const api = client();
+    try {
+      const ping = await api.requestXml('get', '/miscellaneous/ping');
+      expect([ping.status, ping.data, ping.rateLimit?.limit]).toEqual([
+        200,
+        '<?xml version="1.0" encoding="UTF-8"?>\n<ping>ok</ping>',
+        1_000_000,
+      ]);
+      const created = await api.requestXml('post', '/customers', {
+        body: { name: 'Ola & Kari <AS>', custnr: 'xml-1' },
+      });
+      expect(created.data).toMatch(
+        /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<customers><customer><customer_id>\d+<\/customer_id><name>Ola &amp; Kari &lt;AS&gt;<\/name><custnr>xml-1<\/custnr>/,
+      );
+      const bySuffix = await api.requestXml('get', '/customers.xml', { query: { custnr: 'xml-1' } });
+      expect(bySuffix.data).toContain('<name>Ola &amp; Kari &lt;AS&gt;</name>');
+
+      const invalid = await rejection(
+        api.requestXml('post', '/customers', { body: { name: 'N'.repeat(61), custnr: 'xml-2' } }),
+      );
+      expect([invalid.status, invalid.message]).toEqual([400, 'name: must be at most 60 characters']);
+      expect(invalid.body).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<error><status>400</status><message>name: must be at most 60 characters</message></error>',
+      );
+      await expect(api.request('get', '/customers.xml')).rejects.toThrow(
+        '/customers.xml answers XML: call requestXml for it',
+      );
+    } finally {
+      api.close();
+    }
+  });
+
   it('verifies a real delivery of the service with verifyWebhook, and refuses it altered', async () => {
     const receiver = await startWebhookReceiver();
     const api = client();
