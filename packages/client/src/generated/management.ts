@@ -264,7 +264,8 @@ export interface paths {
          * @description One record or an array of 1–1,000. `start` is `YYYY-MM-DD HH:MM:SS` (UTC) or ISO 8601 with an
          *     offset; `duration` (seconds), `answered` and `voicemail` take numbers or numeric strings;
          *     `bnum` must be E.164 and one of the operator's tracking numbers; `recording` is base64
-         *     audio. Idempotent on `call_id`: a repeat answers the stored record unchanged. Each record
+         *     audio. Idempotent on `call_id` per partner (the partner owning `bnum`): a repeat answers that
+         *     partner's stored record unchanged; another partner's call with the same id is stored as its own. Each record
          *     is stored in its own transaction with its attribution (the source of the static number,
          *     or the session replacement bound to the pool number), its commission and its
          *     notifications. The answer is the extended statistics record plus `call_id`, `anum` whole.
@@ -272,7 +273,10 @@ export interface paths {
          *     is read as `anonymous`, the withheld caller): the rules replacement routes calls by. A
          *     pool-number call belongs to the customer its session named (`parameters.custnr`), created
          *     if management has not seen it yet. In an array every record stands alone: whatever fails
-         *     becomes its entry in `errors` and the others are stored. See docs/cdrs.md.
+         *     becomes its entry in `errors` and the others are stored, a field name no record may carry
+         *     (`__proto__`, `constructor`, an empty name, NUL) or nesting past 16 levels included. The
+         *     whole body is refused (400) only when it is not JSON, over 14 MiB, or neither a record nor
+         *     an array of 1 to 1,000. See docs/cdrs.md.
          */
         post: operations["ingestCdrs"];
         delete?: never;
@@ -407,7 +411,8 @@ export interface paths {
          *     than 408/429, or every attempt failed; `trackline notifications:requeue-dead` sends dead
          *     ones again with the same `message_id`). `status_code` and `error` are the receiver's last
          *     answer (the first 200 characters of its body), null when it gave none.
-         *     Any query parameter other than `page` and `pagesize` is a 400 naming it.
+         *     Newest first: ordered by `delivery_id` as a number. Any query parameter other than `page`
+         *     and `pagesize` is a 400 naming it.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
