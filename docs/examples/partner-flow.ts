@@ -8,6 +8,7 @@ import {
   ManagementClient,
   ReplacementClient,
   verifyWebhook,
+  WebhookVerificationError,
   type ManagementComponents,
   type WebhookEvent,
   type WebhookHeaders,
@@ -110,8 +111,9 @@ export function receiveWebhook(
   let event: WebhookEvent;
   try {
     event = verifyWebhook(secret, headers, rawBody);
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return undefined;
+    throw error;
   }
   return event;
 }
