@@ -15,6 +15,18 @@ export {
   type ReplacementRequest,
   type ReplacementSuccess,
 } from './replacement-client';
+export {
+  signWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+  type CallWebhookEvent,
+  type CustomerCreatedWebhookEvent,
+  type TestWebhookEvent,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookHeaders,
+  type WebhookVerificationFailure,
+} from './webhook-verifier';
 export { TracklineApiError, type RateLimitState } from './errors';
 export {
   digestAuthorization,

@@ -63,7 +63,8 @@ export interface ManagementClientOptions extends TransportOptions {
  * MD5 or SHA-256): the first request learns a nonce from the server's 401, every later one reuses
  * it with a growing `nc` (no extra round trip), and a 401 carrying a fresh challenge — an expired
  * nonce (`stale=true`), or a count overtaken by a concurrent request — is retried once on the new
- * nonce. Requests and answers are typed from docs/openapi/management.yaml; bodies go as JSON.
+ * nonce. Requests and answers are typed from docs/openapi/management.yaml; bodies go as JSON, and
+ * `requestXml` returns an answer's XML form as text.
  */
 export class ManagementClient {
   private readonly transport: HttpTransport;
@@ -83,29 +84,49 @@ export class ManagementClient {
     path: P,
     ...[options]: object extends RequestOptions<P, M> ? [RequestOptions<P, M>?] : [RequestOptions<P, M>]
   ): Promise<ApiResult<SuccessBody<P, M>>> {
-    const { params, query, body } = (options ?? {}) as { params?: object; query?: object; body?: unknown };
-    const target = this.target(
-      path,
-      params as Record<string, unknown> | undefined,
-      query as Record<string, unknown>,
-    );
-    const verb = method.toUpperCase();
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = text === undefined ? {} : { 'Content-Type': 'application/json' };
-    const answer = await this.authenticated(verb, target, headers, text);
+    // The document lists the `.xml` path forms too; their answers are no JSON to type.
+    if (/\.xml(\/|$)/.test(path)) throw new Error(`${path} answers XML: call requestXml for it`);
+    const answer = await this.call(method, path, options, 'application/json');
     const data = answer.text === '' ? undefined : (JSON.parse(answer.text) as unknown);
     const rateLimit = rateLimitOf(answer.headers);
-    if (answer.status >= 400) {
-      const retryAfter = Number(answer.headers['retry-after']);
-      throw new TracklineApiError(
-        answer.status,
-        errorMessage(answer.status, data),
-        data,
-        rateLimit,
-        Number.isFinite(retryAfter) ? retryAfter : undefined,
-      );
-    }
+    if (answer.status >= 400) throw apiError(answer, errorMessage(answer.status, data), data, rateLimit);
     return { status: answer.status, data: data as SuccessBody<P, M>, rateLimit };
+  }
+
+  /**
+   * Calls one operation like `request` but asks for the XML form (`Accept: application/xml`,
+   * docs/partner-api.md, XML) and resolves to the answer's text as the service sent it. The request
+   * body still goes as JSON. An error status is thrown as TracklineApiError with the `<message>` of
+   * the XML error and the XML text as `body`.
+   */
+  async requestXml<M extends HttpMethod, P extends PathWith<M>>(
+    method: M,
+    path: P,
+    ...[options]: object extends RequestOptions<P, M> ? [RequestOptions<P, M>?] : [RequestOptions<P, M>]
+  ): Promise<ApiResult<string>> {
+    const answer = await this.call(method, path, options, 'application/xml');
+    const rateLimit = rateLimitOf(answer.headers);
+    if (answer.status >= 400)
+      throw apiError(answer, xmlErrorMessage(answer.status, answer.text), answer.text, rateLimit);
+    return { status: answer.status, data: answer.text, rateLimit };
+  }
+
+  private call(
+    method: HttpMethod,
+    path: string,
+    options: object | undefined,
+    accept: string,
+  ): Promise<RawAnswer> {
+    const { params, query, body } = (options ?? {}) as {
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+    };
+    const target = this.target(path, params, query);
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = { Accept: accept };
+    if (text !== undefined) headers['Content-Type'] = 'application/json';
+    return this.authenticated(method.toUpperCase(), target, headers, text);
   }
 
   /** `GET /miscellaneous/ping`: true when the credentials and this server's address are accepted. */
@@ -165,4 +186,37 @@ function rateLimitOf(headers: IncomingHttpHeaders): RateLimitState | undefined {
   if (![limit, remaining, reset].every(Number.isFinite) || headers['ratelimit-limit'] === undefined)
     return undefined;
   return { limit, remaining, resetSeconds: reset };
+}
+
+function apiError(
+  answer: RawAnswer,
+  message: string,
+  body: unknown,
+  rateLimit: RateLimitState | undefined,
+): TracklineApiError {
+  const retryAfter = Number(answer.headers['retry-after']);
+  return new TracklineApiError(
+    answer.status,
+    message,
+    body,
+    rateLimit,
+    Number.isFinite(retryAfter) ? retryAfter : undefined,
+  );
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The `<message>` of an XML error body `<error><status>…</status><message>…</message></error>`. */
+export function xmlErrorMessage(status: number, xml: string): string {
+  const match = /<message>([^<]*)<\/message>/.exec(xml);
+  if (!match) return `HTTP ${status}`;
+  return match[1].replace(
+    /&(amp|lt|gt|quot|apos|#(\d+)|#x([0-9a-fA-F]+));/g,
+    (_all, name: string, dec?: string, hex?: string) =>
+      dec !== undefined
+        ? String.fromCodePoint(Number(dec))
+        : hex !== undefined
+          ? String.fromCodePoint(parseInt(hex, 16))
+          : XML_ENTITIES[name],
+  );
 }

@@ -1,4 +1,13 @@
-import { ManagementClient, ReplacementClient, TracklineApiError } from '@trackline/client';
+import {
+  ManagementClient,
+  ReplacementClient,
+  TracklineApiError,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '@trackline/client';
+import { createLogger } from '@trackline/platform';
+import { createWebhookDispatcher } from '../webhooks/start-webhook-dispatcher';
+import { startWebhookReceiver } from '../test-support/webhook-receiver';
 import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 import {
   createDigestPartner,
@@ -50,7 +59,9 @@ describe('@trackline/client: ManagementClient', () => {
        VALUES ($1, '+4721000001', 'static', '2026-03-01 00:00:00+00', '2026-03-01 00:00:00+00')`,
       [partner.id],
     );
-    service = await startTestService(testConfig(stores), { clock: () => now.at });
+    service = await startTestService(testConfig(stores, { WEBHOOK_INSECURE_HOSTS: '127.0.0.1' }), {
+      clock: () => now.at,
+    });
   });
 
   afterAll(async () => {
@@ -134,6 +145,71 @@ describe('@trackline/client: ManagementClient', () => {
       expect((await rejection(wrong.ping())).status).toBe(401);
     } finally {
       wrong.close();
+    }
+  });
+  it('asks for XML by Accept or by the .xml path form and returns its text; an XML refusal keeps its message', async () => {
+    const api = client();
+    try {
+      const ping = await api.requestXml('get', '/miscellaneous/ping');
+      expect([ping.status, ping.data, ping.rateLimit?.limit]).toEqual([
+        200,
+        '<?xml version="1.0" encoding="UTF-8"?>\n<ping>ok</ping>',
+        1_000_000,
+      ]);
+      const created = await api.requestXml('post', '/customers', {
+        body: { name: 'Ola & Kari <AS>', custnr: 'xml-1' },
+      });
+      expect(created.data).toMatch(
+        /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<customers><customer><customer_id>\d+<\/customer_id><name>Ola &amp; Kari &lt;AS&gt;<\/name><custnr>xml-1<\/custnr>/,
+      );
+      const bySuffix = await api.requestXml('get', '/customers.xml', { query: { custnr: 'xml-1' } });
+      expect(bySuffix.data).toContain('<name>Ola &amp; Kari &lt;AS&gt;</name>');
+
+      const invalid = await rejection(
+        api.requestXml('post', '/customers', { body: { name: 'N'.repeat(61), custnr: 'xml-2' } }),
+      );
+      expect([invalid.status, invalid.message]).toEqual([400, 'name: must be at most 60 characters']);
+      expect(invalid.body).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<error><status>400</status><message>name: must be at most 60 characters</message></error>',
+      );
+      await expect(api.request('get', '/customers.xml')).rejects.toThrow(
+        '/customers.xml answers XML: call requestXml for it',
+      );
+    } finally {
+      api.close();
+    }
+  });
+
+  it('verifies a real delivery of the service with verifyWebhook, and refuses it altered', async () => {
+    const receiver = await startWebhookReceiver();
+    const api = client();
+    const dispatcher = createWebhookDispatcher({
+      dataSource: stores.dataSource,
+      config: testConfig(stores, { WEBHOOK_INSECURE_HOSTS: '127.0.0.1' }),
+      workerId: 'client-test-worker',
+      logger: createLogger({ service: 'client-test', level: 'silent' }),
+    });
+    try {
+      const created = await api.request('post', '/webhooks', { body: { url: receiver.url } });
+      const hook = created.data.webhooks[0];
+      await api.request('post', '/webhooks/{webhook_id}/test', { params: { webhook_id: hook.webhook_id } });
+      for (let round = 0; round < 50 && receiver.received.length === 0; round++) await dispatcher.runOnce();
+      expect(receiver.received).toHaveLength(1);
+      const [delivery] = receiver.received;
+
+      // The delivery is due and stamped by the database's and the worker's own clocks, not the
+      // service's test clock, so it is checked against the real time like a receiver would.
+      const event = verifyWebhook(hook.secret!, delivery.headers, delivery.body);
+      expect(event.type).toBe('webhook.test');
+      expect(event.data).toEqual(expect.objectContaining({ webhook_id: hook.webhook_id }));
+      expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+      const altered = delivery.body.replace(hook.webhook_id, `${hook.webhook_id}0`);
+      expect(() => verifyWebhook(hook.secret!, delivery.headers, altered)).toThrow(WebhookVerificationError);
+    } finally {
+      await dispatcher.stop();
+      api.close();
+      await receiver.close();
     }
   });
 });

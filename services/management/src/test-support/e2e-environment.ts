@@ -62,6 +62,8 @@ export interface E2eEnvironment {
 export interface E2eOptions {
   /** A Redis of the test's own (test-support/private-redis.ts) instead of the shared one. */
   redisUrl?: string;
+  /** More settings of the management service, on top of the environment's own. */
+  managementEnv?: Record<string, string>;
 }
 
 export async function startE2eEnvironment(
@@ -97,7 +99,12 @@ export async function startE2eEnvironment(
       '--allow-ip', '127.0.0.1',
     ); // prettier-ignore
     management = await startTestService(
-      testConfig(stores, { TELEPHONY_TOKEN, CUSTOMER_EVENTS_BLOCK_MS: '50', REDIS_URL: redisUrl }),
+      testConfig(stores, {
+        TELEPHONY_TOKEN,
+        CUSTOMER_EVENTS_BLOCK_MS: '50',
+        REDIS_URL: redisUrl,
+        ...options.managementEnv,
+      }),
       { consumeCustomerEvents: true },
     );
     replacement = await startReplacement(redisUrl, stores.redis.keyPrefix);
