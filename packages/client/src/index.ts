@@ -16,6 +16,7 @@ export {
   type ReplacementSuccess,
 } from './replacement-client';
 export { TracklineApiError, type RateLimitState } from './errors';
+export { rateLimitOf } from './rate-limit-fields';
 export {
   digestAuthorization,
   parseDigestChallenges,
