@@ -28,6 +28,7 @@ export {
   type WebhookVerificationFailure,
 } from './webhook-verifier';
 export { TracklineApiError, type RateLimitState } from './errors';
+export { rateLimitOf } from './rate-limit-fields';
 export {
   digestAuthorization,
   parseDigestChallenges,

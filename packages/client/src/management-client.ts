@@ -1,7 +1,7 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { DigestSession, type DigestAlgorithm } from './digest';
 import { errorMessage, TracklineApiError, type RateLimitState } from './errors';
 import type { paths } from './generated/management';
+import { rateLimitOf } from './rate-limit-fields';
 import { HttpTransport, type RawAnswer, type TransportOptions } from './http-transport';
 
 export type ManagementPaths = paths;
@@ -177,15 +177,6 @@ export class ManagementClient {
     const queryText = search.toString();
     return `${this.basePath}${filled}${queryText === '' ? '' : `?${queryText}`}`;
   }
-}
-
-function rateLimitOf(headers: IncomingHttpHeaders): RateLimitState | undefined {
-  const [limit, remaining, reset] = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map(
-    (name) => Number(headers[name]),
-  );
-  if (![limit, remaining, reset].every(Number.isFinite) || headers['ratelimit-limit'] === undefined)
-    return undefined;
-  return { limit, remaining, resetSeconds: reset };
 }
 
 function apiError(

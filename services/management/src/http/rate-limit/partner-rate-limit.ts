@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { RateLimitedError } from '../http-errors';
 import { requestState } from '../request-state';
-import type { RateLimiter } from './rate-limiter';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter';
 
 export interface PartnerRateLimitOptions {
   limiter: RateLimiter;
@@ -12,8 +12,7 @@ export interface PartnerRateLimitOptions {
 
 /**
  * The per-partner budget, after authentication (docs/partner-api.md, Rate limit): every answer to
- * an authenticated request carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`;
- * past the limit it is a 429 with `Retry-After`. When the limiter cannot reach Redis the request is
+ * an authenticated request carries the `RateLimit-Policy` and `RateLimit` fields; past the limit it is a 429 with `Retry-After`. When the limiter cannot reach Redis the request is
  * let through, logged and counted: authentication has just passed, which needed Redis for the
  * nonce count a moment ago, so this is a blip, and refusing a partner for the limiter's own
  * failure would turn a guard into an outage.
@@ -31,9 +30,8 @@ export function partnerRateLimit(options: PartnerRateLimitOptions) {
       next();
       return;
     }
-    res.setHeader('RateLimit-Limit', String(decision.limit));
-    res.setHeader('RateLimit-Remaining', String(decision.remaining));
-    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+    res.setHeader('RateLimit-Policy', rateLimitPolicyField(decision));
+    res.setHeader('RateLimit', rateLimitField(decision));
     if (!decision.allowed) {
       res.setHeader('Retry-After', String(decision.resetSeconds));
       options.count('limited');
@@ -41,4 +39,17 @@ export function partnerRateLimit(options: PartnerRateLimitOptions) {
     }
     next();
   };
+}
+
+/** The one policy every partner has, named as docs/partner-api.md shows it. */
+const POLICY = '"default"';
+
+/** `RateLimit-Policy`: the quota (`q`) per window of `w` seconds, a structured-field list of one item. */
+export function rateLimitPolicyField(decision: RateLimitDecision): string {
+  return `${POLICY};q=${decision.limit};w=${decision.windowSeconds}`;
+}
+
+/** `RateLimit`: what is left (`r`) and the seconds until the window ends (`t`). */
+export function rateLimitField(decision: RateLimitDecision): string {
+  return `${POLICY};r=${decision.remaining};t=${decision.resetSeconds}`;
 }

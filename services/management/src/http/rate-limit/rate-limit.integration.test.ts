@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { rateLimitOf } from '@trackline/client';
 import { pingRoutes } from '../../ping/ping.routes';
 import { DigestClient } from '../../test-support/digest-client';
 import { rawRequest } from '../../test-support/https-request';
@@ -15,10 +17,16 @@ const PING = { method: 'GET', path: '/miscellaneous/ping' };
 /** 20 s into a minute: the window ends in 40 s. */
 const START = new Date('2026-03-14T09:05:20Z');
 
-const limitHeaders = (answer: { headers: Record<string, unknown> }) => ({
-  limit: answer.headers['ratelimit-limit'],
-  remaining: answer.headers['ratelimit-remaining'],
-  reset: answer.headers['ratelimit-reset'],
+/** The two fields as sent, and what the client package reads from them: both must agree. */
+const limitHeaders = (answer: { headers: IncomingHttpHeaders }) => ({
+  policy: answer.headers['ratelimit-policy'],
+  current: answer.headers['ratelimit'],
+  parsed: rateLimitOf(answer.headers),
+});
+const expected = (limit: number, remaining: number, reset: number) => ({
+  policy: `"default";q=${limit};w=60`,
+  current: `"default";r=${remaining};t=${reset}`,
+  parsed: { limit, remaining, resetSeconds: reset },
 });
 
 /** docs/partner-api.md, Rate limit: per partner, after authentication, one budget for all replicas. */
@@ -48,7 +56,7 @@ describe('the per-partner rate limit, in Redis', () => {
     );
     const answers = [await first.request(PING), await second.request(PING), await first.request(PING)];
     expect(answers.map((answer) => [answer.status, limitHeaders(answer)])).toEqual(
-      ['2', '1', '0'].map((remaining) => [200, { limit: '3', remaining, reset: '40' }]),
+      [2, 1, 0].map((remaining) => [200, expected(3, remaining, 40)]),
     );
 
     const refused = await second.request(PING);
@@ -56,7 +64,7 @@ describe('the per-partner rate limit, in Redis', () => {
       429,
       { error: { status: 429, message: 'Rate limit of 3 requests per minute exceeded; retry in 40 s' } },
       '40',
-      { limit: '3', remaining: '0', reset: '40' },
+      expected(3, 0, 40),
     ]);
     const inXml = await first.request({ method: 'GET', path: '/miscellaneous/ping.xml' });
     expect([inXml.status, inXml.text]).toEqual([
@@ -65,22 +73,21 @@ describe('the per-partner rate limit, in Redis', () => {
     ]);
 
     const other = await new DigestClient(services[0].port, 'other-api', 'other pass').request(PING);
-    expect([other.status, limitHeaders(other).remaining]).toEqual([200, '2']);
+    expect([other.status, limitHeaders(other)]).toEqual([200, expected(3, 2, 40)]);
 
     now.at = new Date('2026-03-14T09:06:01Z');
     const nextWindow = await first.request(PING);
-    expect([nextWindow.status, limitHeaders(nextWindow)]).toEqual([
-      200,
-      { limit: '3', remaining: '2', reset: '59' },
-    ]);
+    expect([nextWindow.status, limitHeaders(nextWindow)]).toEqual([200, expected(3, 2, 59)]);
   });
 
   it('does not count or label a request that fails authentication', async () => {
     now.at = new Date('2026-03-14T09:10:00Z');
     const anonymous = await rawRequest({ port: services[0].port, ...PING });
-    expect([anonymous.status, anonymous.headers['ratelimit-limit']]).toEqual([401, undefined]);
+    expect([anonymous.status, anonymous.headers['ratelimit-policy'], anonymous.headers['ratelimit']]).toEqual(
+      [401, undefined, undefined],
+    );
     const answer = await new DigestClient(services[0].port, 'acme-api', 'acme pass').request(PING);
-    expect(limitHeaders(answer)).toEqual({ limit: '3', remaining: '2', reset: '60' });
+    expect(limitHeaders(answer)).toEqual(expected(3, 2, 60));
   });
 });
 
@@ -101,7 +108,7 @@ describe('the rate limit when its store fails', () => {
       const answer = await send(app.base, 'GET', '/miscellaneous/ping', {
         headers: { Authorization: 'Partner acme' },
       });
-      expect([answer.status, answer.body, answer.headers.get('ratelimit-limit')]).toEqual([
+      expect([answer.status, answer.body, answer.headers.get('ratelimit')]).toEqual([
         200,
         { ping: 'ok' },
         null,

@@ -8,6 +8,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Whole seconds until the window ends (at least 1). */
   resetSeconds: number;
+  /** Length of the window in seconds. */
+  windowSeconds: number;
 }
 
 /** Counts a partner's requests; shared by every replica when backed by Redis. */
@@ -22,12 +24,19 @@ export function rateWindow(now: Date, windowMs: number): { index: number; endsAt
 }
 
 /** The decision for the `count`-th request of a window (counting from 1). */
-export function decide(count: number, limit: number, now: Date, endsAt: number): RateLimitDecision {
+export function decide(
+  count: number,
+  limit: number,
+  now: Date,
+  endsAt: number,
+  windowMs: number,
+): RateLimitDecision {
   return {
     allowed: count <= limit,
     limit,
     remaining: Math.max(0, limit - count),
     resetSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
+    windowSeconds: Math.round(windowMs / 1000),
   };
 }
 
@@ -65,6 +74,6 @@ export class RedisRateLimiter implements RateLimiter {
     // into the same key rather than a fresh one.
     const ttlMs = window.endsAt - now.getTime() + 5_000;
     const count = await this.redis.rateLimitWindow(key, String(ttlMs));
-    return decide(Number(count), this.limitPerWindow, now, window.endsAt);
+    return decide(Number(count), this.limitPerWindow, now, window.endsAt, this.windowMs);
   }
 }
