@@ -14,6 +14,7 @@ import { CAMPAIGN_STATE_ACTIVE } from '../campaigns/campaign';
 import { customerSeenValues } from '../customer-events/customer-seen-values';
 import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
+import { isDataException } from '../db/pg-errors';
 import { isStoreUnreachable } from '../http/error-handler';
 import { checkRecordInput } from '../http/request-input';
 import { planNotifications } from '../notifications/notification-planner';
@@ -214,9 +215,6 @@ function parseRecord(raw: unknown): { input: CdrInput } | { failure: IngestOutco
   }
 }
 
-// SQLSTATE class 22 (data exception): the values can never be stored, so a retry cannot help.
-const DATA_EXCEPTION = /^22/;
-
 function failureOf(callId: string | null, error: unknown): IngestOutcome {
   if (isTracklineError(error)) {
     const reason: IngestFailureReason =
@@ -233,8 +231,8 @@ function failureOf(callId: string | null, error: unknown): IngestOutcome {
       cause: error,
     };
   }
-  const code = (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
-  if (typeof code === 'string' && DATA_EXCEPTION.test(code)) {
+  // A data exception: the values can never be stored, so a retry cannot help.
+  if (isDataException(error)) {
     return {
       ok: false,
       callId,
