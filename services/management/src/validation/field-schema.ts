@@ -17,9 +17,9 @@ export type FieldSchema<Out> = { readonly [K in keyof Out]-?: FieldRule<Exclude<
 
 /**
  * What a schema yields: each given field's typed value; a field left out is absent, and a
- * `clearable` one sent as null or "" is null.
+ * `clearable` one sent as null or "" is null (so its type must admit null).
  */
-export type Parsed<Out> = { [K in keyof Out]?: Out[K] | null };
+export type Parsed<Out> = Partial<Out>;
 
 /**
  * Checks an input against its schema and returns the typed values, each parsed once. The rules of
@@ -43,7 +43,7 @@ export function parseFields<Out>(
       continue;
     }
     if (rule.presence === 'clearable' && (value === null || value === '')) {
-      parsed[key] = null;
+      parsed[key] = null as Out[typeof key];
       continue;
     }
     if (value === null) throw new ValidationError(rule.name, 'must not be null');
