@@ -31,7 +31,13 @@ function pricing(fields: Partial<CdrCampaignPricing> = {}): CdrCampaignPricing {
     pricingModelId: '3f1c0c8e-2f7a-4f55-9a57-3c8d6f1d2b10',
     uniqueCallerSeconds: 0,
     conditions: [
-      { cost_per_lead: '12.50', min_duration: '30', from_time: '08:00', to_time: '16:00', weekdays: 'mon,tue,wed,thu,fri' },
+      {
+        cost_per_lead: '12.50',
+        min_duration: '30',
+        from_time: '08:00',
+        to_time: '16:00',
+        weekdays: 'mon,tue,wed,thu,fri',
+      },
     ],
     ...fields,
   };
@@ -95,7 +101,9 @@ describe('priceCall', () => {
   it('takes no lock when the call could not earn anyway', async () => {
     const cdrs = store(null, new Date('2026-03-02T08:30:00Z'));
     const missed = { ...CALL, answered: false };
-    expect((await priceCall(cdrs, batch(pricing({ uniqueCallerSeconds: 3600 })), DIALLED, '7', missed)).commission).toBeNull();
+    expect(
+      (await priceCall(cdrs, batch(pricing({ uniqueCallerSeconds: 3600 })), DIALLED, '7', missed)).commission,
+    ).toBeNull();
     expect(cdrs.locks).toEqual([]);
   });
 });

@@ -92,7 +92,7 @@ describe('chooseCustomer', () => {
     expect(w.locked).toEqual([]);
   });
 
-  it("locks the customer of a closed source, and leaves the call to nobody when it is gone", async () => {
+  it('locks the customer of a closed source, and leaves the call to nobody when it is gone', async () => {
     const closed = source({ status: 'closed' });
     const kept = world(['20']);
     expect(await chooseCustomer(kept.cdrs, kept.customers, kept.lookup, STATIC, null, closed)).toEqual({

@@ -78,7 +78,9 @@ describe('call record ingestion: attribution and batch isolation', () => {
       redis,
       keyPrefix: testRedis.keyPrefix,
       telephonyToken: TOKEN,
-      metrics: { cdrIngested: (result, count = 1) => void counted.set(result, (counted.get(result) ?? 0) + count) },
+      metrics: {
+        cdrIngested: (result, count = 1) => void counted.set(result, (counted.get(result) ?? 0) + count),
+      },
     });
     list = feature.list;
     // The switch's endpoint through the real route registration and error mapper.
@@ -417,7 +419,9 @@ describe('call record ingestion: attribution and batch isolation', () => {
         redis: unreachable,
         keyPrefix: testRedis.keyPrefix,
         telephonyToken: TOKEN,
-        metrics: { cdrIngested: (result, count = 1) => void counted.set(result, (counted.get(result) ?? 0) + count) },
+        metrics: {
+          cdrIngested: (result, count = 1) => void counted.set(result, (counted.get(result) ?? 0) + count),
+        },
       });
       const cutServer = await startRouteApp(cut.switchRoutes, { clock: () => STORED_AT });
       try {

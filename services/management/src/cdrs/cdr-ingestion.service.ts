@@ -115,10 +115,7 @@ export class CdrIngestionService implements CdrIngestion {
       if (twin === null) throw new Error(`call ${call.callId} conflicted but is not stored`);
       return { ok: true, cdr: twin, created: false };
     }
-    if (source !== null)
-      await notifications.enqueue(
-        planNotifications({ cdr: { ...cdr, duration: cdr.durationSeconds }, source }),
-      );
+    if (source !== null) await notifications.enqueue(planNotifications({ cdr, source }));
     await enqueueSubscribed(webhooks, lookup, cdr.partnerId, callEvents(cdr));
     return { ok: true, cdr, created: true };
   }

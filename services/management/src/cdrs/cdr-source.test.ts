@@ -60,7 +60,11 @@ function routed(fields: Partial<CallAttribution>): CallAttribution {
 }
 
 /** Sources by id and active sources by phonenr, as the partner's store holds them. */
-function stores(byId: Record<string, CdrSource>, byPhonenr: Record<string, CdrSource>, statics: CdrSource[] = []) {
+function stores(
+  byId: Record<string, CdrSource>,
+  byPhonenr: Record<string, CdrSource>,
+  statics: CdrSource[] = [],
+) {
   return {
     cdrs: {
       findSourceById: async (_partnerId: string, id: string) => byId[id] ?? null,
@@ -93,12 +97,16 @@ describe('chooseSource', () => {
     const named = source('1');
     const shown = source('2', { status: 'active' });
     const { cdrs, lookup } = stores({ '1': named }, { '+4722334455': shown });
-    expect(await chooseSource(cdrs, lookup, POOL, routed({ sourceId: '1', target: '+4722334455' }), CALL)).toEqual({
+    expect(
+      await chooseSource(cdrs, lookup, POOL, routed({ sourceId: '1', target: '+4722334455' }), CALL),
+    ).toEqual({
       source: named,
       heldBack: false,
     });
     // Deleted since replacement routed the call: the page's number decides.
-    expect(await chooseSource(cdrs, lookup, POOL, routed({ sourceId: '9', target: '+4722334455' }), CALL)).toEqual({
+    expect(
+      await chooseSource(cdrs, lookup, POOL, routed({ sourceId: '9', target: '+4722334455' }), CALL),
+    ).toEqual({
       source: shown,
       heldBack: false,
     });

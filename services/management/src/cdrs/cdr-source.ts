@@ -18,7 +18,11 @@ export async function chooseSource(
   call: { bnum: string; start: Date },
 ): Promise<{ source: CdrSource | null; heldBack: boolean }> {
   if (dialled.kind === 'static')
-    return chooseStaticSource(lookup.staticSources(dialled.partnerId, call.bnum), call.start, dialled.heldUntil);
+    return chooseStaticSource(
+      lookup.staticSources(dialled.partnerId, call.bnum),
+      call.start,
+      dialled.heldUntil,
+    );
   if (attribution === null) return { source: null, heldBack: false };
   if (attribution.sourceId !== null) {
     const source = await cdrs.findSourceById(dialled.partnerId, attribution.sourceId);

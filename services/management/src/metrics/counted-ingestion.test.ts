@@ -49,7 +49,9 @@ describe('countedIngestion', () => {
       { ingest: () => Promise.reject(new ServiceUnavailableError('down')) },
       metrics,
     );
-    await expect(counted.ingest(new Array(3).fill({}), new Date())).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(counted.ingest(new Array(3).fill({}), new Date())).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    );
     expect(Object.fromEntries(counts)).toEqual({ unavailable: 3 });
   });
 });

@@ -227,7 +227,11 @@ export const SETTING_OPTIONS = Object.fromEntries(
 export function parseCreatePartner(input: PartnerSettingsInput & { name: string }): PartnerSettings & {
   name: string;
 } {
-  const parsed = parseFields(CREATE_PARTNER, { name: input.name, ...byOption(input) }, 'is not a known option');
+  const parsed = parseFields(
+    CREATE_PARTNER,
+    { name: input.name, ...byOption(input) },
+    'is not a known option',
+  );
   return { ...parsed, name: parsed.name! };
 }
 

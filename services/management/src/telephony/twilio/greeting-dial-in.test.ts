@@ -18,7 +18,12 @@ describe('greeting dial-in', () => {
     });
     expect(await nextDialInTurn({ step: 'call', dialled: '+4722000001' }, DEPS)).toEqual({ next: 'reject' });
     // Too few configured digits to tell one number from another: nothing is answered.
-    expect(await nextDialInTurn({ step: 'call', dialled: '+4722000000' }, { ...DEPS, greetingRecordNumber: '000' })).toEqual({
+    expect(
+      await nextDialInTurn(
+        { step: 'call', dialled: '+4722000000' },
+        { ...DEPS, greetingRecordNumber: '000' },
+      ),
+    ).toEqual({
       next: 'reject',
     });
   });
@@ -46,7 +51,10 @@ describe('greeting dial-in', () => {
   });
 
   it('reads the step from the callback URL and the parameters it needs', () => {
-    expect(readDialInRequest({}, params({ To: '+4722000000' }))).toEqual({ step: 'call', dialled: '+4722000000' });
+    expect(readDialInRequest({}, params({ To: '+4722000000' }))).toEqual({
+      step: 'call',
+      dialled: '+4722000000',
+    });
     expect(readDialInRequest({ step: 'pin', attempt: '3' }, params({ Digits: '1234' }))).toEqual({
       step: 'pin',
       attempt: 3,
@@ -63,6 +71,8 @@ describe('greeting dial-in', () => {
     [{ step: 'pin', attempt: '1.5' }, {}, 'attempt: must be 1 to 3'],
     [{ step: 'hangup' }, {}, 'step: must be pin or recorded'],
   ])('refuses the query %j with the form %j', (query, form, message) => {
-    expect(() => readDialInRequest(query, params(form))).toThrow(new ValidationError(message.split(': ')[0]!, message.split(': ')[1]!));
+    expect(() => readDialInRequest(query, params(form))).toThrow(
+      new ValidationError(message.split(': ')[0]!, message.split(': ')[1]!),
+    );
   });
 });

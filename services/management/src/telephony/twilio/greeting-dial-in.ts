@@ -8,9 +8,7 @@ export const PIN_TRIES = 3;
 
 /** Which step of the dial-in the provider is asking about, from its callback URL and parameters. */
 export type DialInRequest =
-  | { step: 'call'; dialled: string }
-  | { step: 'pin'; attempt: number; digits: string }
-  | { step: 'recorded' };
+  { step: 'call'; dialled: string } | { step: 'pin'; attempt: number; digits: string } | { step: 'recorded' };
 
 /** What the call does next. */
 export type DialInTurn =

@@ -109,7 +109,8 @@ export function twilioCallbackRoutes(
           greetingRecordNumber: deps.greetingRecordNumber,
           waitingFor: (pin) => deps.greetings.waitingFor(pin),
         });
-        if (turn.next === 'record') log.info({ vmGreetingId: turn.greetingId }, 'greeting dial-in: PIN accepted');
+        if (turn.next === 'record')
+          log.info({ vmGreetingId: turn.greetingId }, 'greeting dial-in: PIN accepted');
         if (turn.next === 'goodbye-wrong-pin')
           log.warn({ callSid: params.loggedCallSid() }, 'greeting dial-in: three wrong PINs');
         return { kind: 'document', contentType: TWIML_TYPE, body: dialInTwiml(deps.publicUrl, turn) };

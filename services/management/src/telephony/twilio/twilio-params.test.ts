@@ -52,12 +52,21 @@ describe('TwilioParams', () => {
   it.each([
     [() => params({}).callSid(), 'CallSid: is required'],
     [() => params({ CallSid: '' }).callSid(), 'CallSid: is required'],
-    [() => params({ CallSid: 'CA 1' }).callSid(), 'CallSid: must be 1 to 128 printable characters without spaces'],
+    [
+      () => params({ CallSid: 'CA 1' }).callSid(),
+      'CallSid: must be 1 to 128 printable characters without spaces',
+    ],
     [() => params({ CallStatus: 'Completed' }).callStatus(), 'CallStatus: must be a call status'],
-    [() => params({ RecordingStatus: 'done!' }).recordingStatus(), 'RecordingStatus: must be a recording status'],
+    [
+      () => params({ RecordingStatus: 'done!' }).recordingStatus(),
+      'RecordingStatus: must be a recording status',
+    ],
     [() => params({ To: 'client:alice' }).to(), 'To: must be a phone number'],
     [() => params({ CallDuration: '-1' }).callDuration(), 'CallDuration: must be whole seconds'],
-    [() => callbackTrackingNumber(undefined), 'to: the callback URL must name the tracking number (?to=+E.164)'],
+    [
+      () => callbackTrackingNumber(undefined),
+      'to: the callback URL must name the tracking number (?to=+E.164)',
+    ],
   ])('refuses a broken parameter (%#)', (read, message) => {
     expect(refusal(read)).toBe(message);
   });
