@@ -5,7 +5,7 @@ import { callerOf, callIdOf, durationOf, trackingNumberOf, type CdrInput } from 
 
 // The switch's JSON for POST /telephony/cdrs (docs/switch.md, docs/cdrs.md), read into CdrInput once.
 
-export const MAX_CDR_BATCH = 1_000;
+const MAX_CDR_BATCH = 1_000;
 const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** The body: one record or an array of 1..1,000. Records are parsed one by one, each on its own. */

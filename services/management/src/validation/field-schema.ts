@@ -16,13 +16,8 @@ export interface FieldRule<T> {
 export type FieldSchema<Out> = { readonly [K in keyof Out]-?: FieldRule<Exclude<Out[K], undefined>> };
 
 /**
- * What a schema yields: each given field's typed value; a field left out is absent, and a
- * `clearable` one sent as null or "" is null (so its type must admit null).
- */
-export type Parsed<Out> = Partial<Out>;
-
-/**
- * Checks an input against its schema and returns the typed values, each parsed once. The rules of
+ * Checks an input against its schema and returns the typed values, each parsed once: a field left
+ * out is absent, and a `clearable` one sent as null or "" is null (so its type must admit null). The rules of
  * the class-validator DTOs (validate-dto.ts): unknown names are refused first with `unknownRule`,
  * then the first broken rule, in the schema's order, is a ValidationError naming the field.
  */
@@ -30,12 +25,12 @@ export function parseFields<Out>(
   schema: FieldSchema<Out>,
   input: Record<string, unknown>,
   unknownRule: string,
-): Parsed<Out> {
+): Partial<Out> {
   const rules = Object.entries(schema) as Array<[keyof Out & string, FieldRule<unknown>]>;
   const known = new Set(rules.map(([, rule]) => rule.name));
   for (const name of Object.keys(input))
     if (!known.has(name)) throw new ValidationError(fieldLabel(name), unknownRule);
-  const parsed: Parsed<Out> = {};
+  const parsed: Partial<Out> = {};
   for (const [key, rule] of rules) {
     const value = Object.hasOwn(input, rule.name) ? input[rule.name] : undefined;
     if (value === undefined) {

@@ -2,7 +2,7 @@ import { twimlDocument } from '@trackline/domain';
 import type { DialInTurn } from './greeting-dial-in';
 
 /** The greeting dial-in's TwiML (docs/telephony.md); `base` is MANAGEMENT_PUBLIC_URL. */
-export const GREETING_CALL_PATH = '/telephony/twilio/greeting-call';
+const GREETING_CALL_PATH = '/telephony/twilio/greeting-call';
 const GREETING_MAX_SECONDS = 120;
 
 function askForPin(base: string, attempt: number, retry: boolean): string {

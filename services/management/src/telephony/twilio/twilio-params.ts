@@ -1,7 +1,7 @@
 import { normalizePhoneNumber, ValidationError } from '@trackline/domain';
 
 /** The form fields of a signed provider webhook (http/provider-signature.ts), by name. */
-export type WebhookForm = ReadonlyMap<string, string>;
+type WebhookForm = ReadonlyMap<string, string>;
 
 const CALL_SID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 const CALL_SID_RULE = 'must be 1 to 128 printable characters without spaces';
