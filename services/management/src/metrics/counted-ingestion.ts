@@ -8,7 +8,8 @@ export type IngestCounter = Pick<ManagementMetrics, 'cdrIngested'>;
 /**
  * CDR ingestion with each record's outcome counted: stored, duplicate (call_id seen before), or the
  * reason it was not stored (docs/operations.md, metrics). A batch refused whole because a store is
- * unreachable counts each of its records as `unavailable`.
+ * unreachable counts each record it was given as `unavailable`; a record the switch's route refused
+ * before ingestion was counted there (`countOutcomes`), as `invalid`.
  */
 export function countedIngestion(ingestion: CdrIngestion, metrics: IngestCounter): CdrIngestion {
   return {
