@@ -1300,7 +1300,11 @@ export interface components {
                 "application/xml": components["schemas"]["XmlDocument"];
             };
         };
-        /** @description The account sent more than `RATE_LIMIT_PER_MINUTE` requests in this one-minute window (on all replicas together). */
+        /**
+         * @description The account sent more requests in this one-minute window (on all replicas together) than
+         *     its limit: its own, when the operator set one, else `RATE_LIMIT_PER_MINUTE`. The limit is
+         *     the `q` of `RateLimit-Policy`.
+         */
         RateLimited: {
             headers: {
                 /** @description Seconds until the window ends. */

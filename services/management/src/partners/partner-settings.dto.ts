@@ -118,6 +118,19 @@ function parseAnumMaskAfterDays(value: string): number | null {
   return parseWholeNumber('anum-mask-after-days', value, 1, MAX_ANUM_MASK_AFTER_DAYS);
 }
 
+export const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
+
+/** "default" (or an empty value) returns to RATE_LIMIT_PER_MINUTE; 0 is no limit. */
+function parseRateLimitPerMinute(value: string): number | null {
+  if (value.trim() === '' || value.trim() === 'default') return null;
+  if (!/^\d{1,7}$/.test(value.trim()) || Number(value.trim()) > MAX_RATE_LIMIT_PER_MINUTE)
+    throw new ValidationError(
+      'rate-limit-per-minute',
+      `must be a whole number from 0 (no limit) to ${MAX_RATE_LIMIT_PER_MINUTE}, or "default"`,
+    );
+  return Number(value.trim());
+}
+
 function parseWholeNumber(field: string, value: string, min: number, max: number): number {
   const number = /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!(number >= min && number <= max))
@@ -151,6 +164,8 @@ export interface PartnerSettingsInput {
   cdrRetentionMonths?: string;
   /** Whole days, or "off". */
   anumMaskAfterDays?: string;
+  /** Requests per minute, 0 for no limit, or "default". */
+  rateLimitPerMinute?: string;
 }
 
 /** The CLI option of each setting: the DTO's field names, and what `partner:update` reports changed. */
@@ -168,6 +183,7 @@ export const SETTING_OPTIONS = {
   screenCalls: 'screen-calls',
   cdrRetentionMonths: 'cdr-retention-months',
   anumMaskAfterDays: 'anum-mask-after-days',
+  rateLimitPerMinute: 'rate-limit-per-minute',
 } as const satisfies Record<keyof PartnerSettingsInput, string>;
 
 /** An option's value as commander gives it: text, checked by the setting's own rule. */
@@ -223,6 +239,9 @@ function partnerSettingsDto(mode: DtoMode) {
 
     @Setting('optional', parseAnumMaskAfterDays)
     'anum-mask-after-days'?: string;
+
+    @Setting('optional', parseRateLimitPerMinute)
+    'rate-limit-per-minute'?: string;
   }
   return PartnerSettingsDto;
 }
@@ -251,6 +270,8 @@ export interface PartnerSettings {
   screenCalls?: boolean;
   cdrRetentionMonths?: number;
   anumMaskAfterDays?: number | null;
+  /** null: the service default. */
+  rateLimitPerMinute?: number | null;
 }
 
 export function parseCreatePartner(input: PartnerSettingsInput & { name: string }): PartnerSettings & {
@@ -294,5 +315,7 @@ function toSettings(dto: InstanceType<typeof UpdatePartnerSettingsDto>): Partner
     settings.cdrRetentionMonths = parseCdrRetentionMonths(dto['cdr-retention-months']);
   if (dto['anum-mask-after-days'] !== undefined)
     settings.anumMaskAfterDays = parseAnumMaskAfterDays(dto['anum-mask-after-days']);
+  if (dto['rate-limit-per-minute'] !== undefined)
+    settings.rateLimitPerMinute = parseRateLimitPerMinute(dto['rate-limit-per-minute']);
   return settings;
 }
