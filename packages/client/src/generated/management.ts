@@ -1377,7 +1377,7 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description The account's quota as a structured-field list of one item: the policy `"default"`, `q` the requests allowed per window (`RATE_LIMIT_PER_MINUTE`), `w` the window in seconds.
+         * @description The account's quota as a structured-field list of one item: the policy `"default"`, `q` the requests allowed per window (the account's own limit, else `RATE_LIMIT_PER_MINUTE`), `w` the window in seconds. Absent, with `RateLimit`, for an account without a limit.
          * @example "default";q=600;w=60
          */
         "RateLimit-Policy": string;
