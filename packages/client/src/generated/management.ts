@@ -1300,7 +1300,11 @@ export interface components {
                 "application/xml": components["schemas"]["XmlDocument"];
             };
         };
-        /** @description The account sent more than `RATE_LIMIT_PER_MINUTE` requests in this one-minute window (on all replicas together). */
+        /**
+         * @description The account sent more requests in this one-minute window (on all replicas together) than
+         *     its limit: its own, when the operator set one, else `RATE_LIMIT_PER_MINUTE`. The limit is
+         *     the `q` of `RateLimit-Policy`.
+         */
         RateLimited: {
             headers: {
                 /** @description Seconds until the window ends. */
@@ -1373,7 +1377,7 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description The account's quota as a structured-field list of one item: the policy `"default"`, `q` the requests allowed per window (`RATE_LIMIT_PER_MINUTE`), `w` the window in seconds.
+         * @description The account's quota as a structured-field list of one item: the policy `"default"`, `q` the requests allowed per window (the account's own limit, else `RATE_LIMIT_PER_MINUTE`), `w` the window in seconds. Absent, with `RateLimit`, for an account without a limit.
          * @example "default";q=600;w=60
          */
         "RateLimit-Policy": string;

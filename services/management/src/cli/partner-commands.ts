@@ -44,6 +44,10 @@ function addSettingsOptions(command: Command, required: boolean): Command {
     .option(
       '--anum-mask-after-days <days>',
       "callers' numbers are masked in records older than this (1-36500, or off; default off)",
+    )
+    .option(
+      '--rate-limit-per-minute <requests>',
+      'partner API requests per minute (0: no limit; "default": RATE_LIMIT_PER_MINUTE)',
     );
 }
 
@@ -62,6 +66,7 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     screenCalls: options.screenCalls,
     cdrRetentionMonths: options.cdrRetentionMonths,
     anumMaskAfterDays: options.anumMaskAfterDays,
+    rateLimitPerMinute: options.rateLimitPerMinute,
   };
 }
 
@@ -124,6 +129,7 @@ export function addPartnerCommands(program: Command, context: CliContext): void 
           partner.dni.fallbackNumber ?? '-',
           partner.showFullAnum ? '1' : '0',
           describeCustomFields(partner),
+          shortRateLimit(partner.rateLimitPerMinute),
         ]);
         const header = [
           'ID',
@@ -137,6 +143,7 @@ export function addPartnerCommands(program: Command, context: CliContext): void 
           'FALLBACK',
           'FULL ANUM',
           'CUSTOM FIELDS',
+          'RATE LIMIT',
         ];
         for (const line of formatTable(header, rows)) context.output.out(line);
       });
@@ -173,6 +180,13 @@ function toListedPartner(partner: Partner): Record<string, unknown> {
     showFullAnum: partner.showFullAnum,
     cdrRetentionMonths: partner.cdrRetentionMonths,
     anumMaskAfterDays: partner.anumMaskAfterDays,
+    rateLimitPerMinute: partner.rateLimitPerMinute,
     customFields: partner.customFields,
   };
+}
+
+/** The RATE LIMIT column: requests per minute, `none`, or `default` (RATE_LIMIT_PER_MINUTE). */
+function shortRateLimit(perMinute: number | null): string {
+  if (perMinute === null) return 'default';
+  return perMinute === 0 ? 'none' : String(perMinute);
 }

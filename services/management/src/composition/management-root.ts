@@ -90,8 +90,8 @@ export interface ManagementApi {
   routes: AnyRouteDefinition[];
   /** Digest authentication of partner routes, its nonce counts in Redis. */
   authenticator: DigestAuthenticator;
-  /** The per-partner request budget in Redis; undefined when RATE_LIMIT_PER_MINUTE is 0. */
-  rateLimiter: RateLimiter | undefined;
+  /** The per-partner request budgets in Redis (each partner's limit comes with its authentication). */
+  rateLimiter: RateLimiter;
 }
 
 export function createManagementApi(core: ManagementCore, deps: ManagementApiDeps): ManagementApi {
@@ -137,10 +137,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     new RedisNonceCounter(redis, config.redis.keyPrefix),
     core.services.partners,
   );
-  const rateLimiter =
-    config.rateLimitPerMinute === 0
-      ? undefined
-      : new RedisRateLimiter(redis, config.redis.keyPrefix, config.rateLimitPerMinute);
+  const rateLimiter = new RedisRateLimiter(redis, config.redis.keyPrefix);
   return { cdrs, metrics, twilio, routes, authenticator, rateLimiter };
 }
 

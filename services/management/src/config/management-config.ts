@@ -51,7 +51,7 @@ export interface ManagementConfig {
   trustProxy: AddressList;
   /** Addresses (IPs or CIDRs) allowed to read GET /metrics; it names every partner. */
   metricsAllowIp: AddressList;
-  /** Authenticated partner requests per minute and partner, all replicas together; 0 turns the limit off. */
+  /** Authenticated partner requests per minute of a partner without its own limit, all replicas together; 0: none. */
   rateLimitPerMinute: number;
   digest: {
     realm: string;

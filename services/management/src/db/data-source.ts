@@ -36,6 +36,7 @@ import { CallIdsPerPartner1795490000001 } from './migrations/1795490000001-CallI
 import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
 import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
 import { AddCdrAttributionConfidence1795500000001 } from './migrations/1795500000001-AddCdrAttributionConfidence';
+import { PartnerRateLimit1795520000001 } from './migrations/1795520000001-PartnerRateLimit';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
@@ -80,6 +81,7 @@ export const MIGRATIONS = [
   CanonicalCallerNumbers1795480000010,
   CallIdsPerPartner1795490000001,
   AddCdrAttributionConfidence1795500000001,
+  PartnerRateLimit1795520000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

@@ -16,6 +16,7 @@ export class FakePartnersStore implements PartnersStore {
     const partner: Partner = {
       ...structuredClone(values),
       calls: structuredClone(values.calls) ?? { ringTimeoutSeconds: null, screenCalls: false },
+      rateLimitPerMinute: values.rateLimitPerMinute ?? null,
       id: String(this.nextId++),
       customFields: { customer: [], source: [] },
       created: now,

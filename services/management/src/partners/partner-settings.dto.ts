@@ -119,6 +119,19 @@ function parseAnumMaskAfterDays(value: string): number | null {
   return parseWholeNumber('anum-mask-after-days', value, 1, MAX_ANUM_MASK_AFTER_DAYS);
 }
 
+export const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
+
+/** "default" (or an empty value) returns to RATE_LIMIT_PER_MINUTE; 0 is no limit. */
+function parseRateLimitPerMinute(value: string): number | null {
+  if (value.trim() === '' || value.trim() === 'default') return null;
+  if (!/^\d{1,7}$/.test(value.trim()) || Number(value.trim()) > MAX_RATE_LIMIT_PER_MINUTE)
+    throw new ValidationError(
+      'rate-limit-per-minute',
+      `must be a whole number from 0 (no limit) to ${MAX_RATE_LIMIT_PER_MINUTE}, or "default"`,
+    );
+  return Number(value.trim());
+}
+
 function parseWholeNumber(field: string, value: string, min: number, max: number): number {
   const number = /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!(number >= min && number <= max))
@@ -152,6 +165,8 @@ export interface PartnerSettingsInput {
   cdrRetentionMonths?: string;
   /** Whole days, or "off". */
   anumMaskAfterDays?: string;
+  /** Requests per minute, 0 for no limit, or "default". */
+  rateLimitPerMinute?: string;
 }
 
 /** The settings after their checks; a key is present when the setting was given. */
@@ -170,6 +185,8 @@ export interface PartnerSettings {
   screenCalls?: boolean;
   cdrRetentionMonths?: number;
   anumMaskAfterDays?: number | null;
+  /** null: the service default. */
+  rateLimitPerMinute?: number | null;
 }
 
 /** An option's value as commander gives it: text, checked by the setting's own rule. */
@@ -208,6 +225,7 @@ function partnerSettingsSchema(mode: DtoMode): FieldSchema<PartnerSettings> {
     screenCalls: setting('screen-calls', 'optional', parseScreenCalls),
     cdrRetentionMonths: setting('cdr-retention-months', 'optional', parseCdrRetentionMonths),
     anumMaskAfterDays: setting('anum-mask-after-days', 'optional', parseAnumMaskAfterDays),
+    rateLimitPerMinute: setting('rate-limit-per-minute', 'optional', parseRateLimitPerMinute),
   };
 }
 

@@ -18,6 +18,7 @@ export type OnExhausted = (typeof ON_EXHAUSTED_CHOICES)[number];
 @Check('CHK_partners_dni_on_exhausted', `"dni_on_exhausted" IN ('recycle', 'original')`)
 @Check('CHK_partners_cdr_retention_months', `"cdr_retention_months" BETWEEN 1 AND 1200`)
 @Check('CHK_partners_anum_mask_after_days', `"anum_mask_after_days" BETWEEN 1 AND 36500`)
+@Check('CHK_partners_rate_limit_per_minute', `"rate_limit_per_minute" BETWEEN 0 AND 1000000`)
 export class PartnerEntity {
   /** bigint comes back from pg as a decimal string, which is what the API shows. */
   @PrimaryGeneratedColumn('identity', {
@@ -81,6 +82,10 @@ export class PartnerEntity {
   /** Callers' numbers are masked in records older than this many days; null: never (docs/privacy.md). */
   @Column({ name: 'anum_mask_after_days', type: 'integer', nullable: true })
   anumMaskAfterDays!: number | null;
+
+  /** Partner API requests per minute; null: RATE_LIMIT_PER_MINUTE, 0: no limit (docs/partner-api.md). */
+  @Column({ name: 'rate_limit_per_minute', type: 'integer', nullable: true })
+  rateLimitPerMinute!: number | null;
 
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;

@@ -41,13 +41,23 @@ export interface Partner {
   cdrRetentionMonths: number;
   /** Callers' numbers are masked in records older than this many days; null: never. */
   anumMaskAfterDays: number | null;
+  /**
+   * Partner API requests per minute (docs/partner-api.md, Rate limit); null: the service's
+   * RATE_LIMIT_PER_MINUTE, 0: no limit.
+   */
+  rateLimitPerMinute: number | null;
   customFields: Record<CustomFieldEntity, string[]>;
   created: Date;
   modified: Date;
 }
 
 /** What a store writes; ids, custom fields and timestamps are the store's business. */
-export type PartnerValues = Omit<Partner, 'id' | 'customFields' | 'created' | 'modified' | 'calls'> & {
+export type PartnerValues = Omit<
+  Partner,
+  'id' | 'customFields' | 'created' | 'modified' | 'calls' | 'rateLimitPerMinute'
+> & {
   /** Left out: the column defaults (ring timeout from the service, no screening). */
   calls?: CallSettings;
+  /** Left out: null, the service default. */
+  rateLimitPerMinute?: number | null;
 };

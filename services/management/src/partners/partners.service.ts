@@ -74,6 +74,7 @@ export class PartnersService implements PartnerDirectory {
       },
       cdrRetentionMonths: settings.cdrRetentionMonths ?? DEFAULTS.cdrRetentionMonths,
       anumMaskAfterDays: settings.anumMaskAfterDays ?? null,
+      rateLimitPerMinute: settings.rateLimitPerMinute ?? null,
     };
     if ((await this.store.findByName(name)) !== null) {
       throw new ValidationError('name', 'is already taken by another partner');
@@ -123,6 +124,7 @@ export class PartnersService implements PartnerDirectory {
     }
     if (settings.cdrRetentionMonths !== undefined) changes.cdrRetentionMonths = settings.cdrRetentionMonths;
     if (settings.anumMaskAfterDays !== undefined) changes.anumMaskAfterDays = settings.anumMaskAfterDays;
+    if (settings.rateLimitPerMinute !== undefined) changes.rateLimitPerMinute = settings.rateLimitPerMinute;
     const changed = (Object.keys(SETTING_OPTIONS) as Array<keyof typeof SETTING_OPTIONS>)
       .filter((key) => settings[key] !== undefined)
       .map((key) => SETTING_OPTIONS[key]);
@@ -194,6 +196,7 @@ export function toAuthenticatedPartner(partner: Partner): AuthenticatedPartner {
     country: partner.country,
     timeZone: partner.timeZone,
     showFullAnum: partner.showFullAnum,
+    rateLimitPerMinute: partner.rateLimitPerMinute,
     customFields: { customer: [...partner.customFields.customer], source: [...partner.customFields.source] },
   };
 }

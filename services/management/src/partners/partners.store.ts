@@ -172,6 +172,7 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     screenCalls: values.calls?.screenCalls,
     cdrRetentionMonths: values.cdrRetentionMonths,
     anumMaskAfterDays: values.anumMaskAfterDays,
+    rateLimitPerMinute: values.rateLimitPerMinute,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -198,6 +199,7 @@ function toPartner(row: PartnerEntity, fields: PartnerCustomFieldEntity[]): Part
     calls: { ringTimeoutSeconds: row.ringTimeoutSeconds, screenCalls: row.screenCalls },
     cdrRetentionMonths: row.cdrRetentionMonths,
     anumMaskAfterDays: row.anumMaskAfterDays,
+    rateLimitPerMinute: row.rateLimitPerMinute ?? null,
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),
