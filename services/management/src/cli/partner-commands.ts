@@ -44,6 +44,14 @@ function addSettingsOptions(command: Command, required: boolean): Command {
     .option(
       '--anum-mask-after-days <days>',
       "callers' numbers are masked in records older than this (1-36500, or off; default off)",
+    )
+    .option(
+      '--target-overflow <share>',
+      'Erlang B blocking the pool-sizing advice aims for (above 0, at most 1; default 0.01)',
+    )
+    .option(
+      '--pool-exhausted-share <share>',
+      'recycled share of an hour that raises pool.exhausted (above 0, at most 1; default 0.05)',
     );
 }
 
@@ -62,6 +70,8 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     screenCalls: options.screenCalls,
     cdrRetentionMonths: options.cdrRetentionMonths,
     anumMaskAfterDays: options.anumMaskAfterDays,
+    targetOverflow: options.targetOverflow,
+    poolExhaustedShare: options.poolExhaustedShare,
   };
 }
 
@@ -173,6 +183,7 @@ function toListedPartner(partner: Partner): Record<string, unknown> {
     showFullAnum: partner.showFullAnum,
     cdrRetentionMonths: partner.cdrRetentionMonths,
     anumMaskAfterDays: partner.anumMaskAfterDays,
+    pool: partner.pool,
     customFields: partner.customFields,
   };
 }

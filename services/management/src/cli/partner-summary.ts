@@ -35,5 +35,7 @@ export function describePartner(partner: Partner): string[] {
     `  screen calls:    ${partner.calls.screenCalls ? '1' : '0'}`,
     `  cdr retention:   ${partner.cdrRetentionMonths} months`,
     `  mask anum after: ${partner.anumMaskAfterDays === null ? 'off' : `${partner.anumMaskAfterDays} days`}`,
+    `  target overflow: ${partner.pool.targetOverflow}`,
+    `  pool exhausted:  ${partner.pool.exhaustedShare} recycled share`,
   ];
 }

@@ -125,6 +125,25 @@ function parseWholeNumber(field: string, value: string, min: number, max: number
   return number;
 }
 
+/**
+ * A share in (0, 1] with at most four decimal places (the column's scale), as a decimal: "0.01".
+ * Exported: the partner API's `target_overflow` query parameter follows the same rule.
+ */
+export function parseShare(field: string, value: string): number {
+  const number = /^(0|1)(\.\d{1,4})?$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(number > 0 && number <= 1))
+    throw new ValidationError(field, 'must be a decimal above 0 and at most 1, with up to 4 decimal places');
+  return number;
+}
+
+function parseTargetOverflow(value: string): number {
+  return parseShare('target-overflow', value);
+}
+
+function parsePoolExhaustedShare(value: string): number {
+  return parseShare('pool-exhausted-share', value);
+}
+
 function parseShowFullAnum(value: string): boolean {
   return parseFlag('show-full-anum', value);
 }
@@ -151,6 +170,10 @@ export interface PartnerSettingsInput {
   cdrRetentionMonths?: string;
   /** Whole days, or "off". */
   anumMaskAfterDays?: string;
+  /** A decimal in (0, 1], e.g. "0.01". */
+  targetOverflow?: string;
+  /** A decimal in (0, 1], e.g. "0.05". */
+  poolExhaustedShare?: string;
 }
 
 /** The CLI option of each setting: the DTO's field names, and what `partner:update` reports changed. */
@@ -168,6 +191,8 @@ export const SETTING_OPTIONS = {
   screenCalls: 'screen-calls',
   cdrRetentionMonths: 'cdr-retention-months',
   anumMaskAfterDays: 'anum-mask-after-days',
+  targetOverflow: 'target-overflow',
+  poolExhaustedShare: 'pool-exhausted-share',
 } as const satisfies Record<keyof PartnerSettingsInput, string>;
 
 /** An option's value as commander gives it: text, checked by the setting's own rule. */
@@ -223,6 +248,12 @@ function partnerSettingsDto(mode: DtoMode) {
 
     @Setting('optional', parseAnumMaskAfterDays)
     'anum-mask-after-days'?: string;
+
+    @Setting('optional', parseTargetOverflow)
+    'target-overflow'?: string;
+
+    @Setting('optional', parsePoolExhaustedShare)
+    'pool-exhausted-share'?: string;
   }
   return PartnerSettingsDto;
 }
@@ -251,6 +282,8 @@ export interface PartnerSettings {
   screenCalls?: boolean;
   cdrRetentionMonths?: number;
   anumMaskAfterDays?: number | null;
+  targetOverflow?: number;
+  poolExhaustedShare?: number;
 }
 
 export function parseCreatePartner(input: PartnerSettingsInput & { name: string }): PartnerSettings & {
@@ -294,5 +327,9 @@ function toSettings(dto: InstanceType<typeof UpdatePartnerSettingsDto>): Partner
     settings.cdrRetentionMonths = parseCdrRetentionMonths(dto['cdr-retention-months']);
   if (dto['anum-mask-after-days'] !== undefined)
     settings.anumMaskAfterDays = parseAnumMaskAfterDays(dto['anum-mask-after-days']);
+  if (dto['target-overflow'] !== undefined)
+    settings.targetOverflow = parseTargetOverflow(dto['target-overflow']);
+  if (dto['pool-exhausted-share'] !== undefined)
+    settings.poolExhaustedShare = parsePoolExhaustedShare(dto['pool-exhausted-share']);
   return settings;
 }
