@@ -202,6 +202,7 @@ describe('operator CLI', () => {
         showFullAnum: true,
         cdrRetentionMonths: 24,
         anumMaskAfterDays: null,
+        pool: { targetOverflow: 0.01, exhaustedShare: 0.05 },
         customFields: { customer: ['custom_1'], source: [] },
       },
     ]);
