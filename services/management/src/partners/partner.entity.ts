@@ -85,11 +85,11 @@ export class PartnerEntity {
   anumMaskAfterDays!: number | null;
 
   /** The Erlang B blocking the pool-sizing advisor sizes for (docs/pool-sizing.md); a decimal string. */
-  @Column({ name: 'target_overflow', type: 'numeric', precision: 5, scale: 4, default: 0.01 })
+  @Column({ name: 'target_overflow', type: 'numeric', precision: 5, scale: 4, default: () => '0.01' })
   targetOverflow!: string;
 
   /** An hour whose recycled share passes this raises `pool.exhausted` (docs/pool-sizing.md); a decimal string. */
-  @Column({ name: 'pool_exhausted_share', type: 'numeric', precision: 5, scale: 4, default: 0.05 })
+  @Column({ name: 'pool_exhausted_share', type: 'numeric', precision: 5, scale: 4, default: () => '0.05' })
   poolExhaustedShare!: string;
 
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
