@@ -32,10 +32,7 @@ export interface TestWebhookEvent {
 
 /** A verified delivery's body, narrowed by `type`. */
 export type WebhookEvent =
-  | CallWebhookEvent
-  | CustomerCreatedWebhookEvent
-  | PoolExhaustedWebhookEvent
-  | TestWebhookEvent;
+  CallWebhookEvent | CustomerCreatedWebhookEvent | PoolExhaustedWebhookEvent | TestWebhookEvent;
 
 export type WebhookVerificationFailure =
   | 'bad-secret'

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { HOUR_MS } from '@trackline/contracts';
 import { formatUtcTimestamp } from '@trackline/domain';
 import { createLogger } from '@trackline/platform';
@@ -174,5 +176,15 @@ describe('pool sizing end to end', () => {
     const event = JSON.parse(receiver.received[0]!.body) as Body;
     expect(event.type).toBe('pool.exhausted');
     expect(event.data).toEqual({ ...hour, threshold: '0.5000' });
+
+    // docs/webhooks.md shows this delivery; only the hour and the time differ.
+    const documented = /<!-- pool-example: pool.exhausted -->\s*```json\n([\s\S]*?)```/.exec(
+      readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'webhooks.md'), 'utf8'),
+    )![1]!;
+    const example = JSON.parse(documented) as { type: string; data: Body };
+    expect({ type: event.type, data: { ...(event.data as Body), hour: example.data.hour } }).toEqual({
+      type: example.type,
+      data: example.data,
+    });
   });
 });

@@ -113,7 +113,7 @@ export class ManagementMetrics {
     });
     this.poolExhaustedHours = new Counter({
       name: 'trackline_pool_exhausted_total',
-      help: 'Partner-hours whose recycled share of bindings passed the partner\'s pool-exhausted-share, raised by this replica\'s pool telemetry rollup (each partner-hour once across replicas; docs/pool-sizing.md).',
+      help: "Partner-hours whose recycled share of bindings passed the partner's pool-exhausted-share, raised by this replica's pool telemetry rollup (each partner-hour once across replicas; docs/pool-sizing.md).",
       labelNames: ['partner'],
       registers: [registry],
     });

@@ -27,7 +27,9 @@ export function numberPoolRoutes(service: NumberPoolsService): RouteDefinition[]
 function parsePoolQuery(query: Record<string, string>): number | undefined {
   for (const name of Object.keys(query))
     if (name !== 'target_overflow') throw new ValidationError(name, 'is not a known query parameter');
-  return query.target_overflow === undefined ? undefined : parseShare('target_overflow', query.target_overflow);
+  return query.target_overflow === undefined
+    ? undefined
+    : parseShare('target_overflow', query.target_overflow);
 }
 
 /** Utilisation is bound / size as a decimal string with four places; null for an empty pool. */

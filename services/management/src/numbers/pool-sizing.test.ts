@@ -24,16 +24,24 @@ describe('advisePoolSize', () => {
     [2, 1800, 0.001],
     [0.05, 600, 0.05],
     [10, 2400, 0.02],
-  ])('for λ=%p, T=%p, target=%p gives the smallest N an independent Erlang B accepts', (rate, hold, target) => {
-    const advice = advisePoolSize({ arrivalRate: rate, holdSeconds: hold, targetOverflow: target, currentSize: 5 });
-    const load = rate * hold;
-    expect(advice.offeredLoad).toBeCloseTo(load, 9);
-    expect(advice.recommendedSize).toBe(smallestBySearch(load, target));
-    expect(advice.blockingAtRecommended).toBeCloseTo(blockingByInverse(advice.recommendedSize, load), 12);
-    expect(advice.blockingAtRecommended).toBeLessThanOrEqual(target);
-    expect(blockingByInverse(advice.recommendedSize - 1, load)).toBeGreaterThan(target);
-    expect(advice.blockingAtCurrent).toBeCloseTo(blockingByInverse(5, load), 12);
-  });
+  ])(
+    'for λ=%p, T=%p, target=%p gives the smallest N an independent Erlang B accepts',
+    (rate, hold, target) => {
+      const advice = advisePoolSize({
+        arrivalRate: rate,
+        holdSeconds: hold,
+        targetOverflow: target,
+        currentSize: 5,
+      });
+      const load = rate * hold;
+      expect(advice.offeredLoad).toBeCloseTo(load, 9);
+      expect(advice.recommendedSize).toBe(smallestBySearch(load, target));
+      expect(advice.blockingAtRecommended).toBeCloseTo(blockingByInverse(advice.recommendedSize, load), 12);
+      expect(advice.blockingAtRecommended).toBeLessThanOrEqual(target);
+      expect(blockingByInverse(advice.recommendedSize - 1, load)).toBeGreaterThan(target);
+      expect(advice.blockingAtCurrent).toBeCloseTo(blockingByInverse(5, load), 12);
+    },
+  );
 
   it('matches published Erlang B table values', () => {
     // 1 % blocking: 5 erlangs need 11 lines, 10 erlangs 18, 20 erlangs 30.
@@ -42,12 +50,17 @@ describe('advisePoolSize', () => {
       [10, 18],
       [20, 30],
     ] as const) {
-      expect(advisePoolSize({ arrivalRate: load, holdSeconds: 1, targetOverflow: 0.01, currentSize: 0 }).recommendedSize).toBe(lines);
+      expect(
+        advisePoolSize({ arrivalRate: load, holdSeconds: 1, targetOverflow: 0.01, currentSize: 0 })
+          .recommendedSize,
+      ).toBe(lines);
     }
   });
 
   it('recommends one number without traffic and shows the inputs it used', () => {
-    expect(advisePoolSize({ arrivalRate: 0, holdSeconds: 2400, targetOverflow: 0.01, currentSize: 4 })).toEqual({
+    expect(
+      advisePoolSize({ arrivalRate: 0, holdSeconds: 2400, targetOverflow: 0.01, currentSize: 4 }),
+    ).toEqual({
       arrivalRate: 0,
       holdSeconds: 2400,
       targetOverflow: 0.01,

@@ -24,7 +24,11 @@ export interface PoolUtilisation {
 }
 
 /** Sums a window's stored hours by UTC day and finds its busiest hour (docs/pool-sizing.md). */
-export function summariseUtilisation(hours: readonly PoolTelemetryHour[], from: Date, to: Date): PoolUtilisation {
+export function summariseUtilisation(
+  hours: readonly PoolTelemetryHour[],
+  from: Date,
+  to: Date,
+): PoolUtilisation {
   const days = new Map<string, PoolDay>();
   const totals = { sessions: 0, issued: 0, recycled: 0, peakLeased: 0, poolCalls: 0 };
   let busiestHour: PoolTelemetryHour | null = null;
@@ -39,7 +43,8 @@ export function summariseUtilisation(hours: readonly PoolTelemetryHour[], from: 
       sum.peakLeased = Math.max(sum.peakLeased, hour.peakLeased);
     }
     days.set(date, day);
-    if (hour.sessions > 0 && (busiestHour === null || hour.sessions > busiestHour.sessions)) busiestHour = hour;
+    if (hour.sessions > 0 && (busiestHour === null || hour.sessions > busiestHour.sessions))
+      busiestHour = hour;
   }
   return {
     from,

@@ -62,7 +62,8 @@ export class WebhookPayloads {
     if (delivery.eventType === 'pool.exhausted') {
       // The hour was marked in the transaction that queued the delivery, at its occurred_at.
       const hour = await this.sources.poolHours.exhaustedHour(delivery.partnerId, delivery.occurredAt);
-      if (hour === null) throw new PermanentDeliveryError(`no exhausted pool hour at ${delivery.occurredAt.toISOString()}`);
+      if (hour === null)
+        throw new PermanentDeliveryError(`no exhausted pool hour at ${delivery.occurredAt.toISOString()}`);
       return { ...toPoolHourRecord(hour), threshold: partner.pool.exhaustedShare.toFixed(4) };
     }
     throw new PermanentDeliveryError(`delivery ${delivery.id} names no record`);
