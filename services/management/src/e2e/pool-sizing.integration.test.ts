@@ -150,6 +150,17 @@ describe('pool sizing end to end', () => {
     // The measured share of the undersized pool sits far above the target it was sized against.
     expect(Number(hour.recycled_share)).toBeGreaterThan(erlangBBySum(expectedSize, load));
 
+    // The same record as XML: nested elements, one <day> per day.
+    const xml = await env.api.read('/number_pools', 'xml');
+    expect(xml.status).toBe(200);
+    const xmlPool = (xml.body.number_pools as { number_pool: Body }).number_pool;
+    expect((xmlPool.last_30_days as Body).busiest_hour).toEqual(hour);
+    expect((xmlPool.last_30_days as { days: { day: Body } }).days.day).toMatchObject({ sessions: '12' });
+    expect(xmlPool.recommendation).toMatchObject({
+      offered_load: '8.0000',
+      recommended_size: String(expectedSize),
+    });
+
     const strict = await env.api.read('/number_pools?target_overflow=0.001');
     let strictSize = 0;
     while (erlangBBySum(strictSize, load) > 0.001) strictSize += 1;
