@@ -193,20 +193,26 @@ if newNumbers then
 end
 
 -- Pool telemetry (docs/redis-keys.md, Pool telemetry). Only a request that starts a session or
--- binds a number counts, so a returning visitor's request pays nothing here. The leased count can
--- only rise when a number is bound, so the hour's peak is compared and set only then. The expiry is
--- set when a counter is created: once or twice an hour, not per request.
+-- binds a number counts, so a returning visitor's request pays nothing here. The held count rises
+-- only when a free number is bound, so the hour's peak is compared and set only then; a recycled
+-- binding leaves it unchanged at the whole pool (nothing was free), which the hour's first
+-- recycling records, for an hour that began with the pool already full. The expiry is set when a
+-- counter is created: a few times an hour, not per request.
 local stats = KEYS[7]
 local created = false
 if isNew then created = redis.call('HINCRBY', stats, 'sessions', 1) == 1 end
 if newNumbers then
   local issued = #newNumbers
   if redis.call('HINCRBY', stats, 'issued', issued) == issued then created = true end
+  local firstRecycling = false
   if recycledCount > 0 and redis.call('HINCRBY', stats, 'recycled', recycledCount) == recycledCount then
     created = true
+    firstRecycling = true
   end
-  local leased = redis.call('ZCOUNT', KEYS[3], '(' .. ARGV[1], '+inf')
-  if leased > tonumber(redis.call('HGET', stats, 'peak') or '0') then redis.call('HSET', stats, 'peak', leased) end
+  if issued > recycledCount or firstRecycling then
+    local leased = redis.call('ZCOUNT', KEYS[3], '(' .. ARGV[1], '+inf')
+    if leased > tonumber(redis.call('HGET', stats, 'peak') or '0') then redis.call('HSET', stats, 'peak', leased) end
+  end
 end
 -- Until the end of the hour plus POOL_STATS_KEEP_HOURS (48, contracts' pool-stats.codec.ts), on
 -- the request's clock like every other rule here.

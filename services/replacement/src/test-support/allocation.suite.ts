@@ -384,6 +384,26 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     });
   });
 
+  it('records the whole pool as the peak of an hour that only recycles', async () => {
+    const partner = await partnerWithPool(2);
+    const keys = partnerKeys(target.keyPrefix, partner.advId);
+    const hour = poolStatsHour(app.clock.now) + 1;
+    // Both numbers taken in the last minutes of the hour before; held well into this one.
+    app.clock.now = (hour + 1) * HOUR_MS - 2 * MINUTE;
+    await send(partner, webRequest(partner.advId, '22334455'));
+    await send(partner, webRequest(partner.advId, '22334455'));
+    app.clock.now = (hour + 1) * HOUR_MS + MINUTE;
+    await send(partner, webRequest(partner.advId, '22334455'));
+    await send(partner, webRequest(partner.advId, '22334455'));
+    await send(partner, webRequest(partner.advId, '22334455'));
+    expect(decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour + 1)))).toEqual({
+      sessions: 3,
+      issued: 3,
+      recycled: 3,
+      peakLeased: 2,
+    });
+  });
+
   it('answers 501 when the partner has no pool', async () => {
     const config = partnerConfig(uniqueAdvId('nopool'));
     await writePartnerProjection(target.redis, target.keyPrefix, projection(config, []));
