@@ -48,6 +48,14 @@ function addSettingsOptions(command: Command, required: boolean): Command {
     .option(
       '--rate-limit-per-minute <requests>',
       'partner API requests per minute (0: no limit; "default": RATE_LIMIT_PER_MINUTE)',
+    )
+    .option(
+      '--target-overflow <share>',
+      'Erlang B blocking the pool-sizing advice aims for (above 0, at most 1; default 0.01)',
+    )
+    .option(
+      '--pool-exhausted-share <share>',
+      'recycled share of an hour that raises pool.exhausted (above 0, at most 1; default 0.05)',
     );
 }
 
@@ -67,6 +75,8 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     cdrRetentionMonths: options.cdrRetentionMonths,
     anumMaskAfterDays: options.anumMaskAfterDays,
     rateLimitPerMinute: options.rateLimitPerMinute,
+    targetOverflow: options.targetOverflow,
+    poolExhaustedShare: options.poolExhaustedShare,
   };
 }
 
@@ -181,6 +191,7 @@ function toListedPartner(partner: Partner): Record<string, unknown> {
     cdrRetentionMonths: partner.cdrRetentionMonths,
     anumMaskAfterDays: partner.anumMaskAfterDays,
     rateLimitPerMinute: partner.rateLimitPerMinute,
+    pool: partner.pool,
     customFields: partner.customFields,
   };
 }

@@ -36,6 +36,8 @@ export function describePartner(partner: Partner): string[] {
     `  cdr retention:   ${partner.cdrRetentionMonths} months`,
     `  mask anum after: ${partner.anumMaskAfterDays === null ? 'off' : `${partner.anumMaskAfterDays} days`}`,
     `  rate limit:      ${describeRateLimit(partner.rateLimitPerMinute)}`,
+    `  target overflow: ${partner.pool.targetOverflow}`,
+    `  pool exhausted:  ${partner.pool.exhaustedShare} recycled share`,
   ];
 }
 

@@ -203,6 +203,7 @@ describe('operator CLI', () => {
         cdrRetentionMonths: 24,
         anumMaskAfterDays: null,
         rateLimitPerMinute: null,
+        pool: { targetOverflow: 0.01, exhaustedShare: 0.05 },
         customFields: { customer: ['custom_1'], source: [] },
       },
     ]);

@@ -37,7 +37,9 @@ import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-Pa
 import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
 import { AddCdrAttributionConfidence1795500000001 } from './migrations/1795500000001-AddCdrAttributionConfidence';
 import { PartnerRateLimit1795520000001 } from './migrations/1795520000001-PartnerRateLimit';
+import { PoolTelemetry1795530000001 } from './migrations/1795530000001-PoolTelemetry';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
+import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -59,6 +61,7 @@ export const ENTITIES = [
   TwilioCallEntity,
   CdrCallIdEntity,
   DataLifecycleRunEntity,
+  PoolTelemetryHourEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -82,6 +85,7 @@ export const MIGRATIONS = [
   CallIdsPerPartner1795490000001,
   AddCdrAttributionConfidence1795500000001,
   PartnerRateLimit1795520000001,
+  PoolTelemetry1795530000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

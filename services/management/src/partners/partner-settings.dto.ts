@@ -139,6 +139,25 @@ function parseWholeNumber(field: string, value: string, min: number, max: number
   return number;
 }
 
+/**
+ * A share in (0, 1] with at most four decimal places (the column's scale), as a decimal: "0.01".
+ * Exported: the partner API's `target_overflow` query parameter follows the same rule.
+ */
+export function parseShare(field: string, value: string): number {
+  const number = /^(0|1)(\.\d{1,4})?$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(number > 0 && number <= 1))
+    throw new ValidationError(field, 'must be a decimal above 0 and at most 1, with up to 4 decimal places');
+  return number;
+}
+
+function parseTargetOverflow(value: string): number {
+  return parseShare('target-overflow', value);
+}
+
+function parsePoolExhaustedShare(value: string): number {
+  return parseShare('pool-exhausted-share', value);
+}
+
 function parseShowFullAnum(value: string): boolean {
   return parseFlag('show-full-anum', value);
 }
@@ -167,6 +186,10 @@ export interface PartnerSettingsInput {
   anumMaskAfterDays?: string;
   /** Requests per minute, 0 for no limit, or "default". */
   rateLimitPerMinute?: string;
+  /** A decimal in (0, 1], e.g. "0.01". */
+  targetOverflow?: string;
+  /** A decimal in (0, 1], e.g. "0.05". */
+  poolExhaustedShare?: string;
 }
 
 /** The settings after their checks; a key is present when the setting was given. */
@@ -187,6 +210,8 @@ export interface PartnerSettings {
   anumMaskAfterDays?: number | null;
   /** null: the service default. */
   rateLimitPerMinute?: number | null;
+  targetOverflow?: number;
+  poolExhaustedShare?: number;
 }
 
 /** An option's value as commander gives it: text, checked by the setting's own rule. */
@@ -226,6 +251,8 @@ function partnerSettingsSchema(mode: DtoMode): FieldSchema<PartnerSettings> {
     cdrRetentionMonths: setting('cdr-retention-months', 'optional', parseCdrRetentionMonths),
     anumMaskAfterDays: setting('anum-mask-after-days', 'optional', parseAnumMaskAfterDays),
     rateLimitPerMinute: setting('rate-limit-per-minute', 'optional', parseRateLimitPerMinute),
+    targetOverflow: setting('target-overflow', 'optional', parseTargetOverflow),
+    poolExhaustedShare: setting('pool-exhausted-share', 'optional', parsePoolExhaustedShare),
   };
 }
 

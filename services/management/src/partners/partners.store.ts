@@ -173,6 +173,8 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     cdrRetentionMonths: values.cdrRetentionMonths,
     anumMaskAfterDays: values.anumMaskAfterDays,
     rateLimitPerMinute: values.rateLimitPerMinute,
+    targetOverflow: values.pool === undefined ? undefined : String(values.pool.targetOverflow),
+    poolExhaustedShare: values.pool === undefined ? undefined : String(values.pool.exhaustedShare),
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -200,6 +202,7 @@ function toPartner(row: PartnerEntity, fields: PartnerCustomFieldEntity[]): Part
     cdrRetentionMonths: row.cdrRetentionMonths,
     anumMaskAfterDays: row.anumMaskAfterDays,
     rateLimitPerMinute: row.rateLimitPerMinute ?? null,
+    pool: { targetOverflow: Number(row.targetOverflow), exhaustedShare: Number(row.poolExhaustedShare) },
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),
