@@ -290,10 +290,23 @@ describe('CustomerEventsConsumer', () => {
     );
     expect(read).not.toBeNull();
 
-    startConsumer({ consumerName: 'survivor', settings: { reclaimIdleMs: 300, reclaimIntervalMs: 100 } });
-    // Not before the idle time: the crashed consumer might only be slow.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Not before the idle time: the crashed consumer might only be slow. A consumer whose idle time
+    // the entry cannot reach in this test runs whole rounds (reclaim, then read); when it asks for
+    // the partners a second time, its first round is over and it has left the entry where it is.
+    let lists = 0;
+    const counted = { list: () => ((lists += 1), partners.list()) };
+    const patient = startConsumer({
+      consumerName: 'patient',
+      partners: counted,
+      settings: { reclaimIdleMs: 3_600_000, partnerRefreshMs: 0 },
+    });
+    await eventually(() => matching(Promise.resolve(lists), (count) => count >= 2));
+    await patient.stop();
     expect(await customer(acme.id, 'K-5')).toBeUndefined();
+    const pending = (await writer.xpending(acme.stream, CUSTOMER_EVENTS_GROUP, '-', '+', 10)) as unknown[][];
+    expect(pending.map((entry) => entry[1])).toEqual(['crashed']);
+
+    startConsumer({ consumerName: 'survivor', settings: { reclaimIdleMs: 300, reclaimIntervalMs: 100 } });
     expect(await eventually(() => customer(acme.id, 'K-5'))).toMatchObject({ name: 'Orphan AS' });
     await eventually(() => matching(pendingCount(acme.stream), (count) => count === 0));
   });
