@@ -6,10 +6,10 @@ import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormGreetingsStore } from '../greetings/greetings.store';
 import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
-import { TypeormSourcesStore } from '../sources/sources.store';
 import { CampaignsService } from './campaigns.service';
 import { TypeormCampaignsStore } from './campaigns.store';
 import { insertTestPartners } from '../test-support/test-partners';
+import { storesOn } from '../composition/stores-on-manager';
 
 // The sources table belongs to the sources feature; rows are written with plain SQL here so this
 // test pins only what campaigns read from it (partner_id, campaign_id, id, name).
@@ -55,10 +55,10 @@ describe('TypeormSourcesStore', () => {
       customers,
       pricingModels,
       greetings: new TypeormGreetingsStore(dataSource.manager),
-      sources: new TypeormSourcesStore(dataSource.manager),
+      sources: storesOn(dataSource.manager).sources,
       deletion: typeormUnitOfWork(dataSource, (manager) => ({
         campaigns: new TypeormCampaignsStore(manager),
-        sources: new TypeormSourcesStore(manager),
+        sources: storesOn(manager).sources,
       })),
     });
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
@@ -106,7 +106,7 @@ describe('TypeormSourcesStore', () => {
   it('lists open and closed sources per campaign, only the partner’s', async () => {
     const open = await addSource(acme, campaign, 'Finn ad');
     const closed = await addSource(acme, campaign, 'Old flyer', 'closed');
-    const reader = new TypeormSourcesStore(dataSource.manager);
+    const reader = storesOn(dataSource.manager).sources;
     const attached = await reader.sourcesAttached(acme, [campaign, otherCampaign]);
     expect(attached.get(campaign)).toEqual([
       { id: open, name: 'Finn ad' },

@@ -16,13 +16,13 @@ import type { NotificationToSend } from '../notifications/outbox-writer';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 import { RedisCallAttributionReader } from './call-attribution.reader';
-import { webhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
 import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';
 import { TypeormCdrsStore } from './cdrs.store';
 import { switchCdrRoutes } from './switch-cdrs.routes';
+import { storesOn } from '../composition/stores-on-manager';
 
 const TOKEN = 'switch-token-0123456789';
 const STORED_AT = new Date('2026-04-01T12:00:00Z');
@@ -61,7 +61,7 @@ describe('call records', () => {
           enqueued.push(...items);
         },
       },
-      webhooks: webhookEventQueue(manager),
+      webhooks: storesOn(manager).webhookEvents,
       customers: new TypeormCustomersStore(manager),
     }));
     const ingestion = new CdrIngestionService(

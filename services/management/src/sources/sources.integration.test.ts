@@ -6,10 +6,10 @@ import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormNumbersStore } from '../numbers/numbers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import type { SourceChangeListener } from './source-change-listener';
-import { TypeormSourceReferences } from './source-references.store';
 import type { SourceInput } from './source';
 import { SourcesService, type SourceWriteStores } from './sources.service';
 import { TypeormSourcesStore } from './sources.store';
+import { storesOn } from '../composition/stores-on-manager';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,8 +30,8 @@ describe('sources on Postgres', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    store = new TypeormSourcesStore(dataSource.manager);
-    numbers = new TypeormNumbersStore(dataSource.manager);
+    store = storesOn(dataSource.manager).sources;
+    numbers = storesOn(dataSource.manager).numbers;
     const listener: SourceChangeListener = {
       sourceChanged: async (partner, source) => {
         // Called after the commit: another connection already sees the source.
@@ -40,9 +40,9 @@ describe('sources on Postgres', () => {
       },
     };
     const writes = typeormUnitOfWork<SourceWriteStores>(dataSource, (manager) => ({
-      sources: new TypeormSourcesStore(manager),
-      numbers: new TypeormNumbersStore(manager),
-      references: new TypeormSourceReferences(manager),
+      sources: storesOn(manager).sources,
+      numbers: storesOn(manager).numbers,
+      references: storesOn(manager).sourceReferences,
     }));
     service = new SourcesService(store, writes, [listener]);
   });
