@@ -1,11 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { RedisCallAttributionReader, type AttributionRedis } from '../cdrs/call-attribution.reader';
 import type { CdrWriteStores } from '../cdrs/cdr-ingestion.service';
-import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { IngestCounter } from '../metrics/counted-ingestion';
-import { storesOn } from './stores-on-manager';
+import { cdrsStoreOn, storesOn } from './stores-on-manager';
 
 export interface CdrConnections {
   /** The primary pool: ingestion writes and looks up there. */
@@ -45,7 +44,7 @@ export function composeCdrFeature(connections: CdrConnections): CdrFeature {
   return createCdrFeature({
     writes,
     primary: main.cdrs,
-    replica: readDataSource === dataSource ? main.cdrs : new TypeormCdrsStore(readDataSource.manager),
+    replica: readDataSource === dataSource ? main.cdrs : cdrsStoreOn(readDataSource.manager),
     attributions: new RedisCallAttributionReader(connections.redis, connections.keyPrefix),
     webhooks: main.webhooks,
     telephonyToken: connections.telephonyToken,

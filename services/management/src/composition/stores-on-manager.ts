@@ -1,6 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
+import { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
+import { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
+import { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
+import { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { TypeormGreetingsStore } from '../greetings/greetings.store';
 import { TypeormNumberHoldBacks } from '../numbers/number-hold-backs.store';
@@ -38,6 +42,16 @@ export interface StoresOnManager {
   outbox: TypeormOutboxStore;
 }
 
+/** The CDR store with the readers of the features a record points at, on one manager. */
+export function cdrsStoreOn(manager: EntityManager): TypeormCdrsStore {
+  return new TypeormCdrsStore(manager, {
+    customers: new SqlCdrCustomersReader(manager),
+    numbers: new SqlDialledNumbersReader(manager),
+    sources: new SqlCdrSourcesReader(manager),
+    campaigns: new SqlCampaignPricingReader(manager),
+  });
+}
+
 // Composition root (docs/architecture.md, Composition): the one place a store is handed the stores
 // it reads through. Built per EntityManager, so a unit of work gets every store on its transaction;
 // stores hold no state beyond the manager, so building them is cheap.
@@ -59,7 +73,7 @@ export function storesOn(manager: EntityManager): StoresOnManager {
     numbers: new TypeormNumbersStore(manager, { partners, sources }),
     sources,
     sourceReferences: new TypeormSourceReferences({ customers, campaigns, greetings }),
-    cdrs: new TypeormCdrsStore(manager),
+    cdrs: cdrsStoreOn(manager),
     webhooks: new TypeormWebhooksStore(manager),
     webhookDeliveries,
     webhookEvents: webhookEventQueue(webhookDeliveries, manager),
