@@ -1,14 +1,11 @@
 import { ForbiddenError, parsePricingConditions } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
-import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormGreetingsStore } from '../greetings/greetings.store';
-import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
-import { CampaignsService } from './campaigns.service';
-import { TypeormCampaignsStore } from './campaigns.store';
+import type { CampaignsService } from './campaigns.service';
 import { insertTestPartners } from '../test-support/test-partners';
+import { createManagementServices } from '../composition/management-services';
+import { createManagementStores } from '../composition/management-stores';
 import { storesOn } from '../composition/stores-on-manager';
 
 // The sources table belongs to the sources feature; rows are written with plain SQL here so this
@@ -47,20 +44,12 @@ describe('TypeormSourcesStore', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    const campaigns = new TypeormCampaignsStore(dataSource.manager);
-    const customers = new TypeormCustomersStore(dataSource.manager);
-    const pricingModels = new TypeormPricingModelsStore(dataSource.manager);
-    service = new CampaignsService({
-      campaigns,
-      customers,
-      pricingModels,
-      greetings: new TypeormGreetingsStore(dataSource.manager),
-      sources: storesOn(dataSource.manager).sources,
-      deletion: typeormUnitOfWork(dataSource, (manager) => ({
-        campaigns: new TypeormCampaignsStore(manager),
-        sources: storesOn(manager).sources,
-      })),
-    });
+    const { customers, pricingModels } = storesOn(dataSource.manager);
+    // The service as the composition root builds it.
+    service = createManagementServices(createManagementStores(dataSource), {
+      digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
+      greetingRecordNumber: '+4722000000',
+    }).campaigns;
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
     customer = (
       await customers.insert(acme, {

@@ -2,13 +2,14 @@ import { ForbiddenError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormNumbersStore } from '../numbers/numbers.store';
+import type { TypeormNumbersStore } from '../numbers/numbers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import type { SourceChangeListener } from './source-change-listener';
 import type { SourceInput } from './source';
-import { SourcesService, type SourceWriteStores } from './sources.service';
-import { TypeormSourcesStore } from './sources.store';
+import type { SourcesService } from './sources.service';
+import type { TypeormSourcesStore } from './sources.store';
+import { createManagementServices } from '../composition/management-services';
+import { createManagementStores } from '../composition/management-stores';
 import { storesOn } from '../composition/stores-on-manager';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
@@ -39,12 +40,15 @@ describe('sources on Postgres', () => {
         changed.push(`${partner}:${source}:${rows.length === 1 ? 'committed' : 'missing'}`);
       },
     };
-    const writes = typeormUnitOfWork<SourceWriteStores>(dataSource, (manager) => ({
-      sources: storesOn(manager).sources,
-      numbers: storesOn(manager).numbers,
-      references: storesOn(manager).sourceReferences,
-    }));
-    service = new SourcesService(store, writes, [listener]);
+    // The service as the composition root builds it, its listener the only one.
+    service = createManagementServices(
+      createManagementStores(dataSource),
+      {
+        digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
+        greetingRecordNumber: '+4722000000',
+      },
+      { sourceChanges: [listener], numberChanges: [], configChanges: [] },
+    ).sources;
   });
 
   afterAll(async () => {
