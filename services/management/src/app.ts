@@ -11,7 +11,7 @@ import { loadTlsMaterial } from './http/tls-certificate';
 import type { ManagementMetrics } from './metrics/management-metrics';
 import { watchProjectionGeneration } from './projections/watch-projection-generation';
 import { metricsEndpoint } from './metrics/metrics.routes';
-import { startCustomerEventsConsumer } from './customer-events/start-customer-events-consumer';
+import { startCustomerEventsConsumer } from './composition/start-customer-events-consumer';
 import type { TwilioCallsService } from './telephony/twilio/twilio-calls.service';
 
 export interface ManagementApp {
@@ -109,7 +109,7 @@ export async function createManagementApp(
         metrics,
       })
     : undefined;
-  const stopSweep = options.sweepProviderCalls ? twilio.startSweep() : undefined;
+  if (options.sweepProviderCalls) twilio.sweep.start();
   const app = createHttpApp({
     logger,
     routes: [...routes, ...(options.extraRoutes ?? [])],
@@ -145,10 +145,11 @@ export async function createManagementApp(
     twilioCalls: twilio.calls,
     listen: () => front.listen(config.port, config.host),
     close: async () => {
-      stopSweep?.();
       stopWatchingProjections();
       await front.close(config.shutdownTimeoutMs);
       await customerEvents?.stop();
+      // Stopped only if started: the worker's stop waits for a round in flight, none when idle.
+      await twilio.sweep.stop();
       await redis.quit().catch(() => redis.disconnect());
       await readDataSource?.destroy();
       await dataSource.destroy();

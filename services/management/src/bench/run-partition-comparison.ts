@@ -9,6 +9,7 @@ import { runMigrations } from '../db/migrate';
 import { BULK_FIRST_START, bulkLoadCdrs } from './bench-bulk-load';
 import { seedBenchPartner, type BenchFixture } from './bench-fixtures';
 import { summarize, type LatencySummary } from './bench-stats';
+import { cdrsStoreOn } from '../composition/stores-on-manager';
 
 const RECORDS = Number(process.env.BENCH_CUSTOMER_CDRS ?? 1_000_000);
 const RUNS = 20;
@@ -70,7 +71,7 @@ interface Measured {
 }
 
 async function measure(dataSource: DataSource, fixture: BenchFixture, tag: string): Promise<Measured> {
-  const store = new TypeormCdrsStore(dataSource.manager);
+  const store = cdrsStoreOn(dataSource.manager);
   const query = { partnerId: fixture.partnerId, customerId: fixture.mainCustomerId, limit: PAGE };
   const cases: Record<string, Parameters<TypeormCdrsStore['page']>[0]> = {
     first: { ...query, from: null, to: null, offset: 0 },
@@ -102,7 +103,7 @@ async function measure(dataSource: DataSource, fixture: BenchFixture, tag: strin
       await timed(() =>
         dataSource.transaction((manager) =>
           tag === 'p'
-            ? new TypeormCdrsStore(manager).insert(newCdr(fixture, line, callId, start))
+            ? cdrsStoreOn(manager).insert(newCdr(fixture, line, callId, start))
             : manager.query(
                 `INSERT INTO "cdrs" ("call_id", "partner_id", "customer_id", "custnr", "source_id", "campaign_id",
                    "start", "duration", "anum", "bnum", "answered", "voicemail", "quarantined", "timestamp")

@@ -6,7 +6,6 @@ import {
   createManagementServices,
   type ManagementServices,
 } from '../composition/management-services';
-import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import { createManagementStores } from '../composition/management-stores';
 import { createDataSource } from '../db/data-source';
 import type { ApiRecord } from '../http/api-response';
@@ -17,6 +16,7 @@ import type {
   RouteDefinition,
 } from '../http/route-definition';
 import { callRoute, refusal, type RouteAnswer } from '../test-support/route-calls';
+import { cdrsStoreOn } from '../composition/stores-on-manager';
 
 // The seed's call-bidding flow through the composed routes on a real database: customer → pricing
 // model → campaign → source attached to the campaign, with the form-style string values the seed
@@ -125,8 +125,7 @@ describe('call-bidding set-up (seed flow)', () => {
     ).toEqual([{ id: campaignId, name: 'Spring sale' }]);
 
     // A price change applies to later calls: CDR ingestion reads the model as it is now.
-    const pricing = () =>
-      new TypeormCdrsStore(dataSource.manager).findCampaignPricing(partner.id, campaignId);
+    const pricing = () => cdrsStoreOn(dataSource.manager).findCampaignPricing(partner.id, campaignId);
     const conditionsNow = async () => decodeStoredPricingConditions((await pricing())?.conditions);
     expect(await conditionsNow()).toEqual([
       expect.objectContaining({ costPerLead: '50.00', minDuration: 30 }),

@@ -1,15 +1,12 @@
 import { ForbiddenError, parsePricingConditions } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
-import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormGreetingsStore } from '../greetings/greetings.store';
-import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
-import { TypeormSourcesStore } from '../sources/sources.store';
-import { CampaignsService } from './campaigns.service';
-import { TypeormCampaignsStore } from './campaigns.store';
+import type { CampaignsService } from './campaigns.service';
 import { insertTestPartners } from '../test-support/test-partners';
+import { createManagementServices } from '../composition/management-services';
+import { createManagementStores } from '../composition/management-stores';
+import { storesOn } from '../composition/stores-on-manager';
 
 // The sources table belongs to the sources feature; rows are written with plain SQL here so this
 // test pins only what campaigns read from it (partner_id, campaign_id, id, name).
@@ -47,20 +44,12 @@ describe('TypeormSourcesStore', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    const campaigns = new TypeormCampaignsStore(dataSource.manager);
-    const customers = new TypeormCustomersStore(dataSource.manager);
-    const pricingModels = new TypeormPricingModelsStore(dataSource.manager);
-    service = new CampaignsService({
-      campaigns,
-      customers,
-      pricingModels,
-      greetings: new TypeormGreetingsStore(dataSource.manager),
-      sources: new TypeormSourcesStore(dataSource.manager),
-      deletion: typeormUnitOfWork(dataSource, (manager) => ({
-        campaigns: new TypeormCampaignsStore(manager),
-        sources: new TypeormSourcesStore(manager),
-      })),
-    });
+    const { customers, pricingModels } = storesOn(dataSource.manager);
+    // The service as the composition root builds it.
+    service = createManagementServices(createManagementStores(dataSource), {
+      digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
+      greetingRecordNumber: '+4722000000',
+    }).campaigns;
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
     customer = (
       await customers.insert(acme, {
@@ -106,7 +95,7 @@ describe('TypeormSourcesStore', () => {
   it('lists open and closed sources per campaign, only the partner’s', async () => {
     const open = await addSource(acme, campaign, 'Finn ad');
     const closed = await addSource(acme, campaign, 'Old flyer', 'closed');
-    const reader = new TypeormSourcesStore(dataSource.manager);
+    const reader = storesOn(dataSource.manager).sources;
     const attached = await reader.sourcesAttached(acme, [campaign, otherCampaign]);
     expect(attached.get(campaign)).toEqual([
       { id: open, name: 'Finn ad' },

@@ -13,7 +13,8 @@ import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
 import type { CdrsService } from './cdrs.service';
-import { createCdrFeature, type CdrFeature } from './create-cdrs';
+import { composeCdrFeature } from '../composition/cdrs-composition';
+import type { CdrFeature } from './create-cdrs';
 
 const TOKEN = 'switch-token-0123456789';
 const STORED_AT = new Date('2026-04-01T12:00:00Z');
@@ -73,7 +74,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
     await dataSource.query(FAULTS_SQL);
-    feature = createCdrFeature({
+    feature = composeCdrFeature({
       dataSource,
       redis,
       keyPrefix: testRedis.keyPrefix,
@@ -414,7 +415,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
         maxRetriesPerRequest: 0,
         retryStrategy: () => null,
       });
-      const cut = createCdrFeature({
+      const cut = composeCdrFeature({
         dataSource,
         redis: unreachable,
         keyPrefix: testRedis.keyPrefix,

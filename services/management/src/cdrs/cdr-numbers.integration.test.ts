@@ -11,7 +11,7 @@ import { createDataSource } from '../db/data-source';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
-import { createCdrFeature } from './create-cdrs';
+import { composeCdrFeature } from '../composition/cdrs-composition';
 
 const TOKEN = 'switch-token-0123456789';
 const TRACKING = '+4791100001';
@@ -35,7 +35,7 @@ describe('call record numbers', () => {
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    const feature = createCdrFeature({
+    const feature = composeCdrFeature({
       dataSource,
       redis,
       keyPrefix: testRedis.keyPrefix,

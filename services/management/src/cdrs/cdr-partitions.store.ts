@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { withMigrationLock } from '../db/migrate';
+import { withMigrationLock } from '../db/migration-lock';
 
 /** One monthly partition of "cdrs": [from, to) in UTC. */
 export interface CdrMonth {

@@ -8,21 +8,11 @@ import {
 } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { TypeormCustomersStore } from '../customers/customers.store';
+import { composeCdrFeature } from '../composition/cdrs-composition';
 import { createDataSource } from '../db/data-source';
-import { typeormUnitOfWork } from '../db/unit-of-work';
-import type { AuthenticatedPartner } from '../http/route-definition';
-import type { NotificationToSend } from '../notifications/outbox-writer';
+import type { AuthenticatedPartner, RouteDefinition } from '../http/route-definition';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
-import { RedisCallAttributionReader } from './call-attribution.reader';
-import { webhookEventQueue } from '../webhooks/webhook-events';
-import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
-import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
-import { cdrRoutes } from './cdrs.routes';
-import { CdrsService } from './cdrs.service';
-import { TypeormCdrsStore } from './cdrs.store';
-import { switchCdrRoutes } from './switch-cdrs.routes';
 
 const TOKEN = 'switch-token-0123456789';
 const STORED_AT = new Date('2026-04-01T12:00:00Z');
@@ -38,11 +28,7 @@ describe('call records', () => {
   let redis: Redis;
   let server: RouteApp;
   let base: string;
-  let enqueued: NotificationToSend[];
-  /** What the outbox saw of its records: through the transaction's connection, and from outside it. */
-  let outboxSaw: { inside: string[]; outside: string[] };
-  let failOutbox: boolean;
-  let listService: CdrsService;
+  let listRoute: RouteDefinition;
   let partner: AuthenticatedPartner;
   let customerId: string;
   let numberCounter = 0;
@@ -53,37 +39,17 @@ describe('call records', () => {
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    const writes = typeormUnitOfWork<CdrWriteStores>(dataSource, (manager) => ({
-      cdrs: new TypeormCdrsStore(manager),
-      notifications: {
-        enqueue: async (items) => {
-          if (failOutbox) throw new Error('outbox unavailable');
-          // The records are not committed yet: only a connection inside their transaction sees them.
-          const ids = [...new Set(items.map((item) => item.cdrId))];
-          const visible = `SELECT id::text AS id FROM cdrs WHERE id::text = ANY($1) ORDER BY id`;
-          const inside: Array<{ id: string }> = await manager.query(visible, [ids]);
-          const outside: Array<{ id: string }> = await dataSource.query(visible, [ids]);
-          outboxSaw.inside.push(...inside.map((row) => row.id));
-          outboxSaw.outside.push(...outside.map((row) => row.id));
-          enqueued.push(...items);
-        },
-      },
-      webhooks: webhookEventQueue(manager),
-      customers: new TypeormCustomersStore(manager),
-    }));
-    const ingestion = new CdrIngestionService(
-      writes,
-      new TypeormCdrsStore(dataSource.manager),
-      new RedisCallAttributionReader(redis, testRedis.keyPrefix),
-      new TypeormWebhooksStore(dataSource.manager),
-    );
-    listService = new CdrsService(new TypeormCdrsStore(dataSource.manager));
-    // The switch's endpoint through the real route registration and error mapper; counting is
-    // metrics/counted-ingestion's, not this test's.
-    server = await startRouteApp(
-      [...switchCdrRoutes({ ingestion, countRefused: () => undefined, token: TOKEN })],
-      { clock: () => STORED_AT },
-    );
+    // The feature as the service builds it; counting is metrics/counted-ingestion's, not this test's.
+    const cdrs = composeCdrFeature({
+      dataSource,
+      redis,
+      keyPrefix: testRedis.keyPrefix,
+      telephonyToken: TOKEN,
+      metrics: { cdrIngested: () => undefined },
+    });
+    listRoute = cdrs.routes[0]!;
+    // The switch's endpoint through the real route registration and error mapper.
+    server = await startRouteApp([...cdrs.switchRoutes], { clock: () => STORED_AT });
     base = server.base;
 
     const [partnerId] = await insertTestPartners(dataSource.manager, 'acme');
@@ -109,12 +75,6 @@ describe('call records', () => {
     await database.drop();
   });
 
-  beforeEach(() => {
-    enqueued = [];
-    outboxSaw = { inside: [], outside: [] };
-    failOutbox = false;
-  });
-
   async function post(body: unknown): Promise<{ status: number; body: Body }> {
     const response = await fetch(`${base}/telephony/cdrs`, {
       method: 'POST',
@@ -122,6 +82,17 @@ describe('call records', () => {
       body: JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as Body };
+  }
+
+  /** The notifications the record's transaction wrote, in the order it wrote them. */
+  function outboxRows(callId: unknown): Promise<Body[]> {
+    return dataSource.query(
+      `SELECT o.channel, o.kind, o.recipient FROM notification_outbox o
+         JOIN cdrs c ON c.id = o.cdr_id
+        WHERE c.call_id = $1
+        ORDER BY o.id`,
+      [callId],
+    );
   }
 
   async function commissionOf(call: Body): Promise<string | null> {
@@ -429,30 +400,29 @@ describe('call records', () => {
       });
       const missed = call(destnr, { answered: 0, duration: 0 });
       expect((await post(missed)).status).toBe(201);
-      expect(enqueued.map((item) => [item.channel, item.kind, item.recipient])).toEqual([
-        ['email', 'missed_call', 'kari@example.no'],
-        ['sms', 'missed_call', '+4791000000'],
+      expect(await outboxRows(missed.call_id)).toEqual([
+        { channel: 'email', kind: 'missed_call', recipient: 'kari@example.no' },
+        { channel: 'sms', kind: 'missed_call', recipient: '+4791000000' },
       ]);
-      // The outbox wrote while the record was still uncommitted: in the record's transaction.
-      const [stored] = await dataSource.query(`SELECT id::text AS id FROM cdrs WHERE call_id = $1`, [
-        missed.call_id,
-      ]);
-      expect(outboxSaw).toEqual({ inside: [stored.id], outside: [] });
-      failOutbox = true;
+      // The outbox refuses every new row: the record's transaction is rolled back with it.
+      await dataSource.query(
+        `ALTER TABLE notification_outbox ADD CONSTRAINT refuse_all CHECK (false) NOT VALID`,
+      );
       const lost = call(destnr, { answered: 0, duration: 0 });
-      expect((await post(lost)).status).toBe(500);
+      try {
+        expect((await post(lost)).status).toBe(500);
+      } finally {
+        await dataSource.query(`ALTER TABLE notification_outbox DROP CONSTRAINT refuse_all`);
+      }
       expect(await dataSource.query(`SELECT id FROM cdrs WHERE call_id = $1`, [lost.call_id])).toEqual([]);
     });
   });
 
   describe('GET /statistics/cdrs', () => {
-    const handle = cdrRoutes({
-      list: (...args: Parameters<CdrsService['list']>) => listService.list(...args),
-    } as CdrsService)[0]!.handle;
+    const handle = (...args: Parameters<RouteDefinition['handle']>) => listRoute.handle(...args);
     let otherCustomerId: string;
 
     beforeAll(async () => {
-      failOutbox = false;
       [{ id: otherCustomerId }] = await dataSource.query(
         `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'Ola', 'O-1') RETURNING id::text AS id`,
         [partner.id],

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormCdrsStore } from './cdrs.store';
+import { cdrsStoreOn } from '../composition/stores-on-manager';
 
 const DAY_MS = 86_400_000;
 const FIRST = Date.parse('2026-03-27T00:00:00Z');
@@ -20,7 +21,7 @@ describe('statistics page from day counts', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    store = new TypeormCdrsStore(dataSource.manager);
+    store = cdrsStoreOn(dataSource.manager);
     [partnerId] = await insertTestPartners(dataSource.manager, 'acme');
     [{ id: customerId }, { id: otherId }] = await dataSource.query(
       `INSERT INTO customers (partner_id, name, custnr) VALUES ($1, 'Kari', 'K-1'), ($1, 'Ola', 'K-2')

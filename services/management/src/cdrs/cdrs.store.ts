@@ -1,10 +1,10 @@
 import type { AttributionKind } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
-import { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
+import type { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import type { CustomerCallRecords } from '../customers/customer-call-records';
-import { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
-import { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
-import { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
+import type { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
+import type { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
+import type { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
 import { callKey, type CallKey, type CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, pageEnd, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
@@ -57,6 +57,14 @@ const CDR_COLUMNS = `
 
 type Row = Record<string, unknown>;
 
+/** What a record needs of customers, numbers, sources and campaigns: their owners' readers. */
+export interface CdrReaders {
+  customers: SqlCdrCustomersReader;
+  numbers: SqlDialledNumbersReader;
+  sources: SqlCdrSourcesReader;
+  campaigns: SqlCampaignPricingReader;
+}
+
 /**
  * Writes and reads "cdrs", "cdr_call_ids" and "cdr_day_counts"; what a record needs of customers,
  * numbers, sources and campaigns it asks of their features' readers, on the same EntityManager (so
@@ -68,11 +76,15 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
   private readonly sources: SqlCdrSourcesReader;
   private readonly campaigns: SqlCampaignPricingReader;
 
-  constructor(private readonly manager: EntityManager) {
-    this.customers = new SqlCdrCustomersReader(manager);
-    this.numbers = new SqlDialledNumbersReader(manager);
-    this.sources = new SqlCdrSourcesReader(manager);
-    this.campaigns = new SqlCampaignPricingReader(manager);
+  constructor(
+    private readonly manager: EntityManager,
+    /** The other features' readers, on the same manager (composition/stores-on-manager.ts). */
+    readers: CdrReaders,
+  ) {
+    this.customers = readers.customers;
+    this.numbers = readers.numbers;
+    this.sources = readers.sources;
+    this.campaigns = readers.campaigns;
   }
 
   /** The customer lookups and lock are the customers feature's (docs/architecture.md, Table ownership). */

@@ -8,7 +8,8 @@ import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import { insertTestPartners } from '../test-support/test-partners';
-import { createCdrFeature, type CdrFeature } from './create-cdrs';
+import { composeCdrFeature } from '../composition/cdrs-composition';
+import type { CdrFeature } from './create-cdrs';
 
 const NOW = new Date('2026-03-02T12:00:00Z');
 
@@ -27,7 +28,7 @@ describe('createCdrFeature', () => {
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    feature = createCdrFeature({
+    feature = composeCdrFeature({
       dataSource,
       redis,
       keyPrefix: testRedis.keyPrefix,

@@ -1,26 +1,25 @@
-import type { DataSource } from 'typeorm';
-import { TypeormCustomersStore } from '../customers/customers.store';
-import { typeormUnitOfWork } from '../db/unit-of-work';
+import type { UnitOfWork } from '../db/unit-of-work';
 import type { RouteDefinition, SwitchRouteDefinition } from '../http/route-definition';
 import { countedIngestion, countOutcomes, type IngestCounter } from '../metrics/counted-ingestion';
-import { TypeormOutboxStore } from '../notifications/outbox.store';
-import { webhookEventQueue } from '../webhooks/webhook-events';
-import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
-import { RedisCallAttributionReader, type AttributionRedis } from './call-attribution.reader';
+import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
+import type { CallAttributionReader } from './call-attribution.reader';
 import { CdrIngestionService, type CdrIngestion, type CdrWriteStores } from './cdr-ingestion.service';
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';
-import { TypeormCdrsStore } from './cdrs.store';
+import type { TypeormCdrsStore } from './cdrs.store';
 import { switchCdrRoutes } from './switch-cdrs.routes';
 
 export interface CdrFeatureDeps {
-  /** The primary pool: ingestion writes and looks up there. */
-  dataSource: DataSource;
-  /** The read replica's pool (docs/operations.md, Read replica); the primary when not configured. */
-  readDataSource?: DataSource;
-  /** The Redis replacement writes attributions to, and its key prefix. */
-  redis: AttributionRedis;
-  keyPrefix: string;
+  /** Each record's transaction: the CDR, its outbox rows and webhook deliveries commit together. */
+  writes: UnitOfWork<CdrWriteStores>;
+  /** On the primary: ingestion's lookups and the customer a statistics request names. */
+  primary: TypeormCdrsStore;
+  /** The statistics pages' reads: the read replica when configured, else the primary. */
+  replica: Pick<TypeormCdrsStore, 'page'>;
+  /** Where replacement wrote each call's attribution. */
+  attributions: CallAttributionReader;
+  /** Which partners subscribed to which events. */
+  webhooks: WebhookSubscriptions;
   /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
   telephonyToken: string | undefined;
   /** `trackline_cdrs_ingested_total` (docs/operations.md): every record's outcome is counted. */
@@ -38,41 +37,17 @@ export interface CdrFeature {
 }
 
 /**
- * The CDR feature on the primary DataSource and the Redis replacement writes attributions to. Each
- * record's transaction stores the CDR and its outbox rows together (docs/notifications.md, The
- * outbox).
- *
- * `readDataSource` (a read replica, docs/operations.md, Read replica) serves the statistics pages,
- * the one read that tolerates replication lag: a record ingested a moment ago may be listed a moment
- * later. Ingestion's lookups (existing call ids, numbers, sources, pricing, leads) stay on the
- * primary: on a lagging replica a retried call_id would be stored twice over and a caller's fresh
- * lead not seen. The customer named by the request is resolved on the primary too, so a customer
- * the partner has just created answers with its records so far instead of 404.
+ * The CDR feature on its stores (composition/cdrs-composition.ts builds them). Each record's
+ * transaction stores the CDR and its outbox rows together (docs/notifications.md, The outbox).
  */
 export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
-  const { dataSource, readDataSource = dataSource, metrics } = deps;
-  const writes = typeormUnitOfWork<CdrWriteStores>(dataSource, (manager) => {
-    const outbox = new TypeormOutboxStore(manager);
-    return {
-      cdrs: new TypeormCdrsStore(manager),
-      notifications: { enqueue: (items) => outbox.enqueue(manager, items) },
-      webhooks: webhookEventQueue(manager),
-      customers: new TypeormCustomersStore(manager),
-    };
-  });
-  const primary = new TypeormCdrsStore(dataSource.manager);
-  const replica = readDataSource === dataSource ? primary : new TypeormCdrsStore(readDataSource.manager);
+  const { primary, replica, metrics } = deps;
   const list = new CdrsService({
     findCustomerId: (partnerId, by) => primary.findCustomerId(partnerId, by),
     page: (query) => replica.page(query),
   });
   const ingestion = countedIngestion(
-    new CdrIngestionService(
-      writes,
-      primary,
-      new RedisCallAttributionReader(deps.redis, deps.keyPrefix),
-      new TypeormWebhooksStore(dataSource.manager),
-    ),
+    new CdrIngestionService(deps.writes, primary, deps.attributions, deps.webhooks),
     metrics,
   );
   return {

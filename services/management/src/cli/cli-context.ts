@@ -5,6 +5,7 @@ import { loadManagementConfig, type ManagementConfig } from '../config/managemen
 import { createCliRedis, openMainDatabase } from '../composition/management-connections';
 import { createManagementCore, type ManagementCore } from '../composition/management-root';
 import type { ManagementServices } from '../composition/management-services';
+import { storesOn, type StoresOnManager } from '../composition/stores-on-manager';
 import type { ProjectionHealer } from '../projections/projection-healer';
 import type { CliOutput } from './cli-output';
 
@@ -23,8 +24,11 @@ export interface CliContext {
   withServices<T>(work: (services: ManagementServices) => Promise<T>): Promise<T>;
   /** The same connections, for projections:rebuild (the one full-rebuild path, marker included). */
   withProjections<T>(work: (projections: ProjectionHealer) => Promise<T>): Promise<T>;
-  /** Postgres only, for commands that change nothing Redis projects (the notification outbox). */
-  withDatabase<T>(work: (dataSource: DataSource) => Promise<T>): Promise<T>;
+  /**
+   * Postgres only, for commands that change nothing Redis projects (the notification outbox), with
+   * the composition root's stores on it.
+   */
+  withDatabase<T>(work: (dataSource: DataSource, stores: StoresOnManager) => Promise<T>): Promise<T>;
   /** Postgres and Redis, for privacy:erase (call attributions live in Redis). */
   withRedisAndDatabase<T>(work: (dataSource: DataSource, redis: RedisConnection) => Promise<T>): Promise<T>;
 }
@@ -42,7 +46,7 @@ export function createCliContext(env: Env, output: CliOutput): CliContext {
     withDatabase: async (work) => {
       const dataSource = await openMainDatabase(context.config());
       try {
-        return await work(dataSource);
+        return await work(dataSource, storesOn(dataSource.manager));
       } finally {
         await dataSource.destroy();
       }

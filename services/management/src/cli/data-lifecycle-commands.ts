@@ -1,7 +1,7 @@
 import { ValidationError } from '@trackline/domain';
 import type { Command } from 'commander';
 import pino from 'pino';
-import { createDataLifecycle, createPrivacyErasure } from '../data-lifecycle/create-data-lifecycle';
+import { createDataLifecycle, createPrivacyErasure } from '../composition/data-lifecycle-composition';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 import type { CliContext } from './cli-context';
 

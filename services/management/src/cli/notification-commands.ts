@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { DeadNotificationsService } from '../notifications/dead-notifications.service';
-import { TypeormDeadNotificationStore } from '../notifications/dead-notifications.store';
-import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
 import type { CliContext } from './cli-context';
 
 export function addNotificationCommands(program: Command, context: CliContext): void {
@@ -22,11 +20,11 @@ export function addNotificationCommands(program: Command, context: CliContext): 
         '"YYYY-MM-DD HH:MM:SS" (UTC) or ISO 8601 with an offset',
     )
     .action(async (options: { partner?: string; since?: string }) => {
-      const { notifications: count, webhookDeliveries } = await context.withDatabase((dataSource) =>
-        new DeadNotificationsService(
-          new TypeormDeadNotificationStore(dataSource.manager),
-          new TypeormWebhookDeliveriesStore(dataSource.manager),
-        ).requeueAll(options, new Date()),
+      const { notifications: count, webhookDeliveries } = await context.withDatabase((_dataSource, stores) =>
+        new DeadNotificationsService(stores.deadNotifications, stores.webhookDeliveries).requeueAll(
+          options,
+          new Date(),
+        ),
       );
       context.output.out(
         count === 0

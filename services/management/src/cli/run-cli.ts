@@ -10,7 +10,7 @@ import { addDataLifecycleCommands } from './data-lifecycle-commands';
 import { addNumberCommands } from './number-commands';
 import { addPartnerCommands } from './partner-commands';
 import { addProjectionCommands } from './projection-commands';
-import { addReportCommands } from '../reports/report-commands';
+import { addReportCommands } from './report-commands';
 
 /**
  * Runs one operator command and returns the exit code: 0 done, 1 refused (bad input, unknown

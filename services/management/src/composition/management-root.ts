@@ -2,20 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { loadApiDocument, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
-import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
+import { composeCdrFeature } from './cdrs-composition';
+import type { CdrFeature } from '../cdrs/create-cdrs';
 import type { ManagementConfig } from '../config/management-config';
-import { TypeormPartnersStore } from '../partners/partners.store';
 import { RedisSentCustomersRecord } from '../customer-events/sent-customers.record';
 import { ManagementMetrics } from '../metrics/management-metrics';
 import { TypeormOutboxStatusCounts } from '../notifications/outbox-status-counts.store';
-import {
-  createProjectionHealer,
-  createProjections,
-  projectionListeners,
-} from '../projections/create-projections';
+import { createProjectionHealer, createProjections, projectionListeners } from './projections-composition';
 import type { ProjectionHealer } from '../projections/projection-healer';
 import type { ProjectionsService } from '../projections/projections.service';
+import { RedisCallContextReader } from '../telephony/twilio/call-context.reader';
 import { createTwilioTelephony, type TwilioTelephony } from '../telephony/twilio/create-twilio-telephony';
+import { TypeormTwilioCallsStore } from '../telephony/twilio/twilio-calls.store';
 import { DigestAuthenticator } from '../http/digest/digest-authenticator';
 import { NonceIssuer } from '../http/digest/digest-nonce';
 import { RedisNonceCounter } from '../http/digest/nonce-counter';
@@ -29,6 +27,7 @@ import {
   type ManagementServices,
 } from './management-services';
 import { createManagementStores, type ManagementStores } from './management-stores';
+import { storesOn } from './stores-on-manager';
 
 // Composition root, steps 2 and 3 of config → connections → stores → services → app
 // (docs/architecture.md, Composition). The HTTP app and the CLI build their objects here, once.
@@ -65,7 +64,7 @@ export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
   const services = createManagementServices(stores, config, {
     ...projectionListeners(projections),
     customerChanges: [
-      new RedisSentCustomersRecord(redis, keyPrefix, new TypeormPartnersStore(dataSource.manager), logger),
+      new RedisSentCustomersRecord(redis, keyPrefix, storesOn(dataSource.manager).partners, logger),
     ],
   });
   return { stores, projections, projectionHealer, services };
@@ -104,7 +103,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     clock,
     logger,
   });
-  const cdrs = createCdrFeature({
+  const cdrs = composeCdrFeature({
     dataSource,
     readDataSource: deps.readDataSource,
     redis,
@@ -114,8 +113,8 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
   });
   const twilio = createTwilioTelephony({
     config,
-    dataSource,
-    redis,
+    store: new TypeormTwilioCallsStore(dataSource.manager),
+    contexts: new RedisCallContextReader(redis, config.redis.keyPrefix),
     ingestion: cdrs.ingestion,
     greetings: core.services.greetings,
     logger,

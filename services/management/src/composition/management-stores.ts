@@ -1,32 +1,29 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { CampaignSources, CustomerGreetings } from '../campaigns/campaign-references';
-import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
-import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
-import { TypeormCdrsStore } from '../cdrs/cdrs.store';
+import type { CustomersStore } from '../customers/customers.store';
 import type { CustomerCreationStores, CustomerDeletionStores } from '../customers/customers.service';
 import type { CustomerSightingStores } from '../customer-events/customer-events.service';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
 import { OwnersGreetingUsage, type GreetingUsageReader } from '../greetings/greeting-usage';
 import type { GreetingDeletionStores } from '../greetings/greetings.service';
-import { TypeormGreetingsStore, type GreetingsStore } from '../greetings/greetings.store';
-import { TypeormNumbersStore, type NumbersStore } from '../numbers/numbers.store';
+import type { GreetingsStore } from '../greetings/greetings.store';
+import type { NumbersStore } from '../numbers/numbers.store';
 import {
   RedisPoolBindingsReader,
   type PoolBindingsReader,
   type PoolScoresRedis,
 } from '../numbers/pool-bindings.reader';
-import { TypeormPartnersStore, type PartnersStore } from '../partners/partners.store';
+import type { PartnersStore } from '../partners/partners.store';
 import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
 import type { PricingModelWriteStores } from '../pricing-models/pricing-models.service';
-import { TypeormPricingModelsStore, type PricingModelsStore } from '../pricing-models/pricing-models.store';
-import { TypeormSourceReferences } from '../sources/source-references.store';
+import type { PricingModelsStore } from '../pricing-models/pricing-models.store';
 import type { SourceWriteStores } from '../sources/sources.service';
-import { TypeormSourcesStore, type SourcesStore } from '../sources/sources.store';
-import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
-import { customerSightingStores, webhookEventQueue } from '../webhooks/webhook-events';
-import { TypeormWebhooksStore, type WebhooksStore } from '../webhooks/webhooks.store';
-import { TypeormMonthlyReportStore, type MonthlyReportStore } from '../reports/monthly-reports.store';
+import type { SourcesStore } from '../sources/sources.store';
+import type { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
+import type { WebhooksStore } from '../webhooks/webhooks.store';
+import { storesOn, type StoresOnManager } from './stores-on-manager';
+import type { MonthlyReportStore } from '../reports/monthly-reports.store';
 
 /** Every store of the management service, on one initialised DataSource. */
 export interface ManagementStores {
@@ -39,7 +36,7 @@ export interface ManagementStores {
   pricingModels: PricingModelsStore;
   pricingModelWrites: UnitOfWork<PricingModelWriteStores>;
   /** Also tells pricing models which campaigns use them (`used_by`). */
-  campaigns: TypeormCampaignsStore;
+  campaigns: StoresOnManager['campaigns'];
   campaignDeletion: UnitOfWork<CampaignDeletionStores>;
   campaignSources: CampaignSources;
   campaignGreetings: CustomerGreetings;
@@ -66,59 +63,63 @@ export interface ManagementRedis {
   keyPrefix: string;
 }
 
+/**
+ * The customer-seen consumer's transaction (docs/webhooks.md, `customer.created`): the batch upsert,
+ * and the deliveries for the customers it created, commit together.
+ */
+export function customerSightingStores(manager: EntityManager): CustomerSightingStores {
+  const stores = storesOn(manager);
+  return { customers: stores.customers, webhooks: stores.webhookEvents };
+}
+
 // Composition root: every store on one DataSource (docs/architecture.md, Composition).
 export function createManagementStores(dataSource: DataSource, redis?: ManagementRedis): ManagementStores {
-  const sources = new TypeormSourcesStore(dataSource.manager);
+  const main = storesOn(dataSource.manager);
   return {
-    partners: new TypeormPartnersStore(dataSource.manager),
-    customers: new TypeormCustomersStore(dataSource.manager),
-    customerDeletion: typeormUnitOfWork(dataSource, (manager) => ({
-      customers: new TypeormCustomersStore(manager),
-      openSources: new TypeormSourcesStore(manager),
-      callRecords: new TypeormCdrsStore(manager),
-    })),
-    customerCreation: typeormUnitOfWork(dataSource, (manager) => ({
-      customers: new TypeormCustomersStore(manager),
-      webhooks: webhookEventQueue(manager),
-    })),
+    partners: main.partners,
+    customers: main.customers,
+    customerDeletion: typeormUnitOfWork(dataSource, (manager) => {
+      const stores = storesOn(manager);
+      return { customers: stores.customers, openSources: stores.sources, callRecords: stores.cdrs };
+    }),
+    customerCreation: typeormUnitOfWork(dataSource, (manager) => {
+      const stores = storesOn(manager);
+      return { customers: stores.customers, webhooks: stores.webhookEvents };
+    }),
     customerSightings: typeormUnitOfWork(dataSource, customerSightingStores),
-    numbers: new TypeormNumbersStore(dataSource.manager),
-    sources,
-    sourceWrites: typeormUnitOfWork(dataSource, (manager) => ({
-      sources: new TypeormSourcesStore(manager),
-      numbers: new TypeormNumbersStore(manager),
-      references: new TypeormSourceReferences(manager),
-    })),
+    numbers: main.numbers,
+    sources: main.sources,
+    sourceWrites: typeormUnitOfWork(dataSource, (manager) => {
+      const stores = storesOn(manager);
+      return { sources: stores.sources, numbers: stores.numbers, references: stores.sourceReferences };
+    }),
     ...(redis === undefined
       ? {}
       : { poolBindings: new RedisPoolBindingsReader(redis.client, redis.keyPrefix) }),
     poolTelemetry: new PoolTelemetryStore(dataSource.manager),
-    pricingModels: new TypeormPricingModelsStore(dataSource.manager),
-    pricingModelWrites: typeormUnitOfWork(dataSource, (manager) => ({
-      pricingModels: new TypeormPricingModelsStore(manager),
-      users: new TypeormCampaignsStore(manager),
-    })),
-    campaigns: new TypeormCampaignsStore(dataSource.manager),
-    campaignDeletion: typeormUnitOfWork(dataSource, (manager) => ({
-      campaigns: new TypeormCampaignsStore(manager),
-      sources: new TypeormSourcesStore(manager),
-    })),
-    campaignSources: sources,
-    campaignGreetings: new TypeormGreetingsStore(dataSource.manager),
-    greetings: new TypeormGreetingsStore(dataSource.manager),
-    greetingUsage: new OwnersGreetingUsage({
-      sources,
-      campaigns: new TypeormCampaignsStore(dataSource.manager),
+    pricingModels: main.pricingModels,
+    pricingModelWrites: typeormUnitOfWork(dataSource, (manager) => {
+      const stores = storesOn(manager);
+      return { pricingModels: stores.pricingModels, users: stores.campaigns };
     }),
-    greetingDeletion: typeormUnitOfWork(dataSource, (manager) => ({
-      greetings: new TypeormGreetingsStore(manager),
-      usage: new OwnersGreetingUsage({
-        sources: new TypeormSourcesStore(manager),
-        campaigns: new TypeormCampaignsStore(manager),
-      }),
-    })),
-    webhooks: new TypeormWebhooksStore(dataSource.manager),
-    webhookDeliveries: new TypeormWebhookDeliveriesStore(dataSource.manager),
-    monthlyReports: new TypeormMonthlyReportStore(dataSource.manager),
+    campaigns: main.campaigns,
+    campaignDeletion: typeormUnitOfWork(dataSource, (manager) => {
+      const stores = storesOn(manager);
+      return { campaigns: stores.campaigns, sources: stores.sources };
+    }),
+    campaignSources: main.sources,
+    campaignGreetings: main.greetings,
+    greetings: main.greetings,
+    greetingUsage: new OwnersGreetingUsage({ sources: main.sources, campaigns: main.campaigns }),
+    greetingDeletion: typeormUnitOfWork(dataSource, (manager) => {
+      const stores = storesOn(manager);
+      return {
+        greetings: stores.greetings,
+        usage: new OwnersGreetingUsage({ sources: stores.sources, campaigns: stores.campaigns }),
+      };
+    }),
+    webhooks: main.webhooks,
+    webhookDeliveries: main.webhookDeliveries,
+    monthlyReports: main.monthlyReports,
   };
 }

@@ -1,15 +1,12 @@
 import type { Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
 import type { DataLifecycleObserver } from '../data-lifecycle/data-lifecycle.job';
-import { startDataLifecycle } from '../data-lifecycle/start-data-lifecycle';
-import {
-  startNotificationWorker,
-  type RunningNotificationWorker,
-} from '../notifications/start-notification-worker';
-import { createMonthlyReportMailing } from '../reports/monthly-report-mailing';
-import { startMonthlyReportSchedule } from '../reports/start-monthly-report-schedule';
+import { startDataLifecycle } from './start-data-lifecycle';
+import { startNotificationWorker, type RunningNotificationWorker } from './start-notification-worker';
+import { createMonthlyReportMailing } from './monthly-report-composition';
+import { startMonthlyReportSchedule } from './start-monthly-report-schedule';
 import type { PoolExhaustionObserver } from '../pool-telemetry/pool-telemetry.rollup';
-import { startPoolTelemetry } from '../pool-telemetry/start-pool-telemetry';
+import { startPoolTelemetry } from './start-pool-telemetry';
 
 // Composition root, the background work beside the HTTP app (docs/architecture.md, Composition).
 // Each worker opens its own pool (composition/management-connections.ts); the customer-seen

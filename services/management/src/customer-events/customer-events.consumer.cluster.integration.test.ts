@@ -10,7 +10,7 @@ import { Cluster } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
-import { customerSightingStores } from '../webhooks/webhook-events';
+import { customerSightingStores } from '../composition/management-stores';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { CustomerEventsConsumer } from './customer-events.consumer';

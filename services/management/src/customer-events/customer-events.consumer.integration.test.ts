@@ -18,7 +18,7 @@ import type { Customer } from '../customers/customer';
 import type { CustomersStore } from '../customers/customers.store';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
-import { customerSightingStores } from '../webhooks/webhook-events';
+import { customerSightingStores } from '../composition/management-stores';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import {

@@ -1,8 +1,8 @@
 import { ForbiddenError } from '@trackline/domain';
-import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import { createTestStores, type TestStores } from '../test-support/test-service';
 import { insertTestPartners } from '../test-support/test-partners';
 import { untilBlockedOnLock } from '../test-support/lock-waits';
+import { cdrsStoreOn } from '../composition/stores-on-manager';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 
@@ -65,7 +65,7 @@ describe('deleting a customer', () => {
         `Customer ${id} has call records; they stay listable under the customer, so it cannot be deleted`,
       ),
     );
-    const page = await new TypeormCdrsStore(stores.dataSource.manager).page({
+    const page = await cdrsStoreOn(stores.dataSource.manager).page({
       partnerId,
       customerId: id,
       from: null,
@@ -92,7 +92,7 @@ describe('deleting a customer', () => {
     await runner.startTransaction();
     try {
       // What ingestion does inside a record's transaction before its insert.
-      expect(await new TypeormCdrsStore(runner.manager).lockCustomer(partnerId, id)).toBe(true);
+      expect(await cdrsStoreOn(runner.manager).lockCustomer(partnerId, id)).toBe(true);
       let settled = false;
       const deleting = remove(id).finally(() => {
         settled = true;

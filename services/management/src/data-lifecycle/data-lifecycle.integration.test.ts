@@ -6,7 +6,7 @@ import { createDataSource } from '../db/data-source';
 import { ManagementMetrics } from '../metrics/management-metrics';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { insertTestPartners } from '../test-support/test-partners';
-import { createDataLifecycle } from './create-data-lifecycle';
+import { createDataLifecycle } from '../composition/data-lifecycle-composition';
 
 type Row = Record<string, unknown>;
 

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import { createDataSource } from './data-source';
 import { runMigrations } from './migrate';
+import { cdrsStoreOn } from '../composition/stores-on-manager';
 
 type Row = Record<string, unknown>;
 
@@ -109,7 +110,7 @@ describe('migration PartitionCdrsByMonth on a table with rows', () => {
     );
 
     // Ingestion after the conversion: a new id after every id given before, the twin refused.
-    const store = new TypeormCdrsStore(dataSource.manager);
+    const store = cdrsStoreOn(dataSource.manager);
     const fresh = await store.insert(newCdr(partnerId, 'call-new', new Date('2025-11-20T10:00:00Z')));
     expect(BigInt(fresh!.id)).toBeGreaterThan(BigInt(before[4]!.id as string) + 1n);
     expect(await store.insert(newCdr(partnerId, 'call-new', new Date('2025-12-20T10:00:00Z')))).toBeNull();

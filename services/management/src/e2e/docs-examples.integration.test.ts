@@ -2,7 +2,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { ManagementClient, WebhookEvent } from '@trackline/client';
 import { createLogger } from '@trackline/platform';
-import { createWebhookDispatcher } from '../webhooks/start-webhook-dispatcher';
+import { createWebhookDispatcher } from '../composition/start-webhook-dispatcher';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 import { testConfig } from '../test-support/test-service';

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { HOUR_MS } from '@trackline/contracts';
 import { formatUtcTimestamp } from '@trackline/domain';
 import { createLogger } from '@trackline/platform';
-import { createPoolTelemetryRollup } from '../pool-telemetry/start-pool-telemetry';
+import { createPoolTelemetryRollup } from '../composition/start-pool-telemetry';
 import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 import { testConfig } from '../test-support/test-service';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
-import { createWebhookDispatcher } from '../webhooks/start-webhook-dispatcher';
+import { createWebhookDispatcher } from '../composition/start-webhook-dispatcher';
 
 const PARTNER = {
   advId: 'sizing-acme',

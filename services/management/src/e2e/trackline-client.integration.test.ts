@@ -6,7 +6,7 @@ import {
   WebhookVerificationError,
 } from '@trackline/client';
 import { createLogger } from '@trackline/platform';
-import { createWebhookDispatcher } from '../webhooks/start-webhook-dispatcher';
+import { createWebhookDispatcher } from '../composition/start-webhook-dispatcher';
 import { startWebhookReceiver } from '../test-support/webhook-receiver';
 import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 import {

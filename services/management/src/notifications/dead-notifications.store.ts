@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { TypeormPartnersStore } from '../partners/partners.store';
+import type { PartnersStore } from '../partners/partners.store';
 
 /** Which dead notifications an operator sends again; every field narrows the set. */
 export interface DeadNotificationFilter {
@@ -33,10 +33,14 @@ const REQUEUE_SQL = `
   SELECT count(*)::int AS count FROM requeued`;
 
 export class TypeormDeadNotificationStore implements DeadNotificationStore {
-  constructor(private readonly manager: EntityManager) {}
+  constructor(
+    private readonly manager: EntityManager,
+    /** Partner names are the partners feature's. */
+    private readonly partners: Pick<PartnersStore, 'findByName'>,
+  ) {}
 
   async partnerIdByName(name: string): Promise<string | null> {
-    return (await new TypeormPartnersStore(this.manager).findByName(name))?.id ?? null;
+    return (await this.partners.findByName(name))?.id ?? null;
   }
 
   async requeueDead(filter: DeadNotificationFilter, now: Date): Promise<number> {

@@ -15,6 +15,7 @@ import { TypeormNumbersStore } from './numbers.store';
 import { numbersStoreCases } from './numbers.store.cases';
 import { RedisPoolBindingsReader } from './pool-bindings.reader';
 import { onOwnDatabase } from '../test-support/store-case-fixtures';
+import { storesOn } from '../composition/stores-on-manager';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 
@@ -33,7 +34,7 @@ describe('number inventory on Postgres and pool use from Redis', () => {
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    store = new TypeormNumbersStore(dataSource.manager);
+    store = storesOn(dataSource.manager).numbers;
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
   });
 
@@ -67,14 +68,14 @@ describe('number inventory on Postgres and pool use from Redis', () => {
       },
     ]);
     const claim = () =>
-      dataSource.transaction((manager) => new TypeormNumbersStore(manager).claimStaticNumber(acme, NOW));
+      dataSource.transaction((manager) => storesOn(manager).numbers.claimStaticNumber(acme, NOW));
     expect(await claim()).toBeNull();
   });
 
   it('holds a number back until the given instant', async () => {
     await store.add(acme, 'static', ['+4722100001'], NOW);
     const claim = (at: Date) =>
-      dataSource.transaction((manager) => new TypeormNumbersStore(manager).claimStaticNumber(acme, at));
+      dataSource.transaction((manager) => storesOn(manager).numbers.claimStaticNumber(acme, at));
     expect(await claim(NOW)).toBe('+4722100001');
     const until = new Date(NOW.getTime() + 1000);
     await store.holdBack(acme, '+4722100001', until);
@@ -117,7 +118,7 @@ describe('number inventory on Postgres and pool use from Redis', () => {
 describe('TypeormNumbersStore, the cases its fake passes too', () => {
   numbersStoreCases(
     onOwnDatabase(async ({ manager }) => ({
-      store: new TypeormNumbersStore(manager),
+      store: storesOn(manager).numbers,
       newPartner: async (name) => (await insertTestPartners(manager, name))[0]!,
     })),
   );

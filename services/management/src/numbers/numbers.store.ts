@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../db/pg-errors';
-import { TypeormPartnersStore } from '../partners/partners.store';
-import { TypeormSourcesStore } from '../sources/sources.store';
+import type { TypeormPartnersStore } from '../partners/partners.store';
+import type { TypeormSourcesStore } from '../sources/sources.store';
 import type { NumberKind } from './tracking-number.entity';
 import type { TakenNumber, TrackingNumber } from './tracking-number';
 
@@ -17,14 +17,6 @@ export interface NumbersStore {
   list(partnerId: string): Promise<TrackingNumber[]>;
   /** The partner's pool numbers in number order. */
   poolNumbers(partnerId: string): Promise<string[]>;
-}
-
-/** What other features read of the tracking_numbers table; the numbers feature is its only door. */
-export interface NumberReadsForOthers {
-  /** The partner's numbers still held back at `now` (their source closed, the hold-back not over). */
-  heldBackNumbers(partnerId: string, now: Date): Promise<string[]>;
-  /** Every number of the partner, with the end of its hold-back (null when none). */
-  holdBacks(partnerId: string): Promise<Map<string, Date | null>>;
 }
 
 /** The static-number side used by source writes; call inside the source's unit of work. */
@@ -49,9 +41,19 @@ interface ListedRow {
   free_since: Date | null;
 }
 
-/** Partner names come from the partners store, a number's source from the sources store, on the same manager. */
-export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator, NumberReadsForOthers {
-  constructor(private readonly manager: EntityManager) {}
+/** The owners of what a listing shows beside the numbers, on the same manager (docs/architecture.md, Stores). */
+export interface NumbersStoreCollaborators {
+  /** Names the partner that holds a taken number. */
+  partners: Pick<TypeormPartnersStore, 'namesByIds'>;
+  /** Says which open source uses a listed number. */
+  sources: Pick<TypeormSourcesStore, 'activeSourceIdsByDestnr'>;
+}
+
+export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly owners: NumbersStoreCollaborators,
+  ) {}
 
   async findTaken(numbers: readonly string[]): Promise<TakenNumber[]> {
     if (numbers.length === 0) return [];
@@ -62,9 +64,7 @@ export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator,
       [numbers],
     )) as Array<{ e164: string; kind: NumberKind; partner_id: string }>;
     if (rows.length === 0) return [];
-    const names = await new TypeormPartnersStore(this.manager).namesByIds([
-      ...new Set(rows.map((row) => row.partner_id)),
-    ]);
+    const names = await this.owners.partners.namesByIds([...new Set(rows.map((row) => row.partner_id))]);
     return rows.map((row) => ({ e164: row.e164, kind: row.kind, partnerName: names.get(row.partner_id)! }));
   }
 
@@ -91,7 +91,7 @@ export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator,
         ORDER BY kind, e164`,
       [partnerId],
     )) as ListedRow[];
-    const users = await new TypeormSourcesStore(this.manager).activeSourceIdsByDestnr(
+    const users = await this.owners.sources.activeSourceIdsByDestnr(
       partnerId,
       rows.map((row) => row.e164),
     );
@@ -134,21 +134,5 @@ export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator,
       `UPDATE tracking_numbers SET held_until = $3, free_since = $3 WHERE partner_id = $1 AND e164 = $2`,
       [partnerId, e164, until],
     );
-  }
-
-  async heldBackNumbers(partnerId: string, now: Date): Promise<string[]> {
-    const rows = (await this.manager.query(
-      `SELECT e164 FROM tracking_numbers WHERE partner_id = $1 AND held_until > $2 ORDER BY e164`,
-      [partnerId, now],
-    )) as Array<{ e164: string }>;
-    return rows.map((row) => row.e164);
-  }
-
-  async holdBacks(partnerId: string): Promise<Map<string, Date | null>> {
-    const rows = (await this.manager.query(
-      `SELECT e164, held_until FROM tracking_numbers WHERE partner_id = $1`,
-      [partnerId],
-    )) as Array<{ e164: string; held_until: Date | null }>;
-    return new Map(rows.map((row) => [row.e164, row.held_until]));
   }
 }

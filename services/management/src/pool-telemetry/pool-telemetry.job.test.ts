@@ -37,7 +37,7 @@ describe('PoolTelemetryJob', () => {
     await job.runOnce();
     now.value = new Date((HOUR + 3) * HOUR_MS);
     await job.runOnce(); // a partner failed: the window stays
-    await job.runOnce(); // the run threw: the window stays
+    await expect(job.runOnce()).rejects.toThrow('Postgres away'); // the window stays
     await job.runOnce();
     await job.runOnce();
     expect(rollup.fromHours).toEqual([HOUR - POOL_STATS_KEEP_HOURS, HOUR - 1, HOUR - 1, HOUR - 1, HOUR + 2]);

@@ -5,7 +5,7 @@ import { insertTestPartners } from '../test-support/test-partners';
 import { createTestStores, type TestStores } from '../test-support/test-service';
 import type { PoolTelemetryRollup } from './pool-telemetry.rollup';
 import { PoolTelemetryStore } from './pool-telemetry.store';
-import { createPoolTelemetryRollup } from './start-pool-telemetry';
+import { createPoolTelemetryRollup } from '../composition/start-pool-telemetry';
 
 const logger = createLogger({ service: 'pool-telemetry-test', level: 'silent' });
 // The hour the tests count in, and a moment inside it (the rollup's clock).

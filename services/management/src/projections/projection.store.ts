@@ -1,10 +1,11 @@
 import type { PartnerConfig, PartnerProjection } from '@trackline/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
-import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
-import { TypeormNumbersStore } from '../numbers/numbers.store';
+import type { TypeormCampaignsStore } from '../campaigns/campaigns.store';
+import type { NumberHoldBacks } from '../numbers/number-hold-backs.store';
+import type { TypeormNumbersStore } from '../numbers/numbers.store';
 import type { Partner } from '../partners/partner';
-import { TypeormPartnersStore } from '../partners/partners.store';
-import { TypeormSourcesStore } from '../sources/sources.store';
+import type { TypeormPartnersStore } from '../partners/partners.store';
+import type { TypeormSourcesStore } from '../sources/sources.store';
 import { projectSourceRoutes, type SourceRouteRow } from './source-route-rows';
 
 export interface PartnerProjectionReader {
@@ -23,15 +24,28 @@ export interface ProjectionStore {
   withPartnerLock<T>(partnerId: string, work: (reader: PartnerProjectionReader) => Promise<T>): Promise<T>;
 }
 
+/** The stores of the features that own what a projection reads, on one EntityManager. */
+export interface ProjectionSourceStores {
+  partners: Pick<TypeormPartnersStore, 'findById' | 'ids'>;
+  numbers: Pick<TypeormNumbersStore, 'poolNumbers'>;
+  numberHoldBacks: Pick<NumberHoldBacks, 'holdBacks'>;
+  sources: Pick<TypeormSourcesStore, 'routeCandidates'>;
+  campaigns: Pick<TypeormCampaignsStore, 'openCampaignVoicemail'>;
+}
+
 /**
  * Reads each table through the store of the feature that owns it (partners, numbers, sources,
  * campaigns), on the lock's transaction.
  */
 export class TypeormProjectionStore implements ProjectionStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    /** The owners' stores on a manager (the composition root builds them). */
+    private readonly storesOn: (manager: EntityManager) => ProjectionSourceStores,
+  ) {}
 
   partnerIds(): Promise<string[]> {
-    return new TypeormPartnersStore(this.dataSource.manager).ids();
+    return this.storesOn(this.dataSource.manager).partners.ids();
   }
 
   withPartnerLock<T>(partnerId: string, work: (reader: PartnerProjectionReader) => Promise<T>): Promise<T> {
@@ -40,30 +54,29 @@ export class TypeormProjectionStore implements ProjectionStore {
       await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
         `trackline.projection:${partnerId}`,
       ]);
-      return work(new OwnersProjectionReader(manager));
+      return work(new OwnersProjectionReader(this.storesOn(manager)));
     });
   }
 }
 
 class OwnersProjectionReader implements PartnerProjectionReader {
-  constructor(private readonly manager: EntityManager) {}
+  constructor(private readonly stores: ProjectionSourceStores) {}
 
   async load(partnerId: string, now: Date): Promise<PartnerProjection | null> {
-    const partner = await new TypeormPartnersStore(this.manager).findById(partnerId);
+    const partner = await this.stores.partners.findById(partnerId);
     if (partner === null) return null;
-    const numbers = new TypeormNumbersStore(this.manager);
-    const pool = await numbers.poolNumbers(partnerId);
-    const holdBacks = await numbers.holdBacks(partnerId);
+    const pool = await this.stores.numbers.poolNumbers(partnerId);
+    const holdBacks = await this.stores.numberHoldBacks.holdBacks(partnerId);
     // Candidates only: open sources, and closed ones whose number is still held back; the choice per
     // number is projectSourceRoutes'. A source on a number no longer in the inventory routes nowhere.
     const heldBack = [...holdBacks]
       .filter(([, until]) => until !== null && until > now)
       .map(([e164]) => e164);
-    const candidates = (
-      await new TypeormSourcesStore(this.manager).routeCandidates(partnerId, heldBack)
-    ).filter((source) => holdBacks.has(source.destnr));
+    const candidates = (await this.stores.sources.routeCandidates(partnerId, heldBack)).filter((source) =>
+      holdBacks.has(source.destnr),
+    );
     // A closed campaign's settings no longer apply to its sources.
-    const campaigns = await new TypeormCampaignsStore(this.manager).openCampaignVoicemail(partnerId, [
+    const campaigns = await this.stores.campaigns.openCampaignVoicemail(partnerId, [
       ...new Set(candidates.flatMap((source) => (source.campaignId === null ? [] : [source.campaignId]))),
     ]);
     const rows = candidates.map((source): SourceRouteRow => ({

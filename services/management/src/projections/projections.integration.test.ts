@@ -21,7 +21,7 @@ import { createManagementServices, type ManagementServices } from '../compositio
 import { createManagementStores } from '../composition/management-stores';
 import { createDataSource } from '../db/data-source';
 import type { SourceInput } from '../sources/source';
-import { createProjections, projectionListeners } from './create-projections';
+import { createProjections, projectionListeners } from '../composition/projections-composition';
 import type { ProjectionsService } from './projections.service';
 
 const silent = createLogger({ service: 'projections-test', level: 'silent' });

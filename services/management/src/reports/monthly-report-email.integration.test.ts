@@ -9,7 +9,7 @@ import { NotificationWorker } from '../notifications/notification-worker';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { SqlRecordingReader } from '../cdrs/recording.reader';
 import { startSmtpReceiver } from '../test-support/notification-receivers';
-import { createMonthlyReportMailing } from './monthly-report-mailing';
+import { createMonthlyReportMailing } from '../composition/monthly-report-composition';
 import { CSV_COLUMNS } from './report-csv';
 import { startReportFixture, type FixtureCustomer, type ReportFixture } from '../test-support/report-fixture';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { TypeormCustomersStore } from '../customers/customers.store';
-import { TypeormSourcesStore } from '../sources/sources.store';
+import type { TypeormCustomersStore } from '../customers/customers.store';
+import type { TypeormSourcesStore } from '../sources/sources.store';
 import type { ReportFigureRow, ReportSourceName } from './monthly-report';
 
 export interface MonthlyReportStore {
@@ -28,8 +28,17 @@ export interface ReportRecipient {
 
 type Row = Record<string, unknown>;
 
+/** The owners of the source names and the recipients, on the same manager. */
+export interface MonthlyReportStoreCollaborators {
+  sources: Pick<TypeormSourcesStore, 'sourceNames'>;
+  customers: Pick<TypeormCustomersStore, 'monthlyReportRecipients'>;
+}
+
 export class TypeormMonthlyReportStore implements MonthlyReportStore {
-  constructor(private readonly manager: EntityManager) {}
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly owners: MonthlyReportStoreCollaborators,
+  ) {}
 
   async figures(query: {
     partnerId: string;
@@ -61,10 +70,10 @@ export class TypeormMonthlyReportStore implements MonthlyReportStore {
   }
 
   sourceNames(partnerId: string, customerId: string): Promise<ReportSourceName[]> {
-    return new TypeormSourcesStore(this.manager).sourceNames(partnerId, customerId);
+    return this.owners.sources.sourceNames(partnerId, customerId);
   }
 
   recipients(partnerId: string): Promise<ReportRecipient[]> {
-    return new TypeormCustomersStore(this.manager).monthlyReportRecipients(partnerId);
+    return this.owners.customers.monthlyReportRecipients(partnerId);
   }
 }

@@ -7,7 +7,7 @@ import {
 } from '../test-support/store-case-fixtures';
 import { insertTestPartners } from '../test-support/test-partners';
 import { sourceReferencesCases } from './source-references.cases';
-import { TypeormSourceReferences } from './source-references.store';
+import { storesOn } from '../composition/stores-on-manager';
 
 describe('TypeormSourceReferences, the cases its fake passes too', () => {
   sourceReferencesCases(
@@ -16,7 +16,7 @@ describe('TypeormSourceReferences, the cases its fake passes too', () => {
       const pricingModelId = await insertTestPricingModel(manager, partnerId!, 'Standard');
       let count = 0;
       return {
-        references: new TypeormSourceReferences(manager),
+        references: storesOn(manager).sourceReferences,
         partnerId: partnerId!,
         otherPartnerId: otherPartnerId!,
         newCustomer: () => insertTestCustomer(manager, partnerId!, `C-${++count}`),

@@ -1,7 +1,6 @@
-import type { EntityManager } from 'typeorm';
-import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
-import { TypeormCustomersStore } from '../customers/customers.store';
-import { TypeormGreetingsStore } from '../greetings/greetings.store';
+import type { TypeormCampaignsStore } from '../campaigns/campaigns.store';
+import type { TypeormCustomersStore } from '../customers/customers.store';
+import type { TypeormGreetingsStore } from '../greetings/greetings.store';
 
 /**
  * The rows a source points at, checked and share-locked inside the source's transaction: a
@@ -17,19 +16,26 @@ export interface SourceReferences {
   lockGreeting(partnerId: string, greetingId: string): Promise<string | null>;
 }
 
+/** The stores whose tables a source points at, built on the source write's EntityManager. */
+export interface SourceReferenceOwners {
+  customers: Pick<TypeormCustomersStore, 'lockShared'>;
+  campaigns: Pick<TypeormCampaignsStore, 'lockOwner'>;
+  greetings: Pick<TypeormGreetingsStore, 'lockOwner'>;
+}
+
 /**
  * Each lock is taken by the store of the feature that owns the table (customers, campaigns,
  * greetings), on the source write's EntityManager, so inside its transaction.
  */
 export class TypeormSourceReferences implements SourceReferences {
-  private readonly customers: TypeormCustomersStore;
-  private readonly campaigns: TypeormCampaignsStore;
-  private readonly greetings: TypeormGreetingsStore;
+  private readonly customers: SourceReferenceOwners['customers'];
+  private readonly campaigns: SourceReferenceOwners['campaigns'];
+  private readonly greetings: SourceReferenceOwners['greetings'];
 
-  constructor(manager: EntityManager) {
-    this.customers = new TypeormCustomersStore(manager);
-    this.campaigns = new TypeormCampaignsStore(manager);
-    this.greetings = new TypeormGreetingsStore(manager);
+  constructor(owners: SourceReferenceOwners) {
+    this.customers = owners.customers;
+    this.campaigns = owners.campaigns;
+    this.greetings = owners.greetings;
   }
 
   lockCustomer(partnerId: string, customerId: string): Promise<boolean> {

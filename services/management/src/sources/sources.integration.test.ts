@@ -2,14 +2,15 @@ import { ForbiddenError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormNumbersStore } from '../numbers/numbers.store';
+import type { TypeormNumbersStore } from '../numbers/numbers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import type { SourceChangeListener } from './source-change-listener';
-import { TypeormSourceReferences } from './source-references.store';
 import type { SourceInput } from './source';
-import { SourcesService, type SourceWriteStores } from './sources.service';
-import { TypeormSourcesStore } from './sources.store';
+import type { SourcesService } from './sources.service';
+import type { TypeormSourcesStore } from './sources.store';
+import { createManagementServices } from '../composition/management-services';
+import { createManagementStores } from '../composition/management-stores';
+import { storesOn } from '../composition/stores-on-manager';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,8 +31,8 @@ describe('sources on Postgres', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    store = new TypeormSourcesStore(dataSource.manager);
-    numbers = new TypeormNumbersStore(dataSource.manager);
+    store = storesOn(dataSource.manager).sources;
+    numbers = storesOn(dataSource.manager).numbers;
     const listener: SourceChangeListener = {
       sourceChanged: async (partner, source) => {
         // Called after the commit: another connection already sees the source.
@@ -39,12 +40,15 @@ describe('sources on Postgres', () => {
         changed.push(`${partner}:${source}:${rows.length === 1 ? 'committed' : 'missing'}`);
       },
     };
-    const writes = typeormUnitOfWork<SourceWriteStores>(dataSource, (manager) => ({
-      sources: new TypeormSourcesStore(manager),
-      numbers: new TypeormNumbersStore(manager),
-      references: new TypeormSourceReferences(manager),
-    }));
-    service = new SourcesService(store, writes, [listener]);
+    // The service as the composition root builds it, its listener the only one.
+    service = createManagementServices(
+      createManagementStores(dataSource),
+      {
+        digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
+        greetingRecordNumber: '+4722000000',
+      },
+      { sourceChanges: [listener], numberChanges: [], configChanges: [] },
+    ).sources;
   });
 
   afterAll(async () => {

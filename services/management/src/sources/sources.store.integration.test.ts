@@ -1,12 +1,12 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import { TypeormNumbersStore } from '../numbers/numbers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import type { NewSource } from './source';
 import { TypeormSourcesStore } from './sources.store';
 import { sourcesStoreCases, sourceValues } from './sources.store.cases';
 import { insertTestCustomer, onOwnDatabase } from '../test-support/store-case-fixtures';
+import { storesOn } from '../composition/stores-on-manager';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 
@@ -24,7 +24,7 @@ describe('TypeormSourcesStore', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    store = new TypeormSourcesStore(dataSource.manager);
+    store = storesOn(dataSource.manager).sources;
     const insert = async (sql: string, values: unknown[]) =>
       ((await dataSource.query(sql, values)) as Array<{ id: string }>)[0]!.id;
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
@@ -45,7 +45,7 @@ describe('TypeormSourcesStore', () => {
 
   async function values(overrides: Partial<NewSource> = {}): Promise<NewSource> {
     const destnr = `+4722${String(++nextNumber).padStart(6, '0')}`;
-    await new TypeormNumbersStore(dataSource.manager).add(acme, 'static', [destnr], NOW);
+    await storesOn(dataSource.manager).numbers.add(acme, 'static', [destnr], NOW);
     return sourceValues(customer, destnr, overrides);
   }
 
@@ -134,10 +134,10 @@ describe('TypeormSourcesStore, the cases its fake passes too', () => {
   sourcesStoreCases(
     onOwnDatabase(async ({ manager }) => {
       const [partnerId, otherPartnerId] = await insertTestPartners(manager, 'acme', 'beta');
-      const numbers = new TypeormNumbersStore(manager);
+      const numbers = storesOn(manager).numbers;
       let count = 0;
       return {
-        store: new TypeormSourcesStore(manager),
+        store: storesOn(manager).sources,
         partnerId: partnerId!,
         otherPartnerId: otherPartnerId!,
         newCustomer: () => insertTestCustomer(manager, partnerId!, `C-${++count}`),

@@ -5,7 +5,7 @@ import type { AttachedSource } from '../campaigns/campaign';
 import type { CampaignSources } from '../campaigns/campaign-references';
 import type { GreetingUser } from '../greetings/greeting';
 import type { AnsweringNumbers } from '../numbers/answering-numbers';
-import { TypeormNumbersStore } from '../numbers/numbers.store';
+import type { NumberHoldBacks } from '../numbers/number-hold-backs.store';
 import type { ReportSourceName } from '../reports/monthly-report';
 import { SourceEntity, type StoredAltNumber } from './source.entity';
 import type { NewSource, Source, SourceChanges, SourceListQuery, SourcePage } from './source';
@@ -54,7 +54,11 @@ export interface SourceRouteCandidate {
 }
 
 export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, CampaignSources {
-  constructor(private readonly manager: EntityManager) {}
+  constructor(
+    private readonly manager: EntityManager,
+    /** Which numbers are held back: the numbers feature's answer. */
+    private readonly numbers: Pick<NumberHoldBacks, 'heldBackNumbers'>,
+  ) {}
 
   async page(partnerId: string, query: SourceListQuery): Promise<SourcePage> {
     const where = { partnerId, ...(query.customerId === undefined ? {} : { customerId: query.customerId }) };
@@ -140,7 +144,7 @@ export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, 
 
   async countHeldBackSources(partnerId: string, customerId: string, now: Date): Promise<number> {
     // The numbers feature says which numbers are held back; a partner holds back few at a time.
-    const heldBack = await new TypeormNumbersStore(this.manager).heldBackNumbers(partnerId, now);
+    const heldBack = await this.numbers.heldBackNumbers(partnerId, now);
     if (heldBack.length === 0) return 0;
     const rows = (await this.manager.query(
       `SELECT count(*)::int AS "count" FROM "sources"

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { CustomerEventsService, type StreamPartner } from '../customer-events/customer-events.service';
 import type { CustomerSeen, CustomerSeenOutcome } from '../customers/customers.store';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import { customerSightingStores } from '../webhooks/webhook-events';
+import { customerSightingStores } from '../composition/management-stores';
 
 /**
  * A customer-seen stream entry applied the way the consumer applies it (one batch, its transaction

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@trackline/platform';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
-import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
+import { composeCdrFeature } from '../composition/cdrs-composition';
+import type { CdrFeature } from '../cdrs/create-cdrs';
 import { runCli } from '../cli/run-cli';
 import type { CustomerValues } from '../customers/customer';
 import {
@@ -11,7 +12,7 @@ import {
   testConfig,
   type TestStores,
 } from '../test-support/test-service';
-import { createWebhookDispatcher, MAX_RESPONSE_BYTES } from './start-webhook-dispatcher';
+import { createWebhookDispatcher, MAX_RESPONSE_BYTES } from '../composition/start-webhook-dispatcher';
 import { WebhookSender } from './webhook-sender';
 import type { Webhook as StoredWebhook, WebhookEventType } from './webhook';
 import { TypeormWebhookDeliveriesStore } from './webhook-deliveries.store';
@@ -55,7 +56,7 @@ describe('webhook delivery', () => {
   beforeAll(async () => {
     stores = await createTestStores();
     redis = new Redis(stores.redis.url);
-    cdrs = createCdrFeature({
+    cdrs = composeCdrFeature({
       dataSource: stores.dataSource,
       redis,
       keyPrefix: stores.redis.keyPrefix,

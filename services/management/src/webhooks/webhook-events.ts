@@ -1,8 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { CustomerSightingStores } from '../customer-events/customer-events.service';
-import { TypeormCustomersStore } from '../customers/customers.store';
 import type { WebhookEvent } from './webhook';
-import { TypeormWebhookDeliveriesStore } from './webhook-deliveries.store';
+import type { TypeormWebhookDeliveriesStore } from './webhook-deliveries.store';
 
 /**
  * Queues webhook deliveries inside the transaction that stores the event's record (a CDR, a new
@@ -14,15 +12,9 @@ export interface WebhookEventQueue {
 }
 
 /** The queue bound to a transaction's EntityManager. */
-export function webhookEventQueue(manager: EntityManager): WebhookEventQueue {
-  const deliveries = new TypeormWebhookDeliveriesStore(manager);
+export function webhookEventQueue(
+  deliveries: Pick<TypeormWebhookDeliveriesStore, 'enqueue'>,
+  manager: EntityManager,
+): WebhookEventQueue {
   return { enqueue: (partnerId, events) => deliveries.enqueue(manager, partnerId, events) };
-}
-
-/**
- * The customer-seen consumer's transaction (docs/webhooks.md, `customer.created`): the batch upsert,
- * and the deliveries for the customers it created, commit together.
- */
-export function customerSightingStores(manager: EntityManager): CustomerSightingStores {
-  return { customers: new TypeormCustomersStore(manager), webhooks: webhookEventQueue(manager) };
 }

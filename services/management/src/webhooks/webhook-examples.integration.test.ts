@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import {
   startNotificationWorker,
   type RunningNotificationWorker,
-} from '../notifications/start-notification-worker';
+} from '../composition/start-notification-worker';
 import { DigestClient } from '../test-support/digest-client';
 import { rawRequest } from '../test-support/https-request';
 import {

@@ -1,14 +1,13 @@
-import type { Logger } from '@trackline/platform';
-import type { DataSource } from 'typeorm';
+import { PollingWorker, type Logger } from '@trackline/platform';
 import type { CdrIngestion } from '../../cdrs/cdr-ingestion.service';
 import type { ManagementConfig } from '../../config/management-config';
 import type { GreetingsService } from '../../greetings/greetings.service';
 import type { ProviderRouteDefinition, SignedLinkRouteDefinition } from '../../http/route-definition';
-import { RedisCallContextReader, type CallContextRedis } from './call-context.reader';
+import type { CallContextReader } from './call-context.reader';
 import { RecordingFetcher } from './recording-fetcher';
 import { twilioCallbackRoutes } from './twilio-callbacks.routes';
 import { TwilioCallsService } from './twilio-calls.service';
-import { TypeormTwilioCallsStore } from './twilio-calls.store';
+import type { TwilioCallsStore } from './twilio-calls.store';
 
 // Voicemails are short; a long one at 16-bit 8 kHz WAV is about 1 MB a minute.
 const MAX_RECORDING_BYTES = 20 * 1024 * 1024;
@@ -17,15 +16,20 @@ export interface TwilioTelephony {
   /** The provider's callbacks and the greeting audio link, for the one route registration. */
   routes: (ProviderRouteDefinition | SignedLinkRouteDefinition)[];
   calls: TwilioCallsService;
-  /** Starts the sweep that completes calls whose callbacks stopped; returns its stop function. */
-  startSweep(): () => void;
+  /**
+   * Completes calls whose callbacks stopped, every TWILIO_SWEEP_INTERVAL_MS; not started (the
+   * service process starts it, the tests drive `calls.sweep` themselves).
+   */
+  sweep: PollingWorker;
 }
 
-/** The provider-callback feature, built from the config and the shared stores (docs/telephony.md). */
+/** The provider-callback feature on its stores (docs/telephony.md); composition/ builds them. */
 export function createTwilioTelephony(deps: {
   config: ManagementConfig;
-  dataSource: DataSource;
-  redis: CallContextRedis;
+  /** The provider calls in progress (Postgres). */
+  store: TwilioCallsStore;
+  /** Replacement's attribution of a call, read when it starts (Redis). */
+  contexts: CallContextReader;
   ingestion: CdrIngestion;
   greetings: GreetingsService;
   logger: Logger;
@@ -40,8 +44,8 @@ export function createTwilioTelephony(deps: {
     maxBytes: MAX_RECORDING_BYTES,
   });
   const calls = new TwilioCallsService(
-    new TypeormTwilioCallsStore(deps.dataSource.manager),
-    new RedisCallContextReader(deps.redis, config.redis.keyPrefix),
+    deps.store,
+    deps.contexts,
     recordings,
     deps.ingestion,
     { graceMs: config.twilio.graceSeconds * 1000 },
@@ -58,20 +62,16 @@ export function createTwilioTelephony(deps: {
   return {
     routes,
     calls,
-    startSweep: () => {
-      let running = false;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        calls
-          .sweep(clock())
-          .catch((error: unknown) => logger.error({ err: error }, 'provider call sweep failed'))
-          .finally(() => {
-            running = false;
-          });
-      }, config.twilio.sweepIntervalMs);
-      timer.unref();
-      return () => clearInterval(timer);
-    },
+    sweep: new PollingWorker({
+      name: 'provider call sweep',
+      round: async () => {
+        await calls.sweep(clock());
+        return 'idle';
+      },
+      idleMs: config.twilio.sweepIntervalMs,
+      // A failed sweep is tried again at the next interval, as before a sweep that succeeded.
+      errorBackoff: { firstMs: config.twilio.sweepIntervalMs, maxMs: config.twilio.sweepIntervalMs },
+      onError: (error, failures) => logger.error({ err: error, failures }, 'provider call sweep failed'),
+    }),
   };
 }

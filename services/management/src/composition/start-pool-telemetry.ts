@@ -1,15 +1,14 @@
 import type { Logger } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { PoolCallsReader } from '../cdrs/pool-calls.reader';
-import { createPoolTelemetryRedis, openWorkerDatabase } from '../composition/management-connections';
+import { createPoolTelemetryRedis, openWorkerDatabase } from './management-connections';
 import type { ManagementConfig } from '../config/management-config';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormPartnersStore } from '../partners/partners.store';
-import { webhookEventQueue } from '../webhooks/webhook-events';
-import { PoolStatsReader, type PoolStatsRedis } from './pool-stats.reader';
-import { PoolTelemetryJob } from './pool-telemetry.job';
-import { PoolTelemetryRollup, type PoolExhaustionObserver } from './pool-telemetry.rollup';
-import { PoolTelemetryStore } from './pool-telemetry.store';
+import { storesOn } from './stores-on-manager';
+import { PoolStatsReader, type PoolStatsRedis } from '../pool-telemetry/pool-stats.reader';
+import { PoolTelemetryJob } from '../pool-telemetry/pool-telemetry.job';
+import { PoolTelemetryRollup, type PoolExhaustionObserver } from '../pool-telemetry/pool-telemetry.rollup';
+import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
 
 export interface RunningPoolTelemetry {
   /** Waits for a run in flight, then closes the job's Redis connection and database pool. */
@@ -27,13 +26,13 @@ export function createPoolTelemetryRollup(deps: {
   const { dataSource } = deps;
   const manager = dataSource.manager;
   return new PoolTelemetryRollup({
-    partners: new TypeormPartnersStore(manager),
+    partners: storesOn(manager).partners,
     stats: new PoolStatsReader(deps.redis, deps.keyPrefix),
     calls: new PoolCallsReader(manager),
     store: new PoolTelemetryStore(manager),
     exhaustion: typeormUnitOfWork(dataSource, (transaction) => ({
       telemetry: new PoolTelemetryStore(transaction),
-      webhooks: webhookEventQueue(transaction),
+      webhooks: storesOn(transaction).webhookEvents,
     })),
     observer: deps.observer,
     logger: deps.logger,

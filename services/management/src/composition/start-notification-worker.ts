@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@trackline/platform';
-import { openWorkerDatabase } from '../composition/management-connections';
+import { openWorkerDatabase } from './management-connections';
 import type { ManagementConfig } from '../config/management-config';
-import { configuredEmailChannel } from './email.channel';
+import { configuredEmailChannel } from '../notifications/email.channel';
 import type { DataSource } from 'typeorm';
-import { NotificationWorker, type NotificationWorkerDeps } from './notification-worker';
-import { TypeormOutboxStore } from './outbox.store';
+import { NotificationWorker, type NotificationWorkerDeps } from '../notifications/notification-worker';
+import { storesOn } from './stores-on-manager';
 import { SqlRecordingReader } from '../cdrs/recording.reader';
-import { SmsChannel } from './sms.channel';
-import { createWebhookDispatcher } from '../webhooks/start-webhook-dispatcher';
+import { SmsChannel } from '../notifications/sms.channel';
+import { createWebhookDispatcher } from './start-webhook-dispatcher';
 
 export interface StartNotificationWorkerDeps {
   config: Pick<
@@ -29,6 +29,39 @@ export interface RunningNotificationWorker {
 const BATCH_SIZE = 10;
 
 /**
+ * The one way a notification worker is built: the service's loop (below) and `reports:send`, which
+ * sends the reports it queued at once (cli/report-commands.ts).
+ */
+export function createNotificationWorker(deps: {
+  dataSource: DataSource;
+  config: Pick<ManagementConfig, 'notifications'>;
+  channels: NotificationWorkerDeps['channels'];
+  logger: Logger;
+  composers?: NotificationWorkerDeps['composers'];
+  workerId: string;
+}): NotificationWorker {
+  const { dataSource, config } = deps;
+  return new NotificationWorker(
+    {
+      store: storesOn(dataSource.manager).outbox,
+      channels: deps.channels,
+      recordings: new SqlRecordingReader(dataSource.manager),
+      logger: deps.logger,
+      clock: () => new Date(),
+      composers: deps.composers,
+    },
+    {
+      workerId: deps.workerId,
+      maxAttempts: config.notifications.maxAttempts,
+      baseDelayMs: config.notifications.baseDelayMs,
+      leaseMs: config.notifications.leaseMs,
+      pollMs: config.notifications.pollMs,
+      batchSize: BATCH_SIZE,
+    },
+  );
+}
+
+/**
  * Builds the channels from configuration and starts delivering the outbox (docs/notifications.md),
  * on a pool of its own (composition/management-connections.ts).
  */
@@ -46,24 +79,14 @@ export async function startNotificationWorker(
     );
   }
   const workerId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const worker = new NotificationWorker(
-    {
-      store: new TypeormOutboxStore(dataSource.manager),
-      channels: { email, sms },
-      recordings: new SqlRecordingReader(dataSource.manager),
-      logger: deps.logger,
-      clock: () => new Date(),
-      composers: deps.composers?.(dataSource),
-    },
-    {
-      workerId,
-      maxAttempts: config.notifications.maxAttempts,
-      baseDelayMs: config.notifications.baseDelayMs,
-      leaseMs: config.notifications.leaseMs,
-      pollMs: config.notifications.pollMs,
-      batchSize: BATCH_SIZE,
-    },
-  );
+  const worker = createNotificationWorker({
+    dataSource,
+    config,
+    channels: { email, sms },
+    logger: deps.logger,
+    composers: deps.composers?.(dataSource),
+    workerId,
+  });
   worker.start();
   // Partner webhooks (docs/webhooks.md): their own outbox and loop, so a slow receiver never holds
   // up e-mail and SMS, nor they it.

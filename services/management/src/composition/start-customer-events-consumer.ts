@@ -1,16 +1,16 @@
 import { hostname } from 'node:os';
 import type { Logger } from '@trackline/platform';
-import { createCustomerEventsRedis } from '../composition/management-connections';
+import { createCustomerEventsRedis } from './management-connections';
 import type { ManagementConfig } from '../config/management-config';
 import type { UnitOfWork } from '../db/unit-of-work';
-import { CustomerEventsConsumer } from './customer-events.consumer';
+import { CustomerEventsConsumer } from '../customer-events/customer-events.consumer';
 import type { ManagementMetrics } from '../metrics/management-metrics';
 import {
   CustomerEventsService,
   type CustomerEventResult,
   type CustomerSightingStores,
   type StreamPartner,
-} from './customer-events.service';
+} from '../customer-events/customer-events.service';
 
 export interface StartCustomerEventsConsumerDeps {
   config: Pick<ManagementConfig, 'redis' | 'customerEvents'>;

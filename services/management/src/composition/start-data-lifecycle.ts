@@ -1,8 +1,8 @@
 import { PollingWorker, type Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
-import { openWorkerDatabase } from '../composition/management-connections';
-import { createDataLifecycle } from './create-data-lifecycle';
-import type { DataLifecycleObserver } from './data-lifecycle.job';
+import { openWorkerDatabase } from './management-connections';
+import { createDataLifecycle } from './data-lifecycle-composition';
+import type { DataLifecycleObserver } from '../data-lifecycle/data-lifecycle.job';
 
 export interface RunningDataLifecycle {
   /** Waits for a run in flight, then closes the job's database pool. */

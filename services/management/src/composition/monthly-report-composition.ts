@@ -1,14 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import type { ManagementConfig } from '../config/management-config';
-import { TypeormCustomersStore } from '../customers/customers.store';
 import type { MessageComposer } from '../notifications/notification-worker';
-import { TypeormOutboxStore } from '../notifications/outbox.store';
-import { TypeormPartnersStore } from '../partners/partners.store';
-import { monthlyReportComposer } from './monthly-report-composer';
-import { MonthlyReportQueue } from './monthly-report-queue';
-import { MonthlyReportsService } from './monthly-reports.service';
-import { TypeormMonthlyReportStore } from './monthly-reports.store';
+import { monthlyReportComposer } from '../reports/monthly-report-composer';
+import { MonthlyReportQueue } from '../reports/monthly-report-queue';
+import { MonthlyReportsService } from '../reports/monthly-reports.service';
+import { storesOn } from './stores-on-manager';
 
 export interface MonthlyReportMailing {
   /** Enqueues reports (the schedule, `reports:send`). */
@@ -22,10 +18,7 @@ export function createMonthlyReportMailing(
   dataSource: DataSource,
   config: { reports: Pick<ManagementConfig['reports'], 'catchUpHours' | 'csvMaxRows'> },
 ): MonthlyReportMailing {
-  const partners = new TypeormPartnersStore(dataSource.manager);
-  const customers = new TypeormCustomersStore(dataSource.manager);
-  const reportStore = new TypeormMonthlyReportStore(dataSource.manager);
-  const outbox = new TypeormOutboxStore(dataSource.manager);
+  const { partners, customers, monthlyReports: reportStore, outbox, cdrs } = storesOn(dataSource.manager);
   return {
     queue: new MonthlyReportQueue(
       { partners, recipients: reportStore, outbox },
@@ -37,7 +30,7 @@ export function createMonthlyReportMailing(
         customers,
         reports: new MonthlyReportsService(reportStore, customers),
         sources: reportStore,
-        cdrs: new TypeormCdrsStore(dataSource.manager),
+        cdrs,
         csvMaxRows: config.reports.csvMaxRows,
       }),
     },

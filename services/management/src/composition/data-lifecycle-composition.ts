@@ -4,14 +4,13 @@ import { RedisCallAttributionEraser } from '../cdrs/call-attribution.eraser';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { OutboxPrivacyStore } from '../notifications/outbox-privacy.store';
-import { TypeormNumbersStore } from '../numbers/numbers.store';
-import { TypeormPartnersStore } from '../partners/partners.store';
-import { DataLifecycleJob, type DataLifecycleObserver } from './data-lifecycle.job';
-import { DataLifecycleRunsStore } from './data-lifecycle-runs.store';
-import { DataLifecycleService } from './data-lifecycle.service';
+import { storesOn } from './stores-on-manager';
+import { DataLifecycleJob, type DataLifecycleObserver } from '../data-lifecycle/data-lifecycle.job';
+import { DataLifecycleRunsStore } from '../data-lifecycle/data-lifecycle-runs.store';
+import { DataLifecycleService } from '../data-lifecycle/data-lifecycle.service';
 import { TwilioCallsPrivacyStore } from '../telephony/twilio/twilio-calls-privacy.store';
 import { WebhookDeliveriesPrivacyStore } from '../webhooks/webhook-deliveries-privacy.store';
-import { PrivacyErasureService } from './privacy-erasure.service';
+import { PrivacyErasureService } from '../data-lifecycle/privacy-erasure.service';
 
 /** The data lifecycle on one DataSource (docs/privacy.md): the daily job and what it is made of. */
 export function createDataLifecycle(
@@ -21,7 +20,7 @@ export function createDataLifecycle(
   const partitions = new CdrPartitionsStore(dataSource);
   const service = new DataLifecycleService(
     {
-      partners: new TypeormPartnersStore(dataSource.manager),
+      partners: storesOn(dataSource.manager).partners,
       partitions,
       cdrs: new CdrLifecycleStore(dataSource),
       outbox: new OutboxPrivacyStore(dataSource),
@@ -46,13 +45,14 @@ export function createPrivacyErasure(
   redis: RedisConnection,
   keyPrefix: string,
 ): PrivacyErasureService {
+  const stores = storesOn(dataSource.manager);
   return new PrivacyErasureService({
-    partners: new TypeormPartnersStore(dataSource.manager),
+    partners: stores.partners,
     cdrs: new CdrLifecycleStore(dataSource),
     outbox: new OutboxPrivacyStore(dataSource),
     webhookDeliveries: new WebhookDeliveriesPrivacyStore(dataSource),
     attributions: new RedisCallAttributionEraser(redis, keyPrefix),
-    trackingNumbers: new TypeormNumbersStore(dataSource.manager),
+    trackingNumbers: stores.numberHoldBacks,
     providerCalls: new TwilioCallsPrivacyStore(dataSource),
   });
 }

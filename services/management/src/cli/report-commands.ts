@@ -3,12 +3,10 @@ import { hostname } from 'node:os';
 import { parseCalendarMonth } from '@trackline/domain';
 import { createLogger } from '@trackline/platform';
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/cli-context';
+import type { CliContext } from './cli-context';
 import { configuredEmailChannel } from '../notifications/email.channel';
-import { NotificationWorker } from '../notifications/notification-worker';
-import { TypeormOutboxStore } from '../notifications/outbox.store';
-import { SqlRecordingReader } from '../cdrs/recording.reader';
-import { createMonthlyReportMailing } from './monthly-report-mailing';
+import { createMonthlyReportMailing } from '../composition/monthly-report-composition';
+import { createNotificationWorker } from '../composition/start-notification-worker';
 
 /** `reports:send` (docs/reports.md, docs/operations.md). */
 export function addReportCommands(program: Command, context: CliContext): void {
@@ -23,35 +21,27 @@ export function addReportCommands(program: Command, context: CliContext): void {
     .action(async (options: { month: string; partner?: string }) => {
       const month = parseCalendarMonth('--month', options.month);
       const config = context.config();
-      const lines = await context.withDatabase(async (dataSource) => {
+      const lines = await context.withDatabase(async (dataSource, stores) => {
         const mailing = createMonthlyReportMailing(dataSource, config);
         const queued = await mailing.queue.enqueueMonth(month, new Date(), options.partner);
         const toSend = queued.rows.filter((row) => row.status === 'pending').map((row) => row.id);
         const sentBefore = queued.rows.filter((row) => row.status === 'sent' || row.status === 'logged');
         const elsewhere = queued.rows.filter((row) => row.status === 'sending' || row.status === 'dead');
-        const outbox = new TypeormOutboxStore(dataSource.manager);
         const email = configuredEmailChannel(config);
         try {
-          const worker = new NotificationWorker(
-            {
-              store: outbox,
-              channels: { email, sms: null },
-              recordings: new SqlRecordingReader(dataSource.manager),
-              composers: mailing.composers,
-              logger: createLogger({ service: 'trackline-cli', level: 'silent' }),
-              clock: () => new Date(),
-            },
-            {
-              workerId: `cli-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-              ...config.notifications,
-              batchSize: 10,
-            },
-          );
+          const worker = createNotificationWorker({
+            dataSource,
+            config,
+            channels: { email, sms: null },
+            composers: mailing.composers,
+            logger: createLogger({ service: 'trackline-cli', level: 'silent' }),
+            workerId: `cli-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+          });
           await worker.runFor(toSend);
         } finally {
           email?.close();
         }
-        const after = await outbox.findByIds(toSend);
+        const after = await stores.outbox.findByIds(toSend);
         return summary(month, after, sentBefore.length, elsewhere.length, email === null);
       });
       for (const line of lines.out) context.output.out(line);

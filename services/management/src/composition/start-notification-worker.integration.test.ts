@@ -5,7 +5,7 @@ import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { loadManagementConfig } from '../config/management-config';
 import { createDataSource } from '../db/data-source';
-import { TypeormOutboxStore } from './outbox.store';
+import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { startNotificationWorker } from './start-notification-worker';
 import { startSmsGateway } from '../test-support/notification-receivers';
 

@@ -1,8 +1,8 @@
 import type { Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
-import { openWorkerDatabase } from '../composition/management-connections';
-import { createMonthlyReportMailing } from './monthly-report-mailing';
-import { startReportSchedule } from './report-schedule';
+import { openWorkerDatabase } from './management-connections';
+import { createMonthlyReportMailing } from './monthly-report-composition';
+import { startReportSchedule } from '../reports/report-schedule';
 
 /**
  * The schedule as `main.ts` runs it, on a pool of its own (composition/management-connections.ts).

@@ -1,15 +1,15 @@
 import type { Logger } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
-import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import type { ManagementConfig } from '../config/management-config';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { TypeormPartnersStore } from '../partners/partners.store';
-import { TypeormWebhookDeliveriesStore } from './webhook-deliveries.store';
-import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookPayloads } from './webhook-payloads';
+import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { WebhookPayloads } from '../webhooks/webhook-payloads';
 import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
-import { WebhookSender } from './webhook-sender';
-import { InsecureHosts, systemResolver, type HostResolver } from './webhook-url';
+import { WebhookSender } from '../webhooks/webhook-sender';
+import { InsecureHosts, systemResolver, type HostResolver } from '../webhooks/webhook-url';
+import { cdrsStoreOn } from './stores-on-manager';
 
 /** Enough of the answer to show why a receiver refused; the rest is never read. */
 export const MAX_RESPONSE_BYTES = 4 * 1024;
@@ -32,7 +32,7 @@ export function createWebhookDispatcher(setup: WebhookDispatcherSetup): WebhookD
     {
       queue: new TypeormWebhookDeliveriesStore(manager),
       payloads: new WebhookPayloads({
-        cdrs: new TypeormCdrsStore(manager),
+        cdrs: cdrsStoreOn(manager),
         customers: new TypeormCustomersStore(manager),
         partners: new TypeormPartnersStore(manager),
         poolHours: new PoolTelemetryStore(manager),

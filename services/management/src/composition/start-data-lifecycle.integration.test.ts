@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import type { DataLifecycleReport } from './data-lifecycle.service';
+import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 import { startDataLifecycle } from './start-data-lifecycle';
 
 // What the management process starts (docs/operations.md, "The daily run, once across replicas").

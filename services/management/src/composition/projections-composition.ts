@@ -1,11 +1,12 @@
 import type { Logger, RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
-import type { ManagementListeners } from '../composition/management-services';
-import { IoredisProjectionGenerationStore } from './projection-generation.store';
-import { ProjectionHealer, type ProjectionHealerSettings } from './projection-healer';
-import { IoredisProjectionStore } from './projection-redis.store';
-import { TypeormProjectionStore } from './projection.store';
-import { ProjectionsService } from './projections.service';
+import type { ManagementListeners } from './management-services';
+import { storesOn } from './stores-on-manager';
+import { IoredisProjectionGenerationStore } from '../projections/projection-generation.store';
+import { ProjectionHealer, type ProjectionHealerSettings } from '../projections/projection-healer';
+import { IoredisProjectionStore } from '../projections/projection-redis.store';
+import { TypeormProjectionStore } from '../projections/projection.store';
+import { ProjectionsService } from '../projections/projections.service';
 
 export interface ProjectionsDependencies {
   dataSource: DataSource;
@@ -22,7 +23,7 @@ export interface ProjectionsDependencies {
  */
 export function createProjections(dependencies: ProjectionsDependencies): ProjectionsService {
   return new ProjectionsService(
-    new TypeormProjectionStore(dependencies.dataSource),
+    new TypeormProjectionStore(dependencies.dataSource, storesOn),
     new IoredisProjectionStore(dependencies.redis, dependencies.keyPrefix),
     dependencies.logger.child({ component: 'projections' }),
     dependencies.clock ?? (() => new Date()),

@@ -1,0 +1,53 @@
+import type { DataSource } from 'typeorm';
+import { RedisCallAttributionReader, type AttributionRedis } from '../cdrs/call-attribution.reader';
+import type { CdrWriteStores } from '../cdrs/cdr-ingestion.service';
+import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
+import { typeormUnitOfWork } from '../db/unit-of-work';
+import type { IngestCounter } from '../metrics/counted-ingestion';
+import { cdrsStoreOn, storesOn } from './stores-on-manager';
+
+export interface CdrConnections {
+  /** The primary pool: ingestion writes and looks up there. */
+  dataSource: DataSource;
+  /** The read replica's pool (docs/operations.md, Read replica); the primary when not configured. */
+  readDataSource?: DataSource;
+  /** The Redis replacement writes attributions to, and its key prefix. */
+  redis: AttributionRedis;
+  keyPrefix: string;
+  /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
+  telephonyToken: string | undefined;
+  metrics: IngestCounter;
+}
+
+/**
+ * The CDR feature's stores (docs/architecture.md, Composition).
+ *
+ * The read replica serves the statistics pages, the one read that tolerates replication lag: a
+ * record ingested a moment ago may be listed a moment later. Ingestion's lookups (existing call ids,
+ * numbers, sources, pricing, leads) stay on the primary: on a lagging replica a retried call_id
+ * would be stored twice over and a caller's fresh lead not seen. The customer named by the request
+ * is resolved on the primary too, so a customer the partner has just created answers with its
+ * records so far instead of 404.
+ */
+export function composeCdrFeature(connections: CdrConnections): CdrFeature {
+  const { dataSource, readDataSource = dataSource } = connections;
+  const writes = typeormUnitOfWork<CdrWriteStores>(dataSource, (manager) => {
+    const stores = storesOn(manager);
+    return {
+      cdrs: stores.cdrs,
+      notifications: { enqueue: (items) => stores.outbox.enqueue(manager, items) },
+      webhooks: stores.webhookEvents,
+      customers: stores.customers,
+    };
+  });
+  const main = storesOn(dataSource.manager);
+  return createCdrFeature({
+    writes,
+    primary: main.cdrs,
+    replica: readDataSource === dataSource ? main.cdrs : cdrsStoreOn(readDataSource.manager),
+    attributions: new RedisCallAttributionReader(connections.redis, connections.keyPrefix),
+    webhooks: main.webhooks,
+    telephonyToken: connections.telephonyToken,
+    metrics: connections.metrics,
+  });
+}

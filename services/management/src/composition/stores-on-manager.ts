@@ -1,0 +1,84 @@
+import type { EntityManager } from 'typeorm';
+import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
+import { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
+import { TypeormCdrsStore } from '../cdrs/cdrs.store';
+import { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
+import { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
+import { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
+import { TypeormCustomersStore } from '../customers/customers.store';
+import { TypeormGreetingsStore } from '../greetings/greetings.store';
+import { TypeormNumberHoldBacks } from '../numbers/number-hold-backs.store';
+import { TypeormNumbersStore } from '../numbers/numbers.store';
+import { TypeormDeadNotificationStore } from '../notifications/dead-notifications.store';
+import { TypeormOutboxStore } from '../notifications/outbox.store';
+import { TypeormPartnersStore } from '../partners/partners.store';
+import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
+import { TypeormMonthlyReportStore } from '../reports/monthly-reports.store';
+import { TypeormSourceReferences } from '../sources/source-references.store';
+import { TypeormSourcesStore } from '../sources/sources.store';
+import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
+import { webhookEventQueue, type WebhookEventQueue } from '../webhooks/webhook-events';
+import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
+
+/** Every table owner's store on one EntityManager, each handed the other owners it reads through. */
+export interface StoresOnManager {
+  partners: TypeormPartnersStore;
+  customers: TypeormCustomersStore;
+  pricingModels: TypeormPricingModelsStore;
+  campaigns: TypeormCampaignsStore;
+  greetings: TypeormGreetingsStore;
+  numberHoldBacks: TypeormNumberHoldBacks;
+  numbers: TypeormNumbersStore;
+  sources: TypeormSourcesStore;
+  sourceReferences: TypeormSourceReferences;
+  cdrs: TypeormCdrsStore;
+  webhooks: TypeormWebhooksStore;
+  webhookDeliveries: TypeormWebhookDeliveriesStore;
+  /** Deliveries queued in this manager's transaction. */
+  webhookEvents: WebhookEventQueue;
+  monthlyReports: TypeormMonthlyReportStore;
+  deadNotifications: TypeormDeadNotificationStore;
+  /** The notification outbox (e-mail, SMS, monthly reports). */
+  outbox: TypeormOutboxStore;
+}
+
+/** The CDR store with the readers of the features a record points at, on one manager. */
+export function cdrsStoreOn(manager: EntityManager): TypeormCdrsStore {
+  return new TypeormCdrsStore(manager, {
+    customers: new SqlCdrCustomersReader(manager),
+    numbers: new SqlDialledNumbersReader(manager),
+    sources: new SqlCdrSourcesReader(manager),
+    campaigns: new SqlCampaignPricingReader(manager),
+  });
+}
+
+// Composition root (docs/architecture.md, Composition): the one place a store is handed the stores
+// it reads through. Built per EntityManager, so a unit of work gets every store on its transaction;
+// stores hold no state beyond the manager, so building them is cheap.
+export function storesOn(manager: EntityManager): StoresOnManager {
+  const partners = new TypeormPartnersStore(manager);
+  const customers = new TypeormCustomersStore(manager);
+  const campaigns = new TypeormCampaignsStore(manager);
+  const greetings = new TypeormGreetingsStore(manager);
+  const numberHoldBacks = new TypeormNumberHoldBacks(manager);
+  const sources = new TypeormSourcesStore(manager, numberHoldBacks);
+  const webhookDeliveries = new TypeormWebhookDeliveriesStore(manager);
+  return {
+    partners,
+    customers,
+    pricingModels: new TypeormPricingModelsStore(manager),
+    campaigns,
+    greetings,
+    numberHoldBacks,
+    numbers: new TypeormNumbersStore(manager, { partners, sources }),
+    sources,
+    sourceReferences: new TypeormSourceReferences({ customers, campaigns, greetings }),
+    cdrs: cdrsStoreOn(manager),
+    webhooks: new TypeormWebhooksStore(manager),
+    webhookDeliveries,
+    webhookEvents: webhookEventQueue(webhookDeliveries, manager),
+    monthlyReports: new TypeormMonthlyReportStore(manager, { sources, customers }),
+    deadNotifications: new TypeormDeadNotificationStore(manager, partners),
+    outbox: new TypeormOutboxStore(manager),
+  };
+}
