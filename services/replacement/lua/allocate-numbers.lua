@@ -227,7 +227,7 @@ if newNumbers then
 end
 -- Until the end of the hour plus POOL_STATS_KEEP_HOURS (48, contracts' pool-stats.codec.ts), on
 -- the request's clock like every other rule here.
-if created then redis.call('PEXPIRE', stats, (math.floor(now / 3600000) + 49) * 3600000 - now) end
+if created then redis.call('PEXPIRE', stats, integerArg((math.floor(now / 3600000) + 49) * 3600000 - now)) end
 if bindingWrites then redis.call('HSET', KEYS[4], unpack(bindingWrites)) end
 
 -- Sliding expiry: the session's numbers not shown on this page stay held as long as the session lives.
