@@ -209,7 +209,6 @@ end
 -- recycling records, for an hour that began with the pool already full. The expiry is set when a
 -- counter is created: a few times an hour, not per request.
 local stats = KEYS[7]
-
 local created = false
 if isNew then created = redis.call('HINCRBY', stats, 'sessions', '1') == 1 end
 if newNumbers then
