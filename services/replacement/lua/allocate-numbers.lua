@@ -26,6 +26,14 @@
 -- Returns {'no_pool'} or {'ok', session id, pool number or '' per page number}; '' = no free
 -- number under on_exhausted=original: the page keeps its own number.
 
+-- A Lua number passed to redis.call is formatted by Redis with snprintf("%.17g"), which costs
+-- more than a command's other arguments together. Small counts (one number on a page, usually)
+-- are sent as text instead; larger ones through the cheaper integer format.
+local function integerArg(n)
+  if n < 10 then return string.sub('0123456789', n + 1, n + 1) end
+  return string.format('%d', n)
+end
+
 local now = tonumber(ARGV[1])
 local releaseAt = ARGV[3]
 local releaseMs = tonumber(releaseAt)
@@ -87,7 +95,7 @@ local candidates = nil
 -- One read serves every number of the page: it skips at most the page's numbers and the session's own.
 local function chooseNumber()
   if not candidates then
-    candidates = redis.call('ZRANGE', KEYS[3], 0, count + sessionNumbers, 'WITHSCORES')
+    candidates = redis.call('ZRANGE', KEYS[3], '0', integerArg(count + sessionNumbers), 'WITHSCORES')
   end
   for j = 1, #candidates, 2 do
     local number = candidates[j]
@@ -176,7 +184,9 @@ end
 -- millisecond, or recycling in a burst would keep taking the same lowest-sorting number. A
 -- thousandth of a millisecond above the current top keeps the order and changes no outcome.
 if newNumbers then
-  local top = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
+  -- Only a top at or above the release time matters, so only such a top is read (and its score
+  -- formatted by Redis): the first binding of a millisecond reads nothing.
+  local top = redis.call('ZRANGE', KEYS[3], '+inf', releaseAt, 'BYSCORE', 'REV', 'LIMIT', '0', '1', 'WITHSCORES')
   local score = tonumber(top[2] or '0')
   local scores = {}
   for j = 1, #newNumbers do
@@ -200,23 +210,23 @@ end
 -- counter is created: a few times an hour, not per request.
 local stats = KEYS[7]
 local created = false
-if isNew then created = redis.call('HINCRBY', stats, 'sessions', 1) == 1 end
+if isNew then created = redis.call('HINCRBY', stats, 'sessions', '1') == 1 end
 if newNumbers then
   local issued = #newNumbers
-  if redis.call('HINCRBY', stats, 'issued', issued) == issued then created = true end
+  if redis.call('HINCRBY', stats, 'issued', integerArg(issued)) == issued then created = true end
   local firstRecycling = false
-  if recycledCount > 0 and redis.call('HINCRBY', stats, 'recycled', recycledCount) == recycledCount then
+  if recycledCount > 0 and redis.call('HINCRBY', stats, 'recycled', integerArg(recycledCount)) == recycledCount then
     created = true
     firstRecycling = true
   end
   if issued > recycledCount or firstRecycling then
     local leased = redis.call('ZCOUNT', KEYS[3], '(' .. ARGV[1], '+inf')
-    if leased > tonumber(redis.call('HGET', stats, 'peak') or '0') then redis.call('HSET', stats, 'peak', leased) end
+    if leased > tonumber(redis.call('HGET', stats, 'peak') or '0') then redis.call('HSET', stats, 'peak', integerArg(leased)) end
   end
 end
 -- Until the end of the hour plus POOL_STATS_KEEP_HOURS (48, contracts' pool-stats.codec.ts), on
 -- the request's clock like every other rule here.
-if created then redis.call('PEXPIRE', stats, (math.floor(now / 3600000) + 49) * 3600000 - now) end
+if created then redis.call('PEXPIRE', stats, integerArg((math.floor(now / 3600000) + 49) * 3600000 - now)) end
 if bindingWrites then redis.call('HSET', KEYS[4], unpack(bindingWrites)) end
 
 -- Sliding expiry: the session's numbers not shown on this page stay held as long as the session lives.

@@ -384,6 +384,32 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     });
   });
 
+  it('ranks numbers bound at the same instant in the order they were bound, also twelve on one page', async () => {
+    const partner = await partnerWithPool(12, { onExhausted: 'recycle' });
+    const keys = partnerKeys(target.keyPrefix, partner.advId);
+    app.clock.now = (poolStatsHour(app.clock.now) + 1) * HOUR_MS + MINUTE;
+    const pool = poolNumbers(12);
+    const page = pool.map((_, i) => `223344${String(10 + i)}`).join(', ');
+    const first = numbersOf(await send(partner, webRequest(partner.advId, page)));
+    expect(first.map((n) => n.replace_with.e164)).toEqual(pool);
+    // Same instant, pool used up: each new session recycles the number bound first, never one
+    // just recycled (scores a thousandth of a millisecond apart keep that order).
+    const recycled: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const call = await send(partner, webRequest(partner.advId, '22334455'));
+      recycled.push(numbersOf(call)[0]!.replace_with.e164);
+    }
+    expect(recycled).toEqual(pool.slice(0, 3));
+    expect(
+      decodePoolHourStats(await target.redis.hgetall(keys.poolStats(poolStatsHour(app.clock.now)))),
+    ).toEqual({
+      sessions: 4,
+      issued: 15,
+      recycled: 3,
+      peakLeased: 12,
+    });
+  });
+
   it('records the whole pool as the peak of an hour that only recycles', async () => {
     const partner = await partnerWithPool(2);
     const keys = partnerKeys(target.keyPrefix, partner.advId);
