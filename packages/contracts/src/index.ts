@@ -13,3 +13,4 @@ export * from './text-rules';
 export * from './accept-rules';
 export * from './field-label';
 export * from './dial-outcome.codec';
+export * from './marketing-ids';
