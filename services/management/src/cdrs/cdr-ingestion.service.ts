@@ -1,4 +1,10 @@
-import { canonicalAnum, TEXT_LIMITS, toStorableText, type CallAttribution } from '@trackline/contracts';
+import {
+  canonicalAnum,
+  marketingIdsOf,
+  TEXT_LIMITS,
+  toStorableText,
+  type CallAttribution,
+} from '@trackline/contracts';
 import {
   chooseStaticSource,
   decodeStoredPricingConditions,
@@ -364,6 +370,7 @@ function newCdr(
     fullReferrer: storable(attribution?.fullReferrer),
     parameters: storableParameters(attribution?.parameters ?? null),
     ...recordAttribution(dialled, source, attribution),
+    marketing: marketingIdsOf(attribution?.parameters),
     recording: input.recording,
     timestamp: now,
   };

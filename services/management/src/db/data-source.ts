@@ -36,6 +36,9 @@ import { CallIdsPerPartner1795490000001 } from './migrations/1795490000001-CallI
 import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
 import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
 import { AddCdrAttributionConfidence1795500000001 } from './migrations/1795500000001-AddCdrAttributionConfidence';
+import { Conversions1795550000001 } from './migrations/1795550000001-Conversions';
+import { PartnerIntegrationEntity } from '../integrations/partner-integration.entity';
+import { ConversionOutboxEntity } from '../conversions/conversion-outbox.entity';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
@@ -58,6 +61,8 @@ export const ENTITIES = [
   TwilioCallEntity,
   CdrCallIdEntity,
   DataLifecycleRunEntity,
+  PartnerIntegrationEntity,
+  ConversionOutboxEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -80,6 +85,7 @@ export const MIGRATIONS = [
   CanonicalCallerNumbers1795480000010,
   CallIdsPerPartner1795490000001,
   AddCdrAttributionConfidence1795500000001,
+  Conversions1795550000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */
