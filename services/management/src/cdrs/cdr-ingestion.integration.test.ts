@@ -1,3 +1,4 @@
+import { conversionQueue } from '../conversions/conversion-queue';
 import { encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
 import {
   createTestDatabase,
@@ -73,6 +74,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
         },
         notifications: { enqueue: async () => {} },
         customers: new TypeormCustomersStore(manager),
+        conversions: conversionQueue(manager),
       };
     });
     const real = new TypeormCdrsStore(dataSource.manager);

@@ -17,6 +17,7 @@ import {
   type CommissionTerms,
 } from '@trackline/domain';
 import { CAMPAIGN_STATE_ACTIVE } from '../campaigns/campaign';
+import type { ConversionQueue } from '../conversions/conversion-queue';
 import { customerSeenValues } from '../customer-events/customer-seen-values';
 import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
@@ -46,6 +47,8 @@ export interface CdrWriteStores {
   webhooks: WebhookEventQueue;
   /** Creates the customer a DNI session named when the customer-seen stream has not yet. */
   customers: Pick<CustomersStore, 'ensureSeen'>;
+  /** The partner's Google Ads and GA4 conversions of the record (docs/conversions.md), in its transaction. */
+  conversions: Pick<ConversionQueue, 'enqueueCall'>;
 }
 
 /**
@@ -123,7 +126,7 @@ export class CdrIngestionService {
     dialled: DialledNumber,
     lookup: CdrBatchLookup,
     now: Date,
-    { cdrs, notifications, webhooks, customers }: CdrWriteStores,
+    { cdrs, notifications, webhooks, customers, conversions }: CdrWriteStores,
   ): Promise<IngestOutcome> {
     // The callers in their one stored form, read in the partner's country (docs/switch.md, "Numbers"):
     // pricing's unique-caller rule, erasure and the partner's filters all match on it.
@@ -195,6 +198,7 @@ export class CdrIngestionService {
         planNotifications({ cdr: { ...cdr, duration: cdr.durationSeconds }, source }),
       );
     await enqueueSubscribed(webhooks, lookup, cdr.partnerId, callEvents(cdr));
+    await conversions.enqueueCall(cdr);
     return { ok: true, cdr, created: true };
   }
 }

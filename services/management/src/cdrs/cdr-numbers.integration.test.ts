@@ -1,3 +1,4 @@
+import { conversionQueue } from '../conversions/conversion-queue';
 import { encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
 import {
   createTestDatabase,
@@ -48,6 +49,7 @@ describe('call record numbers', () => {
       notifications: { enqueue: async () => {} },
       webhooks: webhookEventQueue(manager),
       customers: new TypeormCustomersStore(manager),
+      conversions: conversionQueue(manager),
     }));
     const ingestion = new CdrIngestionService(
       writes,

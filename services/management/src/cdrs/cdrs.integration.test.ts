@@ -1,3 +1,4 @@
+import { conversionQueue } from '../conversions/conversion-queue';
 import { encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
 import { createLogger } from '@trackline/platform';
 import {
@@ -64,6 +65,7 @@ describe('call records', () => {
       },
       webhooks: webhookEventQueue(manager),
       customers: new TypeormCustomersStore(manager),
+      conversions: conversionQueue(manager),
     }));
     const ingestion = new CdrIngestionService(
       writes,
@@ -532,6 +534,16 @@ describe('call records', () => {
         'parameters',
         'attribution',
         'bound_seconds',
+        'gclid',
+        'gbraid',
+        'wbraid',
+        'ga_client_id',
+        'ga_session_id',
+        'outcome_status',
+        'outcome_value',
+        'outcome_currency',
+        'outcome_note',
+        'outcome_modified',
       ]);
     });
 

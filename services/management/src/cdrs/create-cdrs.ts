@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { conversionQueue } from '../conversions/conversion-queue';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { RouteDefinition } from '../http/route-definition';
@@ -44,6 +45,7 @@ export function createCdrFeature(
       notifications: { enqueue: (items) => outbox.enqueue(manager, items) },
       webhooks: webhookEventQueue(manager),
       customers: new TypeormCustomersStore(manager),
+      conversions: conversionQueue(manager),
     };
   });
   const primary = new TypeormCdrsStore(dataSource.manager);

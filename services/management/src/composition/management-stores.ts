@@ -4,6 +4,10 @@ import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import { TypeormCustomersStore, type CustomersStore } from '../customers/customers.store';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
+import { TypeormCdrOutcomesStore, type CdrOutcomesStore } from '../cdrs/cdr-outcomes.store';
+import { conversionQueue } from '../conversions/conversion-queue';
+import { TypeormIntegrationsStore, type IntegrationsStore } from '../integrations/integrations.store';
+import type { OutcomeWriteStores } from '../outcomes/outcomes.service';
 import type { CustomerCreationStores, CustomerDeletionStores } from '../customers/customers.service';
 import type { CustomerSightingStores } from '../customer-events/customer-events.service';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
@@ -55,6 +59,11 @@ export interface ManagementStores {
   webhookDeliveries: TypeormWebhookDeliveriesStore;
   /** The monthly report's figures (docs/reports.md). */
   monthlyReports: MonthlyReportStore;
+  /** Partners' Google Ads and GA4 settings (docs/conversions.md). */
+  integrations: IntegrationsStore;
+  /** Call outcomes: the record read, and the post's transaction (docs/conversions.md, Outcomes). */
+  cdrOutcomes: CdrOutcomesStore;
+  outcomeWrites: UnitOfWork<OutcomeWriteStores>;
 }
 
 /** The Redis the management service reads pool use from (keys built by @trackline/contracts). */
@@ -116,5 +125,12 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     webhooks: new TypeormWebhooksStore(dataSource.manager),
     webhookDeliveries: new TypeormWebhookDeliveriesStore(dataSource.manager),
     monthlyReports: new TypeormMonthlyReportStore(dataSource.manager),
+    integrations: new TypeormIntegrationsStore(dataSource.manager),
+    cdrOutcomes: new TypeormCdrOutcomesStore(dataSource.manager),
+    outcomeWrites: typeormUnitOfWork(dataSource, (manager) => ({
+      records: new TypeormCdrOutcomesStore(manager),
+      webhooks: webhookEventQueue(manager),
+      conversions: conversionQueue(manager),
+    })),
   };
 }

@@ -4,6 +4,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'call.missed',
   'voicemail.new',
   'customer.created',
+  'call.outcome',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -53,7 +54,7 @@ export interface WebhookDelivery {
 
 /** What happened, naming the stored record the body is rendered from. */
 export type WebhookEvent =
-  | { type: 'call.completed' | 'call.missed' | 'voicemail.new'; cdrId: string }
+  | { type: 'call.completed' | 'call.missed' | 'voicemail.new' | 'call.outcome'; cdrId: string }
   | { type: 'customer.created'; customerId: string };
 
 /**
