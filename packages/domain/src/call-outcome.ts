@@ -48,6 +48,9 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 /** An ISO 4217 currency code, three capital letters the runtime's currency list knows ("NOK"). */
 export function parseCurrencyCode(field: string, value: unknown): string {
   if (typeof value !== 'string' || !/^[A-Z]{3}$/.test(value) || !CURRENCIES.has(value))
-    throw new ValidationError(field, 'must be an ISO 4217 currency code of three capital letters (for example NOK)');
+    throw new ValidationError(
+      field,
+      'must be an ISO 4217 currency code of three capital letters (for example NOK)',
+    );
   return value;
 }

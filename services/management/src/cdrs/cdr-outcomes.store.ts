@@ -21,7 +21,12 @@ export interface CdrOutcomesStore {
   lockRecord(partnerId: string, reference: CdrReference): Promise<Cdr | null>;
   findRecord(partnerId: string, reference: CdrReference): Promise<Cdr | null>;
   setOutcome(cdr: Pick<Cdr, 'id' | 'start'>, outcome: CdrOutcome): Promise<Cdr>;
-  outcomeFigures(query: { partnerId: string; customerId: string; from: Date; to: Date }): Promise<OutcomeFigureRow[]>;
+  outcomeFigures(query: {
+    partnerId: string;
+    customerId: string;
+    from: Date;
+    to: Date;
+  }): Promise<OutcomeFigureRow[]>;
 }
 
 type Row = Record<string, unknown>;

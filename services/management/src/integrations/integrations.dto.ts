@@ -1,4 +1,9 @@
-import { CONVERTING_STATUSES, DEFAULT_CALL_MIN_DURATION, type Ga4Integration, type GoogleAdsIntegration } from './integration';
+import {
+  CONVERTING_STATUSES,
+  DEFAULT_CALL_MIN_DURATION,
+  type Ga4Integration,
+  type GoogleAdsIntegration,
+} from './integration';
 import { parseFlag, ValidationError, type OutcomeStatus } from '@trackline/domain';
 import { Flag, Parsed } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
@@ -12,7 +17,11 @@ const CREDENTIAL = /^[\x21-\x7e]{1,500}$/;
 
 function parseCustomerId(field: string, value: unknown): string {
   const match = typeof value === 'string' ? CUSTOMER_ID.exec(value) : null;
-  if (match === null) throw new ValidationError(field, 'must be a Google Ads customer id: 10 digits, dashes allowed (123-456-7890)');
+  if (match === null)
+    throw new ValidationError(
+      field,
+      'must be a Google Ads customer id: 10 digits, dashes allowed (123-456-7890)',
+    );
   return match.slice(1).join('');
 }
 
@@ -43,19 +52,26 @@ function parseStatuses(field: string, value: unknown): OutcomeStatus[] {
   if (value.trim() === '') return [];
   const names = value.split(',').map((name) => name.trim());
   const rule = `must be empty or name statuses from ${CONVERTING_STATUSES.join(', ')}, separated by commas, none twice`;
-  if (names.some((name) => !(CONVERTING_STATUSES as readonly string[]).includes(name)) || new Set(names).size !== names.length)
+  if (
+    names.some((name) => !(CONVERTING_STATUSES as readonly string[]).includes(name)) ||
+    new Set(names).size !== names.length
+  )
     throw new ValidationError(field, rule);
   return CONVERTING_STATUSES.filter((status) => names.includes(status));
 }
 
 function parseState(field: string, value: unknown): boolean {
-  if (value !== '0' && value !== '1') throw new ValidationError(field, 'must be "0" (active) or "1" (paused)');
+  if (value !== '0' && value !== '1')
+    throw new ValidationError(field, 'must be "0" (active) or "1" (paused)');
   return value === '1';
 }
 
 function parseMeasurementId(field: string, value: unknown): string {
   if (typeof value !== 'string' || !MEASUREMENT_ID.test(value))
-    throw new ValidationError(field, 'must be a GA4 measurement id (G- and 4 to 20 capital letters or digits)');
+    throw new ValidationError(
+      field,
+      'must be a GA4 measurement id (G- and 4 to 20 capital letters or digits)',
+    );
   return value;
 }
 
@@ -96,7 +112,8 @@ class Ga4Dto {
 }
 
 function required<T>(field: string, value: T | undefined): T {
-  if (value === undefined) throw new ValidationError(field, 'is required (the integration is not set up yet)');
+  if (value === undefined)
+    throw new ValidationError(field, 'is required (the integration is not set up yet)');
   return value;
 }
 
@@ -110,26 +127,46 @@ export function parseGoogleAdsPut(
   now: Date,
 ): GoogleAdsIntegration {
   const dto = validateDto(GoogleAdsDto, body);
-  const pick = <T>(sent: string | undefined, parse: (value: string) => T, kept: T | undefined): T | undefined =>
-    sent === undefined ? kept : parse(sent);
+  const pick = <T>(
+    sent: string | undefined,
+    parse: (value: string) => T,
+    kept: T | undefined,
+  ): T | undefined => (sent === undefined ? kept : parse(sent));
   return {
     kind: 'google_ads',
     paused: pick(dto.state, (v) => parseState('state', v), current?.paused) ?? false,
-    customerId: required('customer_id', pick(dto.customer_id, (v) => parseCustomerId('', v), current?.customerId)),
+    customerId: required(
+      'customer_id',
+      pick(dto.customer_id, (v) => parseCustomerId('', v), current?.customerId),
+    ),
     loginCustomerId:
       pick(dto.login_customer_id, (v) => parseOptionalCustomerId('', v), current?.loginCustomerId) ?? null,
-    conversionActionId: required('conversion_action_id', pick(dto.conversion_action_id, (v) => v, current?.conversionActionId)),
+    conversionActionId: required(
+      'conversion_action_id',
+      pick(dto.conversion_action_id, (v) => v, current?.conversionActionId),
+    ),
     outcomeConversionActionId:
-      pick(dto.outcome_conversion_action_id, (v) => (v === '' ? null : v), current?.outcomeConversionActionId) ?? null,
+      pick(
+        dto.outcome_conversion_action_id,
+        (v) => (v === '' ? null : v),
+        current?.outcomeConversionActionId,
+      ) ?? null,
     callMinDuration:
       pick(dto.call_min_duration, (v) => Number(v), current?.callMinDuration) ?? DEFAULT_CALL_MIN_DURATION,
-    outcomeStatuses:
-      pick(dto.outcome_statuses, (v) => parseStatuses('', v), current?.outcomeStatuses) ?? [...CONVERTING_STATUSES],
+    outcomeStatuses: pick(dto.outcome_statuses, (v) => parseStatuses('', v), current?.outcomeStatuses) ?? [
+      ...CONVERTING_STATUSES,
+    ],
     enhancedConversions:
       pick(dto.enhanced_conversions, (v) => parseFlag('', v), current?.enhancedConversions) ?? false,
-    oauthClientId: required('oauth_client_id', pick(dto.oauth_client_id, (v) => v, current?.oauthClientId)),
+    oauthClientId: required(
+      'oauth_client_id',
+      pick(dto.oauth_client_id, (v) => v, current?.oauthClientId),
+    ),
     secrets: {
-      oauthClientSecret: required('oauth_client_secret', dto.oauth_client_secret ?? current?.secrets.oauthClientSecret),
+      oauthClientSecret: required(
+        'oauth_client_secret',
+        dto.oauth_client_secret ?? current?.secrets.oauthClientSecret,
+      ),
       refreshToken: required('refresh_token', dto.refresh_token ?? current?.secrets.refreshToken),
       developerToken: required('developer_token', dto.developer_token ?? current?.secrets.developerToken),
     },
@@ -138,7 +175,11 @@ export function parseGoogleAdsPut(
 }
 
 /** PUT /integrations/ga4, as for Google Ads. */
-export function parseGa4Put(body: Record<string, unknown>, current: Ga4Integration | null, now: Date): Ga4Integration {
+export function parseGa4Put(
+  body: Record<string, unknown>,
+  current: Ga4Integration | null,
+  now: Date,
+): Ga4Integration {
   const dto = validateDto(Ga4Dto, body);
   return {
     kind: 'ga4',

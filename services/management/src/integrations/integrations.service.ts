@@ -1,5 +1,10 @@
 import { NotFoundError } from '@trackline/domain';
-import type { Ga4Integration, GoogleAdsIntegration, IntegrationKind, PartnerIntegration } from './integration';
+import type {
+  Ga4Integration,
+  GoogleAdsIntegration,
+  IntegrationKind,
+  PartnerIntegration,
+} from './integration';
 import { parseGa4Put, parseGoogleAdsPut } from './integrations.dto';
 import type { IntegrationsStore } from './integrations.store';
 
@@ -16,7 +21,12 @@ export class IntegrationsService {
     return found;
   }
 
-  async put(partnerId: string, kind: IntegrationKind, body: Record<string, unknown>, now: Date): Promise<PartnerIntegration> {
+  async put(
+    partnerId: string,
+    kind: IntegrationKind,
+    body: Record<string, unknown>,
+    now: Date,
+  ): Promise<PartnerIntegration> {
     const current = await this.store.find(partnerId, kind);
     const integration =
       kind === 'google_ads'

@@ -56,10 +56,13 @@ export function parseOutcomePut(body: Record<string, unknown>, current: CdrOutco
       ? (current?.value ?? null)
       : parseOutcomeAmount('value', dto.value);
   const sentCurrency =
-    dto.currency === undefined || dto.currency === '' ? undefined : parseCurrencyCode('currency', dto.currency);
+    dto.currency === undefined || dto.currency === ''
+      ? undefined
+      : parseCurrencyCode('currency', dto.currency);
   const currency = value === null ? null : (sentCurrency ?? current?.currency ?? null);
   if (value !== null && currency === null) throw new ValidationError('currency', 'is required with a value');
-  if (value === null && sentCurrency !== undefined) throw new ValidationError('value', 'is required with a currency');
+  if (value === null && sentCurrency !== undefined)
+    throw new ValidationError('value', 'is required with a currency');
   const note = dto.note === undefined ? (current?.note ?? null) : parseNote('note', dto.note);
   return { status, value, currency, note };
 }

@@ -46,7 +46,8 @@ function byCallId(query: Record<string, string>): CdrReference {
   const unknown = Object.keys(query).find((key) => key !== 'call_id');
   if (unknown !== undefined) throw new ValidationError(unknown, 'is not a known query parameter');
   const callId = query.call_id;
-  if (callId === undefined) throw new ValidationError('call_id', 'is required (or name the record: /cdrs/<cdr_id>/outcome)');
+  if (callId === undefined)
+    throw new ValidationError('call_id', 'is required (or name the record: /cdrs/<cdr_id>/outcome)');
   const problem = callIdProblem(callId);
   if (problem !== undefined) throw new ValidationError('call_id', problem);
   return { callId };

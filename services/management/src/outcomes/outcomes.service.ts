@@ -29,7 +29,12 @@ export class OutcomesService {
     return found(reference, await this.reads.findRecord(partnerId, reference));
   }
 
-  async put(partnerId: string, reference: CdrReference, body: Record<string, unknown>, now: Date): Promise<Cdr> {
+  async put(
+    partnerId: string,
+    reference: CdrReference,
+    body: Record<string, unknown>,
+    now: Date,
+  ): Promise<Cdr> {
     return this.writes.run(async ({ records, webhooks, conversions }) => {
       const cdr = found(reference, await records.lockRecord(partnerId, reference));
       const next = parseOutcomePut(body, cdr.outcome);
@@ -45,5 +50,7 @@ export class OutcomesService {
 // Another partner's record is as unknown as a missing one.
 function found(reference: CdrReference, cdr: Cdr | null): Cdr {
   if (cdr !== null) return cdr;
-  throw new NotFoundError('cdrId' in reference ? `call record ${reference.cdrId}` : `call with call_id ${reference.callId}`);
+  throw new NotFoundError(
+    'cdrId' in reference ? `call record ${reference.cdrId}` : `call with call_id ${reference.callId}`,
+  );
 }

@@ -17,7 +17,12 @@ export interface MonthlyReportStore {
     timeZone: string;
   }): Promise<ReportFigureRow[]>;
   /** The outcomes of the customer's calls that started in [from, to), per status and currency. */
-  outcomeFigures(query: { partnerId: string; customerId: string; from: Date; to: Date }): Promise<OutcomeFigureRow[]>;
+  outcomeFigures(query: {
+    partnerId: string;
+    customerId: string;
+    from: Date;
+    to: Date;
+  }): Promise<OutcomeFigureRow[]>;
   /** The customer's sources (open and closed), for names in the per-source table. */
   sourceNames(partnerId: string, customerId: string): Promise<ReportSourceName[]>;
   /** The partner's customers with receive_monthly_report = 1 and an e-mail address, by id. */
@@ -63,7 +68,12 @@ export class TypeormMonthlyReportStore implements MonthlyReportStore {
     }));
   }
 
-  outcomeFigures(query: { partnerId: string; customerId: string; from: Date; to: Date }): Promise<OutcomeFigureRow[]> {
+  outcomeFigures(query: {
+    partnerId: string;
+    customerId: string;
+    from: Date;
+    to: Date;
+  }): Promise<OutcomeFigureRow[]> {
     return new TypeormCdrOutcomesStore(this.manager).outcomeFigures(query);
   }
 

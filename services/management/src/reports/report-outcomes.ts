@@ -20,7 +20,10 @@ export function assembleOutcomes(rows: readonly OutcomeFigureRow[]): ReportOutco
       status,
       calls: mine.reduce((total, row) => total + row.calls, 0),
       sums: mine
-        .filter((row): row is OutcomeFigureRow & { currency: string; value: string } => row.currency !== null && row.value !== null)
+        .filter(
+          (row): row is OutcomeFigureRow & { currency: string; value: string } =>
+            row.currency !== null && row.value !== null,
+        )
         .sort((a, b) => (a.currency < b.currency ? -1 : 1))
         .map((row) => ({ currency: row.currency, value: canonicalAmount(row.value) })),
     };
