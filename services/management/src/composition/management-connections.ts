@@ -41,6 +41,7 @@ const WORKER_POOLS = {
   notifications: 'trackline-management-notifications',
   reports: 'trackline-management-reports',
   dataLifecycle: 'trackline-management-lifecycle',
+  conversions: 'trackline-management-conversions',
 } as const;
 
 export type WorkerPool = keyof typeof WORKER_POOLS;

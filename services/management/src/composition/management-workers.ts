@@ -1,6 +1,7 @@
 import type { Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
 import type { DataLifecycleObserver } from '../data-lifecycle/data-lifecycle.job';
+import { startConversionExporter } from '../conversions/start-conversion-exporter';
 import { startDataLifecycle } from '../data-lifecycle/start-data-lifecycle';
 import {
   startNotificationWorker,
@@ -14,7 +15,10 @@ import { startMonthlyReportSchedule } from '../reports/start-monthly-report-sche
 // consumer runs inside the HTTP app, on the app's stores.
 
 export interface RunningWorkers {
-  /** Stops the report schedule, the notification worker and the data lifecycle job, in that order. */
+  /**
+   * Stops the report schedule, the notification worker, the data lifecycle job and the conversion
+   * exporter, in that order.
+   */
   stop(): Promise<void>;
 }
 
@@ -39,10 +43,12 @@ export async function startManagementWorkers(
   const notifications = await startNotifications(config, logger);
   const reports = await startMonthlyReportSchedule({ config, logger });
   const lifecycle = await startDataLifecycle({ config, logger, observer });
+  const conversions = await startConversionExporter(config, logger);
   return {
     stop: () =>
       Promise.resolve(reports?.stop())
         .finally(() => notifications.stop())
-        .finally(() => lifecycle.stop()),
+        .finally(() => lifecycle.stop())
+        .finally(() => conversions.stop()),
   };
 }

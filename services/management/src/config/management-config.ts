@@ -129,6 +129,10 @@ export interface ManagementConfig {
     baseDelayMs: number;
     /** Conversions taken per round; each partner's share is at most this divided by the partners with work. */
     batchSize: number;
+    /** Pause between rounds when nothing was due. */
+    pollMs: number;
+    /** Connections of the exporter's own pool, apart from the API's. */
+    databasePoolSize: number;
   };
   /** The monthly report e-mail (docs/reports.md). */
   reports: {
@@ -288,6 +292,8 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       maxAttempts: read.integer('CONVERSIONS_MAX_ATTEMPTS', 12, { min: 1, max: 100 }),
       baseDelayMs: read.integer('CONVERSIONS_BASE_DELAY_MS', 60_000, { min: 10, max: 3_600_000 }),
       batchSize: read.integer('CONVERSIONS_BATCH_SIZE', 100, { min: 1, max: 2_000 }),
+      pollMs: read.integer('CONVERSIONS_POLL_MS', 1_000, { min: 10, max: 600_000 }),
+      databasePoolSize: read.integer('CONVERSIONS_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
     },
     reports: {
       scheduleEnabled: read.boolean('REPORTS_SCHEDULE_ENABLED', true),
