@@ -103,7 +103,10 @@ export class ConversionExporter {
       const cdr = await this.record(row);
       if (this.deps.clock().getTime() - row.occurredAt.getTime() > GA4_MAX_AGE_MS)
         return { kind: 'dead', reason: 'older than the 72 hours GA4 accepts' };
-      const query = new URLSearchParams({ measurement_id: integration.measurementId, api_secret: integration.secrets.apiSecret });
+      const query = new URLSearchParams({
+        measurement_id: integration.measurementId,
+        api_secret: integration.secrets.apiSecret,
+      });
       const answer = await postToGoogle(
         `${this.settings.ga4BaseUrl}/mp/collect?${query.toString()}`,
         { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ga4Body(cdr, row)) },
@@ -135,7 +138,11 @@ export class ConversionExporter {
     if (sendable.length === 0) return;
     let verdicts;
     try {
-      verdicts = await this.deps.googleAds.upload(partnerId, integration, sendable.map((entry) => entry.conversion));
+      verdicts = await this.deps.googleAds.upload(
+        partnerId,
+        integration,
+        sendable.map((entry) => entry.conversion),
+      );
     } catch (error) {
       for (const { row } of sendable) await this.settle(row, failed(error));
       return;
@@ -176,7 +183,10 @@ export class ConversionExporter {
         return;
       }
       const retryAt = settle.kind === 'dead' ? null : nextAttemptAt(row.attempts, this.settings, now);
-      log.warn({ reason: settle.reason, retryAt }, retryAt === null ? 'conversion dead' : 'conversion failed; will retry');
+      log.warn(
+        { reason: settle.reason, retryAt },
+        retryAt === null ? 'conversion dead' : 'conversion failed; will retry',
+      );
       await this.deps.queue.fail(row.id, this.settings.workerId, settle.reason, now, retryAt);
     } catch (error) {
       log.error({ err: error }, 'could not record what became of the conversion');

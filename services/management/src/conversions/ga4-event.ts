@@ -22,7 +22,10 @@ export const GA4_MAX_AGE_MS = 72 * 3600 * 1000;
  * microseconds, and the session id when the page sent one. Amounts leave as JSON numbers, written
  * from the decimal string (GA4's `value` is a number); nothing about the caller is sent.
  */
-export function ga4Body(cdr: Pick<Cdr, 'durationSeconds' | 'marketing'>, row: ClaimedConversion): Record<string, unknown> {
+export function ga4Body(
+  cdr: Pick<Cdr, 'durationSeconds' | 'marketing'>,
+  row: ClaimedConversion,
+): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   if (cdr.marketing.gaSessionId !== null) params.session_id = cdr.marketing.gaSessionId;
   // GA4 counts an event toward engagement (and shows it in reports) only with an engagement time.
@@ -35,6 +38,8 @@ export function ga4Body(cdr: Pick<Cdr, 'durationSeconds' | 'marketing'>, row: Cl
   return {
     client_id: cdr.marketing.gaClientId,
     timestamp_micros: row.occurredAt.getTime() * 1000,
-    events: [{ name: row.outcome === null ? GA4_CALL_EVENT : GA4_OUTCOME_EVENTS[row.outcome.status], params }],
+    events: [
+      { name: row.outcome === null ? GA4_CALL_EVENT : GA4_OUTCOME_EVENTS[row.outcome.status], params },
+    ],
   };
 }

@@ -20,7 +20,11 @@ export type ConversionVerdict =
   | { outcome: 'refused'; reason: string };
 
 // Google has it already: a repeat after an answer that never reached us.
-const ALREADY_COUNTED = new Set(['ORDER_ID_ALREADY_IN_USE', 'CLICK_CONVERSION_ALREADY_EXISTS', 'DUPLICATE_ORDER_ID']);
+const ALREADY_COUNTED = new Set([
+  'ORDER_ID_ALREADY_IN_USE',
+  'CLICK_CONVERSION_ALREADY_EXISTS',
+  'DUPLICATE_ORDER_ID',
+]);
 // Google asks for a later try (a click less than six hours old, a new conversion action).
 const TRY_LATER = new Set(['TOO_RECENT_EVENT', 'TOO_RECENT_CONVERSION_ACTION', 'TOO_RECENT_CALL']);
 
@@ -38,7 +42,11 @@ export class GoogleAdsUploader {
     private readonly clock: () => Date,
   ) {}
 
-  async upload(partnerId: string, integration: GoogleAdsIntegration, conversions: readonly Record<string, unknown>[]): Promise<ConversionVerdict[]> {
+  async upload(
+    partnerId: string,
+    integration: GoogleAdsIntegration,
+    conversions: readonly Record<string, unknown>[],
+  ): Promise<ConversionVerdict[]> {
     const token = await this.accessToken(partnerId, integration);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
@@ -96,8 +104,9 @@ interface GoogleAdsError {
 /** Each conversion's verdict from a 200 answer's `partialFailureError`, by its index. */
 export function verdicts(body: unknown, count: number): ConversionVerdict[] {
   const result: ConversionVerdict[] = Array.from({ length: count }, () => ({ outcome: 'accepted' }));
-  const failure = (body as { partialFailureError?: { details?: { errors?: GoogleAdsError[] }[] } } | undefined)
-    ?.partialFailureError;
+  const failure = (
+    body as { partialFailureError?: { details?: { errors?: GoogleAdsError[] }[] } } | undefined
+  )?.partialFailureError;
   for (const detail of failure?.details ?? [])
     for (const error of detail.errors ?? []) {
       const element = error.location?.fieldPathElements?.find((path) => path.fieldName === 'conversions');
@@ -121,7 +130,10 @@ export function verdicts(body: unknown, count: number): ConversionVerdict[] {
  * (credentials, the manager link) wait for the partner to mend them; 429 and 5xx for Google.
  */
 function requestFailure(what: string, answer: GoogleAnswer): Error {
-  const error = (answer.body as { error?: { status?: string; message?: string; details?: { errors?: GoogleAdsError[] }[] } } | undefined)?.error;
+  const error = (
+    answer.body as
+      { error?: { status?: string; message?: string; details?: { errors?: GoogleAdsError[] }[] } } | undefined
+  )?.error;
   const code = Object.values(error?.details?.[0]?.errors?.[0]?.errorCode ?? {})[0];
   const reason = `${what} answered ${answer.status}${error?.status === undefined ? '' : ` ${error.status}`}${code === undefined ? '' : ` ${code}`}: ${error?.message ?? answer.text.slice(0, 200)}`;
   return answer.status === 400 ? new PermanentExportError(reason) : new RetryableExportError(reason);
