@@ -302,6 +302,18 @@ describe('calls become conversions, end to end', () => {
       }),
     ]);
     expect(await exporter.runOnce()).toBe(0);
+    // The operator sends dead conversions again; Google still refuses this one, with the same reason.
+    expect(await env.operator('conversions:requeue-dead', '--partner', PARTNER.advId)).toEqual([
+      'Requeued 1 dead conversion',
+    ]);
+    expect(await exporter.runOnce()).toBe(1);
+    expect(await outbox.forRecord(await partnerId(), unknownClick)).toEqual([
+      expect.objectContaining({
+        status: 'dead',
+        attempts: 1,
+        lastError: expect.stringContaining('CLICK_NOT_FOUND'),
+      }),
+    ]);
 
     // Too short for the partner's setting: nothing is queued.
     const short = await callFromPage('conv-call-3', { custnr: 'CONV-1', gclid: GCLID }, 20);
