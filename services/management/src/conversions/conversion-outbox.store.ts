@@ -42,11 +42,14 @@ export interface ConversionOutboxQueue {
 
 const ENQUEUE_SQL = `
   INSERT INTO "conversion_outbox" ("partner_id", "cdr_id", "destination", "order_id", "outcome_status",
-    "outcome_value", "outcome_currency", "occurred_at")
-  SELECT $1::bigint, $2::bigint, * FROM unnest($3::varchar[], $4::varchar[], $5::varchar[], $6::numeric[],
-    $7::varchar[], $8::timestamptz[])
+    "outcome_value", "outcome_currency", "occurred_at", "next_attempt_at")
+  SELECT $1::bigint, $2::bigint, c.*, least(c."occurred_at", now())
+    FROM unnest($3::varchar[], $4::varchar[], $5::varchar[], $6::numeric[], $7::varchar[], $8::timestamptz[])
+      AS c ("destination", "order_id", "outcome_status", "outcome_value", "outcome_currency", "occurred_at")
   ON CONFLICT ("partner_id", "destination", "order_id") DO NOTHING`;
 
+// Due from when it happened (or now, for a time ahead of the database's clock), so a worker whose
+// clock is the caller's sees it at once.
 // Each partner's due rows ranked by due time; every partner's first before any partner's second,
 // and no partner beyond its share. The lock re-checks the state, so a row another worker claimed
 // and committed in between is not taken twice.
