@@ -3658,6 +3658,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
@@ -3764,15 +3765,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
-            /** @description No `call_id`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
@@ -3822,15 +3815,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
-            /** @description No `call_id`, or a field breaks a rule. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
@@ -4672,6 +4657,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
@@ -4783,6 +4769,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
@@ -4822,6 +4809,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
@@ -4916,6 +4904,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];

@@ -2,6 +2,7 @@ import { callIdProblem } from '@trackline/contracts';
 import { NotFoundError, ValidationError } from '@trackline/domain';
 import type { CdrReference } from '../cdrs/cdr-outcomes.store';
 import type { RouteDefinition } from '../http/route-definition';
+import { refuseUnknownQuery } from '../validation/query-parameters';
 import { isBigintId } from '../validation/record-id';
 import { OUTCOME_NAMES, toOutcomeRecord } from './outcome-record';
 import type { OutcomesService } from './outcomes.service';
@@ -20,13 +21,18 @@ export function outcomeRoutes(service: OutcomesService): RouteDefinition[] {
     {
       method: 'GET',
       path: '/cdrs/:cdrId/outcome',
-      handle: async ({ partner, params }) => answer(await service.get(partner.id, byId(params))),
+      handle: async ({ partner, params, query }) => {
+        refuseUnknownQuery(query);
+        return answer(await service.get(partner.id, byId(params)));
+      },
     },
     {
       method: 'PUT',
       path: '/cdrs/:cdrId/outcome',
-      handle: async ({ partner, params, body, now }) =>
-        answer(await service.put(partner.id, byId(params), body, now)),
+      handle: async ({ partner, params, query, body, now }) => {
+        refuseUnknownQuery(query);
+        return answer(await service.put(partner.id, byId(params), body, now));
+      },
     },
     {
       method: 'GET',
@@ -43,8 +49,7 @@ export function outcomeRoutes(service: OutcomesService): RouteDefinition[] {
 }
 
 function byCallId(query: Record<string, string>): CdrReference {
-  const unknown = Object.keys(query).find((key) => key !== 'call_id');
-  if (unknown !== undefined) throw new ValidationError(unknown, 'is not a known query parameter');
+  refuseUnknownQuery(query, ['call_id']);
   const callId = query.call_id;
   if (callId === undefined)
     throw new ValidationError('call_id', 'is required (or name the record: /cdrs/<cdr_id>/outcome)');
