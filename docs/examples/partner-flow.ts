@@ -53,7 +53,7 @@ export async function setUpCustomer(
   await api.request('post', '/sources', {
     body: { customer_id: customerId, name: 'Main ad', phonenr: customer.phonenr },
   });
-  const listed = await api.request('get', '/sources', { query: { customer_id: customerId } });
+  const listed = await api.request('get', '/sources', { params: { query: { customer_id: customerId } } });
   return { customerId, sources: listed.data.sources };
 }
 
@@ -93,10 +93,12 @@ export async function callRecords(
   toDate: string,
   page = 0,
 ): Promise<CdrsPage> {
-  const answer = await api.request('get', '/statistics/cdrs', {
-    query: { customer_id: customerId, from_date: fromDate, to_date: toDate, page, pagesize: 100 },
+  // openapi-fetch's own form: the error comes back as `error` instead of being thrown.
+  const { data, error, response } = await api.GET('/statistics/cdrs', {
+    params: { query: { customer_id: customerId, from_date: fromDate, to_date: toDate, page, pagesize: 100 } },
   });
-  return answer.data;
+  if (data === undefined) throw new Error(`call records: HTTP ${response.status} ${JSON.stringify(error)}`);
+  return data;
 }
 
 /**

@@ -21,6 +21,7 @@ export {
   WebhookVerificationError,
   type CallWebhookEvent,
   type CustomerCreatedWebhookEvent,
+  type PoolExhaustedWebhookEvent,
   type TestWebhookEvent,
   type VerifyWebhookOptions,
   type WebhookEvent,

@@ -1,51 +1,40 @@
-import { DigestSession, type DigestAlgorithm } from './digest';
+import createClient, {
+  type Client,
+  type ClientPathsWithMethod,
+  type FetchResponse,
+  type MaybeOptionalInit,
+} from 'openapi-fetch';
+import type { DigestAlgorithm } from './digest';
+import { createDigestFetch, type DigestFetch } from './digest-fetch';
 import { errorMessage, TracklineApiError, type RateLimitState } from './errors';
 import type { paths } from './generated/management';
+import type { TransportOptions } from './http-transport';
 import { rateLimitOf } from './rate-limit-fields';
-import { HttpTransport, type RawAnswer, type TransportOptions } from './http-transport';
 
 export type ManagementPaths = paths;
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
+/** The openapi-fetch client of the management API, typed from docs/openapi/management.yaml. */
+export type ManagementApiClient = Client<paths, 'application/json'>;
+
 /** The paths of the management API that have operation `M`. */
-export type PathWith<M extends HttpMethod> = {
-  [P in keyof paths]: paths[P][M] extends { responses: unknown } ? P : never;
-}[keyof paths];
+export type PathWith<M extends HttpMethod> = ClientPathsWithMethod<ManagementApiClient, M>;
 
-type Operation<P extends keyof paths, M extends HttpMethod> = NonNullable<paths[P][M]>;
-type JsonOf<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
+/** What a call of the operation takes, as openapi-fetch has it: `{ params: { path, query }, body }`. */
+export type RequestOptions<P extends PathWith<M>, M extends HttpMethod> = MaybeOptionalInit<paths[P], M>;
 
-/** The JSON body of the operation's success answer (200, 201 or 202). */
-export type SuccessBody<P extends keyof paths, M extends HttpMethod> =
-  Operation<P, M> extends { responses: infer R }
-    ? R extends { 200: infer A }
-      ? JsonOf<A>
-      : R extends { 201: infer A }
-        ? JsonOf<A>
-        : R extends { 202: infer A }
-          ? JsonOf<A>
-          : never
-    : never;
+/** The options argument may be left out when nothing in it is required (MaybeOptionalInit says so). */
+type OptionsArgument<Init> = undefined extends Init ? [Init?] : [Init];
 
-type PathParamsOf<O> = O extends { parameters: { path: infer Params } } ? Params : never;
-type QueryOf<O> = O extends { parameters: { query?: infer Query } } ? Query : never;
-type BodyOf<O> = O extends { requestBody?: infer Body } ? NonNullable<Body> : never;
-
-/** What a call of the operation takes: path parameters, query and JSON body, each when it has them. */
-export type RequestOptions<P extends keyof paths, M extends HttpMethod> = ([
-  NonNullable<PathParamsOf<Operation<P, M>>>,
-] extends [never]
-  ? { params?: never }
-  : { params: PathParamsOf<Operation<P, M>> }) &
-  ([NonNullable<QueryOf<Operation<P, M>>>] extends [never]
-    ? { query?: never }
-    : { query?: QueryOf<Operation<P, M>> }) &
-  ([BodyOf<Operation<P, M>>] extends [never] ? { body?: never } : { body: JsonOf<BodyOf<Operation<P, M>>> });
+/** The JSON body of the operation's success answer. */
+export type SuccessBody<P extends PathWith<M>, M extends HttpMethod> = NonNullable<
+  FetchResponse<NonNullable<paths[P][M]>, RequestOptions<P, M>, 'application/json'>['data']
+>;
 
 export interface ApiResult<T> {
   status: number;
   data: T;
-  /** The account's request budget after this request. */
+  /** The account's request budget after this request; undefined for an account without a limit. */
   rateLimit: RateLimitState | undefined;
 }
 
@@ -59,38 +48,47 @@ export interface ManagementClientOptions extends TransportOptions {
 }
 
 /**
- * The management API with HTTP digest authentication done for the caller (RFC 7616, qop=auth,
- * MD5 or SHA-256): the first request learns a nonce from the server's 401, every later one reuses
- * it with a growing `nc` (no extra round trip), and a 401 carrying a fresh challenge — an expired
- * nonce (`stale=true`), or a count overtaken by a concurrent request — is retried once on the new
- * nonce. Requests and answers are typed from docs/openapi/management.yaml; bodies go as JSON, and
+ * The management API through openapi-fetch, with HTTP digest authentication as its fetch
+ * (digest-fetch.ts). `GET`, `POST`, `PUT` and `DELETE` are openapi-fetch's own and resolve to
+ * `{ data, error, response }` (`openapi` is the whole openapi-fetch client, for its middleware);
+ * `request` calls the same operations and throws an error status as TracklineApiError;
  * `requestXml` returns an answer's XML form as text.
  */
 export class ManagementClient {
-  private readonly transport: HttpTransport;
-  private readonly session: DigestSession;
-  private readonly basePath: string;
+  /** The openapi-fetch client, its fetch the digest-authenticating one. */
+  readonly openapi: ManagementApiClient;
+  readonly GET: ManagementApiClient['GET'];
+  readonly POST: ManagementApiClient['POST'];
+  readonly PUT: ManagementApiClient['PUT'];
+  readonly DELETE: ManagementApiClient['DELETE'];
+  private readonly digest: DigestFetch;
 
   constructor(options: ManagementClientOptions) {
     const base = new URL(options.baseUrl);
-    this.basePath = base.pathname.replace(/\/$/, '');
-    this.transport = new HttpTransport(base, options);
-    this.session = new DigestSession(options.username, options.password, options.algorithm ?? 'MD5');
+    this.digest = createDigestFetch(base, {
+      ...options,
+      algorithm: options.algorithm ?? 'MD5',
+    });
+    this.openapi = createClient<paths, 'application/json'>({
+      baseUrl: base.href.replace(/\/$/, ''),
+      fetch: this.digest.fetch,
+      headers: { Accept: 'application/json' },
+    });
+    ({ GET: this.GET, POST: this.POST, PUT: this.PUT, DELETE: this.DELETE } = this.openapi);
   }
 
   /** Calls one operation; throws TracklineApiError for an error status. */
   async request<M extends HttpMethod, P extends PathWith<M>>(
     method: M,
     path: P,
-    ...[options]: object extends RequestOptions<P, M> ? [RequestOptions<P, M>?] : [RequestOptions<P, M>]
+    ...[options]: OptionsArgument<RequestOptions<P, M>>
   ): Promise<ApiResult<SuccessBody<P, M>>> {
     // The document lists the `.xml` path forms too; their answers are no JSON to type.
     if (/\.xml(\/|$)/.test(path)) throw new Error(`${path} answers XML: call requestXml for it`);
-    const answer = await this.call(method, path, options, 'application/json');
-    const data = answer.text === '' ? undefined : (JSON.parse(answer.text) as unknown);
-    const rateLimit = rateLimitOf(answer.headers);
-    if (answer.status >= 400) throw apiError(answer, errorMessage(answer.status, data), data, rateLimit);
-    return { status: answer.status, data: data as SuccessBody<P, M>, rateLimit };
+    const { data, error, response } = await this.call(method, path, options, {});
+    const rateLimit = rateLimitOf(response.headers);
+    if (!response.ok) throw apiError(response, errorMessage(response.status, error), error, rateLimit);
+    return { status: response.status, data: data as SuccessBody<P, M>, rateLimit };
   }
 
   /**
@@ -102,31 +100,16 @@ export class ManagementClient {
   async requestXml<M extends HttpMethod, P extends PathWith<M>>(
     method: M,
     path: P,
-    ...[options]: object extends RequestOptions<P, M> ? [RequestOptions<P, M>?] : [RequestOptions<P, M>]
+    ...[options]: OptionsArgument<RequestOptions<P, M>>
   ): Promise<ApiResult<string>> {
-    const answer = await this.call(method, path, options, 'application/xml');
-    const rateLimit = rateLimitOf(answer.headers);
-    if (answer.status >= 400)
-      throw apiError(answer, xmlErrorMessage(answer.status, answer.text), answer.text, rateLimit);
-    return { status: answer.status, data: answer.text, rateLimit };
-  }
-
-  private call(
-    method: HttpMethod,
-    path: string,
-    options: object | undefined,
-    accept: string,
-  ): Promise<RawAnswer> {
-    const { params, query, body } = (options ?? {}) as {
-      params?: Record<string, unknown>;
-      query?: Record<string, unknown>;
-      body?: unknown;
-    };
-    const target = this.target(path, params, query);
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { Accept: accept };
-    if (text !== undefined) headers['Content-Type'] = 'application/json';
-    return this.authenticated(method.toUpperCase(), target, headers, text);
+    const { data, error, response } = await this.call(method, path, options, {
+      parseAs: 'text',
+      headers: { Accept: 'application/xml' },
+    });
+    const rateLimit = rateLimitOf(response.headers);
+    const text = String((response.ok ? data : error) ?? '');
+    if (!response.ok) throw apiError(response, xmlErrorMessage(response.status, text), text, rateLimit);
+    return { status: response.status, data: text, rateLimit };
   }
 
   /** `GET /miscellaneous/ping`: true when the credentials and this server's address are accepted. */
@@ -136,58 +119,35 @@ export class ManagementClient {
 
   /** Closes the kept-alive connections. */
   close(): void {
-    this.transport.close();
+    this.digest.close();
   }
 
-  private async authenticated(
-    method: string,
-    target: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-  ): Promise<RawAnswer> {
-    if (!this.session.ready) {
-      const first = await this.transport.send(method, target, headers, body);
-      if (first.status !== 401 || !this.session.adopt(first.headers['www-authenticate'])) return first;
-    }
-    const answer = await this.send(method, target, headers, body);
-    if (answer.status === 401 && this.session.adopt(answer.headers['www-authenticate']))
-      return this.send(method, target, headers, body);
-    return answer;
-  }
-
-  private send(method: string, target: string, headers: Record<string, string>, body: string | undefined) {
-    // The digest covers the request target exactly as it goes on the request line.
-    const authorization = this.session.authorize(method, target);
-    return this.transport.send(method, target, { ...headers, Authorization: authorization }, body);
-  }
-
-  private target(
+  private call(
+    method: HttpMethod,
     path: string,
-    params: Record<string, unknown> | undefined,
-    query: Record<string, unknown> | undefined,
-  ) {
-    const filled = path.replace(/\{(\w+)\}/g, (_match, name: string) => {
-      const value = params?.[name];
-      if (value === undefined) throw new Error(`no value for {${name}} of ${path}`);
-      return encodeURIComponent(String(value));
-    });
-    const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {}))
-      if (value !== undefined && value !== null) search.set(key, String(value));
-    const queryText = search.toString();
-    return `${this.basePath}${filled}${queryText === '' ? '' : `?${queryText}`}`;
+    options: object | undefined,
+    extra: { parseAs?: 'text'; headers?: Record<string, string> },
+  ): Promise<{ data?: unknown; error?: unknown; response: Response }> {
+    // The method's own generics have checked the options; openapi-fetch's union of every path's
+    // options is more than the compiler follows here.
+    const untyped = this.openapi.request as unknown as (
+      method: string,
+      path: string,
+      init: object,
+    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    return untyped(method, path, { ...options, ...extra });
   }
 }
 
 function apiError(
-  answer: RawAnswer,
+  response: Response,
   message: string,
   body: unknown,
   rateLimit: RateLimitState | undefined,
 ): TracklineApiError {
-  const retryAfter = Number(answer.headers['retry-after']);
+  const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
   return new TracklineApiError(
-    answer.status,
+    response.status,
     message,
     body,
     rateLimit,

@@ -7,6 +7,17 @@ describe('the RateLimit fields', () => {
     ).toEqual({ limit: 600, remaining: 412, resetSeconds: 40 });
   });
 
+  it('reads them from a fetch Headers too, as openapi-fetch answers carry them', () => {
+    const headers = new Headers({
+      'RateLimit-Policy': '"default";q=90;w=60',
+      RateLimit: '"default";r=3;t=7',
+    });
+    expect([rateLimitOf(headers), rateLimitOf(new Headers())]).toEqual([
+      { limit: 90, remaining: 3, resetSeconds: 7 },
+      undefined,
+    ]);
+  });
+
   it('takes the quota of the policy the current state names', () => {
     expect(
       rateLimitOf({

@@ -30,12 +30,16 @@ export function parsePolicyList(value: string | string[] | undefined): PolicyIte
 
 /**
  * The account's budget from `RateLimit-Policy` (`q`, the quota) and `RateLimit` (`r` left, `t`
- * seconds to the window's end), both naming the same policy (docs/partner-api.md, Rate limit).
+ * seconds to the window's end), both naming the same policy (docs/partner-api.md, Rate limit):
+ * from Node's `IncomingHttpHeaders` or a fetch `Headers`. Undefined when the answer carries no
+ * limit (an account the operator set to none).
  */
-export function rateLimitOf(headers: IncomingHttpHeaders): RateLimitState | undefined {
-  const current = parsePolicyList(headers['ratelimit'])?.[0];
+export function rateLimitOf(headers: IncomingHttpHeaders | Headers): RateLimitState | undefined {
+  const field = (name: string) =>
+    headers instanceof Headers ? (headers.get(name) ?? undefined) : headers[name];
+  const current = parsePolicyList(field('ratelimit'))?.[0];
   if (current === undefined) return undefined;
-  const policy = parsePolicyList(headers['ratelimit-policy'])?.find((item) => item.name === current.name);
+  const policy = parsePolicyList(field('ratelimit-policy'))?.find((item) => item.name === current.name);
   const [limit, remaining, resetSeconds] = [
     policy?.params.get('q'),
     current.params.get('r'),

@@ -17,6 +17,13 @@ export interface CustomerCreatedWebhookEvent {
   data: Schemas['Customer'];
 }
 
+/** An hour whose share of recycled bindings passed the partner's threshold (docs/pool-sizing.md). */
+export interface PoolExhaustedWebhookEvent {
+  type: 'pool.exhausted';
+  timestamp: string;
+  data: Schemas['PoolExhausted'];
+}
+
 export interface TestWebhookEvent {
   type: 'webhook.test';
   timestamp: string;
@@ -24,7 +31,8 @@ export interface TestWebhookEvent {
 }
 
 /** A verified delivery's body, narrowed by `type`. */
-export type WebhookEvent = CallWebhookEvent | CustomerCreatedWebhookEvent | TestWebhookEvent;
+export type WebhookEvent =
+  CallWebhookEvent | CustomerCreatedWebhookEvent | PoolExhaustedWebhookEvent | TestWebhookEvent;
 
 export type WebhookVerificationFailure =
   | 'bad-secret'

@@ -13,4 +13,5 @@ export * from './text-rules';
 export * from './accept-rules';
 export * from './field-label';
 export * from './dial-outcome.codec';
+export * from './pool-stats.codec';
 export * from './marketing-ids';

@@ -30,6 +30,7 @@ describe('partner keys', () => {
       keys.webSession('5d0c0d7e-7a39-4a53-9d43-3f0d7ab0c2a1'),
       keys.appSession('visitor}{42'),
       keys.call('call-1'),
+      keys.poolStats(493_000),
     ];
     for (const key of all) {
       expect(key.startsWith('tl:{p:acme}:')).toBe(true);

@@ -83,6 +83,12 @@ export interface PartnerKeys {
   callDial(callId: string): string;
   /** String `1`: the answering phone pressed 1 to take this screened call (docs/telephony.md), 7 days. */
   callScreen(callId: string): string;
+  /**
+   * Hash of one hour's pool telemetry (`pool-stats.codec.ts`), counted by the allocation script;
+   * `hour` = epoch ms ÷ 3,600,000 (whole hours since 1970, UTC). Expires `POOL_STATS_KEEP_HOURS`
+   * after the hour ends.
+   */
+  poolStats(hour: number): string;
 }
 
 /** All key names of one partner. Builders are cheap; callers on the hot path may still keep one. */
@@ -102,6 +108,7 @@ export function partnerKeys(prefix: string, advId: string): PartnerKeys {
     call: (callId) => `${base}call:${callId}`,
     callDial: (callId) => `${base}call-dial:${callId}`,
     callScreen: (callId) => `${base}screened:${callId}`,
+    poolStats: (hour) => `${base}pool-stats:${hour}`,
   };
 }
 

@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
+import { referenceView } from './api-reference-view';
 
 /** A service's OpenAPI document, read once at start, in the forms `GET /openapi.{yaml,json}` serve. */
 export interface ApiDocument {
   title: string;
   yaml: string;
   json: string;
+  /** What the viewer is given (api-reference-view.ts), as JSON. */
+  viewJson: string;
 }
 
 /** The paths every service serves its reference under (docs/partner-api.md, API reference). */
@@ -38,7 +41,12 @@ export function loadApiDocument(file: string, root = join(__dirname, '../../..')
   const yaml = readFileSync(path, 'utf8');
   const parsed = parse(yaml) as { info?: { title?: unknown } };
   if (typeof parsed?.info?.title !== 'string') throw new Error(`${path} is not an OpenAPI document`);
-  return { title: parsed.info.title, yaml, json: JSON.stringify(parsed) };
+  return {
+    title: parsed.info.title,
+    yaml,
+    json: JSON.stringify(parsed),
+    viewJson: JSON.stringify(referenceView(parsed)),
+  };
 }
 
 let script: Buffer | undefined;
@@ -54,8 +62,11 @@ export function apiReferenceScript(): Buffer {
 }
 
 /**
- * The HTML of `GET /docs`. URLs are relative (`docs/…` and `openapi.json` from `/docs` name
- * `/docs/…` and `/openapi.json`), so the page also works behind a proxy that adds a path prefix.
+ * The HTML of `GET /docs`. The viewer gets the document in the page (its reference view, where
+ * each operation is listed once); the download it offers would be that view, so it offers none and
+ * the document's description points to `/openapi.json` and `/openapi.yaml`. URLs are relative
+ * (`docs/…` from `/docs` names `/docs/…`), so the page also works behind a proxy that adds a path
+ * prefix.
  * The mount point is not `#api-reference`: the bundle mounts an empty viewer of its own on an
  * element with that id, which showed as a loading skeleton above the reference. Every script
  * comes from the service. The viewer's stylesheet still names its vendor's web fonts
@@ -64,8 +75,11 @@ export function apiReferenceScript(): Buffer {
  */
 export function apiReferencePage(document: ApiDocument): string {
   const title = escapeHtml(document.title);
+  // Parsed back so the configuration's `content` is the object itself, not a string to parse twice;
+  // `<` is escaped so no text of the document can close the script element.
   const configuration = JSON.stringify({
-    url: API_REFERENCE_PATHS.json.slice(1),
+    content: JSON.parse(document.viewJson) as unknown,
+    documentDownloadType: 'none',
     withDefaultFonts: false,
     // The sidebar lists every operation at once: the APIs are small enough to read as a whole.
     defaultOpenAllTags: true,
@@ -73,7 +87,7 @@ export function apiReferencePage(document: ApiDocument): string {
     // Both would call the viewer vendor's hosted services (API_REFERENCE_CSP refuses them anyway).
     agent: { disabled: true },
     mcp: { disabled: true },
-  });
+  }).replace(/</g, '\\u003c');
   return `<!doctype html>
 <html lang="en">
   <head>

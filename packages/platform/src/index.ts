@@ -10,3 +10,4 @@ export * from './shared-settings';
 export * from './lua-script';
 export * from './api-reference';
 export * from './bounded-body';
+export * from './polling-worker';

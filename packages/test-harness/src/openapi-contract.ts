@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { jsonOfXml } from './xml-answer';
 
 /** One answer as a test client received it, with what the client asked. */
 export interface ObservedExchange {
@@ -26,6 +27,11 @@ export interface ContractOptions {
    * request line or headers over the server's limit), as the document's description says.
    */
   platformStatuses?: readonly number[];
+  /**
+   * The element name of one item of an array field in an XML answer, where it is not the field's
+   * name without its plural ending (`used_by` → `item`).
+   */
+  xmlItemNames?: Readonly<Record<string, string>>;
 }
 
 type Json = Record<string, unknown>;
@@ -42,7 +48,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
  * Checks answers against an OpenAPI 3.1 document: the operation (path and method) must exist, the
  * status must be documented for it, the content type must be one the status documents, a JSON body
  * must match that media type's schema (ajv, JSON Schema 2020-12 with formats) and the headers the
- * response marks `required` must be there. An answer to a path the document does not have (an
+ * response marks `required` must be there. An XML body is read back into the JSON answer it stands
+ * for (xml-answer.ts) and validated against the JSON form's schema of the same response, so the two
+ * forms cannot drift apart. An answer to a path the document does not have (an
  * unknown path's 404) is not the document's business and is only counted; a 405 or 501 for a
  * method a known path lacks is the documented platform rule (the document's description).
  */
@@ -153,6 +161,8 @@ export class OpenApiContract {
       return [`content type "${contentType}" is not one of ${Object.keys(content).join(', ')}`];
     if (exchange.method.toUpperCase() === 'HEAD') return [];
     const media = content[contentType];
+    if (/xml/.test(contentType) && content['application/json']?.schema !== undefined)
+      return this.xmlProblems(content['application/json'].schema, pointer, exchange.body);
     if (media.schema === undefined || !/json/.test(contentType)) return [];
     let body: unknown;
     try {
@@ -160,10 +170,34 @@ export class OpenApiContract {
     } catch {
       return ['the body is not JSON'];
     }
-    const validate = this.validator([...pointer, 'content', contentType, 'schema']);
-    if (validate(body)) return [];
+    return this.schemaProblems([...pointer, 'content', contentType, 'schema'], body, 'body');
+  }
+
+  /** An XML answer read as the JSON answer it stands for, then held to the JSON form's schema. */
+  private xmlProblems(jsonSchema: unknown, pointer: string[], xml: string): string[] {
+    const { json, problems } = jsonOfXml(
+      xml,
+      jsonSchema,
+      (schema) => this.resolve(schema, []).node,
+      (field) => this.xmlItemName(field),
+    );
+    if (problems.length > 0 || json === undefined) return problems.map((problem) => `xml: ${problem}`);
+    return this.schemaProblems([...pointer, 'content', 'application/json', 'schema'], json, 'xml as json');
+  }
+
+  private xmlItemName(field: string): string {
+    const named = this.options.xmlItemNames?.[field];
+    if (named !== undefined) return named;
+    if (field.endsWith('ies')) return `${field.slice(0, -3)}y`;
+    return field.endsWith('s') && field.length > 1 ? field.slice(0, -1) : 'item';
+  }
+
+  private schemaProblems(pointer: string[], value: unknown, label: string): string[] {
+    const validate = this.validator(pointer);
+    if (validate(value)) return [];
     return (validate.errors ?? []).map(
-      (error) => `body${error.instancePath} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`,
+      (error) =>
+        `${label}${error.instancePath} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`,
     );
   }
 

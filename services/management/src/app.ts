@@ -114,10 +114,12 @@ export async function createManagementApp(
     logger,
     routes: [...routes, ...(options.extraRoutes ?? [])],
     authenticator,
-    rateLimit:
-      rateLimiter === undefined
-        ? undefined
-        : { limiter: rateLimiter, clock, count: (result) => metrics.rateLimit(result) },
+    rateLimit: {
+      limiter: rateLimiter,
+      defaultPerMinute: config.rateLimitPerMinute,
+      clock,
+      count: (result) => metrics.rateLimit(result),
+    },
     trustedProxies: config.trustProxy,
     readiness: readinessChecks(dataSource, redis, readDataSource, config.readinessTimeoutMs),
     metrics: {

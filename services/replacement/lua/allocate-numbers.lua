@@ -10,6 +10,7 @@
 -- KEYS[4] bindings hash: pool number -> binding JSON (layout in @trackline/contracts binding.codec.ts)
 -- KEYS[5] customer-seen stream
 -- KEYS[6] customers:sent hash: custnr -> marker of the values last appended to the stream
+-- KEYS[7] pool-stats hash of the hour of `now` (fields in @trackline/contracts pool-stats.codec.ts)
 -- ARGV[1] now, epoch ms            ARGV[2] session ttl, ms
 -- ARGV[3] release time, epoch ms: now + session ttl + hold-back (a number is free again from then)
 -- ARGV[4] session end, epoch ms: now + session ttl
@@ -101,6 +102,7 @@ end
 
 local result = { 'ok', sid }
 local bindingWrites, newNumbers, sessionWrites, sessionDrops
+local recycledCount = 0
 -- Session numbers this request shows (each once), to know whether any is left to slide.
 local shown = 0
 for i = 1, count do
@@ -138,6 +140,7 @@ for i = 1, count do
     number, recycled = chooseNumber()
     if #candidates == 0 then return { 'no_pool' } end -- an empty sorted set does not exist
     if number then
+      if recycled == 'true' then recycledCount = recycledCount + 1 end
       local binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. ARGV[1] ..
         ',"context":' .. context .. '}'
       used[number] = binding
@@ -188,6 +191,32 @@ if newNumbers then
   end
   redis.call('ZADD', KEYS[3], unpack(scores))
 end
+
+-- Pool telemetry (docs/redis-keys.md, Pool telemetry). Only a request that starts a session or
+-- binds a number counts, so a returning visitor's request pays nothing here. The held count rises
+-- only when a free number is bound, so the hour's peak is compared and set only then; a recycled
+-- binding leaves it unchanged at the whole pool (nothing was free), which the hour's first
+-- recycling records, for an hour that began with the pool already full. The expiry is set when a
+-- counter is created: a few times an hour, not per request.
+local stats = KEYS[7]
+local created = false
+if isNew then created = redis.call('HINCRBY', stats, 'sessions', 1) == 1 end
+if newNumbers then
+  local issued = #newNumbers
+  if redis.call('HINCRBY', stats, 'issued', issued) == issued then created = true end
+  local firstRecycling = false
+  if recycledCount > 0 and redis.call('HINCRBY', stats, 'recycled', recycledCount) == recycledCount then
+    created = true
+    firstRecycling = true
+  end
+  if issued > recycledCount or firstRecycling then
+    local leased = redis.call('ZCOUNT', KEYS[3], '(' .. ARGV[1], '+inf')
+    if leased > tonumber(redis.call('HGET', stats, 'peak') or '0') then redis.call('HSET', stats, 'peak', leased) end
+  end
+end
+-- Until the end of the hour plus POOL_STATS_KEEP_HOURS (48, contracts' pool-stats.codec.ts), on
+-- the request's clock like every other rule here.
+if created then redis.call('PEXPIRE', stats, (math.floor(now / 3600000) + 49) * 3600000 - now) end
 if bindingWrites then redis.call('HSET', KEYS[4], unpack(bindingWrites)) end
 
 -- Sliding expiry: the session's numbers not shown on this page stay held as long as the session lives.

@@ -46,7 +46,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The partner's number pool and its use right now */
+        /** The partner's number pool, its use right now, its last 30 days and the size they call for */
         get: operations["listNumberPools"];
         put?: never;
         post?: never;
@@ -828,6 +828,87 @@ export interface components {
             bound: string;
             /** @description bound / size; null for an empty pool */
             utilisation: string | null;
+            last_30_days?: components["schemas"]["PoolUtilisation"];
+            recommendation?: components["schemas"]["PoolRecommendation"];
+        };
+        /** @description Pool telemetry added up over a span (see pool-sizing.md). */
+        PoolCounts: {
+            /** @description new visitor sessions */
+            sessions: string;
+            /** @description bindings made: a pool number given to a session */
+            issued: string;
+            /** @description bindings taken from another live session because no number was free */
+            recycled: string;
+            /** @description recycled / issued; null without bindings */
+            recycled_share: string | null;
+            /** @description most pool numbers held at once (highest hour) */
+            peak_leased: string;
+            /** @description call records that started in the span on a pool binding (attribution session, recycled, after_session) */
+            pool_calls: string;
+            /** @description pool_calls / issued; null without bindings */
+            calls_per_binding: string | null;
+        };
+        /** @description One hour's pool telemetry (UTC); also the `data` of the `pool.exhausted` webhook. */
+        PoolHour: components["schemas"]["PoolCounts"] & {
+            /**
+             * Format: date-time
+             * @description the hour's start
+             */
+            hour: string;
+            /** @description λ: sessions / 3600 */
+            sessions_per_second: string;
+        };
+        /** @description The `data` of a `pool.exhausted` webhook event (see webhooks.md). */
+        PoolExhausted: components["schemas"]["PoolHour"] & {
+            /** @description the partner's pool-exhausted-share that recycled_share passed */
+            threshold: string;
+        };
+        PoolDay: components["schemas"]["PoolCounts"] & {
+            /**
+             * Format: date
+             * @description a UTC day with traffic
+             */
+            date: string;
+        };
+        PoolUtilisation: components["schemas"]["PoolCounts"] & {
+            /**
+             * Format: date-time
+             * @description the window's start: 30 days before the current hour
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description now
+             */
+            to: string;
+            /** @description the hour with the most new sessions (the earliest of equals); null without any */
+            busiest_hour: components["schemas"]["PoolHour"] | null;
+            days: components["schemas"]["PoolDay"][];
+        };
+        /**
+         * @description The smallest pool size N whose Erlang B blocking B(N, A) ≤ target_overflow, for the offered
+         *     load A = λ × T of the busiest hour; B(0) = 1, B(n) = A·B(n−1) / (n + A·B(n−1)).
+         */
+        PoolRecommendation: {
+            target_overflow: string;
+            /** @description λ, new sessions per second in the busiest hour */
+            arrival_rate: string;
+            /** @description the partner's session lifetime (s) */
+            session_ttl: string;
+            /** @description the partner's hold-back (s) */
+            hold_back: string;
+            /** @description T = session_ttl + hold_back */
+            hold_seconds: string;
+            /** @description A = λ × T, erlangs */
+            offered_load: string;
+            /** @description N */
+            recommended_size: string;
+            /** @description B(N, A) */
+            blocking_at_recommended: string;
+            /** @description the pool's size today */
+            current_size: string;
+            /** @description B(size, A) */
+            blocking_at_current: string;
         };
         NumberPools: {
             number_pools: components["schemas"]["NumberPool"][];
@@ -1162,7 +1243,7 @@ export interface components {
             cdrs: (components["schemas"]["Cdr"] | components["schemas"]["CdrExtended"])[];
         };
         /**
-         * @description Comma-separated, no duplicates, from call.completed, call.missed, voicemail.new, customer.created, call.outcome.
+         * @description Comma-separated, no duplicates, from call.completed, call.missed, voicemail.new, customer.created, pool.exhausted, call.outcome.
          * @example call.completed,call.missed
          */
         WebhookEvents: string;
@@ -1510,7 +1591,11 @@ export interface components {
                 "application/xml": components["schemas"]["XmlDocument"];
             };
         };
-        /** @description The account sent more than `RATE_LIMIT_PER_MINUTE` requests in this one-minute window (on all replicas together). */
+        /**
+         * @description The account sent more requests in this one-minute window (on all replicas together) than
+         *     its limit: its own, when the operator set one, else `RATE_LIMIT_PER_MINUTE`. The limit is
+         *     the `q` of `RateLimit-Policy`.
+         */
         RateLimited: {
             headers: {
                 /** @description Seconds until the window ends. */
@@ -1583,7 +1668,7 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description The account's quota as a structured-field list of one item: the policy `"default"`, `q` the requests allowed per window (`RATE_LIMIT_PER_MINUTE`), `w` the window in seconds.
+         * @description The account's quota as a structured-field list of one item: the policy `"default"`, `q` the requests allowed per window (the account's own limit, else `RATE_LIMIT_PER_MINUTE`), `w` the window in seconds. Absent, with `RateLimit`, for an account without a limit.
          * @example "default";q=600;w=60
          */
         "RateLimit-Policy": string;
@@ -1748,7 +1833,14 @@ export interface operations {
     };
     listNumberPools: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The Erlang B blocking the recommendation sizes for: a decimal above 0 and at most 1,
+                 *     up to four decimal places. Default: the partner's `target-overflow` setting (0.01 unless
+                 *     the operator changed it). See [pool-sizing.md](../pool-sizing.md).
+                 */
+                target_overflow?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1758,7 +1850,12 @@ export interface operations {
             /**
              * @description One record: `numbers` (E.164, in number order), `size`, `bound` (numbers a visitor
              *     session holds, including the hold-back after it) and `utilisation` = bound / size with
-             *     four decimals, null for an empty pool.
+             *     four decimals, null for an empty pool (the seed's fields, unchanged). Extension fields:
+             *     `last_30_days`, the pool telemetry of the 30 days up to now (totals, the busiest hour by
+             *     new sessions, and one entry per UTC day with traffic), and `recommendation`, the smallest
+             *     pool whose Erlang B blocking for the busiest hour's offered load A = λ × T is at or below
+             *     `target_overflow`, with its inputs. The example is a new partner's: no traffic yet, so
+             *     λ = 0 and one number would do. See [pool-sizing.md](../pool-sizing.md) for a pool in use.
              */
             200: {
                 headers: {
@@ -1767,28 +1864,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "number_pools": [
-                     *         {
-                     *           "numbers": [
-                     *             "+4791000001",
-                     *             "+4791000002",
-                     *             "+4791000003",
-                     *             "+4791000004"
-                     *           ],
-                     *           "size": "4",
-                     *           "bound": "1",
-                     *           "utilisation": "0.2500"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["NumberPools"];
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
-            400: components["responses"]["ValidationFailed"];
+            /** @description A query parameter breaks a rule (or is unknown); the message names both. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];

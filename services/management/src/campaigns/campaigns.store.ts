@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from '@trackline/domain';
-import { In, QueryFailedError, type EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
+import { isForeignKeyViolation } from '../db/pg-errors';
 import type { GreetingUser } from '../greetings/greeting';
 import type { PricingModelUser } from '../pricing-models/pricing-model';
 import type { PricingModelUsers } from '../pricing-models/pricing-model-users';
@@ -30,8 +31,6 @@ export interface CampaignsStore {
   ): Promise<Campaign | null>;
   delete(partnerId: string, customerId: string, id: string): Promise<void>;
 }
-
-const FOREIGN_KEY_VIOLATION = '23503';
 
 export const PRICING_MODEL_REFERENCE_RULE = 'must name one of your pricing models';
 export const GREETING_REFERENCE_RULE = 'must name a voicemail greeting of this customer';
@@ -208,16 +207,12 @@ async function translateReferenceErrors<T>(customerId: string, write: () => Prom
   try {
     return await write();
   } catch (error) {
-    const driverError =
-      error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
-    if (driverError.code === FOREIGN_KEY_VIOLATION) {
-      if (driverError.constraint === 'FK_campaigns_pricing_model')
-        throw new ValidationError('pricing_model_id', PRICING_MODEL_REFERENCE_RULE);
-      if (driverError.constraint === 'FK_campaigns_vm_greeting')
-        throw new ValidationError('vm_greeting_id', GREETING_REFERENCE_RULE);
-      if (driverError.constraint === 'FK_campaigns_customer')
-        throw new NotFoundError(`customer ${customerId}`);
-    }
+    if (isForeignKeyViolation(error, 'FK_campaigns_pricing_model'))
+      throw new ValidationError('pricing_model_id', PRICING_MODEL_REFERENCE_RULE);
+    if (isForeignKeyViolation(error, 'FK_campaigns_vm_greeting'))
+      throw new ValidationError('vm_greeting_id', GREETING_REFERENCE_RULE);
+    if (isForeignKeyViolation(error, 'FK_campaigns_customer'))
+      throw new NotFoundError(`customer ${customerId}`);
     throw error;
   }
 }

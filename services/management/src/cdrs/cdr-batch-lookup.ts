@@ -2,7 +2,7 @@ import { isStorableText, ProjectionDecodeError, type CallAttribution } from '@tr
 import { custnrProblem } from '../customer-events/customer-seen-values';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
-import type { CdrInput } from './cdrs.dto';
+import type { CdrInput } from './cdr-input';
 import type { WebhookEventType } from '../webhooks/webhook';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 

@@ -1,6 +1,6 @@
 import type { ApiRecord } from '../http/api-response';
 import { toCdrRecord } from './cdr-record';
-import type { IngestOutcome } from './cdr-ingestion.service';
+import type { IngestOutcome } from './cdr-ingest-outcome';
 
 export interface IngestResponse {
   status: number;

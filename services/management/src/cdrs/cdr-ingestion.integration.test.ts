@@ -1,4 +1,3 @@
-import { conversionQueue } from '../conversions/conversion-queue';
 import { encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
 import {
   createTestDatabase,
@@ -8,30 +7,47 @@ import {
 } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
-import { typeormUnitOfWork } from '../db/unit-of-work';
-import { webhookEventQueue } from '../webhooks/webhook-events';
-import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
-import type { GreetingsService } from '../greetings/greetings.service';
-import { telephonyRoutes } from '../telephony/telephony.routes';
+import type { CdrIngestResult } from '../metrics/management-metrics';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
-import { RedisCallAttributionReader } from './call-attribution.reader';
-import type { CdrLookupStore } from './cdr-batch-lookup';
-import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
-import { CdrsService } from './cdrs.service';
-import { TypeormCdrsStore } from './cdrs.store';
+import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
+import type { CdrsService } from './cdrs.service';
+import { createCdrFeature, type CdrFeature } from './create-cdrs';
 
 const TOKEN = 'switch-token-0123456789';
 const STORED_AT = new Date('2026-04-01T12:00:00Z');
 
 type Body = Record<string, unknown>;
 
-/** Lets a test make one record's write fail the way a database can. */
-const faults = new Map<string, () => Error>();
-/** Event types the records' transactions handed to the webhook outbox. */
-const queuedEvents: string[] = [];
+/** What `trackline_cdrs_ingested_total` was told, by result. */
+const counted = new Map<CdrIngestResult, number>();
+
+// Faults a database can raise, raised by the database itself while a record's call id is claimed, for
+// the call ids named in test_faults; and every statement that wrote webhook deliveries, even one that
+// wrote no row (docs/webhooks.md, "When an event is queued").
+const FAULTS_SQL = `
+  CREATE TABLE test_faults (call_id text PRIMARY KEY, sqlstate text NOT NULL, message text NOT NULL);
+  CREATE FUNCTION test_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE fault test_faults;
+  BEGIN
+    SELECT * INTO fault FROM test_faults WHERE call_id = NEW.call_id;
+    IF FOUND THEN RAISE EXCEPTION USING ERRCODE = fault.sqlstate, MESSAGE = fault.message; END IF;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER test_fault BEFORE INSERT ON cdr_call_ids FOR EACH ROW EXECUTE FUNCTION test_fault();
+  CREATE TABLE test_delivery_statements (id serial PRIMARY KEY);
+  CREATE FUNCTION test_delivery_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO test_delivery_statements DEFAULT VALUES;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER test_delivery_statement AFTER INSERT ON webhook_deliveries
+    FOR EACH STATEMENT EXECUTE FUNCTION test_delivery_statement();`;
+
+/** An unexpected error (500) and a connection lost mid-write (SQLSTATE class 08, 503). */
+const UNEXPECTED = { sqlstate: 'XX000', message: 'something no one expected' };
+const CONNECTION_LOST = { sqlstate: '08006', message: 'connection failure' };
 
 // POST /telephony/cdrs on real Postgres and Redis: whose call a pool-number record is, what an
 // attribution an older version wrote becomes, and that each record of a batch stands alone
@@ -43,7 +59,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
   let redis: Redis;
   let server: RouteApp;
   let base: string;
-  let lookupFault: Error | null = null;
+  let feature: CdrFeature;
   let partnerId: string;
   let betaId: string;
   let list: CdrsService;
@@ -56,47 +72,19 @@ describe('call record ingestion: attribution and batch isolation', () => {
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    const writes = typeormUnitOfWork<CdrWriteStores>(dataSource, (manager) => {
-      const cdrs = new TypeormCdrsStore(manager);
-      const insert = cdrs.insert.bind(cdrs);
-      cdrs.insert = async (cdr) => {
-        const fault = faults.get(cdr.callId);
-        if (fault !== undefined) throw fault();
-        return insert(cdr);
-      };
-      return {
-        cdrs,
-        webhooks: {
-          enqueue: (partner, events) => {
-            queuedEvents.push(...events.map((event) => event.type));
-            return webhookEventQueue(manager).enqueue(partner, events);
-          },
-        },
-        notifications: { enqueue: async () => {} },
-        customers: new TypeormCustomersStore(manager),
-        conversions: conversionQueue(manager),
-      };
+    await dataSource.query(FAULTS_SQL);
+    feature = createCdrFeature({
+      dataSource,
+      redis,
+      keyPrefix: testRedis.keyPrefix,
+      telephonyToken: TOKEN,
+      metrics: {
+        cdrIngested: (result, count = 1) => void counted.set(result, (counted.get(result) ?? 0) + count),
+      },
     });
-    const real = new TypeormCdrsStore(dataSource.manager);
-    const lookups: CdrLookupStore = {
-      findByCallIds: (ids) => (lookupFault === null ? real.findByCallIds(ids) : Promise.reject(lookupFault)),
-      findDialledNumbers: (e164s) => real.findDialledNumbers(e164s),
-      findStaticSources: (destnrs) => real.findStaticSources(destnrs),
-      findCampaignPricings: (ids) => real.findCampaignPricings(ids),
-      findCustomerIds: (wanted) => real.findCustomerIds(wanted),
-    };
-    const ingestion = new CdrIngestionService(
-      writes,
-      lookups,
-      new RedisCallAttributionReader(redis, testRedis.keyPrefix),
-      new TypeormWebhooksStore(dataSource.manager),
-    );
-    list = new CdrsService(real);
-    // The switch's endpoints through the real route registration and error mapper.
-    server = await startRouteApp(
-      telephonyRoutes({ greetings: {} as GreetingsService, cdrs: ingestion, token: TOKEN }),
-      { clock: () => STORED_AT },
-    );
+    list = feature.list;
+    // The switch's endpoint through the real route registration and error mapper.
+    server = await startRouteApp(feature.switchRoutes, { clock: () => STORED_AT });
     base = server.base;
     [partnerId, betaId] = (await insertTestPartners(dataSource.manager, 'acme', 'beta')) as [string, string];
   });
@@ -109,11 +97,23 @@ describe('call record ingestion: attribution and batch isolation', () => {
     await database.drop();
   });
 
-  afterEach(() => {
-    queuedEvents.length = 0;
-    faults.clear();
-    lookupFault = null;
+  afterEach(async () => {
+    counted.clear();
+    await dataSource.query('DELETE FROM test_faults');
   });
+
+  async function fault(callId: string, raised: { sqlstate: string; message: string }): Promise<void> {
+    await dataSource.query('INSERT INTO test_faults (call_id, sqlstate, message) VALUES ($1, $2, $3)', [
+      callId,
+      raised.sqlstate,
+      raised.message,
+    ]);
+  }
+
+  async function deliveryStatements(): Promise<number> {
+    const [{ count }] = await dataSource.query('SELECT count(*)::int AS count FROM test_delivery_statements');
+    return count as number;
+  }
 
   async function post(body: unknown): Promise<{ status: number; body: Body }> {
     return postText(JSON.stringify(body));
@@ -370,10 +370,8 @@ describe('call record ingestion: attribution and batch isolation', () => {
     it('turns an unexpected failure of one record into its entry in errors', async () => {
       const bnum = await trackingNumber('static');
       const [ok1, broken, lost, ok2] = [call(bnum), call(bnum), call(bnum), call(bnum)];
-      faults.set(broken.call_id as string, () => new Error('something no one expected'));
-      faults.set(lost.call_id as string, () =>
-        Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' }),
-      );
+      await fault(broken.call_id as string, UNEXPECTED);
+      await fault(lost.call_id as string, CONNECTION_LOST);
       const answer = await post([ok1, broken, lost, ok2]);
       expect(answer.status).toBe(207);
       expect((answer.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual([ok1.call_id, ok2.call_id]);
@@ -391,8 +389,9 @@ describe('call record ingestion: attribution and batch isolation', () => {
           message: 'Call record cannot be stored right now; retry later',
         },
       ]);
+      expect(Object.fromEntries(counted)).toEqual({ stored: 2, error: 1, unavailable: 1 });
       // The retry of the whole batch stores what failed and repeats the rest.
-      faults.clear();
+      await dataSource.query('DELETE FROM test_faults');
       const retry = await post([ok1, broken, lost, ok2]);
       expect(retry.status).toBe(200);
       expect((retry.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual(
@@ -402,18 +401,43 @@ describe('call record ingestion: attribution and batch isolation', () => {
 
     it('answers 503, never 500, when the store is unreachable, for one record and for a batch', async () => {
       const bnum = await trackingNumber('static');
-      faults.set('only', () =>
-        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
-      );
+      await fault('only', CONNECTION_LOST);
       expect(await post(call(bnum, { call_id: 'only' }))).toEqual({
         status: 503,
         body: { error: { status: 503, message: 'Call record cannot be stored right now; retry later' } },
       });
-      lookupFault = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-      expect(await post([call(bnum), call(bnum)])).toEqual({
-        status: 503,
-        body: { error: { status: 503, message: 'Call records cannot be stored right now; retry later' } },
+      // The batch's lookups need Redis too: with it unreachable, nothing of the batch is stored.
+      const unreachable = new Redis({
+        port: 1,
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
       });
+      const cut = createCdrFeature({
+        dataSource,
+        redis: unreachable,
+        keyPrefix: testRedis.keyPrefix,
+        telephonyToken: TOKEN,
+        metrics: {
+          cdrIngested: (result, count = 1) => void counted.set(result, (counted.get(result) ?? 0) + count),
+        },
+      });
+      const cutServer = await startRouteApp(cut.switchRoutes, { clock: () => STORED_AT });
+      try {
+        const answer = await fetch(`${cutServer.base}/telephony/cdrs`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify([call(bnum), call(bnum)]),
+        });
+        expect({ status: answer.status, body: await answer.json() }).toEqual({
+          status: 503,
+          body: { error: { status: 503, message: 'Call records cannot be stored right now; retry later' } },
+        });
+      } finally {
+        await cutServer.close();
+        unreachable.disconnect();
+      }
     });
   });
   // docs/webhooks.md, "When an event is queued": the batch reads the partner's subscriptions once.
@@ -477,14 +501,15 @@ describe('call record ingestion: attribution and batch isolation', () => {
          VALUES ($1, $2, 'Paused hooks', '+4722000101', $3, now())`,
         [partnerId, await customer('HOOK-1'), destnr],
       );
+      const statements = await deliveryStatements();
       expect((await post([call(destnr)])).status).toBe(200);
-      expect(queuedEvents).toEqual([]);
+      expect(await deliveryStatements()).toBe(statements);
       expect(await deliveryTypes()).toEqual([]);
 
       await webhooks.update(partnerId, paused.id, { state: '0' });
       expect((await post([call(destnr, { answered: 0, duration: 0 })])).status).toBe(200);
       // Only what the webhook subscribed to: call.completed, not call.missed.
-      expect(queuedEvents).toEqual(['call.completed']);
+      expect(await deliveryStatements()).toBe(statements + 1);
       expect(await deliveryTypes()).toEqual(['call.completed']);
       await webhooks.delete(partnerId, paused.id);
     });

@@ -1,4 +1,3 @@
-import { conversionQueue } from '../conversions/conversion-queue';
 import { encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
 import {
   createTestDatabase,
@@ -8,19 +7,11 @@ import {
 } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
-import { typeormUnitOfWork } from '../db/unit-of-work';
-import type { GreetingsService } from '../greetings/greetings.service';
 import { TypeormPartnersStore } from '../partners/partners.store';
-import { telephonyRoutes } from '../telephony/telephony.routes';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
-import { webhookEventQueue } from '../webhooks/webhook-events';
-import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
-import { RedisCallAttributionReader } from './call-attribution.reader';
-import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
-import { TypeormCdrsStore } from './cdrs.store';
+import { createCdrFeature } from './create-cdrs';
 
 const TOKEN = 'switch-token-0123456789';
 const TRACKING = '+4791100001';
@@ -44,23 +35,14 @@ describe('call record numbers', () => {
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    const writes = typeormUnitOfWork<CdrWriteStores>(dataSource, (manager) => ({
-      cdrs: new TypeormCdrsStore(manager),
-      notifications: { enqueue: async () => {} },
-      webhooks: webhookEventQueue(manager),
-      customers: new TypeormCustomersStore(manager),
-      conversions: conversionQueue(manager),
-    }));
-    const ingestion = new CdrIngestionService(
-      writes,
-      new TypeormCdrsStore(dataSource.manager),
-      new RedisCallAttributionReader(redis, testRedis.keyPrefix),
-      new TypeormWebhooksStore(dataSource.manager),
-    );
-    server = await startRouteApp(
-      telephonyRoutes({ greetings: {} as GreetingsService, cdrs: ingestion, token: TOKEN }),
-      { clock: () => new Date('2026-04-01T12:00:00Z') },
-    );
+    const feature = createCdrFeature({
+      dataSource,
+      redis,
+      keyPrefix: testRedis.keyPrefix,
+      telephonyToken: TOKEN,
+      metrics: { cdrIngested: () => undefined },
+    });
+    server = await startRouteApp(feature.switchRoutes, { clock: () => new Date('2026-04-01T12:00:00Z') });
     const [acme, sverige] = (await insertTestPartners(dataSource.manager, 'acme', 'sverige')) as [
       string,
       string,

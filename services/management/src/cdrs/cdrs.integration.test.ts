@@ -12,10 +12,8 @@ import type { DataSource } from 'typeorm';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import type { GreetingsService } from '../greetings/greetings.service';
 import type { AuthenticatedPartner } from '../http/route-definition';
 import type { NotificationToSend } from '../notifications/outbox-writer';
-import { telephonyRoutes } from '../telephony/telephony.routes';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 import { RedisCallAttributionReader } from './call-attribution.reader';
@@ -25,6 +23,7 @@ import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.servic
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';
 import { TypeormCdrsStore } from './cdrs.store';
+import { switchCdrRoutes } from './switch-cdrs.routes';
 
 const TOKEN = 'switch-token-0123456789';
 const STORED_AT = new Date('2026-04-01T12:00:00Z');
@@ -74,9 +73,10 @@ describe('call records', () => {
       new TypeormWebhooksStore(dataSource.manager),
     );
     listService = new CdrsService(new TypeormCdrsStore(dataSource.manager));
-    // The switch's endpoints through the real route registration and error mapper.
+    // The switch's endpoint through the real route registration and error mapper; counting is
+    // metrics/counted-ingestion's, not this test's.
     server = await startRouteApp(
-      telephonyRoutes({ greetings: {} as GreetingsService, cdrs: ingestion, token: TOKEN }),
+      [...switchCdrRoutes({ ingestion, countRefused: () => undefined, token: TOKEN })],
       { clock: () => STORED_AT },
     );
     base = server.base;

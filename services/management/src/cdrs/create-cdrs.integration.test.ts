@@ -19,6 +19,7 @@ describe('createCdrFeature', () => {
   let testRedis: TestRedis;
   let redis: Redis;
   let feature: CdrFeature;
+  const counted: string[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -26,7 +27,13 @@ describe('createCdrFeature', () => {
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    feature = createCdrFeature(dataSource, redis, testRedis.keyPrefix);
+    feature = createCdrFeature({
+      dataSource,
+      redis,
+      keyPrefix: testRedis.keyPrefix,
+      telephonyToken: 'switch-token-0123456789',
+      metrics: { cdrIngested: (result, count = 1) => void counted.push(...Array(count).fill(result)) },
+    });
   });
 
   afterAll(async () => {
@@ -54,17 +61,22 @@ describe('createCdrFeature', () => {
     const [outcome] = await feature.ingestion.ingest(
       [
         {
-          call_id: 'c-1',
+          callId: 'c-1',
           anum: '+4798765432',
           bnum: '+4740000001',
-          start: '2026-03-02 09:00:00',
-          duration: 0,
-          answered: 0,
+          cnum: null,
+          start: new Date('2026-03-02T09:00:00Z'),
+          durationSeconds: 0,
+          answered: false,
+          voicemail: false,
+          recording: null,
         },
       ],
       NOW,
     );
     expect(outcome).toMatchObject({ ok: true, created: true });
+    // Ingestion is counted for trackline_cdrs_ingested_total (docs/operations.md) whoever calls it.
+    expect(counted).toEqual(['stored']);
     const rows: Array<{ count: number }> = await dataSource.query(
       `SELECT count(*)::int AS count FROM notification_outbox o JOIN cdrs c ON c.id::text = o.cdr_id::text
         WHERE c.call_id = 'c-1'`,

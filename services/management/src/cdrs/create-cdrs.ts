@@ -2,22 +2,40 @@ import type { DataSource } from 'typeorm';
 import { conversionQueue } from '../conversions/conversion-queue';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import type { RouteDefinition } from '../http/route-definition';
+import type { RouteDefinition, SwitchRouteDefinition } from '../http/route-definition';
+import { countedIngestion, countOutcomes, type IngestCounter } from '../metrics/counted-ingestion';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { webhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
 import { RedisCallAttributionReader, type AttributionRedis } from './call-attribution.reader';
-import { CdrIngestionService, type CdrWriteStores } from './cdr-ingestion.service';
+import { CdrIngestionService, type CdrIngestion, type CdrWriteStores } from './cdr-ingestion.service';
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';
 import { TypeormCdrsStore } from './cdrs.store';
+import { switchCdrRoutes } from './switch-cdrs.routes';
+
+export interface CdrFeatureDeps {
+  /** The primary pool: ingestion writes and looks up there. */
+  dataSource: DataSource;
+  /** The read replica's pool (docs/operations.md, Read replica); the primary when not configured. */
+  readDataSource?: DataSource;
+  /** The Redis replacement writes attributions to, and its key prefix. */
+  redis: AttributionRedis;
+  keyPrefix: string;
+  /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
+  telephonyToken: string | undefined;
+  /** `trackline_cdrs_ingested_total` (docs/operations.md): every record's outcome is counted. */
+  metrics: IngestCounter;
+}
 
 export interface CdrFeature {
-  /** For `telephonyRoutes({ cdrs: ingestion, ... })`. */
-  ingestion: CdrIngestionService;
+  /** Counted ingestion of typed records, for the provider's calls (telephony/twilio). */
+  ingestion: CdrIngestion;
   list: CdrsService;
   /** GET /statistics/cdrs, for the partner route table. */
   routes: RouteDefinition[];
+  /** POST /telephony/cdrs, the switch's (bearer token). */
+  switchRoutes: SwitchRouteDefinition[];
 }
 
 /**
@@ -32,12 +50,8 @@ export interface CdrFeature {
  * lead not seen. The customer named by the request is resolved on the primary too, so a customer
  * the partner has just created answers with its records so far instead of 404.
  */
-export function createCdrFeature(
-  dataSource: DataSource,
-  redis: AttributionRedis,
-  keyPrefix: string,
-  readDataSource: DataSource = dataSource,
-): CdrFeature {
+export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
+  const { dataSource, readDataSource = dataSource, metrics } = deps;
   const writes = typeormUnitOfWork<CdrWriteStores>(dataSource, (manager) => {
     const outbox = new TypeormOutboxStore(manager);
     return {
@@ -54,14 +68,23 @@ export function createCdrFeature(
     findCustomerId: (partnerId, by) => primary.findCustomerId(partnerId, by),
     page: (query) => replica.page(query),
   });
-  return {
-    ingestion: new CdrIngestionService(
+  const ingestion = countedIngestion(
+    new CdrIngestionService(
       writes,
       primary,
-      new RedisCallAttributionReader(redis, keyPrefix),
+      new RedisCallAttributionReader(deps.redis, deps.keyPrefix),
       new TypeormWebhooksStore(dataSource.manager),
     ),
+    metrics,
+  );
+  return {
+    ingestion,
     list,
     routes: cdrRoutes(list),
+    switchRoutes: switchCdrRoutes({
+      ingestion,
+      countRefused: (failures) => countOutcomes(metrics, failures),
+      token: deps.telephonyToken,
+    }),
   };
 }

@@ -44,6 +44,18 @@ function addSettingsOptions(command: Command, required: boolean): Command {
     .option(
       '--anum-mask-after-days <days>',
       "callers' numbers are masked in records older than this (1-36500, or off; default off)",
+    )
+    .option(
+      '--rate-limit-per-minute <requests>',
+      'partner API requests per minute (0: no limit; "default": RATE_LIMIT_PER_MINUTE)',
+    )
+    .option(
+      '--target-overflow <share>',
+      'Erlang B blocking the pool-sizing advice aims for (above 0, at most 1; default 0.01)',
+    )
+    .option(
+      '--pool-exhausted-share <share>',
+      'recycled share of an hour that raises pool.exhausted (above 0, at most 1; default 0.05)',
     );
 }
 
@@ -62,6 +74,9 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     screenCalls: options.screenCalls,
     cdrRetentionMonths: options.cdrRetentionMonths,
     anumMaskAfterDays: options.anumMaskAfterDays,
+    rateLimitPerMinute: options.rateLimitPerMinute,
+    targetOverflow: options.targetOverflow,
+    poolExhaustedShare: options.poolExhaustedShare,
   };
 }
 
@@ -124,6 +139,7 @@ export function addPartnerCommands(program: Command, context: CliContext): void 
           partner.dni.fallbackNumber ?? '-',
           partner.showFullAnum ? '1' : '0',
           describeCustomFields(partner),
+          shortRateLimit(partner.rateLimitPerMinute),
         ]);
         const header = [
           'ID',
@@ -137,6 +153,7 @@ export function addPartnerCommands(program: Command, context: CliContext): void 
           'FALLBACK',
           'FULL ANUM',
           'CUSTOM FIELDS',
+          'RATE LIMIT',
         ];
         for (const line of formatTable(header, rows)) context.output.out(line);
       });
@@ -173,6 +190,14 @@ function toListedPartner(partner: Partner): Record<string, unknown> {
     showFullAnum: partner.showFullAnum,
     cdrRetentionMonths: partner.cdrRetentionMonths,
     anumMaskAfterDays: partner.anumMaskAfterDays,
+    rateLimitPerMinute: partner.rateLimitPerMinute,
+    pool: partner.pool,
     customFields: partner.customFields,
   };
+}
+
+/** The RATE LIMIT column: requests per minute, `none`, or `default` (RATE_LIMIT_PER_MINUTE). */
+function shortRateLimit(perMinute: number | null): string {
+  if (perMinute === null) return 'default';
+  return perMinute === 0 ? 'none' : String(perMinute);
 }

@@ -35,5 +35,14 @@ export function describePartner(partner: Partner): string[] {
     `  screen calls:    ${partner.calls.screenCalls ? '1' : '0'}`,
     `  cdr retention:   ${partner.cdrRetentionMonths} months`,
     `  mask anum after: ${partner.anumMaskAfterDays === null ? 'off' : `${partner.anumMaskAfterDays} days`}`,
+    `  rate limit:      ${describeRateLimit(partner.rateLimitPerMinute)}`,
+    `  target overflow: ${partner.pool.targetOverflow}`,
+    `  pool exhausted:  ${partner.pool.exhaustedShare} recycled share`,
   ];
+}
+
+/** null is the service's RATE_LIMIT_PER_MINUTE, which the CLI does not read: it names it. */
+export function describeRateLimit(perMinute: number | null): string {
+  if (perMinute === null) return 'default (RATE_LIMIT_PER_MINUTE)';
+  return perMinute === 0 ? 'none' : `${perMinute} requests per minute`;
 }

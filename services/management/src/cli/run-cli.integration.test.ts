@@ -202,9 +202,39 @@ describe('operator CLI', () => {
         showFullAnum: true,
         cdrRetentionMonths: 24,
         anumMaskAfterDays: null,
+        rateLimitPerMinute: null,
+        pool: { targetOverflow: 0.01, exhaustedShare: 0.05 },
         customFields: { customer: ['custom_1'], source: [] },
       },
     ]);
+  });
+
+  it("sets a partner's own rate limit, none with 0, and returns it to the default", async () => {
+    const limited = await cli('partner:update', '--name', 'acme', '--rate-limit-per-minute', '120');
+    expect([limited.code, limited.out[0]]).toEqual([0, 'Updated partner acme: rate-limit-per-minute']);
+    expect(limited.out).toContain('  rate limit:      120 requests per minute');
+    expect((await partnerRow('acme')).rate_limit_per_minute).toBe(120);
+    expect((await cli('partner:list')).out[1]).toMatch(/\s120$/);
+
+    const unlimited = await cli('partner:update', '--name', 'acme', '--rate-limit-per-minute', '0');
+    expect(unlimited.out).toContain('  rate limit:      none');
+    expect((await partnerRow('acme')).rate_limit_per_minute).toBe(0);
+    expect((await cli('partner:list')).out[1]).toMatch(/\snone$/);
+
+    const reset = await cli('partner:update', '--name', 'acme', '--rate-limit-per-minute', 'default');
+    expect(reset.out).toContain('  rate limit:      default (RATE_LIMIT_PER_MINUTE)');
+    expect((await partnerRow('acme')).rate_limit_per_minute).toBeNull();
+    expect((await cli('partner:list')).out[1]).toMatch(/\sdefault$/);
+
+    for (const bad of ['-1', '1000001', '1.5', 'lots'])
+      expect(await cli('partner:update', '--name', 'acme', '--rate-limit-per-minute', bad)).toEqual({
+        code: 1,
+        out: [],
+        err: [
+          'error: rate-limit-per-minute: must be a whole number from 0 (no limit) to 1000000, or "default"',
+        ],
+      });
+    expect((await partnerRow('acme')).rate_limit_per_minute).toBeNull();
   });
 
   it('projects partners into Redis and rebuilds the projections', async () => {
@@ -227,6 +257,25 @@ describe('operator CLI', () => {
     } finally {
       client.disconnect();
     }
+  });
+
+  it('creates a partner with its own rate limit', async () => {
+    const created = await cli(
+      'partner:create',
+      '--name',
+      'bulk',
+      '--username',
+      'bulk-api',
+      '--password',
+      'correct horse',
+      '--signing-secret',
+      'another-signing-secret',
+      '--rate-limit-per-minute',
+      '6000',
+    );
+    expect([created.code, created.err]).toEqual([0, []]);
+    expect(created.out).toContain('  rate limit:      6000 requests per minute');
+    expect((await partnerRow('bulk')).rate_limit_per_minute).toBe(6000);
   });
 
   it('reports a bad environment as a refusal', async () => {

@@ -1,8 +1,8 @@
 import { isTracklineError } from '@trackline/domain';
 import { ConfigError, type Env } from '@trackline/platform';
 import { Command, CommanderError } from 'commander';
-import { QueryFailedError } from 'typeorm';
 import { runMigrations } from '../db/migrate';
+import { isUndefinedTable } from '../db/pg-errors';
 import { createCliContext } from './cli-context';
 import type { CliOutput } from './cli-output';
 import { addNotificationCommands } from './notification-commands';
@@ -12,8 +12,6 @@ import { addNumberCommands } from './number-commands';
 import { addPartnerCommands } from './partner-commands';
 import { addProjectionCommands } from './projection-commands';
 import { addReportCommands } from '../reports/report-commands';
-
-const UNDEFINED_TABLE = '42P01';
 
 /**
  * Runs one operator command and returns the exit code: 0 done, 1 refused (bad input, unknown
@@ -61,10 +59,7 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
 function describe(error: unknown): string {
   if (isTracklineError(error)) return error.message;
   if (error instanceof ConfigError) return error.problems.join('; ');
-  if (
-    error instanceof QueryFailedError &&
-    (error.driverError as { code?: string }).code === UNDEFINED_TABLE
-  ) {
+  if (isUndefinedTable(error)) {
     return 'the database has no schema yet; run `trackline migrate` first';
   }
   return error instanceof Error ? error.message : String(error);

@@ -41,6 +41,7 @@ const WORKER_POOLS = {
   notifications: 'trackline-management-notifications',
   reports: 'trackline-management-reports',
   dataLifecycle: 'trackline-management-lifecycle',
+  poolTelemetry: 'trackline-management-pool-telemetry',
   conversions: 'trackline-management-conversions',
 } as const;
 
@@ -86,6 +87,19 @@ export function createCustomerEventsRedis(
     commandTimeoutMs: config.customerEvents.blockMs + config.customerEvents.commandMarginMs,
     queueWhileDisconnected: true,
     name: 'management-customer-events',
+    logger,
+  });
+}
+
+/** The pool telemetry rollup's Redis: a run that finds Redis away fails and is repeated next time. */
+export function createPoolTelemetryRedis(
+  config: Pick<ManagementConfig, 'redis'>,
+  logger: Logger,
+): RedisConnection {
+  return createRedisClient({
+    ...config.redis,
+    queueWhileDisconnected: false,
+    name: 'management-pool-telemetry',
     logger,
   });
 }

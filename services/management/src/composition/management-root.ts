@@ -3,11 +3,9 @@ import { loadApiDocument, type Logger, type RedisConnection } from '@trackline/p
 import type { DataSource } from 'typeorm';
 import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
-import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import type { ManagementConfig } from '../config/management-config';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { RedisSentCustomersRecord } from '../customer-events/sent-customers.record';
-import { countedIngestion } from '../metrics/counted-ingestion';
 import { ManagementMetrics } from '../metrics/management-metrics';
 import { TypeormOutboxStatusCounts } from '../notifications/outbox-status-counts.store';
 import {
@@ -87,20 +85,17 @@ export interface ManagementApi {
   cdrs: CdrFeature;
   /** What `GET /metrics` exposes. */
   metrics: ManagementMetrics;
-  /** CDR ingestion with each record's outcome counted, for `POST /telephony/cdrs` and provider calls. */
-  ingestion: Pick<CdrIngestionService, 'ingest'>;
   twilio: TwilioTelephony;
   /** Every route of the API: partner resources, CDR statistics, the switch's and the provider's. */
   routes: AnyRouteDefinition[];
   /** Digest authentication of partner routes, its nonce counts in Redis. */
   authenticator: DigestAuthenticator;
-  /** The per-partner request budget in Redis; undefined when RATE_LIMIT_PER_MINUTE is 0. */
-  rateLimiter: RateLimiter | undefined;
+  /** The per-partner request budgets in Redis (each partner's limit comes with its authentication). */
+  rateLimiter: RateLimiter;
 }
 
 export function createManagementApi(core: ManagementCore, deps: ManagementApiDeps): ManagementApi {
   const { config, dataSource, redis, logger, clock } = deps;
-  const cdrs = createCdrFeature(dataSource, redis, config.redis.keyPrefix, deps.readDataSource);
   const metrics = new ManagementMetrics({
     partners: core.stores.partners,
     // Present: the core's stores were given Redis. GET /number_pools and the gauges share it.
@@ -109,12 +104,19 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     clock,
     logger,
   });
-  const ingestion = countedIngestion(cdrs.ingestion, metrics);
+  const cdrs = createCdrFeature({
+    dataSource,
+    readDataSource: deps.readDataSource,
+    redis,
+    keyPrefix: config.redis.keyPrefix,
+    telephonyToken: config.telephonyToken,
+    metrics,
+  });
   const twilio = createTwilioTelephony({
     config,
     dataSource,
     redis,
-    ingestion,
+    ingestion: cdrs.ingestion,
     greetings: core.services.greetings,
     logger,
     clock,
@@ -125,7 +127,8 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     ...createManagementRoutes(core.services),
     ...cdrs.routes,
     // The switch's endpoints (bearer token) and the provider's callbacks (signature).
-    ...telephonyRoutes({ greetings: core.services.greetings, cdrs: ingestion, token: config.telephonyToken }),
+    ...cdrs.switchRoutes,
+    ...telephonyRoutes({ greetings: core.services.greetings, token: config.telephonyToken }),
     ...twilio.routes,
   ];
   const authenticator = new DigestAuthenticator(
@@ -134,11 +137,8 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     new RedisNonceCounter(redis, config.redis.keyPrefix),
     core.services.partners,
   );
-  const rateLimiter =
-    config.rateLimitPerMinute === 0
-      ? undefined
-      : new RedisRateLimiter(redis, config.redis.keyPrefix, config.rateLimitPerMinute);
-  return { cdrs, metrics, ingestion, twilio, routes, authenticator, rateLimiter };
+  const rateLimiter = new RedisRateLimiter(redis, config.redis.keyPrefix);
+  return { cdrs, metrics, twilio, routes, authenticator, rateLimiter };
 }
 
 function nonceSecret(config: ManagementConfig, logger: Logger): string {

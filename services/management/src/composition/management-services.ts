@@ -104,7 +104,14 @@ export function createManagementServices(
     ),
     ...(stores.poolBindings === undefined
       ? {}
-      : { numberPools: new NumberPoolsService(stores.numbers, stores.poolBindings) }),
+      : {
+          numberPools: new NumberPoolsService(
+            stores.numbers,
+            stores.poolBindings,
+            stores.partners,
+            stores.poolTelemetry,
+          ),
+        }),
     webhooks: new WebhooksService({
       webhooks: stores.webhooks,
       deliveries: stores.webhookDeliveries,

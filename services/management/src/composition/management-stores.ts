@@ -21,6 +21,7 @@ import {
   type PoolScoresRedis,
 } from '../numbers/pool-bindings.reader';
 import { TypeormPartnersStore, type PartnersStore } from '../partners/partners.store';
+import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
 import type { PricingModelWriteStores } from '../pricing-models/pricing-models.service';
 import { TypeormPricingModelsStore, type PricingModelsStore } from '../pricing-models/pricing-models.store';
 import { TypeormSourceReferences } from '../sources/source-references.store';
@@ -54,6 +55,8 @@ export interface ManagementStores {
   sourceWrites: UnitOfWork<SourceWriteStores>;
   /** Live DNI bindings (replacement's state in Redis); absent when no Redis client was given. */
   poolBindings?: PoolBindingsReader;
+  /** Pool telemetry per partner-hour, as the rollup stored it (docs/pool-sizing.md). */
+  poolTelemetry: PoolTelemetryStore;
   webhooks: WebhooksStore;
   /** The webhook outbox: its lists, and `enqueue` with an event's own transaction. */
   webhookDeliveries: TypeormWebhookDeliveriesStore;
@@ -98,6 +101,7 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     ...(redis === undefined
       ? {}
       : { poolBindings: new RedisPoolBindingsReader(redis.client, redis.keyPrefix) }),
+    poolTelemetry: new PoolTelemetryStore(dataSource.manager),
     pricingModels: new TypeormPricingModelsStore(dataSource.manager),
     pricingModelWrites: typeormUnitOfWork(dataSource, (manager) => ({
       pricingModels: new TypeormPricingModelsStore(manager),

@@ -9,6 +9,8 @@ import {
 } from '../notifications/start-notification-worker';
 import { createMonthlyReportMailing } from '../reports/monthly-report-mailing';
 import { startMonthlyReportSchedule } from '../reports/start-monthly-report-schedule';
+import type { PoolExhaustionObserver } from '../pool-telemetry/pool-telemetry.rollup';
+import { startPoolTelemetry } from '../pool-telemetry/start-pool-telemetry';
 
 // Composition root, the background work beside the HTTP app (docs/architecture.md, Composition).
 // Each worker opens its own pool (composition/management-connections.ts); the customer-seen
@@ -16,8 +18,8 @@ import { startMonthlyReportSchedule } from '../reports/start-monthly-report-sche
 
 export interface RunningWorkers {
   /**
-   * Stops the report schedule, the notification worker, the data lifecycle job and the conversion
-   * exporter, in that order.
+   * Stops the report schedule, the notification worker, the data lifecycle job, the pool
+   * telemetry rollup and the conversion exporter, in that order.
    */
   stop(): Promise<void>;
 }
@@ -38,17 +40,19 @@ export function startNotifications(
 export async function startManagementWorkers(
   config: ManagementConfig,
   logger: Logger,
-  observer: DataLifecycleObserver,
+  observer: DataLifecycleObserver & PoolExhaustionObserver,
 ): Promise<RunningWorkers> {
   const notifications = await startNotifications(config, logger);
   const reports = await startMonthlyReportSchedule({ config, logger });
   const lifecycle = await startDataLifecycle({ config, logger, observer });
+  const poolTelemetry = await startPoolTelemetry({ config, logger, observer });
   const conversions = await startConversionExporter(config, logger);
   return {
     stop: () =>
       Promise.resolve(reports?.stop())
         .finally(() => notifications.stop())
         .finally(() => lifecycle.stop())
+        .finally(() => poolTelemetry.stop())
         .finally(() => conversions.stop()),
   };
 }

@@ -51,7 +51,7 @@ export interface ManagementConfig {
   trustProxy: AddressList;
   /** Addresses (IPs or CIDRs) allowed to read GET /metrics; it names every partner. */
   metricsAllowIp: AddressList;
-  /** Authenticated partner requests per minute and partner, all replicas together; 0 turns the limit off. */
+  /** Authenticated partner requests per minute of a partner without its own limit, all replicas together; 0: none. */
   rateLimitPerMinute: number;
   digest: {
     realm: string;
@@ -171,6 +171,13 @@ export interface ManagementConfig {
     /** Months ahead of the current one that must have a partition. */
     monthsAhead: number;
     /** Connections of the job's own pool, so a long delete never holds one API requests wait for. */
+    databasePoolSize: number;
+  };
+  /** The pool telemetry rollup, Redis counters into Postgres (docs/pool-sizing.md). */
+  poolTelemetry: {
+    /** Pause between rollups on each replica. */
+    intervalMs: number;
+    /** Connections of the rollup's own pool. */
     databasePoolSize: number;
   };
   /** One-shot operator commands (`pnpm trackline ...`); their connection waits rather than fails. */
@@ -317,6 +324,10 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       checkMs: read.integer('DATA_LIFECYCLE_CHECK_MS', 60_000, { min: 1_000, max: 3_600_000 }),
       monthsAhead: read.integer('CDR_PARTITION_MONTHS_AHEAD', 3, { min: 1, max: 24 }),
       databasePoolSize: read.integer('DATA_LIFECYCLE_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
+    },
+    poolTelemetry: {
+      intervalMs: read.integer('POOL_TELEMETRY_INTERVAL_MS', 60_000, { min: 1_000, max: 3_600_000 }),
+      databasePoolSize: read.integer('POOL_TELEMETRY_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
     },
     cli: {
       redisCommandTimeoutMs: read.integer('CLI_REDIS_COMMAND_TIMEOUT_MS', 2_000, { min: 10, max: 60_000 }),

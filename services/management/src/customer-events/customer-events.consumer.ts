@@ -1,6 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CUSTOMER_EVENTS_GROUP, isKeySafeAdvId, partnerKeys } from '@trackline/contracts';
-import type { Logger, RedisConnection } from '@trackline/platform';
+import {
+  DEFAULT_MAX_ERROR_BACKOFF_MS,
+  PollingWorker,
+  type Logger,
+  type RedisConnection,
+  type RoundOutcome,
+} from '@trackline/platform';
 import type { CustomerEventResult, StreamPartner } from './customer-events.service';
 import { parseAutoClaimReply, parseReadGroupReply, type StreamEntry } from './stream-replies';
 
@@ -18,7 +23,10 @@ export interface CustomerEventsConsumerSettings {
   reclaimIntervalMs: number;
   /** How often the partner list is re-read, so a new partner's stream is consumed without a restart. */
   partnerRefreshMs: number;
-  /** Pause before an entry whose database write failed is tried again, and after a Redis error. */
+  /**
+   * Pause before an entry whose database write failed is tried again, and after a Redis error
+   * (doubled after each further failed round in a row, up to 30 s).
+   */
   retryDelayMs: number;
 }
 
@@ -66,11 +74,9 @@ const MAX_RECLAIM_BATCHES = 10;
  */
 export class CustomerEventsConsumer {
   private readonly streams = new Map<string, PartnerStream>();
-  private readonly stopSignal = new AbortController();
-  private loop: Promise<void> | undefined;
+  private readonly loop: PollingWorker;
   private nextRefreshAt = 0;
   private nextReclaimAt = 0;
-  private failing = false;
   private readonly log: Logger;
 
   constructor(
@@ -78,17 +84,26 @@ export class CustomerEventsConsumer {
     private readonly settings: CustomerEventsConsumerSettings,
   ) {
     this.log = deps.logger.child({ component: 'customer-events', consumer: settings.consumerName });
+    this.loop = new PollingWorker({
+      name: 'customer events consumer',
+      round: () => this.round(),
+      idleMs: settings.blockMs,
+      errorBackoff: {
+        firstMs: settings.retryDelayMs,
+        maxMs: Math.max(settings.retryDelayMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
+      },
+      onError: (error, failures, retryInMs) => this.roundFailed(error, failures, retryInMs),
+      onRecovered: () => this.log.info('customer events consumer recovered'),
+    });
   }
 
   start(): void {
-    if (this.loop !== undefined) throw new Error('customer events consumer already started');
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Ends the loop after the round in flight (its committed entries are acked) and closes the connection. */
   async stop(): Promise<void> {
-    this.stopSignal.abort();
-    await this.loop;
+    await this.loop.stop();
     const { redis } = this.deps;
     if (redis.status === 'end') return;
     // quit() resolves on the server's OK; the socket closes a moment later.
@@ -97,33 +112,19 @@ export class CustomerEventsConsumer {
     await ended;
   }
 
-  private get stopping(): boolean {
-    return this.stopSignal.signal.aborted;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      try {
-        await this.round();
-        if (this.failing) this.log.info('customer events consumer recovered');
-        this.failing = false;
-      } catch (error) {
-        if (this.stopping) break;
-        // An ack may have failed after its commit: read each stream's own pending entries first next time.
-        const retryAt = this.deps.clock() + this.settings.retryDelayMs;
-        for (const stream of this.streams.values()) stream.retryAt ??= retryAt;
-        if (isNoGroupError(error)) {
-          // The stream key was deleted (and with it the group); make the groups again before reading.
-          for (const stream of this.streams.values()) stream.groupReady = false;
-        }
-        if (!this.failing) this.log.warn({ err: error }, 'customer events round failed; retrying');
-        this.failing = true;
-        await this.pause(this.settings.retryDelayMs);
-      }
+  private roundFailed(error: unknown, failures: number, retryInMs: number): void {
+    // An ack may have failed after its commit: read each stream's own pending entries first next time.
+    const retryAt = this.deps.clock() + retryInMs;
+    for (const stream of this.streams.values()) stream.retryAt ??= retryAt;
+    if (isNoGroupError(error)) {
+      // The stream key was deleted (and with it the group); make the groups again before reading.
+      for (const stream of this.streams.values()) stream.groupReady = false;
     }
+    if (failures === 1) this.log.warn({ err: error }, 'customer events round failed; retrying');
   }
 
-  private async round(): Promise<void> {
+  /** Idle when nothing could be read without blocking (a blocking read has waited already). */
+  private async round(): Promise<RoundOutcome> {
     const now = this.deps.clock();
     if (now >= this.nextRefreshAt) {
       await this.refreshPartners();
@@ -135,7 +136,7 @@ export class CustomerEventsConsumer {
       this.nextReclaimAt = now + this.settings.reclaimIntervalMs;
     }
     await this.retryOwnPending(now);
-    await this.readNew();
+    return this.readNew();
   }
 
   private async refreshPartners(): Promise<void> {
@@ -169,22 +170,19 @@ export class CustomerEventsConsumer {
     }
   }
 
-  private async readNew(): Promise<void> {
+  private async readNew(): Promise<RoundOutcome> {
     const ready = [...this.streams.values()].filter((stream) => stream.retryAt === null);
-    if (ready.length === 0) {
-      await this.pause(this.settings.blockMs);
-      return;
-    }
+    if (ready.length === 0) return 'idle';
     if (!this.deps.redis.isCluster) {
       const reply = await this.readGroup(ready, '>', true);
       await this.applyReadReply(ready, reply);
-      return;
+      return 'again';
     }
     const replies = await Promise.all(ready.map((stream) => this.readGroup([stream], '>', false)));
     let received = 0;
     for (const [index, reply] of replies.entries())
       received += await this.applyReadReply([ready[index]!], reply);
-    if (received === 0) await this.pause(this.settings.blockMs);
+    return received === 0 ? 'idle' : 'again';
   }
 
   /** Reads this consumer's own pending entries of streams whose retry time has come. */
@@ -313,14 +311,6 @@ export class CustomerEventsConsumer {
       );
     }
     this.log.debug({ ...context, custnr: result.custnr, outcome: result.outcome }, 'customer event applied');
-  }
-
-  private async pause(ms: number): Promise<void> {
-    try {
-      await sleep(ms, undefined, { signal: this.stopSignal.signal });
-    } catch {
-      // Aborted by stop(): the loop condition ends the run.
-    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { ValidationError } from '@trackline/domain';
-import { QueryFailedError, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { isDataException, isUniqueViolation } from '../db/pg-errors';
 import { CustomerEntity } from './customer.entity';
 import type { Customer, CustomerChanges, CustomerFilter, CustomerValues } from './customer';
 
@@ -61,7 +62,6 @@ export interface EnsuredCustomer {
 
 export type CustomerSeenOutcome = 'created' | 'updated' | 'unchanged';
 
-const UNIQUE_VIOLATION = '23505';
 const CUSTNR_CONSTRAINT = 'UQ_customers_partner_custnr';
 
 export class TypeormCustomersStore implements CustomersStore {
@@ -270,9 +270,7 @@ async function translateCustnrConflict<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    const driverError =
-      error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
-    if (driverError.code === UNIQUE_VIOLATION && driverError.constraint === CUSTNR_CONSTRAINT) {
+    if (isUniqueViolation(error, CUSTNR_CONSTRAINT)) {
       throw new ValidationError('custnr', 'is already used by another customer');
     }
     throw error;
@@ -285,8 +283,7 @@ async function translateDataException<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string }) : {};
-    if (driverError.code?.startsWith('22') === true) {
+    if (isDataException(error)) {
       throw new ValidationError('customer', `cannot be stored (${(error as Error).message})`);
     }
     throw error;

@@ -1,4 +1,4 @@
-import type { Logger } from '@trackline/platform';
+import { PollingWorker, type Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
 import { openWorkerDatabase } from '../composition/management-connections';
 import { createDataLifecycle } from './create-data-lifecycle';
@@ -37,18 +37,23 @@ export async function startDataLifecycle(deps: {
     (error: unknown) =>
       logger.error({ err: error }, 'cdrs monthly partitions could not be checked; run cdrs:partitions'),
   );
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running.then(() => job.tick(clock())).catch(() => undefined);
-  }, config.dataLifecycle.checkMs);
-  timer.unref();
+  const checkMs = config.dataLifecycle.checkMs;
+  const checks = new PollingWorker({
+    name: 'data lifecycle',
+    round: async () => {
+      await job.tick(clock());
+      return 'idle';
+    },
+    idleMs: checkMs,
+    // A failed run waits for the next day (the job says so in the log); a failed check is asked again as usual.
+    errorBackoff: { firstMs: checkMs, maxMs: checkMs },
+    onError: (error, failures) =>
+      logger.warn({ err: error, failures }, 'data lifecycle check failed; asking again at the next check'),
+  });
+  checks.start();
   return {
     stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      await checks.stop();
       await dataSource.destroy();
     },
   };

@@ -36,10 +36,13 @@ import { CallIdsPerPartner1795490000001 } from './migrations/1795490000001-CallI
 import { PartitionCdrsByMonth1795462563963 } from './migrations/1795462563963-PartitionCdrsByMonth';
 import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDataLifecycle';
 import { AddCdrAttributionConfidence1795500000001 } from './migrations/1795500000001-AddCdrAttributionConfidence';
+import { PartnerRateLimit1795520000001 } from './migrations/1795520000001-PartnerRateLimit';
+import { PoolTelemetry1795530000001 } from './migrations/1795530000001-PoolTelemetry';
 import { Conversions1795550000001 } from './migrations/1795550000001-Conversions';
 import { PartnerIntegrationEntity } from '../integrations/partner-integration.entity';
 import { ConversionOutboxEntity } from '../conversions/conversion-outbox.entity';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
+import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
 
 // Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
 // same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
@@ -61,6 +64,7 @@ export const ENTITIES = [
   TwilioCallEntity,
   CdrCallIdEntity,
   DataLifecycleRunEntity,
+  PoolTelemetryHourEntity,
   PartnerIntegrationEntity,
   ConversionOutboxEntity,
 ];
@@ -85,6 +89,8 @@ export const MIGRATIONS = [
   CanonicalCallerNumbers1795480000010,
   CallIdsPerPartner1795490000001,
   AddCdrAttributionConfidence1795500000001,
+  PartnerRateLimit1795520000001,
+  PoolTelemetry1795530000001,
   Conversions1795550000001,
 ];
 

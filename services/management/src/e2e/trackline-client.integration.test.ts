@@ -85,7 +85,7 @@ describe('@trackline/client: ManagementClient', () => {
       });
       const sourceId = source.data.sources[0].source_id;
       const updated = await api.request('put', '/sources/{source_id}', {
-        params: { source_id: sourceId },
+        params: { path: { source_id: sourceId } },
         body: {
           alt_numbers: [{ phonenr: 'voicemail', weekdays: 'sat,sun', from_time: '00:00', to_time: '24:00' }],
         },
@@ -93,13 +93,13 @@ describe('@trackline/client: ManagementClient', () => {
       expect(updated.data.sources[0].alt_numbers.map((rule) => [rule.phonenr, rule.weekdays])).toEqual([
         ['voicemail', 'sat,sun'],
       ]);
-      const sources = await api.request('get', '/sources', { query: { page: 0 } });
+      const sources = await api.request('get', '/sources', { params: { query: { page: 0 } } });
       expect([sources.data.total, sources.data.sources.map((entry) => entry.destnr)]).toEqual([
         1,
         ['+4721000001'],
       ]);
       const cdrs = await api.request('get', '/statistics/cdrs', {
-        query: { customer_id: customerId, from_date: '2026-03-01', to_date: '2026-03-15' },
+        params: { query: { customer_id: customerId, from_date: '2026-03-01', to_date: '2026-03-15' } },
       });
       expect([cdrs.data.total, cdrs.data.numpages, cdrs.data.cdrs]).toEqual([0, 0, []]);
       expect(await challengesAnswered(service)).toBe(before + 1);
@@ -108,6 +108,32 @@ describe('@trackline/client: ManagementClient', () => {
       now.at = new Date(START.getTime() + 301_000);
       expect(await api.ping()).toBe(true);
       expect(await challengesAnswered(service)).toBe(before + 2);
+    } finally {
+      api.close();
+    }
+  });
+
+  it('is an openapi-fetch client underneath: GET and POST answer { data, error, response } on the same digest session', async () => {
+    const api = client();
+    try {
+      const before = await challengesAnswered(service);
+      const created = await api.POST('/customers', { body: { name: 'Per Hansen AS', custnr: 'fetch-1' } });
+      const customerId = created.data!.customers[0].customer_id;
+      const read = await api.GET('/customers/{customer_id}', {
+        params: { path: { customer_id: customerId } },
+      });
+      expect([read.response.status, read.data?.customers[0].name, read.error]).toEqual([
+        200,
+        'Per Hansen AS',
+        undefined,
+      ]);
+      const missing = await api.GET('/customers/{customer_id}', { params: { path: { customer_id: '999' } } });
+      expect([missing.response.status, missing.data, missing.error]).toEqual([
+        404,
+        undefined,
+        { error: { status: 404, message: expect.stringContaining('999') } },
+      ]);
+      expect(await challengesAnswered(service)).toBe(before + 1);
     } finally {
       api.close();
     }
@@ -134,7 +160,7 @@ describe('@trackline/client: ManagementClient', () => {
         1_000_000,
       ]);
       const missing = await rejection(
-        api.request('get', '/customers/{customer_id}', { params: { customer_id: '999' } }),
+        api.request('get', '/customers/{customer_id}', { params: { path: { customer_id: '999' } } }),
       );
       expect(missing.status).toBe(404);
     } finally {
@@ -162,7 +188,9 @@ describe('@trackline/client: ManagementClient', () => {
       expect(created.data).toMatch(
         /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<customers><customer><customer_id>\d+<\/customer_id><name>Ola &amp; Kari &lt;AS&gt;<\/name><custnr>xml-1<\/custnr>/,
       );
-      const bySuffix = await api.requestXml('get', '/customers.xml', { query: { custnr: 'xml-1' } });
+      const bySuffix = await api.requestXml('get', '/customers.xml', {
+        params: { query: { custnr: 'xml-1' } },
+      });
       expect(bySuffix.data).toContain('<name>Ola &amp; Kari &lt;AS&gt;</name>');
 
       const invalid = await rejection(
@@ -192,7 +220,9 @@ describe('@trackline/client: ManagementClient', () => {
     try {
       const created = await api.request('post', '/webhooks', { body: { url: receiver.url } });
       const hook = created.data.webhooks[0];
-      await api.request('post', '/webhooks/{webhook_id}/test', { params: { webhook_id: hook.webhook_id } });
+      await api.request('post', '/webhooks/{webhook_id}/test', {
+        params: { path: { webhook_id: hook.webhook_id } },
+      });
       for (let round = 0; round < 50 && receiver.received.length === 0; round++) await dispatcher.runOnce();
       expect(receiver.received).toHaveLength(1);
       const [delivery] = receiver.received;

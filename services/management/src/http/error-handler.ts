@@ -1,11 +1,12 @@
 import { isTracklineError } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
 import type { ErrorRequestHandler, Response } from 'express';
+import { PG_UNAVAILABLE_CODES } from '../db/pg-errors';
 import { AuthenticationError, MethodNotAllowedError } from './http-errors';
 import { responseFormat } from './request-state';
 import { renderError } from './response-renderer';
 
-/** Error codes of a store that cannot be reached (Node sockets, Postgres connection classes 08/57). */
+/** Error codes of a store that cannot be reached: Node's socket errors, and Postgres's own. */
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -13,15 +14,7 @@ const UNREACHABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENOTFOUND',
   'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-  '08000',
-  '08001',
-  '08003',
-  '08004',
-  '08006',
+  ...PG_UNAVAILABLE_CODES,
 ]);
 const UNREACHABLE_MESSAGES =
   /Connection is closed|Connection terminated|connect ECONNREFUSED|Stream isn't writeable|enableOfflineQueue|Command timed out|timeout exceeded when trying to connect|Reached the max retries per request/i;

@@ -26,7 +26,7 @@ const SWITCH_CHALLENGE = 'Bearer realm="trackline-telephony"';
 export interface RouteRegistrationDependencies {
   authenticator: PartnerAuthenticator;
   clock: () => Date;
-  /** The per-partner request budget; none: unlimited (RATE_LIMIT_PER_MINUTE=0, route tests). */
+  /** The per-partner request budget; none only in route tests, which count nothing. */
   rateLimit?: PartnerRateLimitOptions;
 }
 

@@ -11,6 +11,11 @@ export interface AuthenticatedPartner {
   timeZone: string;
   /** Partner may see callers' numbers whole in CDRs. */
   showFullAnum: boolean;
+  /**
+   * Requests per minute; null or left out: RATE_LIMIT_PER_MINUTE, 0: no limit (docs/partner-api.md,
+   * Rate limit).
+   */
+  rateLimitPerMinute?: number | null;
   customFields: { customer: string[]; source: string[] };
 }
 

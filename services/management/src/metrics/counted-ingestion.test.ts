@@ -1,6 +1,6 @@
 import { ServiceUnavailableError } from '@trackline/domain';
 import type { Cdr } from '../cdrs/cdr';
-import type { IngestOutcome } from '../cdrs/cdr-ingestion.service';
+import type { IngestOutcome } from '../cdrs/cdr-ingest-outcome';
 import { countedIngestion } from './counted-ingestion';
 import type { CdrIngestResult } from './management-metrics';
 
@@ -49,7 +49,9 @@ describe('countedIngestion', () => {
       { ingest: () => Promise.reject(new ServiceUnavailableError('down')) },
       metrics,
     );
-    await expect(counted.ingest([{}, {}, {}], new Date())).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(counted.ingest(new Array(3).fill({}), new Date())).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    );
     expect(Object.fromEntries(counts)).toEqual({ unavailable: 3 });
   });
 });

@@ -1,18 +1,17 @@
-import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
 import { ServiceUnavailableError } from '@trackline/domain';
+import type { CdrIngestion } from '../cdrs/cdr-ingestion.service';
+import type { IngestOutcome } from '../cdrs/cdr-ingest-outcome';
 import type { CdrIngestResult, ManagementMetrics } from './management-metrics';
 
-type Ingestion = Pick<CdrIngestionService, 'ingest'>;
+export type IngestCounter = Pick<ManagementMetrics, 'cdrIngested'>;
 
 /**
  * CDR ingestion with each record's outcome counted: stored, duplicate (call_id seen before), or the
  * reason it was not stored (docs/operations.md, metrics). A batch refused whole because a store is
- * unreachable counts each of its records as `unavailable`.
+ * unreachable counts each record it was given as `unavailable`; a record the switch's route refused
+ * before ingestion was counted there (`countOutcomes`), as `invalid`.
  */
-export function countedIngestion(
-  ingestion: Ingestion,
-  metrics: Pick<ManagementMetrics, 'cdrIngested'>,
-): Ingestion {
+export function countedIngestion(ingestion: CdrIngestion, metrics: IngestCounter): CdrIngestion {
   return {
     ingest: async (records, now) => {
       let outcomes;
@@ -23,17 +22,18 @@ export function countedIngestion(
         else metrics.cdrIngested('error', records.length);
         throw error;
       }
-      const counts = new Map<CdrIngestResult, number>();
-      for (const outcome of outcomes) {
-        const result: CdrIngestResult = outcome.ok
-          ? outcome.created
-            ? 'stored'
-            : 'duplicate'
-          : outcome.reason;
-        counts.set(result, (counts.get(result) ?? 0) + 1);
-      }
-      for (const [result, count] of counts) metrics.cdrIngested(result, count);
+      countOutcomes(metrics, outcomes);
       return outcomes;
     },
   };
+}
+
+/** Counts outcomes by result; also for records refused before they reached ingestion. */
+export function countOutcomes(metrics: IngestCounter, outcomes: readonly IngestOutcome[]): void {
+  const counts = new Map<CdrIngestResult, number>();
+  for (const outcome of outcomes) {
+    const result: CdrIngestResult = outcome.ok ? (outcome.created ? 'stored' : 'duplicate') : outcome.reason;
+    counts.set(result, (counts.get(result) ?? 0) + 1);
+  }
+  for (const [result, count] of counts) metrics.cdrIngested(result, count);
 }

@@ -62,6 +62,7 @@ export class ManagementMetrics {
   private readonly lifecycleRuns: FixedCounter<'ok' | 'failed'>;
   private readonly rateLimits: FixedCounter<'limited' | 'unavailable'>;
   private readonly defaultPartition: Gauge;
+  private readonly poolExhaustedHours: Counter<'partner'>;
   /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
   private poolRead: Promise<PoolSnapshot[] | null> | undefined;
 
@@ -109,6 +110,12 @@ export class ManagementMetrics {
       help: 'Partner requests refused by the rate limit (limited), or let through because the limiter could not reach Redis (unavailable).',
       label: 'result',
       values: ['limited', 'unavailable'],
+    });
+    this.poolExhaustedHours = new Counter({
+      name: 'trackline_pool_exhausted_total',
+      help: "Partner-hours whose recycled share of bindings passed the partner's pool-exhausted-share, raised by this replica's pool telemetry rollup (each partner-hour once across replicas; docs/pool-sizing.md).",
+      labelNames: ['partner'],
+      registers: [registry],
     });
     this.defaultPartition = new Gauge({
       name: 'trackline_cdrs_default_partition_records',
@@ -188,6 +195,11 @@ export class ManagementMetrics {
       if (counts[action] > 0)
         this.lifecycleRecords.inc(this.lifecycleRecords.indexOf(action), counts[action]);
     this.defaultPartition.set(report.recordsInDefault);
+  }
+
+  /** A partner-hour marked exhausted by the pool telemetry rollup. */
+  poolExhausted(advId: string): void {
+    this.poolExhaustedHours.inc({ partner: advId });
   }
 
   customerEvent(result: CustomerEventResultKind): void {

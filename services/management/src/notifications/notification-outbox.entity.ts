@@ -8,6 +8,7 @@ import {
   PrimaryGeneratedColumn,
   Unique,
 } from 'typeorm';
+import type { OutboxPayload } from './outbox-payload';
 import type { NotificationChannel, NotificationKind } from './outbox-writer';
 
 /**
@@ -16,15 +17,6 @@ import type { NotificationChannel, NotificationKind } from './outbox-writer';
  * configured and the message went to the log instead (docs/notifications.md, The worker).
  */
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'dead' | 'logged';
-
-/** What the message says; the attachment's audio is read from the CDR named in attachment_cdr_id. */
-export interface OutboxPayload {
-  subject?: string;
-  text: string;
-  attachment?: { filename: string; contentType: string };
-  /** A monthly report e-mail: built when it is sent, from these (docs/reports.md). */
-  report?: { partnerId: string; customerId: string; month: string };
-}
 
 @Entity({ name: 'notification_outbox' })
 @Unique('UQ_notification_outbox_delivery_key', ['deliveryKey'])

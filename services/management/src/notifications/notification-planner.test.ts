@@ -6,7 +6,7 @@ const cdr = (over: Partial<NotifiableCdr>): NotifiableCdr => ({
   anum: '+4790000001',
   bnum: '+4721000000',
   start,
-  duration: 0,
+  durationSeconds: 0,
   answered: false,
   voicemail: false,
   hasRecording: false,
@@ -48,12 +48,19 @@ describe('planNotifications', () => {
 
   it('sends nothing for a missed call when the flag is off, or for an answered call', () => {
     expect(planNotifications({ cdr: cdr({}), source: source({ notifyOnMissedCall: false }) })).toEqual([]);
-    expect(planNotifications({ cdr: cdr({ answered: true, duration: 30 }), source: source({}) })).toEqual([]);
+    expect(
+      planNotifications({ cdr: cdr({ answered: true, durationSeconds: 30 }), source: source({}) }),
+    ).toEqual([]);
   });
 
   it('e-mails a new voicemail with the recording referenced by the CDR id, and no missed-call notice', () => {
     const planned = planNotifications({
-      cdr: cdr({ voicemail: true, hasRecording: true, duration: 12, recordingContentType: 'audio/mpeg' }),
+      cdr: cdr({
+        voicemail: true,
+        hasRecording: true,
+        durationSeconds: 12,
+        recordingContentType: 'audio/mpeg',
+      }),
       source: source({}),
     });
     expect(planned).toEqual([

@@ -1,14 +1,13 @@
 import { formatUtcTimestamp } from '@trackline/domain';
 import type { NotificationToSend } from './outbox-writer';
 
-/** The stored call record, as much of it as a notification needs. */
+/** The stored call record (cdrs/cdr.ts), as much of it as a notification needs. */
 export interface NotifiableCdr {
   id: string;
   anum: string;
   bnum: string;
   start: Date;
-  /** Seconds. */
-  duration: number;
+  durationSeconds: number;
   answered: boolean;
   voicemail: boolean;
   /** Whether the CDR holds a voicemail recording (the e-mail attaches it). */
@@ -78,7 +77,7 @@ export function planNotifications(input: {
       subject: `New voicemail from ${cdr.anum}`,
       text:
         `New voicemail from ${cdr.anum} to ${cdr.bnum} (${source.name}) at ${when} UTC, ` +
-        `${cdr.duration} seconds. The recording is attached.`,
+        `${cdr.durationSeconds} seconds. The recording is attached.`,
       cdrId: cdr.id,
       attachment: { filename: `voicemail-${cdr.id}.${extension}`, contentType, sourceCdrId: cdr.id },
     });

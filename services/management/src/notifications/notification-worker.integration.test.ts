@@ -133,11 +133,11 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
       await dataSource.transaction(async (manager) => {
         await store.enqueue(manager, [
           ...planNotifications({
-            cdr: { ...base, id: '900', duration: 12, voicemail: true, hasRecording: true },
+            cdr: { ...base, id: '900', durationSeconds: 12, voicemail: true, hasRecording: true },
             source,
           }),
           ...planNotifications({
-            cdr: { ...base, id: '901', duration: 0, voicemail: false, hasRecording: false },
+            cdr: { ...base, id: '901', durationSeconds: 0, voicemail: false, hasRecording: false },
             source: { ...source, email: null },
           }),
         ]);

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '@trackline/platform';
+import { DEFAULT_MAX_ERROR_BACKOFF_MS, PollingWorker, type Logger } from '@trackline/platform';
 import { maskNumbersInText } from '@trackline/domain';
 import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
 import type { ClaimedNotification, OutboxStore } from './outbox.store';
@@ -53,8 +52,7 @@ export type MessageComposer = (row: ClaimedNotification) => Promise<OutboundNoti
  * e-mail's Message-ID — so the gateway drops the repeat and a mail client or filter can.
  */
 export class NotificationWorker {
-  private readonly stopSignal = new AbortController();
-  private loop: Promise<void> | undefined;
+  private readonly loop: PollingWorker;
   private readonly log: Logger;
 
   constructor(
@@ -62,17 +60,28 @@ export class NotificationWorker {
     private readonly settings: NotificationWorkerSettings,
   ) {
     this.log = deps.logger.child({ component: 'notification-worker', worker: settings.workerId });
+    this.loop = new PollingWorker({
+      name: 'notification worker',
+      // A full batch means more may be due: go again at once.
+      round: async () => ((await this.runOnce()) < settings.batchSize ? 'idle' : 'again'),
+      idleMs: settings.pollMs,
+      errorBackoff: {
+        firstMs: settings.pollMs,
+        maxMs: Math.max(settings.pollMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
+      },
+      onError: (error, failures, retryInMs) =>
+        this.log.error({ err: error, failures, retryInMs }, 'notification round failed; retrying'),
+      onRecovered: (failures) => this.log.info({ failures }, 'notification rounds work again'),
+    });
   }
 
   start(): void {
-    if (this.loop !== undefined) throw new Error('notification worker already started');
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Finishes the round in flight (its rows are marked), then returns. */
-  async stop(): Promise<void> {
-    this.stopSignal.abort();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One round: claim what is due, deliver it, mark it. Returns how many rows were claimed. */
@@ -111,22 +120,6 @@ export class NotificationWorker {
       claimed += rows.length;
     }
     return claimed;
-  }
-
-  private async run(): Promise<void> {
-    const signal = this.stopSignal.signal;
-    while (!signal.aborted) {
-      let claimed = 0;
-      try {
-        claimed = await this.runOnce();
-      } catch (error) {
-        this.log.error({ err: error }, 'notification round failed; retrying after the poll interval');
-      }
-      // A full batch means more may be due: go again at once.
-      if (claimed < this.settings.batchSize) {
-        await sleep(this.settings.pollMs, undefined, { signal }).catch(() => undefined);
-      }
-    }
   }
 
   private async process(row: ClaimedNotification): Promise<void> {

@@ -1,9 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import {
-  NotificationOutboxEntity,
-  type OutboxPayload,
-  type OutboxStatus,
-} from './notification-outbox.entity';
+import { LeasedQueue, type ClaimedRow } from '../db/leased-queue';
+import { NotificationOutboxEntity, type OutboxStatus } from './notification-outbox.entity';
+import { parseOutboxPayload, type OutboxPayload } from './outbox-payload';
 import type {
   NotificationChannel,
   NotificationKind,
@@ -50,7 +48,8 @@ export interface OutboxStore {
   /**
    * Takes up to `limit` rows that are due, or whose lease ran out (their worker died), and leases
    * them to `worker` until `leaseUntil`, counting the attempt. Rows another transaction is claiming
-   * are skipped, never waited for.
+   * are skipped, never waited for. A row whose payload cannot be read could never be sent: it goes
+   * dead at once, saying why, and is not answered.
    */
   claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedNotification[]>;
   /** Final state sent or logged. False when the lease was lost (another worker took the row over). */
@@ -66,52 +65,6 @@ export interface OutboxStore {
   ): Promise<ClaimedNotification[]>;
 }
 
-const CLAIM_SQL = `
-  WITH due AS (
-    SELECT id FROM notification_outbox
-    WHERE (status = 'pending' AND next_attempt_at <= $1) OR (status = 'sending' AND locked_until <= $1)
-    ORDER BY next_attempt_at, id
-    LIMIT $2
-    FOR UPDATE SKIP LOCKED
-  )
-  UPDATE notification_outbox o
-  SET status = 'sending', locked_by = $3, locked_until = $4, attempts = o.attempts + 1
-  FROM due WHERE o.id = due.id
-  RETURNING o.id, o.delivery_key, o.channel, o.kind, o.recipient, o.cdr_id, o.payload,
-            o.attachment_cdr_id, o.attempts`;
-
-// The lease check and the state change are one statement: a worker whose lease was taken over
-// cannot overwrite what the new owner does with the row.
-const COMPLETE_SQL = `
-  UPDATE notification_outbox
-  SET status = $3, sent_at = $4, locked_by = NULL, locked_until = NULL, last_error = NULL
-  WHERE id = $1 AND status = 'sending' AND locked_by = $2
-  RETURNING id`;
-
-const FAIL_SQL = `
-  UPDATE notification_outbox
-  SET status = CASE WHEN $4::timestamptz IS NULL THEN 'dead' ELSE 'pending' END,
-      next_attempt_at = COALESCE($4::timestamptz, next_attempt_at),
-      last_error = $3, locked_by = NULL, locked_until = NULL
-  WHERE id = $1 AND status = 'sending' AND locked_by = $2
-  RETURNING id`;
-
-// The rows named, whatever their due time, when they wait or their worker's lease ran out: an
-// operator command sends them now (a row a live worker holds is left to it).
-const CLAIM_IDS_SQL = `
-  WITH chosen AS (
-    SELECT id FROM notification_outbox
-    WHERE id = ANY($1::bigint[])
-      AND (status = 'pending' OR (status = 'sending' AND locked_until <= $2))
-    ORDER BY id
-    FOR UPDATE SKIP LOCKED
-  )
-  UPDATE notification_outbox o
-  SET status = 'sending', locked_by = $3, locked_until = $4, attempts = o.attempts + 1
-  FROM chosen WHERE o.id = chosen.id
-  RETURNING o.id, o.delivery_key, o.channel, o.kind, o.recipient, o.cdr_id, o.payload,
-            o.attachment_cdr_id, o.attempts`;
-
 const ENQUEUE_UNIQUE_SQL = `
   INSERT INTO notification_outbox (unique_key, channel, kind, recipient, payload, next_attempt_at)
   SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[], $6::timestamptz[])
@@ -121,20 +74,37 @@ const ENQUEUE_UNIQUE_SQL = `
 // Longer messages are cut: last_error is for an operator reading the row, not an archive.
 const MAX_ERROR_LENGTH = 2_000;
 
-interface ClaimRow {
+/** A claimed row as the table holds it; channel and kind are held to their values by the table's checks. */
+type ClaimRow = {
   id: string;
+  attempts: number;
   delivery_key: string;
   channel: NotificationChannel;
   kind: NotificationKind;
   recipient: string;
   cdr_id: string | null;
-  payload: OutboxPayload;
+  payload: unknown;
   attachment_cdr_id: string | null;
-  attempts: number;
-}
+};
 
 export class TypeormOutboxStore implements OutboxStore, OutboxWriter {
-  constructor(private readonly manager: EntityManager) {}
+  private readonly queue: LeasedQueue;
+
+  constructor(private readonly manager: EntityManager) {
+    this.queue = new LeasedQueue(manager, {
+      table: 'notification_outbox',
+      claimColumns: [
+        'o.delivery_key',
+        'o.channel',
+        'o.kind',
+        'o.recipient',
+        'o.cdr_id::text AS cdr_id',
+        'o.payload',
+        'o.attachment_cdr_id::text AS attachment_cdr_id',
+      ],
+      maxErrorLength: MAX_ERROR_LENGTH,
+    });
+  }
 
   /** Uses the caller's manager, so the rows commit or roll back with the CDR. */
   async enqueue(manager: EntityManager, items: NotificationToSend[]): Promise<void> {
@@ -148,8 +118,7 @@ export class TypeormOutboxStore implements OutboxStore, OutboxWriter {
   }
 
   async claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedNotification[]> {
-    const rows = updatedRows<ClaimRow>(await this.manager.query(CLAIM_SQL, [now, limit, worker, leaseUntil]));
-    return rows.map(toClaimed).sort((a, b) => Number(a.id) - Number(b.id));
+    return this.readable(worker, await this.queue.claim({ worker, now, leaseUntil, limit }));
   }
 
   /** Like `claim`, for the rows named (an operator's "send these now"). */
@@ -159,11 +128,24 @@ export class TypeormOutboxStore implements OutboxStore, OutboxWriter {
     now: Date,
     leaseUntil: Date,
   ): Promise<ClaimedNotification[]> {
-    if (ids.length === 0) return [];
-    const rows = updatedRows<ClaimRow>(
-      await this.manager.query(CLAIM_IDS_SQL, [ids, now, worker, leaseUntil]),
-    );
-    return rows.map(toClaimed).sort((a, b) => Number(a.id) - Number(b.id));
+    return this.readable(worker, await this.queue.claimIds(ids, { worker, now, leaseUntil }));
+  }
+
+  /** The claimed rows as the worker gets them; one whose payload cannot be read goes dead. */
+  private async readable(worker: string, rows: readonly ClaimedRow[]): Promise<ClaimedNotification[]> {
+    const claimed: ClaimedNotification[] = [];
+    for (const row of rows) {
+      let payload: OutboxPayload;
+      try {
+        payload = parseOutboxPayload(row.payload);
+      } catch (error) {
+        const problem = `stored notification unreadable: ${(error as Error).message}`;
+        await this.queue.fail(row.id, worker, { error: problem, retryAt: null });
+        continue;
+      }
+      claimed.push(toClaimed(row as ClaimRow, payload));
+    }
+    return claimed;
   }
 
   /**
@@ -214,26 +196,25 @@ export class TypeormOutboxStore implements OutboxStore, OutboxWriter {
     }));
   }
 
-  async complete(id: string, worker: string, status: 'sent' | 'logged', now: Date): Promise<boolean> {
-    return updatedRows(await this.manager.query(COMPLETE_SQL, [id, worker, status, now])).length === 1;
+  complete(id: string, worker: string, status: 'sent' | 'logged', now: Date): Promise<boolean> {
+    return this.queue.complete(id, worker, { status, now });
   }
 
-  async fail(id: string, worker: string, error: string, retryAt: Date | null): Promise<boolean> {
-    const message = error.slice(0, MAX_ERROR_LENGTH);
-    return updatedRows(await this.manager.query(FAIL_SQL, [id, worker, message, retryAt])).length === 1;
+  fail(id: string, worker: string, error: string, retryAt: Date | null): Promise<boolean> {
+    return this.queue.fail(id, worker, { error, retryAt });
   }
 }
 
-function toClaimed(row: ClaimRow): ClaimedNotification {
+function toClaimed(row: ClaimRow, payload: OutboxPayload): ClaimedNotification {
   return {
-    id: String(row.id),
+    id: row.id,
     deliveryKey: row.delivery_key,
     channel: row.channel,
     kind: row.kind,
     recipient: row.recipient,
-    cdrId: row.cdr_id === null ? null : String(row.cdr_id),
-    payload: row.payload,
-    attachmentCdrId: row.attachment_cdr_id === null ? null : String(row.attachment_cdr_id),
+    cdrId: row.cdr_id,
+    payload,
+    attachmentCdrId: row.attachment_cdr_id,
     attempts: row.attempts,
   };
 }
@@ -252,10 +233,4 @@ function toRow(item: NotificationToSend): Partial<NotificationOutboxEntity> {
     payload,
     attachmentCdrId: item.attachment?.sourceCdrId ?? null,
   };
-}
-
-/** TypeORM answers an UPDATE … RETURNING with [rows, rowCount]. */
-function updatedRows<Row>(result: unknown): Row[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0])) return result[0] as Row[];
-  return result as Row[];
 }

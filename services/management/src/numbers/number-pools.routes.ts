@@ -1,6 +1,10 @@
+import { ValidationError } from '@trackline/domain';
 import type { ApiRecord } from '../http/api-response';
 import type { RouteDefinition } from '../http/route-definition';
-import type { NumberPoolsService, PoolUsage } from './number-pools.service';
+import { parseShare } from '../partners/partner-settings.dto';
+import { shareText, toPoolHourRecord } from '../pool-telemetry/pool-hour-record';
+import type { NumberPoolsService, PoolOverview, PoolUsage } from './number-pools.service';
+import type { PoolDay } from './pool-utilisation';
 
 export const NUMBER_POOL_NAMES = { plural: 'number_pools', singular: 'number_pool' } as const;
 
@@ -10,13 +14,22 @@ export function numberPoolRoutes(service: NumberPoolsService): RouteDefinition[]
     {
       method: 'GET',
       path: '/number_pools',
-      handle: async ({ partner, now }) => ({
+      handle: async ({ partner, now, query }) => ({
         kind: 'records',
         names: NUMBER_POOL_NAMES,
-        records: [toNumberPoolRecord(await service.usage(partner, now))],
+        records: [toNumberPoolOverviewRecord(await service.overview(partner, now, parsePoolQuery(query)))],
       }),
     },
   ];
+}
+
+/** `target_overflow` (optional): a share in (0, 1]; any other parameter is refused. */
+function parsePoolQuery(query: Record<string, string>): number | undefined {
+  for (const name of Object.keys(query))
+    if (name !== 'target_overflow') throw new ValidationError(name, 'is not a known query parameter');
+  return query.target_overflow === undefined
+    ? undefined
+    : parseShare('target_overflow', query.target_overflow);
 }
 
 /** Utilisation is bound / size as a decimal string with four places; null for an empty pool. */
@@ -26,5 +39,44 @@ export function toNumberPoolRecord(usage: PoolUsage): ApiRecord {
     size: String(usage.size),
     bound: String(usage.bound),
     utilisation: usage.size === 0 ? null : (usage.bound / usage.size).toFixed(4),
+  };
+}
+
+/** The seed's fields first, unchanged; the 30 days and the advice after them (docs/pool-sizing.md). */
+export function toNumberPoolOverviewRecord(overview: PoolOverview): ApiRecord {
+  const { utilisation, recommendation } = overview;
+  return {
+    ...toNumberPoolRecord(overview),
+    last_30_days: {
+      from: utilisation.from.toISOString(),
+      to: utilisation.to.toISOString(),
+      ...dayFields(utilisation.totals),
+      busiest_hour: utilisation.busiestHour === null ? null : toPoolHourRecord(utilisation.busiestHour),
+      days: utilisation.days.map((day) => ({ date: day.date, ...dayFields(day) })),
+    },
+    recommendation: {
+      target_overflow: recommendation.targetOverflow.toFixed(4),
+      arrival_rate: recommendation.arrivalRate.toFixed(6),
+      session_ttl: String(recommendation.sessionTtlSeconds),
+      hold_back: String(recommendation.holdBackSeconds),
+      hold_seconds: String(recommendation.holdSeconds),
+      offered_load: recommendation.offeredLoad.toFixed(4),
+      recommended_size: String(recommendation.recommendedSize),
+      blocking_at_recommended: recommendation.blockingAtRecommended.toFixed(6),
+      current_size: String(recommendation.currentSize),
+      blocking_at_current: recommendation.blockingAtCurrent.toFixed(6),
+    },
+  };
+}
+
+function dayFields(day: Omit<PoolDay, 'date'>): ApiRecord {
+  return {
+    sessions: String(day.sessions),
+    issued: String(day.issued),
+    recycled: String(day.recycled),
+    recycled_share: shareText(day.recycled, day.issued),
+    peak_leased: String(day.peakLeased),
+    pool_calls: String(day.poolCalls),
+    calls_per_binding: shareText(day.poolCalls, day.issued),
   };
 }

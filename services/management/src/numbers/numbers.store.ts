@@ -1,4 +1,5 @@
-import { QueryFailedError, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../db/pg-errors';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { TypeormSourcesStore } from '../sources/sources.store';
 import type { NumberKind } from './tracking-number.entity';
@@ -38,7 +39,6 @@ export interface StaticNumberAllocator {
   holdBack(partnerId: string, e164: string, until: Date): Promise<void>;
 }
 
-const UNIQUE_VIOLATION = '23505';
 const E164_CONSTRAINT = 'UQ_tracking_numbers_e164';
 
 interface ListedRow {
@@ -79,11 +79,7 @@ export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator,
       );
       return true;
     } catch (error) {
-      const driverError =
-        error instanceof QueryFailedError
-          ? (error.driverError as { code?: string; constraint?: string })
-          : {};
-      if (driverError.code === UNIQUE_VIOLATION && driverError.constraint === E164_CONSTRAINT) return false;
+      if (isUniqueViolation(error, E164_CONSTRAINT)) return false;
       throw error;
     }
   }

@@ -7,14 +7,15 @@ import {
   type CountryCode,
 } from '@trackline/domain';
 import { RING_TIMEOUT_RANGE } from '@trackline/contracts';
-import { Parsed, requiredOn, type DtoMode, type Presence } from '../validation/field-rules';
-import { validateDto } from '../validation/validate-dto';
+import { requiredOn, type DtoMode, type Presence } from '../validation/field-rules';
+import { parseFields, type FieldRule, type FieldSchema } from '../validation/field-schema';
 import { parseAllowIp } from './allow-ip';
 import { ON_EXHAUSTED_CHOICES, type OnExhausted } from './partner.entity';
 
-// The operator's partner settings (docs/operations.md), checked by one DTO whatever the caller: the
-// CLI's partner:create and partner:update, and the fixtures that create partners. Field names are
-// the CLI option names, so an error reads the way the operator typed it.
+// The operator's partner settings (docs/operations.md), read by one schema whatever the caller: the
+// CLI's partner:create and partner:update, and the fixtures that create partners. Each setting's
+// rule checks its text once and yields its typed value. Field names are the CLI option names, so an
+// error reads the way the operator typed it.
 
 const MAX_NAME_LENGTH = 100;
 const MIN_PASSWORD_LENGTH = 8;
@@ -118,11 +119,43 @@ function parseAnumMaskAfterDays(value: string): number | null {
   return parseWholeNumber('anum-mask-after-days', value, 1, MAX_ANUM_MASK_AFTER_DAYS);
 }
 
+export const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
+
+/** "default" (or an empty value) returns to RATE_LIMIT_PER_MINUTE; 0 is no limit. */
+function parseRateLimitPerMinute(value: string): number | null {
+  if (value.trim() === '' || value.trim() === 'default') return null;
+  if (!/^\d{1,7}$/.test(value.trim()) || Number(value.trim()) > MAX_RATE_LIMIT_PER_MINUTE)
+    throw new ValidationError(
+      'rate-limit-per-minute',
+      `must be a whole number from 0 (no limit) to ${MAX_RATE_LIMIT_PER_MINUTE}, or "default"`,
+    );
+  return Number(value.trim());
+}
+
 function parseWholeNumber(field: string, value: string, min: number, max: number): number {
   const number = /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!(number >= min && number <= max))
     throw new ValidationError(field, `must be a whole number from ${min} to ${max}`);
   return number;
+}
+
+/**
+ * A share in (0, 1] with at most four decimal places (the column's scale), as a decimal: "0.01".
+ * Exported: the partner API's `target_overflow` query parameter follows the same rule.
+ */
+export function parseShare(field: string, value: string): number {
+  const number = /^(0|1)(\.\d{1,4})?$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(number > 0 && number <= 1))
+    throw new ValidationError(field, 'must be a decimal above 0 and at most 1, with up to 4 decimal places');
+  return number;
+}
+
+function parseTargetOverflow(value: string): number {
+  return parseShare('target-overflow', value);
+}
+
+function parsePoolExhaustedShare(value: string): number {
+  return parseShare('pool-exhausted-share', value);
 }
 
 function parseShowFullAnum(value: string): boolean {
@@ -151,89 +184,13 @@ export interface PartnerSettingsInput {
   cdrRetentionMonths?: string;
   /** Whole days, or "off". */
   anumMaskAfterDays?: string;
+  /** Requests per minute, 0 for no limit, or "default". */
+  rateLimitPerMinute?: string;
+  /** A decimal in (0, 1], e.g. "0.01". */
+  targetOverflow?: string;
+  /** A decimal in (0, 1], e.g. "0.05". */
+  poolExhaustedShare?: string;
 }
-
-/** The CLI option of each setting: the DTO's field names, and what `partner:update` reports changed. */
-export const SETTING_OPTIONS = {
-  username: 'username',
-  password: 'password',
-  signingSecret: 'signing-secret',
-  allowIps: 'allow-ip',
-  country: 'country',
-  timeZone: 'timezone',
-  onExhausted: 'on-exhausted',
-  fallbackNumber: 'fallback-number',
-  showFullAnum: 'show-full-anum',
-  ringTimeout: 'ring-timeout',
-  screenCalls: 'screen-calls',
-  cdrRetentionMonths: 'cdr-retention-months',
-  anumMaskAfterDays: 'anum-mask-after-days',
-} as const satisfies Record<keyof PartnerSettingsInput, string>;
-
-/** An option's value as commander gives it: text, checked by the setting's own rule. */
-function Setting(presence: Presence, parse: (value: string) => unknown): PropertyDecorator {
-  return Parsed(presence, (value) => {
-    if (typeof value !== 'string') throw new ValidationError('', 'must be a string');
-    return parse(value);
-  });
-}
-
-function partnerSettingsDto(mode: DtoMode) {
-  // Declared in the order the settings are checked.
-  class PartnerSettingsDto {
-    @Setting(requiredOn(mode), parseUsername)
-    username?: string;
-
-    @Setting(requiredOn(mode), parsePassword)
-    password?: string;
-
-    @Setting('optional', parseCountry)
-    country?: string;
-
-    @Setting(requiredOn(mode), parseSigningSecret)
-    'signing-secret'?: string;
-
-    @Parsed('optional', (value) => {
-      if (!Array.isArray(value)) throw new ValidationError('allow-ip', 'must be a list of addresses');
-      return parseAllowIps(value.map(String));
-    })
-    'allow-ip'?: string[];
-
-    @Setting('optional', parseTimeZone)
-    timezone?: string;
-
-    @Setting('optional', parseOnExhausted)
-    'on-exhausted'?: string;
-
-    // Normalised with the partner's country by the service, which knows the stored one.
-    @Setting('optional', () => undefined)
-    'fallback-number'?: string;
-
-    @Setting('optional', parseShowFullAnum)
-    'show-full-anum'?: string;
-
-    @Setting('optional', parseRingTimeout)
-    'ring-timeout'?: string;
-
-    @Setting('optional', parseScreenCalls)
-    'screen-calls'?: string;
-
-    @Setting('optional', parseCdrRetentionMonths)
-    'cdr-retention-months'?: string;
-
-    @Setting('optional', parseAnumMaskAfterDays)
-    'anum-mask-after-days'?: string;
-  }
-  return PartnerSettingsDto;
-}
-
-/** partner:create: name, username, password and signing secret are required. */
-export class CreatePartnerDto extends partnerSettingsDto('create') {
-  @Setting('required', parseName)
-  name?: string;
-}
-/** partner:update: options left out keep their value. */
-export const UpdatePartnerSettingsDto = partnerSettingsDto('update');
 
 /** The settings after their checks; a key is present when the setting was given. */
 export interface PartnerSettings {
@@ -251,21 +208,80 @@ export interface PartnerSettings {
   screenCalls?: boolean;
   cdrRetentionMonths?: number;
   anumMaskAfterDays?: number | null;
+  /** null: the service default. */
+  rateLimitPerMinute?: number | null;
+  targetOverflow?: number;
+  poolExhaustedShare?: number;
 }
+
+/** An option's value as commander gives it: text, checked by the setting's own rule. */
+function setting<T>(name: string, presence: Presence, parse: (value: string) => T): FieldRule<T> {
+  return {
+    name,
+    presence,
+    parse: (value) => {
+      if (typeof value !== 'string') throw new ValidationError(name, 'must be a string');
+      return parse(value);
+    },
+  };
+}
+
+// In the order the settings are checked.
+function partnerSettingsSchema(mode: DtoMode): FieldSchema<PartnerSettings> {
+  return {
+    username: setting('username', requiredOn(mode), parseUsername),
+    password: setting('password', requiredOn(mode), parsePassword),
+    country: setting('country', 'optional', parseCountry),
+    signingSecret: setting('signing-secret', requiredOn(mode), parseSigningSecret),
+    allowIps: {
+      name: 'allow-ip',
+      presence: 'optional',
+      parse: (value) => {
+        if (!Array.isArray(value)) throw new ValidationError('allow-ip', 'must be a list of addresses');
+        return parseAllowIps(value.map(String));
+      },
+    },
+    timeZone: setting('timezone', 'optional', parseTimeZone),
+    onExhausted: setting('on-exhausted', 'optional', parseOnExhausted),
+    // Normalised with the partner's country by the service, which knows the stored one.
+    fallbackNumber: setting('fallback-number', 'optional', (value) => value),
+    showFullAnum: setting('show-full-anum', 'optional', parseShowFullAnum),
+    ringTimeout: setting('ring-timeout', 'optional', parseRingTimeout),
+    screenCalls: setting('screen-calls', 'optional', parseScreenCalls),
+    cdrRetentionMonths: setting('cdr-retention-months', 'optional', parseCdrRetentionMonths),
+    anumMaskAfterDays: setting('anum-mask-after-days', 'optional', parseAnumMaskAfterDays),
+    rateLimitPerMinute: setting('rate-limit-per-minute', 'optional', parseRateLimitPerMinute),
+    targetOverflow: setting('target-overflow', 'optional', parseTargetOverflow),
+    poolExhaustedShare: setting('pool-exhausted-share', 'optional', parsePoolExhaustedShare),
+  };
+}
+
+/** partner:create: name, username, password and signing secret are required. */
+const CREATE_PARTNER: FieldSchema<PartnerSettings & { name: string }> = {
+  name: setting('name', 'required', parseName),
+  ...partnerSettingsSchema('create'),
+};
+/** partner:update: options left out keep their value. */
+const UPDATE_PARTNER_SETTINGS = partnerSettingsSchema('update');
+
+/** The CLI option of each setting: the schema's field names, and what `partner:update` reports changed. */
+export const SETTING_OPTIONS = Object.fromEntries(
+  Object.entries(UPDATE_PARTNER_SETTINGS).map(([key, rule]) => [key, (rule as FieldRule<unknown>).name]),
+) as Record<keyof PartnerSettings, string>;
 
 export function parseCreatePartner(input: PartnerSettingsInput & { name: string }): PartnerSettings & {
   name: string;
 } {
-  const dto = validateDto(
-    CreatePartnerDto,
+  const parsed = parseFields(
+    CREATE_PARTNER,
     { name: input.name, ...byOption(input) },
     'is not a known option',
   );
-  return { name: dto.name!, ...toSettings(dto) };
+  return { ...parsed, name: parsed.name! };
 }
 
 export function parseUpdatePartnerSettings(input: PartnerSettingsInput): PartnerSettings {
-  return toSettings(validateDto(UpdatePartnerSettingsDto, byOption(input), 'is not a known option'));
+  return parseFields(UPDATE_PARTNER_SETTINGS, byOption(input), 'is not a known option');
 }
 
 function byOption(input: PartnerSettingsInput): Record<string, unknown> {
@@ -275,24 +291,4 @@ function byOption(input: PartnerSettingsInput): Record<string, unknown> {
     if (value !== undefined) options[option] = value;
   }
   return options;
-}
-
-function toSettings(dto: InstanceType<typeof UpdatePartnerSettingsDto>): PartnerSettings {
-  const settings: PartnerSettings = {};
-  if (dto.username !== undefined) settings.username = dto.username;
-  if (dto.password !== undefined) settings.password = dto.password;
-  if (dto['signing-secret'] !== undefined) settings.signingSecret = dto['signing-secret'];
-  if (dto['allow-ip'] !== undefined) settings.allowIps = parseAllowIps(dto['allow-ip']);
-  if (dto.country !== undefined) settings.country = parseCountry(dto.country);
-  if (dto.timezone !== undefined) settings.timeZone = dto.timezone;
-  if (dto['on-exhausted'] !== undefined) settings.onExhausted = parseOnExhausted(dto['on-exhausted']);
-  if (dto['fallback-number'] !== undefined) settings.fallbackNumber = dto['fallback-number'];
-  if (dto['show-full-anum'] !== undefined) settings.showFullAnum = parseShowFullAnum(dto['show-full-anum']);
-  if (dto['ring-timeout'] !== undefined) settings.ringTimeout = parseRingTimeout(dto['ring-timeout']);
-  if (dto['screen-calls'] !== undefined) settings.screenCalls = parseScreenCalls(dto['screen-calls']);
-  if (dto['cdr-retention-months'] !== undefined)
-    settings.cdrRetentionMonths = parseCdrRetentionMonths(dto['cdr-retention-months']);
-  if (dto['anum-mask-after-days'] !== undefined)
-    settings.anumMaskAfterDays = parseAnumMaskAfterDays(dto['anum-mask-after-days']);
-  return settings;
 }

@@ -18,6 +18,9 @@ export type OnExhausted = (typeof ON_EXHAUSTED_CHOICES)[number];
 @Check('CHK_partners_dni_on_exhausted', `"dni_on_exhausted" IN ('recycle', 'original')`)
 @Check('CHK_partners_cdr_retention_months', `"cdr_retention_months" BETWEEN 1 AND 1200`)
 @Check('CHK_partners_anum_mask_after_days', `"anum_mask_after_days" BETWEEN 1 AND 36500`)
+@Check('CHK_partners_rate_limit_per_minute', `"rate_limit_per_minute" BETWEEN 0 AND 1000000`)
+@Check('CHK_partners_target_overflow', `"target_overflow" > 0 AND "target_overflow" <= 1`)
+@Check('CHK_partners_pool_exhausted_share', `"pool_exhausted_share" > 0 AND "pool_exhausted_share" <= 1`)
 export class PartnerEntity {
   /** bigint comes back from pg as a decimal string, which is what the API shows. */
   @PrimaryGeneratedColumn('identity', {
@@ -81,6 +84,17 @@ export class PartnerEntity {
   /** Callers' numbers are masked in records older than this many days; null: never (docs/privacy.md). */
   @Column({ name: 'anum_mask_after_days', type: 'integer', nullable: true })
   anumMaskAfterDays!: number | null;
+
+  /** Partner API requests per minute; null: RATE_LIMIT_PER_MINUTE, 0: no limit (docs/partner-api.md). */
+  @Column({ name: 'rate_limit_per_minute', type: 'integer', nullable: true })
+  rateLimitPerMinute!: number | null;
+  /** The Erlang B blocking the pool-sizing advisor sizes for (docs/pool-sizing.md); a decimal string. */
+  @Column({ name: 'target_overflow', type: 'numeric', precision: 5, scale: 4, default: () => '0.01' })
+  targetOverflow!: string;
+
+  /** An hour whose recycled share passes this raises `pool.exhausted` (docs/pool-sizing.md); a decimal string. */
+  @Column({ name: 'pool_exhausted_share', type: 'numeric', precision: 5, scale: 4, default: () => '0.05' })
+  poolExhaustedShare!: string;
 
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;

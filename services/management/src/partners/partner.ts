@@ -21,6 +21,16 @@ export interface CallSettings {
   screenCalls: boolean;
 }
 
+/** How the pool-sizing advisor and `pool.exhausted` judge the partner's pool (docs/pool-sizing.md). */
+export interface PoolSizingSettings {
+  /** The Erlang B blocking the recommended pool size must reach, in (0, 1]. */
+  targetOverflow: number;
+  /** An hour whose recycled bindings ÷ bindings passes this raises `pool.exhausted`, in (0, 1]. */
+  exhaustedShare: number;
+}
+
+export const DEFAULT_POOL_SIZING: PoolSizingSettings = { targetOverflow: 0.01, exhaustedShare: 0.05 };
+
 /** A partner as services see it (the store maps rows to this). */
 export interface Partner {
   id: string;
@@ -41,13 +51,26 @@ export interface Partner {
   cdrRetentionMonths: number;
   /** Callers' numbers are masked in records older than this many days; null: never. */
   anumMaskAfterDays: number | null;
+  /**
+   * Partner API requests per minute (docs/partner-api.md, Rate limit); null: the service's
+   * RATE_LIMIT_PER_MINUTE, 0: no limit.
+   */
+  rateLimitPerMinute: number | null;
+  pool: PoolSizingSettings;
   customFields: Record<CustomFieldEntity, string[]>;
   created: Date;
   modified: Date;
 }
 
 /** What a store writes; ids, custom fields and timestamps are the store's business. */
-export type PartnerValues = Omit<Partner, 'id' | 'customFields' | 'created' | 'modified' | 'calls'> & {
+export type PartnerValues = Omit<
+  Partner,
+  'id' | 'customFields' | 'created' | 'modified' | 'calls' | 'rateLimitPerMinute' | 'pool'
+> & {
   /** Left out: the column defaults (ring timeout from the service, no screening). */
   calls?: CallSettings;
+  /** Left out: null, the service default. */
+  rateLimitPerMinute?: number | null;
+  /** Left out: the column defaults (`DEFAULT_POOL_SIZING`). */
+  pool?: PoolSizingSettings;
 };

@@ -200,7 +200,9 @@ describe('PartnersService', () => {
 
   describe('findForDigest', () => {
     it('returns what digest authentication and the routes need', async () => {
-      const created = await service.create(validInput({ allowIps: ['192.0.2.0/24'], showFullAnum: '1' }));
+      const created = await service.create(
+        validInput({ allowIps: ['192.0.2.0/24'], showFullAnum: '1', rateLimitPerMinute: '90' }),
+      );
       await service.defineCustomField('acme', 'customer', 'custom_1');
       expect(await service.findForDigest('acme-api')).toEqual({
         partner: {
@@ -209,6 +211,7 @@ describe('PartnersService', () => {
           country: 'NO',
           timeZone: 'Europe/Oslo',
           showFullAnum: true,
+          rateLimitPerMinute: 90,
           customFields: { customer: ['custom_1'], source: [] },
         },
         ha1Md5: md5('acme-api:Trackline:correct horse'),

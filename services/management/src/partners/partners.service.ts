@@ -12,7 +12,7 @@ import {
   SETTING_OPTIONS,
   type PartnerSettingsInput,
 } from './partner-settings.dto';
-import type { Partner, PartnerValues } from './partner';
+import { DEFAULT_POOL_SIZING, type Partner, type PartnerValues } from './partner';
 import type { PartnersStore } from './partners.store';
 
 export interface CreatePartnerInput extends PartnerSettingsInput {
@@ -74,6 +74,11 @@ export class PartnersService implements PartnerDirectory {
       },
       cdrRetentionMonths: settings.cdrRetentionMonths ?? DEFAULTS.cdrRetentionMonths,
       anumMaskAfterDays: settings.anumMaskAfterDays ?? null,
+      rateLimitPerMinute: settings.rateLimitPerMinute ?? null,
+      pool: {
+        targetOverflow: settings.targetOverflow ?? DEFAULT_POOL_SIZING.targetOverflow,
+        exhaustedShare: settings.poolExhaustedShare ?? DEFAULT_POOL_SIZING.exhaustedShare,
+      },
     };
     if ((await this.store.findByName(name)) !== null) {
       throw new ValidationError('name', 'is already taken by another partner');
@@ -123,6 +128,13 @@ export class PartnersService implements PartnerDirectory {
     }
     if (settings.cdrRetentionMonths !== undefined) changes.cdrRetentionMonths = settings.cdrRetentionMonths;
     if (settings.anumMaskAfterDays !== undefined) changes.anumMaskAfterDays = settings.anumMaskAfterDays;
+    if (settings.rateLimitPerMinute !== undefined) changes.rateLimitPerMinute = settings.rateLimitPerMinute;
+    if (settings.targetOverflow !== undefined || settings.poolExhaustedShare !== undefined) {
+      changes.pool = {
+        targetOverflow: settings.targetOverflow ?? current.pool.targetOverflow,
+        exhaustedShare: settings.poolExhaustedShare ?? current.pool.exhaustedShare,
+      };
+    }
     const changed = (Object.keys(SETTING_OPTIONS) as Array<keyof typeof SETTING_OPTIONS>)
       .filter((key) => settings[key] !== undefined)
       .map((key) => SETTING_OPTIONS[key]);
@@ -194,6 +206,7 @@ export function toAuthenticatedPartner(partner: Partner): AuthenticatedPartner {
     country: partner.country,
     timeZone: partner.timeZone,
     showFullAnum: partner.showFullAnum,
+    rateLimitPerMinute: partner.rateLimitPerMinute,
     customFields: { customer: [...partner.customFields.customer], source: [...partner.customFields.source] },
   };
 }

@@ -63,6 +63,20 @@ export function partnersStoreCases(setup: () => Promise<PartnersStore>): void {
     });
   });
 
+  it('keeps a rate limit of its own, none (0) or the default (null, also when left out)', async () => {
+    const partner = await store.insert(testPartnerValues('case-rate'));
+    expect(partner.rateLimitPerMinute).toBeNull();
+    for (const limit of [120, 0, null]) {
+      expect((await store.update(partner.id, { rateLimitPerMinute: limit })).rateLimitPerMinute).toBe(limit);
+      expect((await store.findByName('case-rate'))?.rateLimitPerMinute).toBe(limit);
+    }
+    const own = await store.insert({ ...testPartnerValues('case-rate-own'), rateLimitPerMinute: 3000 });
+    expect([
+      own.rateLimitPerMinute,
+      (await store.findByUsername('case-rate-own-api'))?.rateLimitPerMinute,
+    ]).toEqual([3000, 3000]);
+  });
+
   it('defines a custom field once per entity, and lists partners in id order with their fields', async () => {
     const first = await store.insert(testPartnerValues('case-fields-1'));
     const second = await store.insert(testPartnerValues('case-fields-2'));

@@ -1,5 +1,6 @@
 import { ValidationError, type CountryCode } from '@trackline/domain';
-import { In, QueryFailedError, type EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
+import { isUniqueViolation, pgFailureOf } from '../db/pg-errors';
 import { PartnerCustomFieldEntity, type CustomFieldEntity } from './partner-custom-field.entity';
 import { PartnerEntity } from './partner.entity';
 import type { Partner, PartnerValues } from './partner';
@@ -17,7 +18,6 @@ export interface PartnersStore {
   addCustomField(partnerId: string, entity: CustomFieldEntity, field: string): Promise<boolean>;
 }
 
-const UNIQUE_VIOLATION = '23505';
 /** An id no partner has (ids start at 1): the lookup of an unknown username still runs its second query. */
 const NO_PARTNER_ID = '0';
 const FIELD_OF_CONSTRAINT: Record<string, string> = {
@@ -144,11 +144,9 @@ async function translateUniqueViolation<T>(write: () => Promise<T>): Promise<T> 
   try {
     return await write();
   } catch (error) {
-    const driverError =
-      error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
-    const field =
-      driverError.constraint === undefined ? undefined : FIELD_OF_CONSTRAINT[driverError.constraint];
-    if (driverError.code === UNIQUE_VIOLATION && field !== undefined) {
+    const constraint = pgFailureOf(error)?.constraint;
+    const field = constraint === undefined ? undefined : FIELD_OF_CONSTRAINT[constraint];
+    if (field !== undefined && isUniqueViolation(error, constraint)) {
       throw new ValidationError(field, 'is already taken by another partner');
     }
     throw error;
@@ -174,6 +172,9 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     screenCalls: values.calls?.screenCalls,
     cdrRetentionMonths: values.cdrRetentionMonths,
     anumMaskAfterDays: values.anumMaskAfterDays,
+    rateLimitPerMinute: values.rateLimitPerMinute,
+    targetOverflow: values.pool === undefined ? undefined : String(values.pool.targetOverflow),
+    poolExhaustedShare: values.pool === undefined ? undefined : String(values.pool.exhaustedShare),
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -200,6 +201,8 @@ function toPartner(row: PartnerEntity, fields: PartnerCustomFieldEntity[]): Part
     calls: { ringTimeoutSeconds: row.ringTimeoutSeconds, screenCalls: row.screenCalls },
     cdrRetentionMonths: row.cdrRetentionMonths,
     anumMaskAfterDays: row.anumMaskAfterDays,
+    rateLimitPerMinute: row.rateLimitPerMinute ?? null,
+    pool: { targetOverflow: Number(row.targetOverflow), exhaustedShare: Number(row.poolExhaustedShare) },
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),

@@ -1,7 +1,4 @@
 import { ValidationError } from '@trackline/domain';
-import { ingestResponse } from '../cdrs/cdr-ingestion-response';
-import type { CdrIngestionService } from '../cdrs/cdr-ingestion.service';
-import { splitCdrBody } from '../cdrs/cdrs.dto';
 import { parseGreetingRecording } from '../greetings/greetings.dto';
 import type { GreetingsService } from '../greetings/greetings.service';
 import type { SwitchRouteDefinition } from '../http/route-definition';
@@ -11,20 +8,18 @@ const BODY_LIMIT_BYTES = 14 * 1024 * 1024;
 
 export interface TelephonyDependencies {
   greetings: GreetingsService;
-  /** POST /telephony/cdrs; the route exists only when given. */
-  cdrs?: Pick<CdrIngestionService, 'ingest'>;
   /** TELEPHONY_TOKEN; when unset every request is refused with 401. */
   token: string | undefined;
 }
 
 /**
- * The switch's endpoints (docs/switch.md), authenticated by the bearer token only: route
- * definitions for the one registration (http/mount-routes.ts), outside the partner API (no
- * digest, no IP allowlist, no version segment).
+ * The switch's greeting endpoint (docs/switch.md), authenticated by the bearer token only: a route
+ * definition for the one registration (http/mount-routes.ts), outside the partner API (no digest,
+ * no IP allowlist, no version segment). Its call records go to cdrs/switch-cdrs.routes.ts.
  */
 export function telephonyRoutes(dependencies: TelephonyDependencies): SwitchRouteDefinition[] {
   const { token } = dependencies;
-  const routes: SwitchRouteDefinition[] = [
+  return [
     {
       method: 'POST',
       path: '/telephony/greetings',
@@ -46,33 +41,6 @@ export function telephonyRoutes(dependencies: TelephonyDependencies): SwitchRout
       },
     },
   ];
-  const cdrs = dependencies.cdrs;
-  if (cdrs !== undefined) {
-    routes.push({
-      method: 'POST',
-      path: '/telephony/cdrs',
-      access: 'switch',
-      token,
-      bodyLimitBytes: BODY_LIMIT_BYTES,
-      body: 'records',
-      handle: async ({ body, now, log }) => {
-        const { records, batch } = splitCdrBody(body);
-        const outcomes = await cdrs.ingest(records, now);
-        const failed = outcomes.filter((outcome) => !outcome.ok).length;
-        log.info({ records: records.length, failed }, 'call records ingested');
-        for (const outcome of outcomes) {
-          if (!outcome.ok && outcome.cause !== undefined)
-            log.error(
-              { err: outcome.cause, callId: outcome.callId, reason: outcome.reason },
-              'call record not stored',
-            );
-        }
-        const answer = ingestResponse(outcomes, batch);
-        return { kind: 'json', status: answer.status, body: answer.body };
-      },
-    });
-  }
-  return routes;
 }
 
 function jsonObject(body: unknown): Record<string, unknown> {

@@ -13,6 +13,8 @@ export const managementContract = OpenApiContract.fromFile(
   join(__dirname, '../../../../docs/openapi/management.yaml'),
   {
     platformStatuses: [431],
+    // docs/partner-api.md, XML: the one item name that is not the field's name without its plural ending.
+    xmlItemNames: { used_by: 'item' },
     normalizePath: (pathname, query) => {
       const path = subResourcePath(pathname.replace(/^\/v1(?=\/|$)/, '') || '/', query);
       const suffix = FORMAT_SUFFIX.exec(path);

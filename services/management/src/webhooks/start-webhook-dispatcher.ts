@@ -7,6 +7,7 @@ import { TypeormPartnersStore } from '../partners/partners.store';
 import { TypeormWebhookDeliveriesStore } from './webhook-deliveries.store';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookPayloads } from './webhook-payloads';
+import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
 import { WebhookSender } from './webhook-sender';
 import { InsecureHosts, systemResolver, type HostResolver } from './webhook-url';
 
@@ -34,6 +35,7 @@ export function createWebhookDispatcher(setup: WebhookDispatcherSetup): WebhookD
         cdrs: new TypeormCdrsStore(manager),
         customers: new TypeormCustomersStore(manager),
         partners: new TypeormPartnersStore(manager),
+        poolHours: new PoolTelemetryStore(manager),
       }),
       sender: new WebhookSender({
         insecureHosts: new InsecureHosts(config.webhooks.insecureHosts),

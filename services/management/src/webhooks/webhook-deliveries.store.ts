@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { LeasedQueue } from '../db/leased-queue';
 import type { Paging } from '../validation/paging';
 import type { WebhookDelivery, WebhookEvent } from './webhook';
 import { TEST_EVENT_TYPE } from './webhook';
@@ -72,82 +73,6 @@ const ENQUEUE_TEST_SQL = `
 const DELIVERY_COLUMNS = `id::text, message_id, webhook_id::text, event_type, status, attempts, occurred_at,
   last_attempt_at, last_status_code, last_error, next_attempt_at, created, sent_at`;
 
-// Per webhook, the earliest due rows up to its free slots (the index on (webhook_id,
-// next_attempt_at) for pending rows serves each lateral probe); then per partner, up to its fair
-// share of the worker's slots ($6 divided by one more than the partners with due or in-flight work,
-// at least one: a share stays free for the partner whose work arrives next) less what it already
-// has in flight, taken in turns: every partner's first row before any partner's second. Rows whose worker died come back first, whatever the slots say. The lock
-// re-checks the state, so a row another worker claimed and committed in between is not taken
-// twice. A paused webhook's queue waits.
-const CLAIM_SQL = `
-  WITH busy AS (
-    SELECT webhook_id, partner_id, count(*)::int AS n FROM webhook_deliveries
-     WHERE status = 'sending' AND locked_until > $1
-     GROUP BY webhook_id, partner_id
-  ),
-  busy_partner AS (
-    SELECT partner_id, sum(n)::int AS n FROM busy GROUP BY partner_id
-  ),
-  share AS (
-    SELECT GREATEST(1, $6::int / (count(DISTINCT partner_id) + 1))::int AS n
-      FROM webhook_deliveries
-     WHERE (status = 'pending' AND next_attempt_at <= $1) OR (status = 'sending' AND locked_until > $1)
-  ),
-  per_webhook AS (
-    SELECT d.id, d.next_attempt_at, w.partner_id
-      FROM webhooks w
-      LEFT JOIN busy b ON b.webhook_id = w.id
-      CROSS JOIN LATERAL (
-        SELECT id, next_attempt_at FROM webhook_deliveries
-         WHERE webhook_id = w.id AND status = 'pending' AND next_attempt_at <= $1
-         ORDER BY next_attempt_at, id
-         LIMIT GREATEST($5::int - COALESCE(b.n, 0), 0)
-      ) d
-     WHERE w.state = '0'
-  ),
-  in_turn AS (
-    SELECT c.id, c.next_attempt_at, COALESCE(bp.n, 0) AS partner_busy,
-           row_number() OVER (PARTITION BY c.partner_id ORDER BY c.next_attempt_at, c.id) AS turn
-      FROM per_webhook c
-      LEFT JOIN busy_partner bp ON bp.partner_id = c.partner_id
-  ),
-  candidates AS (
-    (SELECT id, next_attempt_at, turn FROM in_turn, share WHERE turn <= share.n - partner_busy)
-    UNION ALL
-    (SELECT id, locked_until, 0 FROM webhook_deliveries WHERE status = 'sending' AND locked_until <= $1)
-    ORDER BY turn, next_attempt_at, id
-    LIMIT $2
-  ),
-  due AS (
-    SELECT id FROM webhook_deliveries
-     WHERE id IN (SELECT id FROM candidates)
-       AND ((status = 'pending' AND next_attempt_at <= $1) OR (status = 'sending' AND locked_until <= $1))
-     FOR UPDATE SKIP LOCKED
-  )
-  UPDATE webhook_deliveries o
-     SET status = 'sending', locked_by = $3, locked_until = $4, attempts = o.attempts + 1, last_attempt_at = $1
-    FROM due, webhooks w
-   WHERE o.id = due.id AND w.id = o.webhook_id
-  RETURNING o.id::text, o.message_id, o.webhook_id::text, o.partner_id::text, o.event_type, o.cdr_id::text,
-            o.customer_id::text, o.occurred_at, w.url, w.secret, o.attempts`;
-
-// The lease check and the state change are one statement: a worker whose lease was taken over
-// cannot overwrite what the new owner does with the row.
-const COMPLETE_SQL = `
-  UPDATE webhook_deliveries
-     SET status = 'sent', sent_at = $3, last_status_code = $4, last_error = NULL,
-         locked_by = NULL, locked_until = NULL
-   WHERE id = $1 AND status = 'sending' AND locked_by = $2
-  RETURNING id`;
-
-const FAIL_SQL = `
-  UPDATE webhook_deliveries
-     SET status = CASE WHEN $5::timestamptz IS NULL THEN 'dead' ELSE 'pending' END,
-         next_attempt_at = COALESCE($5::timestamptz, next_attempt_at),
-         last_status_code = $3, last_error = $4, locked_by = NULL, locked_until = NULL
-   WHERE id = $1 AND status = 'sending' AND locked_by = $2
-  RETURNING id`;
-
 // last_status_code and last_error are kept: until the next attempt they say why the row died.
 const REQUEUE_DEAD_SQL = `
   WITH requeued AS (
@@ -179,8 +104,9 @@ interface DeliveryRow {
   sent_at: Date | null;
 }
 
-interface ClaimRow {
+type ClaimRow = {
   id: string;
+  attempts: number;
   message_id: string;
   webhook_id: string;
   partner_id: string;
@@ -190,11 +116,35 @@ interface ClaimRow {
   occurred_at: Date;
   url: string;
   secret: string;
-  attempts: number;
-}
+};
 
 export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
-  constructor(private readonly manager: EntityManager) {}
+  private readonly queue: LeasedQueue;
+
+  constructor(private readonly manager: EntityManager) {
+    this.queue = new LeasedQueue(manager, {
+      table: 'webhook_deliveries',
+      claimColumns: [
+        'o.message_id',
+        'o.webhook_id::text AS webhook_id',
+        'o.partner_id::text AS partner_id',
+        'o.event_type',
+        'o.cdr_id::text AS cdr_id',
+        'o.customer_id::text AS customer_id',
+        'o.occurred_at',
+      ],
+      maxErrorLength: MAX_ERROR_LENGTH,
+      attemptedAtColumn: 'last_attempt_at',
+      // A paused webhook's queue waits.
+      fairShare: {
+        laneTable: 'webhooks',
+        laneColumn: 'webhook_id',
+        tenantColumn: 'partner_id',
+        laneActive: `w.state = '0'`,
+        laneClaimColumns: ['w.url', 'w.secret'],
+      },
+    });
+  }
 
   /** Uses the caller's manager, so the rows commit or roll back with the event's record. */
   async enqueue(manager: EntityManager, partnerId: string, events: readonly WebhookEvent[]): Promise<void> {
@@ -248,41 +198,37 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
     perWebhook: number,
     slots: number,
   ): Promise<ClaimedWebhookDelivery[]> {
-    const rows = updatedRows<ClaimRow>(
-      await this.manager.query(CLAIM_SQL, [now, limit, worker, leaseUntil, perWebhook, slots]),
-    );
-    return rows
-      .map((row) => ({
-        id: row.id,
-        messageId: row.message_id,
-        webhookId: row.webhook_id,
-        partnerId: row.partner_id,
-        eventType: row.event_type,
-        cdrId: row.cdr_id,
-        customerId: row.customer_id,
-        occurredAt: row.occurred_at,
-        url: row.url,
-        secret: row.secret,
-        attempts: row.attempts,
-      }))
-      .sort((a, b) => Number(a.id) - Number(b.id));
+    const rows = await this.queue.claimFair({ worker, now, leaseUntil, limit, perLane: perWebhook, slots });
+    return (rows as ClaimRow[]).map((row) => ({
+      id: row.id,
+      messageId: row.message_id,
+      webhookId: row.webhook_id,
+      partnerId: row.partner_id,
+      eventType: row.event_type,
+      cdrId: row.cdr_id,
+      customerId: row.customer_id,
+      occurredAt: row.occurred_at,
+      url: row.url,
+      secret: row.secret,
+      attempts: row.attempts,
+    }));
   }
 
-  async complete(id: string, worker: string, statusCode: number, now: Date): Promise<boolean> {
-    return updatedRows(await this.manager.query(COMPLETE_SQL, [id, worker, now, statusCode])).length === 1;
+  complete(id: string, worker: string, statusCode: number, now: Date): Promise<boolean> {
+    return this.queue.complete(id, worker, { status: 'sent', now, set: { last_status_code: statusCode } });
   }
 
-  async fail(
+  fail(
     id: string,
     worker: string,
     failure: { statusCode: number | null; error: string },
     retryAt: Date | null,
   ): Promise<boolean> {
-    const message = failure.error.slice(0, MAX_ERROR_LENGTH);
-    return (
-      updatedRows(await this.manager.query(FAIL_SQL, [id, worker, failure.statusCode, message, retryAt]))
-        .length === 1
-    );
+    return this.queue.fail(id, worker, {
+      error: failure.error,
+      retryAt,
+      set: { last_status_code: failure.statusCode },
+    });
   }
 
   /** Dead rows back to pending with a fresh set of attempts, due at `now`; same message id. */
@@ -312,10 +258,4 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
     created: row.created,
     sentAt: row.sent_at,
   };
-}
-
-/** TypeORM answers an UPDATE … RETURNING with [rows, rowCount]. */
-function updatedRows<Row>(result: unknown): Row[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0])) return result[0] as Row[];
-  return result as Row[];
 }

@@ -55,7 +55,13 @@ describe('webhook delivery', () => {
   beforeAll(async () => {
     stores = await createTestStores();
     redis = new Redis(stores.redis.url);
-    cdrs = createCdrFeature(stores.dataSource, redis, stores.redis.keyPrefix);
+    cdrs = createCdrFeature({
+      dataSource: stores.dataSource,
+      redis,
+      keyPrefix: stores.redis.keyPrefix,
+      telephonyToken: undefined,
+      metrics: { cdrIngested: () => undefined },
+    });
     // The test's own resolver: real for everything but the names a test points somewhere.
     const names = new Map<string, string[]>();
     resolve = async (host) => names.get(host) ?? systemResolver(host);
@@ -144,13 +150,15 @@ describe('webhook delivery', () => {
     const [outcome] = await cdrs.ingestion.ingest(
       [
         {
-          call_id: `call-${callCount}`,
+          callId: `call-${callCount}`,
           anum: '+4798765432',
           bnum: number,
-          start: '2026-03-02 09:00:00',
-          duration: flags.answered ? 65 : 0,
-          answered: flags.answered ? 1 : 0,
-          ...(flags.voicemail ? { voicemail: 1 } : {}),
+          cnum: null,
+          start: new Date('2026-03-02T09:00:00Z'),
+          durationSeconds: flags.answered ? 65 : 0,
+          answered: flags.answered,
+          voicemail: flags.voicemail === true,
+          recording: null,
         },
       ],
       NOW,

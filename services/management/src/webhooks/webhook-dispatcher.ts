@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '@trackline/platform';
+import { DEFAULT_MAX_ERROR_BACKOFF_MS, PollingWorker, type Logger } from '@trackline/platform';
 import { PermanentDeliveryError } from '../notifications/delivery-channel';
 import { MAX_RETRY_DELAY_MS, nextAttemptAt } from '../notifications/retry-policy';
 import type { ClaimedWebhookDelivery, WebhookDeliveryQueue } from './webhook-deliveries.store';
@@ -45,10 +44,8 @@ const RETRYABLE_CLIENT_STATUSES = new Set([408, 429]);
  * accepted and before the mark commits sends it again, with the same `webhook-id`.
  */
 export class WebhookDispatcher {
-  private readonly stopSignal = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  private readonly loop: PollingWorker;
   private readonly log: Logger;
 
   constructor(
@@ -56,18 +53,29 @@ export class WebhookDispatcher {
     private readonly settings: WebhookDispatcherSettings,
   ) {
     this.log = deps.logger.child({ component: 'webhook-dispatcher', worker: settings.workerId });
+    this.loop = new PollingWorker({
+      name: 'webhook dispatcher',
+      round: () => this.fillFreeSlots(),
+      // Fewer due than free slots: wait for the poll. Every slot filled: until one frees up (wake).
+      idleMs: settings.pollMs,
+      errorBackoff: {
+        firstMs: settings.pollMs,
+        maxMs: Math.max(settings.pollMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
+      },
+      onError: (error, failures, retryInMs) =>
+        this.log.error({ err: error, failures, retryInMs }, 'webhook claim failed; retrying'),
+      onRecovered: (failures) => this.log.info({ failures }, 'webhook claims work again'),
+    });
   }
 
   start(): void {
-    if (this.loop !== undefined) throw new Error('webhook dispatcher already started');
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Stops claiming and lets the deliveries in flight finish (each is bounded by the timeout). */
   async stop(): Promise<void> {
-    this.stopSignal.abort();
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
+    await Promise.all(this.inFlight);
   }
 
   /** Claims what is due (up to the free slots), delivers it and waits for all of it; for tests. */
@@ -77,30 +85,21 @@ export class WebhookDispatcher {
     return claimed.length;
   }
 
-  private async run(): Promise<void> {
-    const signal = this.stopSignal.signal;
-    while (!signal.aborted) {
-      const free = this.settings.concurrency - this.inFlight.size;
-      if (free > 0) {
-        try {
-          const rows = await this.claim(free);
-          for (const row of rows) this.track(this.process(row));
-        } catch (error) {
-          this.log.error({ err: error }, 'webhook claim failed; retrying after the poll interval');
-        }
-      }
-      // Fewer due than free slots: wait for the poll. Every slot filled: wait until one frees up.
-      const woken = new Promise<void>((resolve) => (this.wake = resolve));
-      await Promise.race([sleep(this.settings.pollMs, undefined, { signal }).catch(() => undefined), woken]);
+  /** Claims up to the free slots and starts each delivery on its own, without waiting for it. */
+  private async fillFreeSlots(): Promise<'idle'> {
+    const free = this.settings.concurrency - this.inFlight.size;
+    if (free > 0) {
+      const rows = await this.claim(free);
+      for (const row of rows) this.track(this.process(row));
     }
-    await Promise.all(this.inFlight);
+    return 'idle';
   }
 
   private track(delivery: Promise<void>): void {
     const tracked = delivery.finally(() => {
       this.inFlight.delete(tracked);
       // A freed slot (and the endpoint's own slot) can take the next due row now.
-      this.wake?.();
+      this.loop.wake();
     });
     this.inFlight.add(tracked);
   }

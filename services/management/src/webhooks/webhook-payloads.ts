@@ -5,6 +5,8 @@ import type { Customer } from '../customers/customer';
 import { toCustomerRecord } from '../customers/customer-record';
 import type { Partner } from '../partners/partner';
 import { PermanentDeliveryError } from '../notifications/delivery-channel';
+import type { PoolTelemetryHour } from '../pool-telemetry/pool-telemetry.store';
+import { toPoolHourRecord } from '../pool-telemetry/pool-hour-record';
 import { TEST_EVENT_TYPE } from './webhook';
 import type { ClaimedWebhookDelivery } from './webhook-deliveries.store';
 
@@ -13,6 +15,7 @@ export interface WebhookRecordSources {
   cdrs: { findById(partnerId: string, id: string): Promise<Cdr | null> };
   customers: { findById(partnerId: string, id: string): Promise<Customer | null> };
   partners: { findById(id: string): Promise<Partner | null> };
+  poolHours: { exhaustedHour(partnerId: string, exhaustedAt: Date): Promise<PoolTelemetryHour | null> };
 }
 
 /** The Standard Webhooks body (docs/webhooks.md): `{type, timestamp, data}`. */
@@ -55,6 +58,13 @@ export class WebhookPayloads {
       if (customer === null)
         throw new PermanentDeliveryError(`customer ${delivery.customerId} no longer exists`);
       return toCustomerRecord(customer, partner.customFields.customer);
+    }
+    if (delivery.eventType === 'pool.exhausted') {
+      // The hour was marked in the transaction that queued the delivery, at its occurred_at.
+      const hour = await this.sources.poolHours.exhaustedHour(delivery.partnerId, delivery.occurredAt);
+      if (hour === null)
+        throw new PermanentDeliveryError(`no exhausted pool hour at ${delivery.occurredAt.toISOString()}`);
+      return { ...toPoolHourRecord(hour), threshold: partner.pool.exhaustedShare.toFixed(4) };
     }
     throw new PermanentDeliveryError(`delivery ${delivery.id} names no record`);
   }

@@ -4,6 +4,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'call.missed',
   'voicemail.new',
   'customer.created',
+  'pool.exhausted',
   'call.outcome',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -55,7 +56,9 @@ export interface WebhookDelivery {
 /** What happened, naming the stored record the body is rendered from. */
 export type WebhookEvent =
   | { type: 'call.completed' | 'call.missed' | 'voicemail.new' | 'call.outcome'; cdrId: string }
-  | { type: 'customer.created'; customerId: string };
+  | { type: 'customer.created'; customerId: string }
+  /** Names no record: the delivery's `occurred_at` finds the partner-hour (docs/pool-sizing.md). */
+  | { type: 'pool.exhausted' };
 
 /**
  * The events one stored call record raises: every record is `call.completed`; one the customer did

@@ -1,6 +1,6 @@
 import { defineLuaCommand, type RedisConnection } from '@trackline/platform';
 
-export const ALLOCATE_NUMBERS_KEYS = 6;
+export const ALLOCATE_NUMBERS_KEYS = 7;
 
 export interface ReplacementScripts {
   allocateNumbers(...keysAndArgs: Array<string | number>): Promise<string[]>;

@@ -4,6 +4,7 @@ import {
   encodeBindingContext,
   encodeCustomerSeenEvent,
   partnerKeys,
+  poolStatsHour,
   type BindingContext,
   type CustomerSeenEvent,
   type OnExhausted,
@@ -65,6 +66,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     try {
       reply = await this.redis.allocateNumbers(
         requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
+        keys.poolStats(poolStatsHour(input.now)),
         input.now,
         ttlMs,
         input.now + ttlMs + input.holdBackSeconds * 1000,

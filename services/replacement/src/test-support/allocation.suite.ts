@@ -1,4 +1,13 @@
-import { decodeBinding, partnerKeys, writePartnerProjection, type PartnerConfig } from '@trackline/contracts';
+import {
+  decodeBinding,
+  decodePoolHourStats,
+  HOUR_MS,
+  partnerKeys,
+  POOL_STATS_KEEP_HOURS,
+  poolStatsHour,
+  writePartnerProjection,
+  type PartnerConfig,
+} from '@trackline/contracts';
 import { partnerConfig, poolNumbers, projection, uniqueAdvId } from './fixtures';
 import { appRequest, sendReplacementRequest, webRequest, type PartnerCall } from './partner-client';
 import type { RedisTarget } from './redis-target';
@@ -311,6 +320,87 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
       fullUrl: 'https://www.example.no/ad/5678',
       custnr: null,
       parameters: { adId: '5678' },
+    });
+  });
+
+  it('counts the hour’s new sessions, bindings, recycled bindings and peak in the pool-stats hash', async () => {
+    const partner = await partnerWithPool(2);
+    const keys = partnerKeys(target.keyPrefix, partner.advId);
+    // Early in an hour, so every request of this test falls into it.
+    app.clock.now = (poolStatsHour(app.clock.now) + 1) * HOUR_MS + MINUTE;
+    const hour = poolStatsHour(app.clock.now);
+    const createdAt = app.clock.now;
+    const stats = async () => decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour)));
+
+    const first = await send(partner, webRequest(partner.advId, '22334455, 23456789'));
+    expect(await stats()).toEqual({ sessions: 1, issued: 2, recycled: 0, peakLeased: 2 });
+
+    // The pool is held by the first session: the next two take its numbers (recycled).
+    app.clock.now += MINUTE;
+    await send(partner, webRequest(partner.advId, '22334455'));
+    app.clock.now += MINUTE;
+    const third = await send(partner, webRequest(partner.advId, '22334455'));
+    expect(await stats()).toEqual({ sessions: 3, issued: 4, recycled: 2, peakLeased: 2 });
+
+    // A returning session that keeps its number counts nothing.
+    app.clock.now += MINUTE;
+    await send(partner, webRequest(partner.advId, '22334455', { sessionId: third.body.sessionId as string }));
+    expect(await stats()).toEqual({ sessions: 3, issued: 4, recycled: 2, peakLeased: 2 });
+
+    // The first session lost both numbers to the others: coming back, it is bound anew (recycled).
+    app.clock.now += MINUTE;
+    await send(partner, webRequest(partner.advId, '22334455', { sessionId: first.body.sessionId as string }));
+    expect(await stats()).toEqual({ sessions: 3, issued: 5, recycled: 3, peakLeased: 2 });
+
+    // Kept until POOL_STATS_KEEP_HOURS after the hour ends, for management to roll up.
+    const ttl = await target.redis.pttl(keys.poolStats(hour));
+    const expected = (hour + 1 + POOL_STATS_KEEP_HOURS) * HOUR_MS - createdAt;
+    expect(ttl).toBeLessThanOrEqual(expected);
+    // Set again when a later request of the test created a field: the same instant on its clock.
+    expect(ttl).toBeGreaterThan(expected - 5 * MINUTE);
+  });
+
+  it('starts a new hour’s hash at the hour boundary', async () => {
+    const partner = await partnerWithPool(3);
+    const keys = partnerKeys(target.keyPrefix, partner.advId);
+    const hour = poolStatsHour(app.clock.now) + 1;
+    app.clock.now = (hour + 1) * HOUR_MS - 1;
+    await send(partner, webRequest(partner.advId, '22334455'));
+    app.clock.now += 1;
+    await send(partner, webRequest(partner.advId, '22334455'));
+    await send(partner, webRequest(partner.advId, '22334455'));
+    expect(decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour)))).toEqual({
+      sessions: 1,
+      issued: 1,
+      recycled: 0,
+      peakLeased: 1,
+    });
+    // The numbers bound in the hour before are still leased: the peak counts them.
+    expect(decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour + 1)))).toEqual({
+      sessions: 2,
+      issued: 2,
+      recycled: 0,
+      peakLeased: 3,
+    });
+  });
+
+  it('records the whole pool as the peak of an hour that only recycles', async () => {
+    const partner = await partnerWithPool(2);
+    const keys = partnerKeys(target.keyPrefix, partner.advId);
+    const hour = poolStatsHour(app.clock.now) + 1;
+    // Both numbers taken in the last minutes of the hour before; held well into this one.
+    app.clock.now = (hour + 1) * HOUR_MS - 2 * MINUTE;
+    await send(partner, webRequest(partner.advId, '22334455'));
+    await send(partner, webRequest(partner.advId, '22334455'));
+    app.clock.now = (hour + 1) * HOUR_MS + MINUTE;
+    await send(partner, webRequest(partner.advId, '22334455'));
+    await send(partner, webRequest(partner.advId, '22334455'));
+    await send(partner, webRequest(partner.advId, '22334455'));
+    expect(decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour + 1)))).toEqual({
+      sessions: 3,
+      issued: 3,
+      recycled: 3,
+      peakLeased: 2,
     });
   });
 

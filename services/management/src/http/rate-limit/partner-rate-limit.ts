@@ -5,14 +5,19 @@ import type { RateLimitDecision, RateLimiter } from './rate-limiter';
 
 export interface PartnerRateLimitOptions {
   limiter: RateLimiter;
+  /** RATE_LIMIT_PER_MINUTE: the limit of a partner without its own; 0 is none. */
+  defaultPerMinute: number;
   clock: () => Date;
   /** Counts refusals (`limited`) and requests let through because the limiter could not answer (`unavailable`). */
   count: (result: 'limited' | 'unavailable') => void;
 }
 
 /**
- * The per-partner budget, after authentication (docs/partner-api.md, Rate limit): every answer to
- * an authenticated request carries the `RateLimit-Policy` and `RateLimit` fields; past the limit it is a 429 with `Retry-After`. When the limiter cannot reach Redis the request is
+ * The per-partner budget, after authentication (docs/partner-api.md, Rate limit): the partner's own
+ * limit, else the service default. Every answer to a limited partner's request carries the
+ * `RateLimit-Policy` and `RateLimit` fields; past the limit it is a 429 with `Retry-After`. A partner
+ * whose limit is 0 has no policy, so nothing is counted and neither field is sent (a client reads
+ * the absence as no limit, as the IETF draft has it). When the limiter cannot reach Redis the request is
  * let through, logged and counted: authentication has just passed, which needed Redis for the
  * nonce count a moment ago, so this is a blip, and refusing a partner for the limiter's own
  * failure would turn a guard into an outage.
@@ -21,9 +26,14 @@ export function partnerRateLimit(options: PartnerRateLimitOptions) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const partner = requestState(res).partner;
     if (partner === undefined) throw new Error('rate limit reached without an authenticated partner');
+    const limit = partner.rateLimitPerMinute ?? options.defaultPerMinute;
+    if (limit === 0) {
+      next();
+      return;
+    }
     let decision;
     try {
-      decision = await options.limiter.consume(partner.name, options.clock());
+      decision = await options.limiter.consume(partner.name, limit, options.clock());
     } catch (error) {
       req.log.warn({ err: error }, 'rate limiter unavailable; request let through');
       options.count('unavailable');

@@ -14,7 +14,8 @@ export interface RateLimitDecision {
 
 /** Counts a partner's requests; shared by every replica when backed by Redis. */
 export interface RateLimiter {
-  consume(advId: string, now: Date): Promise<RateLimitDecision>;
+  /** Counts one request of the partner (by advId) against `limit` requests per window. */
+  consume(advId: string, limit: number, now: Date): Promise<RateLimitDecision>;
 }
 
 /** The fixed window a moment falls in: its number and when it ends, in epoch ms. */
@@ -57,7 +58,6 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(
     redis: RedisConnection,
     private readonly keyPrefix: string,
-    private readonly limitPerWindow: number,
     private readonly windowMs = 60_000,
   ) {
     this.redis = defineLuaCommand<RateLimitScripts>(redis, __dirname, {
@@ -67,13 +67,13 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
-  async consume(advId: string, now: Date): Promise<RateLimitDecision> {
+  async consume(advId: string, limit: number, now: Date): Promise<RateLimitDecision> {
     const window = rateWindow(now, this.windowMs);
     const key = `${this.keyPrefix}${partnerHashTag(advId)}:mgmt:rate:${window.index}`;
     // A margin past the window's end, so a replica whose clock runs a little behind still counts
     // into the same key rather than a fresh one.
     const ttlMs = window.endsAt - now.getTime() + 5_000;
     const count = await this.redis.rateLimitWindow(key, String(ttlMs));
-    return decide(Number(count), this.limitPerWindow, now, window.endsAt, this.windowMs);
+    return decide(Number(count), limit, now, window.endsAt, this.windowMs);
   }
 }

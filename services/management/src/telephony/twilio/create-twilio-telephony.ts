@@ -1,6 +1,6 @@
 import type { Logger } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
-import type { CdrIngestionService } from '../../cdrs/cdr-ingestion.service';
+import type { CdrIngestion } from '../../cdrs/cdr-ingestion.service';
 import type { ManagementConfig } from '../../config/management-config';
 import type { GreetingsService } from '../../greetings/greetings.service';
 import type { ProviderRouteDefinition, SignedLinkRouteDefinition } from '../../http/route-definition';
@@ -26,7 +26,7 @@ export function createTwilioTelephony(deps: {
   config: ManagementConfig;
   dataSource: DataSource;
   redis: CallContextRedis;
-  ingestion: Pick<CdrIngestionService, 'ingest'>;
+  ingestion: CdrIngestion;
   greetings: GreetingsService;
   logger: Logger;
   clock: () => Date;

@@ -1,10 +1,11 @@
 import { twimlDocument } from '@trackline/domain';
+import type { DialInTurn } from './greeting-dial-in';
 
 /** The greeting dial-in's TwiML (docs/telephony.md); `base` is MANAGEMENT_PUBLIC_URL. */
-export const GREETING_CALL_PATH = '/telephony/twilio/greeting-call';
-export const PIN_TRIES = 3;
+const GREETING_CALL_PATH = '/telephony/twilio/greeting-call';
+const GREETING_MAX_SECONDS = 120;
 
-export function askForPin(base: string, attempt: number, retry: boolean): string {
+function askForPin(base: string, attempt: number, retry: boolean): string {
   const prompt = retry
     ? 'That code was not recognised. Please enter your six digit code.'
     : 'Please enter the six digit code of your greeting.';
@@ -25,7 +26,7 @@ export function askForPin(base: string, attempt: number, retry: boolean): string
   ]);
 }
 
-export function recordGreeting(base: string, greetingId: string, maxSeconds: number): string {
+function recordGreeting(base: string, greetingId: string, maxSeconds: number): string {
   return twimlDocument([
     { name: 'Say', children: 'Record your greeting after the tone, then press the pound key.' },
     {
@@ -43,6 +44,22 @@ export function recordGreeting(base: string, greetingId: string, maxSeconds: num
   ]);
 }
 
-export function goodbye(text: string): string {
+function goodbye(text: string): string {
   return twimlDocument([{ name: 'Say', children: text }, { name: 'Hangup' }]);
+}
+
+/** The TwiML of the dial-in's next turn; `base` is MANAGEMENT_PUBLIC_URL. */
+export function dialInTwiml(base: string, turn: DialInTurn): string {
+  switch (turn.next) {
+    case 'reject':
+      return twimlDocument([{ name: 'Reject' }]);
+    case 'ask-pin':
+      return askForPin(base, turn.attempt, turn.retry);
+    case 'record':
+      return recordGreeting(base, turn.greetingId, GREETING_MAX_SECONDS);
+    case 'goodbye-wrong-pin':
+      return goodbye('That code was not recognised. Goodbye.');
+    case 'goodbye-recorded':
+      return goodbye('Thank you. Your greeting has been recorded. Goodbye.');
+  }
 }

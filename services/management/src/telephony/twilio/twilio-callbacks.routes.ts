@@ -10,17 +10,11 @@ import type { Logger } from '@trackline/platform';
 import type { GreetingsService } from '../../greetings/greetings.service';
 import type { ApiResponse } from '../../http/api-response';
 import type { ProviderRouteDefinition, SignedLinkRouteDefinition } from '../../http/route-definition';
-import { askForPin, goodbye, PIN_TRIES, recordGreeting } from './greeting-call.twiml';
+import { dialInTwiml } from './greeting-call.twiml';
+import { nextDialInTurn, readDialInRequest } from './greeting-dial-in';
 import { RecordingUnavailableError, type RecordingFetcher } from './recording-fetcher';
 import { FINAL_CALL_STATUSES, type TwilioCallsService } from './twilio-calls.service';
-import {
-  CALL_SID_PATTERN,
-  CALL_SID_RULE,
-  field,
-  NUMBER_PATTERN,
-  optionalSeconds,
-  toE164,
-} from './twilio-webhook';
+import { callbackTrackingNumber, TwilioParams } from './twilio-params';
 
 export interface TwilioCallbackDependencies {
   calls: TwilioCallsService;
@@ -35,7 +29,6 @@ export interface TwilioCallbackDependencies {
 }
 
 const FORM_LIMIT_BYTES = 64 * 1024;
-const GREETING_MAX_SECONDS = 120;
 const TWIML_TYPE = 'text/xml; charset=utf-8';
 
 /**
@@ -57,19 +50,14 @@ export function twilioCallbackRoutes(
       ...provider,
       path: '/telephony/twilio/call-status',
       handle: async ({ form, now, log }) => {
-        const callSid = field(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
-        const callStatus = field(form, 'CallStatus', /^[a-z-]{1,20}$/, 'must be a call status');
+        const params = new TwilioParams(form);
+        const callSid = params.callSid();
+        const callStatus = params.callStatus();
         // Progress events (initiated, ringing, in-progress) say nothing the record needs.
         if (!FINAL_CALL_STATUSES.has(callStatus)) return emptyAnswer();
-        const to = toE164('To', field(form, 'To', NUMBER_PATTERN, 'must be a phone number'));
         const result = await deps.calls.statusCallback(
           callSid,
-          {
-            to,
-            from: (form.get('From') ?? '').slice(0, 64),
-            callStatus,
-            callDuration: optionalSeconds(form, 'CallDuration') ?? 0,
-          },
+          { to: params.to(), from: params.from(), callStatus, callDuration: params.callDuration() ?? 0 },
           now,
         );
         log.info({ callSid, callStatus, ...result }, 'provider status callback');
@@ -80,15 +68,11 @@ export function twilioCallbackRoutes(
       ...provider,
       path: '/telephony/twilio/recording',
       handle: async ({ form, query, now, log }) => {
-        const callSid = field(form, 'CallSid', CALL_SID_PATTERN, CALL_SID_RULE);
-        const recordingStatus = field(
-          form,
-          'RecordingStatus',
-          /^[a-z-]{1,20}$/,
-          'must be a recording status',
-        );
-        const recordingSid = form.get('RecordingSid') ?? '';
-        const recordingUrl = form.get('RecordingUrl') ?? '';
+        const params = new TwilioParams(form);
+        const callSid = params.callSid();
+        const recordingStatus = params.recordingStatus();
+        const recordingSid = params.recordingSid();
+        const recordingUrl = params.recordingUrl();
         if (recordingStatus === 'completed') {
           if (recordingSid === '' || recordingUrl === '')
             throw new ValidationError(recordingSid === '' ? 'RecordingSid' : 'RecordingUrl', 'is required');
@@ -100,17 +84,15 @@ export function twilioCallbackRoutes(
           await greetingRecording(deps, { greetingId, recordingStatus, recordingUrl }, now, log);
           return emptyAnswer();
         }
-        const to = query.to;
-        if (to === undefined || !NUMBER_PATTERN.test(to))
-          throw new ValidationError('to', 'the callback URL must name the tracking number (?to=+E.164)');
+        const to = callbackTrackingNumber(query.to);
         const result = await deps.calls.recordingCallback(
           callSid,
           {
-            to: toE164('to', to),
+            to,
             recordingSid: recordingSid.slice(0, 64),
             recordingUrl: recordingUrl.slice(0, 2048),
             recordingStatus,
-            recordingDuration: optionalSeconds(form, 'RecordingDuration') ?? 0,
+            recordingDuration: params.recordingDuration() ?? 0,
           },
           now,
         );
@@ -122,34 +104,16 @@ export function twilioCallbackRoutes(
       ...provider,
       path: '/telephony/twilio/greeting-call',
       handle: async ({ form, query, log }) => {
-        const step = query.step;
-        let xml: string;
-        if (step === undefined) {
-          // Compared by its digits: the operator's dial-in number needs no tracking number's rule.
-          const to = field(form, 'To', NUMBER_PATTERN, 'must be a phone number');
-          xml = isGreetingNumber(to, deps.greetingRecordNumber)
-            ? askForPin(deps.publicUrl, 1, false)
-            : twimlDocument([{ name: 'Reject' }]);
-        } else if (step === 'pin') {
-          const attempt = Number(query.attempt ?? '1');
-          if (!Number.isInteger(attempt) || attempt < 1 || attempt > PIN_TRIES)
-            throw new ValidationError('attempt', `must be 1 to ${PIN_TRIES}`);
-          const greeting = await deps.greetings.waitingFor(form.get('Digits') ?? '');
-          if (greeting !== null) {
-            log.info({ vmGreetingId: greeting.id }, 'greeting dial-in: PIN accepted');
-            xml = recordGreeting(deps.publicUrl, greeting.id, GREETING_MAX_SECONDS);
-          } else if (attempt < PIN_TRIES) {
-            xml = askForPin(deps.publicUrl, attempt + 1, true);
-          } else {
-            log.warn({ callSid: form.get('CallSid') }, 'greeting dial-in: three wrong PINs');
-            xml = goodbye('That code was not recognised. Goodbye.');
-          }
-        } else if (step === 'recorded') {
-          xml = goodbye('Thank you. Your greeting has been recorded. Goodbye.');
-        } else {
-          throw new ValidationError('step', 'must be pin or recorded');
-        }
-        return { kind: 'document', contentType: TWIML_TYPE, body: xml };
+        const params = new TwilioParams(form);
+        const turn = await nextDialInTurn(readDialInRequest(query, params), {
+          greetingRecordNumber: deps.greetingRecordNumber,
+          waitingFor: (pin) => deps.greetings.waitingFor(pin),
+        });
+        if (turn.next === 'record')
+          log.info({ vmGreetingId: turn.greetingId }, 'greeting dial-in: PIN accepted');
+        if (turn.next === 'goodbye-wrong-pin')
+          log.warn({ callSid: params.loggedCallSid() }, 'greeting dial-in: three wrong PINs');
+        return { kind: 'document', contentType: TWIML_TYPE, body: dialInTwiml(deps.publicUrl, turn) };
       },
     },
   ];
@@ -203,16 +167,6 @@ async function greetingRecording(
     { vmGreetingId: greeting.id, bytes: greeting.datalength },
     'voicemail greeting recorded by dial-in',
   );
-}
-
-/**
- * The provider sends E.164; GREETING_RECORD_NUMBER may be written nationally (`22000000`), so the
- * configured digits must end the dialled ones.
- */
-function isGreetingNumber(to: string, configured: string): boolean {
-  const dialled = to.replace(/\D/g, '');
-  const own = configured.replace(/\D/g, '').replace(/^00/, '');
-  return own.length >= 4 && dialled.endsWith(own);
 }
 
 /** WAV or MP3 as the provider's <Play> needs to know; anything else is sent as it is. */

@@ -1,9 +1,10 @@
-import { dialAnswered } from '@trackline/contracts';
-import { ServiceUnavailableError } from '@trackline/domain';
+import { ServiceUnavailableError, ValidationError } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
-import type { CdrIngestionService } from '../../cdrs/cdr-ingestion.service';
-import type { CallContext, CallContextReader } from './call-context.reader';
+import type { CdrIngestion } from '../../cdrs/cdr-ingestion.service';
+import type { CdrInput } from '../../cdrs/cdr-input';
+import type { CallContextReader } from './call-context.reader';
 import { RecordingUnavailableError, type RecordingFetcher } from './recording-fetcher';
+import { callRecord } from './twilio-call-record';
 import type {
   RecordingCallback,
   StatusCallback,
@@ -36,7 +37,7 @@ export class TwilioCallsService {
     private readonly store: TwilioCallsStore,
     private readonly contexts: CallContextReader,
     private readonly recordings: Pick<RecordingFetcher, 'fetch'>,
-    private readonly ingestion: Pick<CdrIngestionService, 'ingest'>,
+    private readonly ingestion: CdrIngestion,
     private readonly options: TwilioCallsOptions,
     private readonly log: Logger,
   ) {}
@@ -120,7 +121,13 @@ export class TwilioCallsService {
         );
       }
     }
-    const record = callRecord(state, context, recording);
+    let record: CdrInput;
+    try {
+      record = callRecord(state, context, recording);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return this.refused(state, error.message, now);
+    }
     const [outcome] = await this.ingestion.ingest([record], now);
     if (outcome === undefined) throw new Error('ingestion answered nothing');
     if (outcome.ok) {
@@ -130,9 +137,13 @@ export class TwilioCallsService {
     if (outcome.status === 503)
       throw new ServiceUnavailableError('Service temporarily unavailable; retry later');
     if (outcome.status >= 500) throw new Error(`call record not stored: ${outcome.message}`);
-    // Refused for good (a rule of the record): retrying cannot help; the reason is kept and logged.
-    this.log.error({ callSid: state.callSid, reason: outcome.message }, 'provider call record refused');
-    return this.finish(state, null, `refused: ${outcome.message}`, now);
+    return this.refused(state, outcome.message, now);
+  }
+
+  /** Refused for good (a rule of the record): retrying cannot help; the reason is kept and logged. */
+  private async refused(state: TwilioCallState, reason: string, now: Date): Promise<CompletionResult> {
+    this.log.error({ callSid: state.callSid, reason }, 'provider call record refused');
+    return this.finish(state, null, `refused: ${reason}`, now);
   }
 
   private async finish(
@@ -146,38 +157,4 @@ export class TwilioCallsService {
       this.log.warn({ callSid: state.callSid, outcome }, 'provider call closed without a record');
     return { done: true, cdrId, outcome };
   }
-}
-
-/**
- * The call record in the shape of POST /telephony/cdrs: `start` the instant of the voice webhook,
- * `answered` when the dialled leg answered, `duration` its talk time when answered, else the
- * call's duration, `voicemail` with the downloaded recording.
- */
-export function callRecord(
-  state: TwilioCallState,
-  context: CallContext,
-  recording: Buffer | null,
-): Record<string, unknown> {
-  const answered = context.dial !== null && dialAnswered(context.dial.status);
-  const callDuration = state.callDuration ?? state.recordingDuration ?? 0;
-  const duration = answered ? context.dial!.durationSeconds : callDuration;
-  // Without the attribution (expired, or the call never reached replacement): the end less the duration.
-  const start =
-    context.attribution?.at ?? new Date(state.lastCallback.getTime() - callDuration * 1000).toISOString();
-  return {
-    call_id: state.callSid,
-    anum: callerNumber(state.from ?? context.attribution?.anum ?? null),
-    bnum: state.to,
-    start,
-    duration,
-    answered: answered ? 1 : 0,
-    voicemail: recording === null ? 0 : 1,
-    ...(recording === null ? {} : { recording: recording.toString('base64') }),
-  };
-}
-
-/** The caller as a record can hold it: printable, no spaces, at most 32 characters; withheld → anonymous. */
-function callerNumber(raw: string | null): string {
-  const cleaned = (raw ?? '').replace(/[^\x21-\x7e]/g, '').slice(0, 32);
-  return cleaned === '' ? 'anonymous' : cleaned;
 }

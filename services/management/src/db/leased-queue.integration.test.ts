@@ -1,0 +1,199 @@
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from './data-source';
+import { LeasedQueue } from './leased-queue';
+
+// A queue of its own shape, as a new outbox would have it: the helper needs nothing but the table's
+// name and the columns a claim answers (the notification and webhook outboxes are covered by their
+// workers' tests).
+const TABLE = `
+  CREATE TABLE export_queue (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    target varchar(40) NOT NULL,
+    status varchar(8) NOT NULL DEFAULT 'pending',
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+    last_error text,
+    locked_by varchar(200),
+    locked_until timestamptz,
+    sent_at timestamptz,
+    exported_rows integer
+  )`;
+
+const T0 = new Date('2031-05-01T10:00:00Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+describe('LeasedQueue', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let queue: LeasedQueue;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    await dataSource.query(TABLE);
+    queue = new LeasedQueue(dataSource.manager, {
+      table: 'export_queue',
+      claimColumns: ['o.target'],
+      maxErrorLength: 10,
+    });
+  });
+
+  beforeEach(async () => {
+    await dataSource.query('TRUNCATE export_queue RESTART IDENTITY');
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  async function enqueue(target: string, dueAt: Date): Promise<string> {
+    const [row] = (await dataSource.query(
+      'INSERT INTO export_queue (target, next_attempt_at) VALUES ($1, $2) RETURNING id::text AS id',
+      [target, dueAt],
+    )) as Array<{ id: string }>;
+    return row!.id;
+  }
+
+  async function state(id: string) {
+    const [row] = (await dataSource.query(
+      `SELECT status, attempts, next_attempt_at, last_error, locked_by, locked_until, sent_at, exported_rows
+         FROM export_queue WHERE id = $1`,
+      [id],
+    )) as Array<Record<string, unknown>>;
+    return row;
+  }
+
+  it('leases the due rows, earliest due first, up to the limit, answering them in id order', async () => {
+    const late = await enqueue('late', at(-10));
+    const early = await enqueue('early', at(-60));
+    await enqueue('not yet', at(30));
+    const middle = await enqueue('middle', at(-30));
+
+    const claimed = await queue.claim({ worker: 'w1', now: T0, leaseUntil: at(120), limit: 2 });
+
+    expect(claimed).toEqual([
+      { id: early, attempts: 1, target: 'early' },
+      { id: middle, attempts: 1, target: 'middle' },
+    ]);
+    expect(await state(early)).toMatchObject({ status: 'sending', locked_by: 'w1', locked_until: at(120) });
+    expect(await state(late)).toMatchObject({ status: 'pending', attempts: 0, locked_by: null });
+  });
+
+  it('orders by the id as a number (10 after 9)', async () => {
+    for (let i = 1; i <= 10; i++) await enqueue(`t${i}`, at(-1));
+    const claimed = await queue.claim({ worker: 'w1', now: T0, leaseUntil: at(120), limit: 10 });
+    expect(claimed.map((row) => row.id)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+  });
+
+  it('leaves a row to the worker whose lease runs, and takes it back when the lease ran out', async () => {
+    const id = await enqueue('x', at(-1));
+    await queue.claim({ worker: 'dying', now: T0, leaseUntil: at(60), limit: 5 });
+
+    expect(await queue.claim({ worker: 'w2', now: at(59), leaseUntil: at(200), limit: 5 })).toEqual([]);
+    expect(await queue.claim({ worker: 'w2', now: at(60), leaseUntil: at(200), limit: 5 })).toEqual([
+      { id, attempts: 2, target: 'x' },
+    ]);
+    // The first worker's late marks change nothing: the row is the second's now.
+    expect(await queue.complete(id, 'dying', { status: 'sent', now: at(61) })).toBe(false);
+    expect(await queue.fail(id, 'dying', { error: 'late', retryAt: null })).toBe(false);
+    expect(await state(id)).toMatchObject({ status: 'sending', locked_by: 'w2', last_error: null });
+  });
+
+  it('never gives one row to two claims running at once', async () => {
+    for (let i = 0; i < 20; i++) await enqueue(`t${i}`, at(-1));
+    const claims = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((worker) => queue.claim({ worker, now: T0, leaseUntil: at(60), limit: 10 })),
+    );
+    const ids = claims.flat().map((row) => row.id);
+    expect(ids).toHaveLength(20);
+    expect(new Set(ids).size).toBe(20);
+  });
+
+  it('completes a row with its final status and the columns named, clearing lease and error', async () => {
+    const id = await enqueue('x', at(-1));
+    await queue.claim({ worker: 'w1', now: T0, leaseUntil: at(60), limit: 1 });
+    await queue.fail(id, 'w1', { error: 'first try', retryAt: at(1) });
+    await queue.claim({ worker: 'w1', now: at(1), leaseUntil: at(60), limit: 1 });
+
+    expect(await queue.complete(id, 'w1', { status: 'sent', now: at(2), set: { exported_rows: 7 } })).toBe(
+      true,
+    );
+    expect(await state(id)).toEqual({
+      status: 'sent',
+      attempts: 2,
+      next_attempt_at: at(1),
+      last_error: null,
+      locked_by: null,
+      locked_until: null,
+      sent_at: at(2),
+      exported_rows: 7,
+    });
+    // Final: no claim takes it again, and no second mark changes it.
+    expect(await queue.claim({ worker: 'w2', now: at(999), leaseUntil: at(1999), limit: 1 })).toEqual([]);
+    expect(await queue.fail(id, 'w1', { error: 'again', retryAt: null })).toBe(false);
+  });
+
+  it('puts a failed row back until its retry time, or marks it dead without one, the error cut short', async () => {
+    const retried = await enqueue('retried', at(-1));
+    const dead = await enqueue('dead', at(-1));
+    await queue.claim({ worker: 'w1', now: T0, leaseUntil: at(60), limit: 2 });
+
+    expect(await queue.fail(retried, 'w1', { error: 'receiver answered 503', retryAt: at(30) })).toBe(true);
+    expect(await queue.fail(dead, 'w1', { error: 'refused', retryAt: null, set: { exported_rows: 0 } })).toBe(
+      true,
+    );
+
+    expect(await state(retried)).toMatchObject({
+      status: 'pending',
+      next_attempt_at: at(30),
+      last_error: 'receiver a',
+      locked_by: null,
+      locked_until: null,
+    });
+    expect(await state(dead)).toMatchObject({ status: 'dead', last_error: 'refused', exported_rows: 0 });
+    expect(await queue.claim({ worker: 'w1', now: at(29), leaseUntil: at(90), limit: 5 })).toEqual([]);
+    expect(await queue.claim({ worker: 'w1', now: at(30), leaseUntil: at(90), limit: 5 })).toEqual([
+      { id: retried, attempts: 2, target: 'retried' },
+    ]);
+  });
+
+  it('claims the rows named whatever their due time, but not one a live worker holds nor a final one', async () => {
+    const waiting = await enqueue('waiting', at(3_600));
+    const held = await enqueue('held', at(-1));
+    const done = await enqueue('done', at(-1));
+    await queue.claim({ worker: 'w1', now: T0, leaseUntil: at(60), limit: 2 });
+    await queue.complete(done, 'w1', { status: 'sent', now: T0 });
+
+    const claimed = await queue.claimIds([waiting, held, done], {
+      worker: 'operator',
+      now: at(1),
+      leaseUntil: at(61),
+    });
+
+    expect(claimed).toEqual([{ id: waiting, attempts: 1, target: 'waiting' }]);
+    expect(await state(held)).toMatchObject({ locked_by: 'w1' });
+  });
+
+  it('refuses a table or column name that is not a plain identifier', () => {
+    expect(
+      () =>
+        new LeasedQueue(dataSource.manager, {
+          table: 'x; DROP TABLE y',
+          claimColumns: [],
+          maxErrorLength: 1,
+        }),
+    ).toThrow('not a column or table name');
+    return expect(
+      queue.complete('1', 'w', { status: 'sent', now: T0, set: { 'sent_at = now(), status': 'x' } }),
+    ).rejects.toThrow('not a column or table name');
+  });
+
+  it('is claimed with claimFair only when it has lanes', async () => {
+    await expect(
+      queue.claimFair({ worker: 'w', now: T0, leaseUntil: at(1), limit: 1, perLane: 1, slots: 1 }),
+    ).rejects.toThrow('export_queue has no lanes to share');
+  });
+});

@@ -1,0 +1,50 @@
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '../db/data-source';
+import { TypeormOutboxStore } from './outbox.store';
+
+describe('TypeormOutboxStore claims', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let store: TypeormOutboxStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    store = new TypeormOutboxStore(dataSource.manager);
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  it('hands over readable rows, and marks a row whose payload cannot be read dead at once, saying why', async () => {
+    const now = new Date();
+    const rows = (await dataSource.query(
+      `INSERT INTO notification_outbox (channel, kind, recipient, payload, next_attempt_at)
+       VALUES ('sms', 'missed_call', '+4790000001', $1, $3), ('sms', 'missed_call', '+4790000002', $2, $3)
+       RETURNING id::text AS id`,
+      [JSON.stringify({ text: 'Missed call' }), JSON.stringify({ subject: 'no text' }), now],
+    )) as Array<{ id: string }>;
+    const [readable, unreadable] = rows.map((row) => row.id);
+
+    const claimed = await store.claim('w1', now, new Date(now.getTime() + 60_000), 10);
+
+    expect(claimed).toEqual([
+      expect.objectContaining({ id: readable, recipient: '+4790000001', payload: { text: 'Missed call' } }),
+    ]);
+    expect(
+      await dataSource.query(`SELECT status, last_error, locked_by FROM notification_outbox WHERE id = $1`, [
+        unreadable,
+      ]),
+    ).toEqual([
+      {
+        status: 'dead',
+        last_error: 'stored notification unreadable: payload.text: must be a string',
+        locked_by: null,
+      },
+    ]);
+  });
+});
