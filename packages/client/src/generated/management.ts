@@ -516,13 +516,13 @@ export interface paths {
          *     with a click id counts when it lasted longer. `outcome_statuses` (default
          *     `lead,qualified,sale`): outcomes that are conversions of their own. `enhanced_conversions`
          *     (`0` by default): `1` sends the caller's number normalised to E.164 and SHA-256 hashed.
-         *     `state` `1` pauses the export. See [conversions.md](../conversions.md).
+         *     `state` `1` pauses the export (queued conversions wait). See [conversions.md](../conversions.md).
          */
         put: operations["putGoogleAdsIntegration"];
         post?: never;
         /**
          * Stop the export to Google Ads and forget its credentials
-         * @description Conversions still queued for it are not sent (they are marked dead).
+         * @description Conversions still queued for it are dropped.
          */
         delete: operations["deleteGoogleAdsIntegration"];
         options?: never;

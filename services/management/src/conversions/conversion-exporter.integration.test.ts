@@ -40,6 +40,7 @@ describe('the conversion exporter', () => {
     outbox = new TypeormConversionOutboxStore(stores.dataSource.manager);
     integrations = new TypeormIntegrationsStore(stores.dataSource.manager);
     partners = await insertTestPartners(stores.dataSource.manager, 'conv-a', 'conv-b');
+    for (const partnerId of partners) await integrations.save(partnerId, googleAds());
   });
 
   afterAll(async () => {
@@ -113,8 +114,15 @@ describe('the conversion exporter', () => {
     destination: 'google_ads' | 'ga4',
     occurredAt = clock.now,
   ) {
+    const integration = await integrations.find(partnerId, destination);
     await outbox.enqueue(partnerId, cdrId, [
-      { destination, orderId: conversionOrderId(cdrId, 'call'), outcome: null, occurredAt },
+      {
+        destination,
+        integrationId: integration!.id,
+        orderId: conversionOrderId(cdrId, 'call'),
+        outcome: null,
+        occurredAt,
+      },
     ]);
   }
 
@@ -150,11 +158,14 @@ describe('the conversion exporter', () => {
     const [a, b] = partners as [string, string];
     for (let i = 0; i < 5; i++) await queue(a, await storedCall(a, { gclid: 'gclid-a' }), 'google_ads');
     await queue(b, await storedCall(b, { gclid: 'gclid-b' }), 'google_ads');
-    const claimed = await outbox.claim('w', clock.now, new Date(clock.now.getTime() + 60_000), 2);
+    // Three slots, two partners with work: one each, and one left for a partner whose work comes next.
+    const claimed = await outbox.claim('w', clock.now, new Date(clock.now.getTime() + 60_000), 3);
     expect(claimed.map((row) => row.partnerId).sort()).toEqual([a, b].sort());
-    const rest = await outbox.claim('w', clock.now, new Date(clock.now.getTime() + 60_000), 10);
-    expect(rest.map((row) => row.partnerId)).toEqual([a, a, a, a]);
     await settle();
+    const rows: Array<{ status: string; count: number }> = await stores.dataSource.query(
+      `SELECT status, count(*)::int AS count FROM conversion_outbox GROUP BY 1 ORDER BY 1`,
+    );
+    expect(rows).toEqual([{ status: 'sent', count: 6 }]);
   });
 
   it('retries a refused OAuth exchange with backoff, and gives up after the attempt bound', async () => {
@@ -209,23 +220,28 @@ describe('the conversion exporter', () => {
     expect(ga4.collected).toHaveLength(1);
   });
 
-  it('sends nothing for a paused or removed integration', async () => {
+  it('holds a paused integration’s queue until it is resumed, and drops a removed one’s', async () => {
     const [a, b] = partners as [string, string];
     await integrations.save(a, googleAds({ paused: true }));
-    const paused = await storedCall(a, { gclid: 'gclid-a' });
-    await queue(a, paused, 'google_ads');
-    await integrations.remove(b, 'ga4');
+    const held = await storedCall(a, { gclid: 'gclid-a' });
+    await queue(a, held, 'google_ads');
     const removed = await storedCall(b, { ga_client_id: '1.2' });
+    await integrations.save(b, {
+      kind: 'ga4',
+      paused: false,
+      measurementId: STREAM.measurementId,
+      secrets: { apiSecret: STREAM.apiSecret },
+      modified: clock.now,
+    });
     await queue(b, removed, 'ga4');
-    expect(await exporter().runOnce()).toBe(2);
-    expect((await outbox.forRecord(a, paused))[0]).toMatchObject({
-      status: 'dead',
-      lastError: 'the google_ads integration is paused',
-    });
-    expect((await outbox.forRecord(b, removed))[0]).toMatchObject({
-      status: 'dead',
-      lastError: 'the ga4 integration was removed',
-    });
-    expect(ads.uploads).toHaveLength(0);
+    await integrations.remove(b, 'ga4');
+    expect(await outbox.forRecord(b, removed)).toEqual([]);
+    expect(await exporter().runOnce()).toBe(0);
+    expect((await outbox.forRecord(a, held))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+
+    await integrations.save(a, googleAds());
+    expect(await exporter().runOnce()).toBe(1);
+    expect((await outbox.forRecord(a, held))[0]).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(ads.acceptedWithOrderId(conversionOrderId(held, 'call'))).toHaveLength(1);
   });
 });

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '@trackline/platform';
+import { DEFAULT_MAX_ERROR_BACKOFF_MS, PollingWorker, type Logger } from '@trackline/platform';
 import type { Cdr } from '../cdrs/cdr';
 import type { Ga4Integration, GoogleAdsIntegration, PartnerIntegration } from '../integrations/integration';
 import { nextAttemptAt } from '../notifications/retry-policy';
@@ -40,8 +39,7 @@ type Settle = { kind: 'sent' } | { kind: 'retry'; reason: string } | { kind: 'de
  * least once; Google Ads counts a repeat once by its order id.
  */
 export class ConversionExporter {
-  private readonly stopSignal = new AbortController();
-  private loop: Promise<void> | undefined;
+  private readonly loop: PollingWorker;
   private readonly log: Logger;
 
   constructor(
@@ -49,16 +47,28 @@ export class ConversionExporter {
     private readonly settings: ConversionExporterSettings,
   ) {
     this.log = deps.logger.child({ component: 'conversion-exporter', worker: settings.workerId });
+    this.loop = new PollingWorker({
+      name: 'conversion exporter',
+      // A full round may have left more due: another at once; else the poll interval.
+      round: async () => ((await this.runOnce()) >= settings.batchSize ? 'again' : 'idle'),
+      idleMs: settings.pollMs,
+      errorBackoff: {
+        firstMs: settings.pollMs,
+        maxMs: Math.max(settings.pollMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
+      },
+      onError: (error, failures, retryInMs) =>
+        this.log.error({ err: error, failures, retryInMs }, 'conversion round failed; retrying'),
+      onRecovered: (failures) => this.log.info({ failures }, 'conversion rounds work again'),
+    });
   }
 
   start(): void {
-    if (this.loop !== undefined) throw new Error('conversion exporter already started');
-    this.loop = this.run();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopSignal.abort();
-    await this.loop;
+  /** Stops claiming; resolves when the round in flight has finished (each request is bounded by the timeout). */
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One round: what is due, delivered and marked; for tests. Answers how many rows it took. */
@@ -74,19 +84,6 @@ export class ConversionExporter {
     for (const row of rows) byPartner.set(row.partnerId, [...(byPartner.get(row.partnerId) ?? []), row]);
     await Promise.all([...byPartner.values()].map((partnerRows) => this.deliverPartner(partnerRows)));
     return rows.length;
-  }
-
-  private async run(): Promise<void> {
-    const signal = this.stopSignal.signal;
-    while (!signal.aborted) {
-      let taken = 0;
-      try {
-        taken = await this.runOnce();
-      } catch (error) {
-        this.log.error({ err: error }, 'conversion round failed; retrying after the poll interval');
-      }
-      if (taken === 0) await sleep(this.settings.pollMs, undefined, { signal }).catch(() => undefined);
-    }
   }
 
   private async deliverPartner(rows: ClaimedConversion[]): Promise<void> {
@@ -163,7 +160,8 @@ export class ConversionExporter {
   private async integration<T extends PartnerIntegration>(partnerId: string, kind: T['kind']): Promise<T> {
     const found = await this.deps.integrations.find(partnerId, kind);
     if (found === null) throw new PermanentExportError(`the ${kind} integration was removed`);
-    if (found.paused) throw new PermanentExportError(`the ${kind} integration is paused`);
+    // Paused between the claim and now: it waits with the rest of the paused queue.
+    if (found.paused) throw new RetryableExportError(`the ${kind} integration is paused`);
     return found as T;
   }
 
@@ -187,7 +185,7 @@ export class ConversionExporter {
         { reason: settle.reason, retryAt },
         retryAt === null ? 'conversion dead' : 'conversion failed; will retry',
       );
-      await this.deps.queue.fail(row.id, this.settings.workerId, settle.reason, now, retryAt);
+      await this.deps.queue.fail(row.id, this.settings.workerId, settle.reason, retryAt);
     } catch (error) {
       log.error({ err: error }, 'could not record what became of the conversion');
     }

@@ -1,4 +1,15 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  Unique,
+} from 'typeorm';
+import { PartnerIntegrationEntity } from '../integrations/partner-integration.entity';
 
 /**
  * The conversion outbox (docs/conversions.md, Delivery): one row per conversion and destination,
@@ -14,6 +25,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn,
 @Index('IDX_conversion_outbox_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('IDX_conversion_outbox_lease', ['lockedUntil'], { where: `"status" = 'sending'` })
 @Index('IDX_conversion_outbox_cdr', ['partnerId', 'cdrId'])
+@Index('IDX_conversion_outbox_lane', ['integrationId', 'nextAttemptAt'], { where: `"status" = 'pending'` })
 export class ConversionOutboxEntity {
   @PrimaryGeneratedColumn('identity', {
     type: 'bigint',
@@ -27,6 +39,18 @@ export class ConversionOutboxEntity {
 
   @Column({ name: 'cdr_id', type: 'bigint' })
   cdrId!: string;
+
+  /** The integration it goes to: its lane; removing the integration removes its queue. */
+  @Column({ name: 'integration_id', type: 'bigint' })
+  integrationId!: string;
+
+  @ManyToOne(() => PartnerIntegrationEntity, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({
+    name: 'integration_id',
+    referencedColumnName: 'id',
+    foreignKeyConstraintName: 'FK_conversion_outbox_integration',
+  })
+  integration?: PartnerIntegrationEntity;
 
   @Column({ type: 'varchar', length: 16 })
   destination!: string;

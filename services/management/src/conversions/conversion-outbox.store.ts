@@ -1,5 +1,6 @@
 import type { OutcomeStatus } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
+import { LeasedQueue } from '../db/leased-queue';
 import type { IntegrationKind } from '../integrations/integration';
 import type { ConversionToQueue } from './conversion-planner';
 
@@ -31,74 +32,62 @@ export interface ConversionRowState {
 export interface ConversionOutboxQueue {
   /**
    * Leases up to `limit` due rows (or rows whose worker died) to `worker` until `leaseUntil`,
-   * counting the attempt; each partner gets at most its fair share (`limit` divided by the partners
-   * with work, at least one), taken in turns, so one partner's backlog cannot hold up the others.
+   * counting the attempt. Each integration is a lane (db/leased-queue.ts, FairShare): a partner
+   * gets at most `limit` divided by one more than the partners with work, taken in turns, so one
+   * partner's backlog cannot hold up the others; a paused integration's rows wait.
    */
   claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedConversion[]>;
   complete(id: string, worker: string, now: Date): Promise<boolean>;
   /** Back to pending until `retryAt`, or dead when `retryAt` is null. False when the lease was lost. */
-  fail(id: string, worker: string, error: string, now: Date, retryAt: Date | null): Promise<boolean>;
+  fail(id: string, worker: string, error: string, retryAt: Date | null): Promise<boolean>;
 }
-
-const ENQUEUE_SQL = `
-  INSERT INTO "conversion_outbox" ("partner_id", "cdr_id", "destination", "order_id", "outcome_status",
-    "outcome_value", "outcome_currency", "occurred_at", "next_attempt_at")
-  SELECT $1::bigint, $2::bigint, c.*, least(c."occurred_at", now())
-    FROM unnest($3::varchar[], $4::varchar[], $5::varchar[], $6::numeric[], $7::varchar[], $8::timestamptz[])
-      AS c ("destination", "order_id", "outcome_status", "outcome_value", "outcome_currency", "occurred_at")
-  ON CONFLICT ("partner_id", "destination", "order_id") DO NOTHING`;
 
 // Due from when it happened (or now, for a time ahead of the database's clock), so a worker whose
 // clock is the caller's sees it at once.
-// Each partner's due rows ranked by due time; every partner's first before any partner's second,
-// and no partner beyond its share. The lock re-checks the state, so a row another worker claimed
-// and committed in between is not taken twice.
-const CLAIM_SQL = `
-  WITH due AS (
-    SELECT "id", "partner_id", "next_attempt_at",
-           row_number() OVER (PARTITION BY "partner_id" ORDER BY "next_attempt_at", "id") AS "turn"
-      FROM "conversion_outbox"
-     WHERE ("status" = 'pending' AND "next_attempt_at" <= $1) OR ("status" = 'sending' AND "locked_until" <= $1)
-  ), fair AS (
-    SELECT "id" FROM due
-     WHERE "turn" <= greatest(1, $2::int / (SELECT count(DISTINCT "partner_id") FROM due))
-     ORDER BY "turn", "next_attempt_at", "id"
-     LIMIT $2
-  ), locked AS (
-    SELECT o."id" FROM "conversion_outbox" o JOIN fair ON fair."id" = o."id"
-     WHERE (o."status" = 'pending' AND o."next_attempt_at" <= $1) OR (o."status" = 'sending' AND o."locked_until" <= $1)
-     FOR UPDATE OF o SKIP LOCKED
-  )
-  UPDATE "conversion_outbox" o
-     SET "status" = 'sending', "locked_by" = $3, "locked_until" = $4, "attempts" = o."attempts" + 1,
-         "last_attempt_at" = $1
-    FROM locked WHERE o."id" = locked."id"
-  RETURNING o."id"::text AS "id", o."partner_id"::text AS "partner_id", o."cdr_id"::text AS "cdr_id",
-            o."destination", o."order_id", o."outcome_status", o."outcome_value"::text AS "outcome_value",
-            o."outcome_currency", o."occurred_at", o."attempts"`;
-
-const COMPLETE_SQL = `
-  UPDATE "conversion_outbox"
-     SET "status" = 'sent', "sent_at" = $3, "locked_by" = NULL, "locked_until" = NULL, "last_error" = NULL
-   WHERE "id" = $1 AND "status" = 'sending' AND "locked_by" = $2
-  RETURNING "id"`;
-
-const FAIL_SQL = `
-  UPDATE "conversion_outbox"
-     SET "status" = CASE WHEN $4::timestamptz IS NULL THEN 'dead' ELSE 'pending' END,
-         "next_attempt_at" = COALESCE($4::timestamptz, "next_attempt_at"),
-         "last_error" = $3, "locked_by" = NULL, "locked_until" = NULL
-   WHERE "id" = $1 AND "status" = 'sending' AND "locked_by" = $2
-  RETURNING "id"`;
+const ENQUEUE_SQL = `
+  INSERT INTO "conversion_outbox" ("partner_id", "cdr_id", "integration_id", "destination", "order_id",
+    "outcome_status", "outcome_value", "outcome_currency", "occurred_at", "next_attempt_at")
+  SELECT $1::bigint, $2::bigint, c.*, least(c."occurred_at", now())
+    FROM unnest($3::bigint[], $4::varchar[], $5::varchar[], $6::varchar[], $7::numeric[], $8::varchar[],
+                $9::timestamptz[])
+      AS c ("integration_id", "destination", "order_id", "outcome_status", "outcome_value",
+            "outcome_currency", "occurred_at")
+  ON CONFLICT ("partner_id", "destination", "order_id") DO NOTHING`;
 
 // Longer messages are cut: last_error is for an operator reading the row, not an archive.
 const MAX_ERROR_LENGTH = 2_000;
 
 type Row = Record<string, unknown>;
 
-/** Reads and writes "conversion_outbox". */
+/** Reads and writes "conversion_outbox"; claims and marks through the one leased-queue helper. */
 export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
-  constructor(private readonly manager: EntityManager) {}
+  private readonly queue: LeasedQueue;
+
+  constructor(private readonly manager: EntityManager) {
+    this.queue = new LeasedQueue(manager, {
+      table: 'conversion_outbox',
+      claimColumns: [
+        'o.partner_id::text AS partner_id',
+        'o.cdr_id::text AS cdr_id',
+        'o.destination',
+        'o.order_id',
+        'o.outcome_status',
+        'o.outcome_value::text AS outcome_value',
+        'o.outcome_currency',
+        'o.occurred_at',
+      ],
+      maxErrorLength: MAX_ERROR_LENGTH,
+      attemptedAtColumn: 'last_attempt_at',
+      fairShare: {
+        laneTable: 'partner_integrations',
+        laneColumn: 'integration_id',
+        tenantColumn: 'partner_id',
+        // A paused integration's queue waits until it is resumed.
+        laneActive: `(w.settings->>'paused')::boolean IS NOT TRUE`,
+        laneClaimColumns: [],
+      },
+    });
+  }
 
   /** In the caller's transaction: the rows commit or roll back with the record or outcome. */
   async enqueue(partnerId: string, cdrId: string, conversions: readonly ConversionToQueue[]): Promise<void> {
@@ -106,6 +95,7 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
     await this.manager.query(ENQUEUE_SQL, [
       partnerId,
       cdrId,
+      conversions.map((c) => c.integrationId),
       conversions.map((c) => c.destination),
       conversions.map((c) => c.orderId),
       conversions.map((c) => c.outcome?.status ?? null),
@@ -116,19 +106,18 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
   }
 
   async claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedConversion[]> {
-    const rows = updatedRows(await this.manager.query(CLAIM_SQL, [now, limit, worker, leaseUntil]));
-    return rows.map(toClaimed).sort((a, b) => Number(a.id) - Number(b.id));
+    // No lane limit of its own: a partner's share is the bound (GA4 events go one by one, Google
+    // Ads conversions in one upload per partner).
+    const rows = await this.queue.claimFair({ worker, now, leaseUntil, limit, perLane: limit, slots: limit });
+    return rows.map(toClaimed);
   }
 
-  async complete(id: string, worker: string, now: Date): Promise<boolean> {
-    return updatedRows(await this.manager.query(COMPLETE_SQL, [id, worker, now])).length > 0;
+  complete(id: string, worker: string, now: Date): Promise<boolean> {
+    return this.queue.complete(id, worker, { status: 'sent', now });
   }
 
-  async fail(id: string, worker: string, error: string, _now: Date, retryAt: Date | null): Promise<boolean> {
-    const rows = updatedRows(
-      await this.manager.query(FAIL_SQL, [id, worker, error.slice(0, MAX_ERROR_LENGTH), retryAt]),
-    );
-    return rows.length > 0;
+  fail(id: string, worker: string, error: string, retryAt: Date | null): Promise<boolean> {
+    return this.queue.fail(id, worker, { error, retryAt });
   }
 
   /** Dead rows back to pending with a fresh set of attempts (`conversions:requeue-dead`). */

@@ -1,10 +1,12 @@
 import type { OutcomeStatus } from '@trackline/domain';
 import type { Cdr } from '../cdrs/cdr';
-import type { IntegrationKind, PartnerIntegration } from '../integrations/integration';
+import type { IntegrationKind, StoredIntegration } from '../integrations/integration';
 
 /** One conversion to queue for one destination (docs/conversions.md, What is sent when). */
 export interface ConversionToQueue {
   destination: IntegrationKind;
+  /** The integration's id: the lane the conversion waits in. */
+  integrationId: string;
   /** Stable per call and kind: the outbox holds it once, and Google Ads counts it once. */
   orderId: string;
   /** The outcome as posted, for an outcome's conversion; null for the call's own. */
@@ -35,7 +37,7 @@ function hasClickId(cdr: Pick<Cdr, 'marketing'>): boolean {
  */
 export function callConversions(
   cdr: Pick<Cdr, 'id' | 'answered' | 'durationSeconds' | 'start' | 'marketing'>,
-  integrations: readonly PartnerIntegration[],
+  integrations: readonly StoredIntegration[],
 ): ConversionToQueue[] {
   if (!cdr.answered) return [];
   const queued: ConversionToQueue[] = [];
@@ -48,6 +50,7 @@ export function callConversions(
     if (counts)
       queued.push({
         destination: integration.kind,
+        integrationId: integration.id,
         orderId: conversionOrderId(cdr.id, 'call'),
         outcome: null,
         occurredAt: cdr.start,
@@ -62,7 +65,7 @@ export function callConversions(
  */
 export function outcomeConversions(
   cdr: Pick<Cdr, 'id' | 'marketing' | 'outcome'>,
-  integrations: readonly PartnerIntegration[],
+  integrations: readonly StoredIntegration[],
 ): ConversionToQueue[] {
   const outcome = cdr.outcome;
   if (outcome === null) return [];
@@ -76,6 +79,7 @@ export function outcomeConversions(
     if (counts)
       queued.push({
         destination: integration.kind,
+        integrationId: integration.id,
         orderId: conversionOrderId(cdr.id, outcome.status),
         outcome: { status: outcome.status, value: outcome.value, currency: outcome.currency },
         occurredAt: outcome.at,

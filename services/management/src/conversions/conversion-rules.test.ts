@@ -9,7 +9,8 @@ import { clickConversion, conversionDateTime, hashedPhoneNumber } from './google
 import { verdicts } from './google-ads-uploader';
 
 const START = new Date('2026-03-02T08:05:00Z');
-const googleAds: GoogleAdsIntegration = {
+const googleAds: GoogleAdsIntegration & { id: string } = {
+  id: '5',
   kind: 'google_ads',
   paused: false,
   customerId: '4445556666',
@@ -23,7 +24,8 @@ const googleAds: GoogleAdsIntegration = {
   secrets: { oauthClientSecret: 's', refreshToken: 'r', developerToken: 'd' },
   modified: START,
 };
-const ga4: Ga4Integration = {
+const ga4: Ga4Integration & { id: string } = {
+  id: '6',
   kind: 'ga4',
   paused: false,
   measurementId: 'G-X1234',
@@ -92,12 +94,14 @@ describe('which calls and outcomes become conversions', () => {
     expect(outcomeConversions(sale, [googleAds, ga4])).toEqual([
       {
         destination: 'google_ads',
+        integrationId: '5',
         orderId: 'trackline-42-sale',
         outcome: { status: 'sale', value: '10.00', currency: 'NOK' },
         occurredAt: at,
       },
       {
         destination: 'ga4',
+        integrationId: '6',
         orderId: 'trackline-42-sale',
         outcome: { status: 'sale', value: '10.00', currency: 'NOK' },
         occurredAt: at,

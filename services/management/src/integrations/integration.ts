@@ -38,6 +38,9 @@ export interface Ga4Integration {
 
 export type PartnerIntegration = GoogleAdsIntegration | Ga4Integration;
 
+/** An integration as stored: its id names the lane its conversions wait in. */
+export type StoredIntegration = PartnerIntegration & { id: string };
+
 /** What a counting call needs by default: answered and longer than a minute. */
 export const DEFAULT_CALL_MIN_DURATION = 60;
 /** A `not_a_lead` outcome is never a conversion. */

@@ -36,7 +36,7 @@ export class IntegrationsService {
     return integration;
   }
 
-  /** Conversions still queued for it are not sent (docs/conversions.md, Delivery). */
+  /** Conversions still queued for it go with it (docs/conversions.md, Delivery). */
   async remove(partnerId: string, kind: IntegrationKind): Promise<PartnerIntegration> {
     const current = await this.get(partnerId, kind);
     if (!(await this.store.remove(partnerId, kind))) throw notSetUp(kind);

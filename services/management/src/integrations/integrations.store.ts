@@ -1,11 +1,11 @@
 import type { OutcomeStatus } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
-import type { IntegrationKind, PartnerIntegration } from './integration';
+import type { IntegrationKind, PartnerIntegration, StoredIntegration } from './integration';
 
 export interface IntegrationsStore {
-  find(partnerId: string, kind: IntegrationKind): Promise<PartnerIntegration | null>;
+  find(partnerId: string, kind: IntegrationKind): Promise<StoredIntegration | null>;
   /** Every integration of the partner, paused ones included. */
-  list(partnerId: string): Promise<PartnerIntegration[]>;
+  list(partnerId: string): Promise<StoredIntegration[]>;
   save(partnerId: string, integration: PartnerIntegration): Promise<void>;
   /** False when there was none. */
   remove(partnerId: string, kind: IntegrationKind): Promise<boolean>;
@@ -17,24 +17,26 @@ type Row = Record<string, unknown>;
 export class TypeormIntegrationsStore implements IntegrationsStore {
   constructor(private readonly manager: EntityManager) {}
 
-  async find(partnerId: string, kind: IntegrationKind): Promise<PartnerIntegration | null> {
+  async find(partnerId: string, kind: IntegrationKind): Promise<StoredIntegration | null> {
     const rows: Row[] = await this.manager.query(
-      `SELECT "kind", "settings", "secrets", "modified" FROM "partner_integrations" WHERE "partner_id" = $1 AND "kind" = $2`,
+      `SELECT "id"::text AS "id", "kind", "settings", "secrets", "modified" FROM "partner_integrations" WHERE "partner_id" = $1 AND "kind" = $2`,
       [partnerId, kind],
     );
     return rows[0] === undefined ? null : toIntegration(rows[0]);
   }
 
-  async list(partnerId: string): Promise<PartnerIntegration[]> {
+  async list(partnerId: string): Promise<StoredIntegration[]> {
     const rows: Row[] = await this.manager.query(
-      `SELECT "kind", "settings", "secrets", "modified" FROM "partner_integrations" WHERE "partner_id" = $1 ORDER BY "kind"`,
+      `SELECT "id"::text AS "id", "kind", "settings", "secrets", "modified" FROM "partner_integrations" WHERE "partner_id" = $1 ORDER BY "kind"`,
       [partnerId],
     );
     return rows.map(toIntegration);
   }
 
   async save(partnerId: string, integration: PartnerIntegration): Promise<void> {
-    const { kind, secrets, modified, ...settings } = integration;
+    const { kind, secrets, modified, ...rest } = integration;
+    // The id is the row's own; what a caller read back with it is not a setting.
+    const { id: _id, ...settings } = rest as typeof rest & { id?: string };
     await this.manager.query(
       `INSERT INTO "partner_integrations" ("partner_id", "kind", "settings", "secrets", "modified")
        VALUES ($1, $2, $3::jsonb, $4::jsonb, $5)
@@ -53,12 +55,14 @@ export class TypeormIntegrationsStore implements IntegrationsStore {
   }
 }
 
-function toIntegration(row: Row): PartnerIntegration {
+function toIntegration(row: Row): StoredIntegration {
   const settings = row.settings as Record<string, unknown>;
   const secrets = row.secrets as Record<string, string>;
   const modified = row.modified as Date;
+  const id = row.id as string;
   if (row.kind === 'ga4')
     return {
+      id,
       kind: 'ga4',
       paused: settings.paused === true,
       measurementId: settings.measurementId as string,
@@ -66,6 +70,7 @@ function toIntegration(row: Row): PartnerIntegration {
       modified,
     };
   return {
+    id,
     kind: 'google_ads',
     paused: settings.paused === true,
     customerId: settings.customerId as string,

@@ -1,4 +1,13 @@
-import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  Unique,
+} from 'typeorm';
 import { PartnerEntity } from '../partners/partner.entity';
 
 /**
@@ -7,7 +16,12 @@ import { PartnerEntity } from '../partners/partner.entity';
  */
 @Entity({ name: 'partner_integrations' })
 @Check('CHK_partner_integrations_kind', `"kind" IN ('google_ads', 'ga4')`)
+@Unique('UQ_partner_integrations_id', ['id'])
 export class PartnerIntegrationEntity {
+  /** The lane its conversions wait in (db/leased-queue.ts). */
+  @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
   @PrimaryColumn({ name: 'partner_id', type: 'bigint', primaryKeyConstraintName: 'PK_partner_integrations' })
   partnerId!: string;
 

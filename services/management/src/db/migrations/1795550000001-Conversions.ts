@@ -24,6 +24,7 @@ export class Conversions1795550000001 implements MigrationInterface {
         ADD "outcome_at" TIMESTAMP WITH TIME ZONE`);
     await queryRunner.query(`
       CREATE TABLE "partner_integrations" (
+        "id" bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
         "partner_id" bigint NOT NULL,
         "kind" character varying(16) NOT NULL,
         "settings" jsonb NOT NULL,
@@ -31,16 +32,20 @@ export class Conversions1795550000001 implements MigrationInterface {
         "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         "modified" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         CONSTRAINT "PK_partner_integrations" PRIMARY KEY ("partner_id", "kind"),
+        CONSTRAINT "UQ_partner_integrations_id" UNIQUE ("id"),
         CONSTRAINT "CHK_partner_integrations_kind" CHECK ("kind" IN ('google_ads', 'ga4')),
         CONSTRAINT "FK_partner_integrations_partner" FOREIGN KEY ("partner_id") REFERENCES "partners"("id") ON DELETE RESTRICT
       )`);
     // No foreign key to cdrs (partitioned, keyed with its start): a row names its record, and the
     // conversion is built from the stored record when it is sent; a record gone by then is dead.
+    // Each row waits in its integration's lane (db/leased-queue.ts, FairShare); a removed
+    // integration takes its queue with it.
     await queryRunner.query(`
       CREATE TABLE "conversion_outbox" (
         "id" bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
         "partner_id" bigint NOT NULL,
         "cdr_id" bigint NOT NULL,
+        "integration_id" bigint NOT NULL,
         "destination" character varying(16) NOT NULL,
         "order_id" character varying(64) NOT NULL,
         "outcome_status" character varying(16),
@@ -59,7 +64,8 @@ export class Conversions1795550000001 implements MigrationInterface {
         CONSTRAINT "PK_conversion_outbox" PRIMARY KEY ("id"),
         CONSTRAINT "UQ_conversion_outbox_order" UNIQUE ("partner_id", "destination", "order_id"),
         CONSTRAINT "CHK_conversion_outbox_status" CHECK ("status" IN ('pending', 'sending', 'sent', 'dead')),
-        CONSTRAINT "CHK_conversion_outbox_destination" CHECK ("destination" IN ('google_ads', 'ga4'))
+        CONSTRAINT "CHK_conversion_outbox_destination" CHECK ("destination" IN ('google_ads', 'ga4')),
+        CONSTRAINT "FK_conversion_outbox_integration" FOREIGN KEY ("integration_id") REFERENCES "partner_integrations"("id") ON DELETE CASCADE
       )`);
     await queryRunner.query(
       `CREATE INDEX "IDX_conversion_outbox_due" ON "conversion_outbox" ("next_attempt_at") WHERE "status" = 'pending'`,
@@ -70,9 +76,13 @@ export class Conversions1795550000001 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "IDX_conversion_outbox_cdr" ON "conversion_outbox" ("partner_id", "cdr_id")`,
     );
+    await queryRunner.query(
+      `CREATE INDEX "IDX_conversion_outbox_lane" ON "conversion_outbox" ("integration_id", "next_attempt_at") WHERE "status" = 'pending'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "IDX_conversion_outbox_lane"`);
     await queryRunner.query(`DROP INDEX "IDX_conversion_outbox_cdr"`);
     await queryRunner.query(`DROP INDEX "IDX_conversion_outbox_lease"`);
     await queryRunner.query(`DROP INDEX "IDX_conversion_outbox_due"`);
