@@ -17,12 +17,16 @@ RUN pnpm install --offline --frozen-lockfile \
 # Keep only what @trackline/management needs at run time: its production dependencies and the workspace
 # packages it uses (with their dist). pnpm deploy is not used because it packs workspace packages
 # by their .gitignore, which excludes dist. Switching to --prod reinstalls node_modules (dist stays).
+# Of each package only package.json, node_modules, dist and the Lua scripts go in: no sources and no
+# test code (tsconfig.json builds dist without it, docs/testing.md).
 # docs/openapi goes beside services/: the service reads its API document from there at start (GET /docs).
 RUN pnpm install --offline --frozen-lockfile --prod --config.confirmModulesPurge=false --filter @trackline/management... \
  && mkdir /out \
  && cp -a package.json node_modules /out/ \
- && for dir in packages/* services/management; do mkdir -p /out/$dir && cp -a $dir/. /out/$dir/; done \
- && rm -rf /out/packages/test-harness \
+ && for dir in packages/domain packages/contracts packages/platform services/management; do \
+      mkdir -p /out/$dir && cp -a $dir/package.json $dir/dist /out/$dir/ \
+      && for part in node_modules lua; do if [ -e $dir/$part ]; then cp -a $dir/$part /out/$dir/; fi; done; \
+    done \
  && mkdir -p /out/docs && cp -a docs/openapi /out/docs/
 
 FROM ${NODE_IMAGE} AS runtime

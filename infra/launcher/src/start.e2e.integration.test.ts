@@ -52,7 +52,6 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
   let launcher: LauncherProcess | undefined;
   // Every process the launchers started, for the cleanup should a test fail half way.
   const started = new Set<number>();
-  let firstPassword: string;
 
   beforeAll(async () => {
     const testRedis = process.env.TEST_REDIS_URL;
@@ -114,7 +113,22 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
     for (const port of Object.values(ports)) expect(await portIsFree(port)).toBe(true);
   }
 
-  it('brings everything up on an empty data folder, and both APIs answer the demo partner', async () => {
+  // One sequential scenario in one test: each step needs the state the step before left (the data
+  // folder a first start filled, the running launcher), so they are not separate tests.
+  it(
+    'first start on an empty data folder, concurrent clients, SIGTERM, second start on the same folder',
+    async () => {
+      const firstPassword = await firstStartAnswersTheDemoPartner();
+      await everyClientGetsARightAnswer(firstPassword);
+      await stopWithSigterm(launcher!);
+      await secondStartReusesTheDataFolder(firstPassword);
+    },
+    // Two starts (the first runs initdb and every migration), the probe and two stops.
+    2 * START_TIMEOUT_MS + 2 * STOP_TIMEOUT_MS + 60_000,
+  );
+
+  /** Brings everything up on an empty data folder; both APIs answer the demo partner. Returns its password. */
+  async function firstStartAnswersTheDemoPartner(): Promise<string> {
     launcher = startLauncher();
     await waitUntilRunning(launcher);
     const output = launcher.output();
@@ -131,7 +145,7 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
     expect((await probe(`${management}/health`)).status).toBe(200);
     expect((await probe(`${replacement}/health`)).status).toBe(200);
 
-    firstPassword = summaryValue(output, 'password');
+    const firstPassword = summaryValue(output, 'password');
     const ping = await digestGet(
       `${management}/v1/miscellaneous/ping`,
       summaryValue(output, 'username'),
@@ -166,9 +180,11 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
       expect(page.status).toBe(200);
       expect(page.text).toContain('<html');
     }
-  });
+    return firstPassword;
+  }
 
-  it('gives every client a right answer while the switch posts records and partners read at once', async () => {
+  /** Every client gets a right answer while the switch posts records and partners read at once. */
+  async function everyClientGetsARightAnswer(firstPassword: string): Promise<void> {
     // The database and the switch token as printed: the operator CLI line and the development token.
     const output = launcher!.output();
     const databaseUrl = /DATABASE_URL='([^']+)' pnpm trackline partner:list/.exec(output)?.[1];
@@ -234,13 +250,10 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
       expect(listed).toHaveLength(Math.ceil((50 - k) / 4));
       expect(Number(page.total)).toBe(listed.length);
     }
-  });
+  }
 
-  it('stops everything it started on SIGTERM and frees its ports', async () => {
-    await stopWithSigterm(launcher!);
-  });
-
-  it('reuses the data folder on a second start: same demo partner, no migration applied', async () => {
+  /** A second start on the same data folder: the same demo partner, no migration applied. */
+  async function secondStartReusesTheDataFolder(firstPassword: string): Promise<void> {
     launcher = startLauncher();
     await waitUntilRunning(launcher);
     const output = launcher.output();
@@ -258,7 +271,7 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
     expect(ping.status).toBe(200);
 
     await stopWithSigterm(launcher);
-  });
+  }
 
   function runCli(databaseUrl: string, args: string[]): { status: number | null; output: string } {
     const result = spawnSync(

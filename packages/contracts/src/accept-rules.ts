@@ -55,10 +55,6 @@ export function callIdProblem(value: string): string | undefined {
   return value.length <= TEXT_LIMITS.callId && PRINTABLE_ASCII.test(value) ? undefined : CALL_ID_RULE;
 }
 
-export function isCallId(value: string): boolean {
-  return callIdProblem(value) === undefined;
-}
-
 /**
  * `anum` (and the record's `cnum`): the caller as the switch saw it — a number in any spelling, or a
  * word for a withheld caller (docs/switch.md, "Numbers"). Spaces are dropped; what is left empty or

@@ -5,6 +5,7 @@ import { fail } from './projection-error';
 export type OnExhausted = 'recycle' | 'original';
 export const ON_EXHAUSTED_VALUES: readonly OnExhausted[] = ['recycle', 'original'];
 
+/** A new partner's settings until changed (docs/number-replacement.md); the partners table's defaults too. */
 export const DEFAULT_SESSION_TTL_SECONDS = 1800;
 export const DEFAULT_HOLD_BACK_SECONDS = 600;
 

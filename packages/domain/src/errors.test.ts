@@ -1,5 +1,4 @@
 import {
-  ConflictError,
   ForbiddenError,
   NotFoundError,
   ServiceUnavailableError,
@@ -15,7 +14,6 @@ describe('typed errors', () => {
     [new UnauthorizedError('Missing credentials'), 401, 'unauthorized', 'Missing credentials'],
     [new ForbiddenError('Invalid signature'), 403, 'forbidden', 'Invalid signature'],
     [new NotFoundError('source 12'), 404, 'not_found', 'source 12 not found'],
-    [new ConflictError('call_id already stored'), 409, 'conflict', 'call_id already stored'],
     [new ServiceUnavailableError('Redis down'), 503, 'service_unavailable', 'Redis down'],
   ])('%p carries status %i and code %s', (error, status, code, message) => {
     expect(error).toBeInstanceOf(TracklineError);

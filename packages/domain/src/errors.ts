@@ -44,11 +44,6 @@ export class NotFoundError extends TracklineError {
   }
 }
 
-export class ConflictError extends TracklineError {
-  readonly status = 409;
-  readonly code = 'conflict';
-}
-
 export class ServiceUnavailableError extends TracklineError {
   readonly status = 503;
   readonly code = 'service_unavailable';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { ConfigError } from '@trackline/platform';
-import { writeBenchResults } from '@trackline/replacement/dist/bench';
+import { writeBenchResults } from '@trackline/replacement/dist-test/bench';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
 import { cdrMonth, CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { createDataSource } from '../db/data-source';

@@ -26,7 +26,7 @@ import {
   type Workload,
   waitUntilServing,
   writeBenchResults,
-} from '@trackline/replacement/dist/bench';
+} from '@trackline/replacement/dist-test/bench';
 import { Client } from 'pg';
 import { createManagementServices } from '../composition/management-services';
 import { createManagementStores } from '../composition/management-stores';

@@ -1,4 +1,4 @@
-import type { PhaseResult } from '@trackline/replacement/dist/bench';
+import type { PhaseResult } from '@trackline/replacement/dist-test/bench';
 import { checkSystemTargets, commandDelta, parseCommandStats, perCall } from './system-bench-report';
 
 const INFO = [

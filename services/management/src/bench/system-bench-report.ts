@@ -1,4 +1,4 @@
-import type { PhaseResult, Workload } from '@trackline/replacement/dist/bench';
+import type { PhaseResult, Workload } from '@trackline/replacement/dist-test/bench';
 
 /** One command's totals from `INFO commandstats`. */
 export interface CommandStat {

@@ -40,6 +40,8 @@ describe('call records', () => {
   let server: RouteApp;
   let base: string;
   let enqueued: NotificationToSend[];
+  /** What the outbox saw of its records: through the transaction's connection, and from outside it. */
+  let outboxSaw: { inside: string[]; outside: string[] };
   let failOutbox: boolean;
   let listService: CdrsService;
   let partner: AuthenticatedPartner;
@@ -57,8 +59,13 @@ describe('call records', () => {
       notifications: {
         enqueue: async (items) => {
           if (failOutbox) throw new Error('outbox unavailable');
-          // Written through the transaction's connection: proves the outbox shares it.
-          await manager.query('SELECT 1');
+          // The records are not committed yet: only a connection inside their transaction sees them.
+          const ids = [...new Set(items.map((item) => item.cdrId))];
+          const visible = `SELECT id::text AS id FROM cdrs WHERE id::text = ANY($1) ORDER BY id`;
+          const inside: Array<{ id: string }> = await manager.query(visible, [ids]);
+          const outside: Array<{ id: string }> = await dataSource.query(visible, [ids]);
+          outboxSaw.inside.push(...inside.map((row) => row.id));
+          outboxSaw.outside.push(...outside.map((row) => row.id));
           enqueued.push(...items);
         },
       },
@@ -106,6 +113,7 @@ describe('call records', () => {
 
   beforeEach(() => {
     enqueued = [];
+    outboxSaw = { inside: [], outside: [] };
     failOutbox = false;
   });
 
@@ -427,6 +435,11 @@ describe('call records', () => {
         ['email', 'missed_call', 'kari@example.no'],
         ['sms', 'missed_call', '+4791000000'],
       ]);
+      // The outbox wrote while the record was still uncommitted: in the record's transaction.
+      const [stored] = await dataSource.query(`SELECT id::text AS id FROM cdrs WHERE call_id = $1`, [
+        missed.call_id,
+      ]);
+      expect(outboxSaw).toEqual({ inside: [stored.id], outside: [] });
       failOutbox = true;
       const lost = call(destnr, { answered: 0, duration: 0 });
       expect((await post(lost)).status).toBe(500);

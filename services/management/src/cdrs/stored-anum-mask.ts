@@ -15,7 +15,3 @@ export const STORED_ANUM_KEPT = 4;
 export function maskStoredAnumSql(expression: string): string {
   return `(left(${expression}, ${STORED_ANUM_KEPT}) || repeat('x', greatest(length(${expression}) - ${STORED_ANUM_KEPT}, 0)))`;
 }
-
-export function isMaskedAnum(anum: string): boolean {
-  return anum.includes('x');
-}

@@ -21,7 +21,11 @@ import { createDataSource } from '../db/data-source';
 import { customerSightingStores } from '../webhooks/webhook-events';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormPartnersStore } from '../partners/partners.store';
-import { CustomerEventsConsumer, type CustomerEventsConsumerSettings } from './customer-events.consumer';
+import {
+  CustomerEventsConsumer,
+  type CustomerEventsConsumerDeps,
+  type CustomerEventsConsumerSettings,
+} from './customer-events.consumer';
 import { CustomerEventsService } from './customer-events.service';
 import { testPartnerValues } from '../test-support/test-partners';
 
@@ -86,12 +90,13 @@ describe('CustomerEventsConsumer', () => {
       store?: Pick<CustomersStore, 'upsertSeenMany'>;
       settings?: Partial<CustomerEventsConsumerSettings>;
       redis?: RedisConnection;
+      partners?: CustomerEventsConsumerDeps['partners'];
     } = {},
   ): CustomerEventsConsumer {
     const consumer = new CustomerEventsConsumer(
       {
         redis: options.redis ?? connection(),
-        partners,
+        partners: options.partners ?? partners,
         events: new CustomerEventsService(
           options.store === undefined
             ? typeormUnitOfWork(dataSource, customerSightingStores)
@@ -285,10 +290,23 @@ describe('CustomerEventsConsumer', () => {
     );
     expect(read).not.toBeNull();
 
-    startConsumer({ consumerName: 'survivor', settings: { reclaimIdleMs: 300, reclaimIntervalMs: 100 } });
-    // Not before the idle time: the crashed consumer might only be slow.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Not before the idle time: the crashed consumer might only be slow. A consumer whose idle time
+    // the entry cannot reach in this test runs whole rounds (reclaim, then read); when it asks for
+    // the partners a second time, its first round is over and it has left the entry where it is.
+    let lists = 0;
+    const counted = { list: () => ((lists += 1), partners.list()) };
+    const patient = startConsumer({
+      consumerName: 'patient',
+      partners: counted,
+      settings: { reclaimIdleMs: 3_600_000, partnerRefreshMs: 0 },
+    });
+    await eventually(() => matching(Promise.resolve(lists), (count) => count >= 2));
+    await patient.stop();
     expect(await customer(acme.id, 'K-5')).toBeUndefined();
+    const pending = (await writer.xpending(acme.stream, CUSTOMER_EVENTS_GROUP, '-', '+', 10)) as unknown[][];
+    expect(pending.map((entry) => entry[1])).toEqual(['crashed']);
+
+    startConsumer({ consumerName: 'survivor', settings: { reclaimIdleMs: 300, reclaimIntervalMs: 100 } });
     expect(await eventually(() => customer(acme.id, 'K-5'))).toMatchObject({ name: 'Orphan AS' });
     await eventually(() => matching(pendingCount(acme.stream), (count) => count === 0));
   });
@@ -311,14 +329,21 @@ describe('CustomerEventsConsumer', () => {
     expect(await eventually(() => customer(acme.id, 'D-1'))).toMatchObject({ name: 'Again AS' });
   });
 
-  it('stop() ends the loop and closes its connection', async () => {
-    await createPartner();
+  it('stop() interrupts the idle pause, ends the loop and closes its connection', async () => {
+    // With no partner to read the loop idles in a pause of blockMs. That pause outlasts the test's
+    // timeout, so stop() resolves only when it interrupts the pause instead of waiting it out.
+    let listed!: () => void;
+    const roundStarted = new Promise<void>((resolve) => (listed = resolve));
+    const noPartners = {
+      list: async () => {
+        listed();
+        return [];
+      },
+    };
     const redis = connection();
-    const consumer = startConsumer({ redis });
-    await eventually(() => matching(Promise.resolve(redis.status), (status) => status === 'ready'));
-    const started = Date.now();
+    const consumer = startConsumer({ redis, partners: noPartners, settings: { blockMs: 10 * 60_000 } });
+    await roundStarted;
     await consumer.stop();
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(redis.status).toBe('end');
   });
 });

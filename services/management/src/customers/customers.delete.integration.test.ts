@@ -2,6 +2,7 @@ import { ForbiddenError } from '@trackline/domain';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
 import { createTestStores, type TestStores } from '../test-support/test-service';
 import { insertTestPartners } from '../test-support/test-partners';
+import { untilBlockedOnLock } from '../test-support/lock-waits';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 
@@ -96,7 +97,7 @@ describe('deleting a customer', () => {
       const deleting = remove(id).finally(() => {
         settled = true;
       });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await untilBlockedOnLock(stores.dataSource);
       expect(settled).toBe(false);
       await runner.query(
         `INSERT INTO cdrs (call_id, partner_id, customer_id, start, duration, anum, bnum, answered, voicemail,

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
 import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormCustomersStore } from './customers.store';
+import { untilBlockedOnLock } from '../test-support/lock-waits';
 
 // ensureSeen: CDR ingestion's create-on-ingest (docs/cdrs.md), racing the customer-seen consumer.
 describe('TypeormCustomersStore.ensureSeen', () => {
@@ -72,7 +73,7 @@ describe('TypeormCustomersStore.ensureSeen', () => {
     try {
       await new TypeormCustomersStore(runner.manager).upsertSeen(acme!, 'D-5', { name: 'First AS' });
       const waiting = store.ensureSeen(acme!, 'D-5', { name: 'Second AS' });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await untilBlockedOnLock(dataSource);
       await runner.commitTransaction();
       const { id, created } = await waiting;
       expect(created).toBe(false);

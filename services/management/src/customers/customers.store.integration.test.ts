@@ -8,6 +8,7 @@ import { TypeormCustomersStore } from './customers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import { customersStoreCases } from './customers.store.cases';
 import { onOwnDatabase } from '../test-support/store-case-fixtures';
+import { untilBlockedOnLock } from '../test-support/lock-waits';
 
 function values(overrides: Partial<CustomerValues> = {}): CustomerValues {
   return {
@@ -171,7 +172,7 @@ describe('TypeormCustomersStore', () => {
     const waiter = store
       .update(acme, customer.id, { name: 'after lock' })
       .then(() => events.push('update done'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await untilBlockedOnLock(dataSource);
     releaseLock();
     await Promise.all([holder, waiter]);
     expect(events).toEqual(['holder done', 'update done']);

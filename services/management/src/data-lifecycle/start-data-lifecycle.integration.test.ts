@@ -24,14 +24,20 @@ describe('startDataLifecycle', () => {
   it('creates the months ahead at start, then runs the job once when it is due', async () => {
     const now = new Date('2031-02-10T12:00:00Z');
     const runs: Array<DataLifecycleReport | null> = [];
+    // Each check reads the clock once, and only after the check before it has finished: the reads
+    // count the checks.
+    let clockReads = 0;
     const running = await startDataLifecycle({
       config: {
         databaseUrl: database.url,
-        dataLifecycle: { hourUtc: 3, checkMs: 1_000, monthsAhead: 2, databasePoolSize: 2 },
+        dataLifecycle: { hourUtc: 3, checkMs: 200, monthsAhead: 2, databasePoolSize: 2 },
       },
       logger: pino({ level: 'silent' }),
       observer: { dataLifecycleRun: (report) => runs.push(report) },
-      clock: () => now,
+      clock: () => {
+        clockReads += 1;
+        return now;
+      },
     });
     try {
       const months = await dataSource.query(
@@ -42,11 +48,11 @@ describe('startDataLifecycle', () => {
         { relname: 'cdrs_2031_03' },
         { relname: 'cdrs_2031_04' },
       ]);
-      const deadline = Date.now() + 15_000;
-      while (runs.length === 0 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      // Several more checks pass; the clock stands still, so the job is not due again.
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await until(() => runs.length > 0);
+      // The run's own check read the clock; two reads later the next check has finished. The clock
+      // stands still, so the job is not due again.
+      const readsAtRun = clockReads;
+      await until(() => clockReads >= readsAtRun + 2);
     } finally {
       await running.stop();
     }
@@ -57,3 +63,11 @@ describe('startDataLifecycle', () => {
     ]);
   });
 });
+
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

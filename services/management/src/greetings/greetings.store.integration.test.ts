@@ -7,6 +7,7 @@ import { TypeormGreetingsStore } from './greetings.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import { greetingsStoreCases } from './greetings.store.cases';
 import { insertTestCustomer, onOwnDatabase } from '../test-support/store-case-fixtures';
+import { untilBlockedOnLock } from '../test-support/lock-waits';
 
 describe('TypeormGreetingsStore', () => {
   let database: TestDatabase;
@@ -107,7 +108,7 @@ describe('TypeormGreetingsStore', () => {
     const recording = store
       .saveRecording('444444', Buffer.from('x'), now)
       .then(() => events.push('recording'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await untilBlockedOnLock(dataSource);
     release();
     await Promise.all([holder, recording]);
     expect(events).toEqual(['holder', 'recording']);

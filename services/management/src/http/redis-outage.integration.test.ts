@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { DigestClient } from '../test-support/digest-client';
 import { rawRequest } from '../test-support/https-request';
 import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy';
@@ -76,44 +75,38 @@ describe('management during a Redis outage', () => {
     expect((await client.request({ method: 'GET', path: PING })).status).toBe(200);
   });
 
-  it('answers 503 within the command timeout while Redis hangs: digest requests, /ready and CDR ingestion', async () => {
+  it('answers 503 while Redis hangs: digest requests, /ready and CDR ingestion', async () => {
     const port = service!.port;
     const client = new DigestClient(port, 'acme-api', 'secret pass');
     expect((await client.request({ method: 'GET', path: PING })).status).toBe(200);
     redisProxy.freeze();
+    // The proxy holds every byte until thawed: the service must give up on Redis (its command
+    // timeout, 300 ms here) and answer 503 instead of waiting. How long that takes is not asserted
+    // (docs/testing.md: timings belong in benches).
     try {
-      const timed = async <T>(send: () => Promise<T>): Promise<[T, number]> => {
-        const started = performance.now();
-        const result = await send();
-        return [result, performance.now() - started];
-      };
-      const [ping, pingMs] = await timed(() => client.request({ method: 'GET', path: PING }));
+      const ping = await client.request({ method: 'GET', path: PING });
       expect(ping.status).toBe(503);
       expect(ping.json()).toEqual(UNAVAILABLE);
-      const [ready, readyMs] = await timed(() => rawRequest({ port, method: 'GET', path: '/ready' }));
+      const ready = await rawRequest({ port, method: 'GET', path: '/ready' });
       expect(ready.status).toBe(503);
-      const [cdr, cdrMs] = await timed(() =>
-        rawRequest({
-          port,
-          method: 'POST',
-          path: '/telephony/cdrs',
-          headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            call_id: 'frozen-1',
-            anum: '+4791234567',
-            bnum: POOL_NUMBER,
-            start: '2026-03-02 09:00:00',
-            duration: 60,
-            answered: 1,
-          }),
+      const cdr = await rawRequest({
+        port,
+        method: 'POST',
+        path: '/telephony/cdrs',
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          call_id: 'frozen-1',
+          anum: '+4791234567',
+          bnum: POOL_NUMBER,
+          start: '2026-03-02 09:00:00',
+          duration: 60,
+          answered: 1,
         }),
-      );
+      });
       expect(cdr.status).toBe(503);
       expect(cdr.json()).toEqual({
         error: { status: 503, message: 'Call records cannot be stored right now; retry later' },
       });
-      // The bound is the command timeout (300 ms here), far under the 2 s a hung Redis used to cost.
-      expect(Math.max(pingMs, readyMs, cdrMs)).toBeLessThan(2_000);
     } finally {
       redisProxy.thaw();
     }

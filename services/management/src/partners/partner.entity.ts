@@ -1,3 +1,4 @@
+import { DEFAULT_HOLD_BACK_SECONDS, DEFAULT_SESSION_TTL_SECONDS } from '@trackline/contracts';
 import {
   Check,
   Column,
@@ -56,10 +57,10 @@ export class PartnerEntity {
   @Column({ name: 'time_zone', type: 'text', default: 'Europe/Oslo' })
   timeZone!: string;
 
-  @Column({ name: 'dni_session_ttl_seconds', type: 'integer', default: 1800 })
+  @Column({ name: 'dni_session_ttl_seconds', type: 'integer', default: DEFAULT_SESSION_TTL_SECONDS })
   dniSessionTtlSeconds!: number;
 
-  @Column({ name: 'dni_hold_back_seconds', type: 'integer', default: 600 })
+  @Column({ name: 'dni_hold_back_seconds', type: 'integer', default: DEFAULT_HOLD_BACK_SECONDS })
   dniHoldBackSeconds!: number;
 
   @Column({ name: 'dni_on_exhausted', type: 'text', default: 'recycle' })

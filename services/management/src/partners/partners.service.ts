@@ -1,3 +1,4 @@
+import { DEFAULT_HOLD_BACK_SECONDS, DEFAULT_SESSION_TTL_SECONDS } from '@trackline/contracts';
 import { NotFoundError, ValidationError } from '@trackline/domain';
 import type { AuthenticatedPartner } from '../http/route-definition';
 import type { ProjectionPublisher } from '../projections/projection-publisher';
@@ -31,8 +32,8 @@ export interface PartnerUpdate {
 const DEFAULTS = {
   country: 'NO',
   timeZone: 'Europe/Oslo',
-  sessionTtlSeconds: 1800,
-  holdBackSeconds: 600,
+  sessionTtlSeconds: DEFAULT_SESSION_TTL_SECONDS,
+  holdBackSeconds: DEFAULT_HOLD_BACK_SECONDS,
   onExhausted: 'recycle',
   cdrRetentionMonths: 24,
 } as const;

@@ -11,7 +11,7 @@ import { freePort } from './bench-servers';
 import { percentile, serverTimingMs } from './bench-stats';
 
 /**
- * `node services/replacement/dist/bench/bench-provider-webhooks.js` (docs/benchmarks.md): the
+ * `node services/replacement/dist-test/bench/bench-provider-webhooks.js` (docs/benchmarks.md): the
  * provider voice webhook answered from a live Redis, with Redis refusing connections and with
  * Redis frozen (SIGSTOP of a redis-server this script starts on a free port). Sequential requests
  * on loopback; prints client-observed and Server-Timing percentiles. Keys of the run are deleted.

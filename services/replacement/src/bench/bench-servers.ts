@@ -20,7 +20,7 @@ export interface ServerSettings {
 
 const STOP_TIMEOUT_MS = 10_000;
 
-/** The baseline: dist/bench/bare-process.js; `minimal` starts the minimal bare server instead. */
+/** The baseline: dist-test/bench/bare-process.js; `minimal` starts the minimal bare server instead. */
 export async function startBareServer(
   settings: ServerSettings,
   kind: 'bare' | 'minimal' = 'bare',

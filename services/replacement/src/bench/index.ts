@@ -1,5 +1,5 @@
 // The pieces of `pnpm bench` management's whole-system bench runs beside its own (docs/benchmarks.md),
-// imported as @trackline/replacement/dist/bench so the service's own entry does not load the load generator.
+// imported as @trackline/replacement/dist-test/bench (the test build, docs/testing.md) so the service's own entry does not load the load generator.
 export { runLoad, summarizeLoads, type RawLoad, type SignedRequest, type LoadResult } from './bench-load';
 export {
   createBenchPartner,

@@ -18,14 +18,12 @@ import { sendReplacementRequest, webRequest } from '../test-support/partner-clie
 // With Redis down or stalled every request is answered on the 500 path by the store deadline
 // (REQUEST_STORE_DEADLINE_MS, docs/configuration.md), and service resumes by itself. This file runs
 // its own redis-server so it can stop, freeze (SIGSTOP) and restart it without touching the shared
-// one. The tests prove the answers come while Redis is still gone, within the client's 1,500 ms
-// budget (the timeout the replacement API advises its clients to use). How fast they come (about
-// the deadline) is measured by the bench (docs/benchmarks.md), not asserted here: this machine is
-// shared and noisy.
+// one. The tests prove every request is answered while Redis is still gone: Redis comes back only
+// after the last answer arrived, so none of them waited for it. How fast they come (about the
+// deadline) is measured by the bench (docs/benchmarks.md, Redis frozen), not asserted here: timings
+// belong in benches (docs/testing.md).
 jest.setTimeout(60_000);
 
-/** The partner's client gives up after this long; a request waiting for Redis would pass it. */
-const CLIENT_BUDGET_MS = 1_500;
 const partner = partnerConfig(uniqueAdvId('outage'));
 const prefix = 'outage:';
 
@@ -78,29 +76,32 @@ async function writeProjection(): Promise<void> {
   }
 }
 
-async function timedRequest(): Promise<{ ms: number; status: number; success: unknown }> {
-  const started = performance.now();
+interface Answer {
+  status: number;
+  success: unknown;
+}
+
+async function request(): Promise<Answer> {
   const call = await sendReplacementRequest(baseUrl, webRequest(partner.advId, '22334455'), {
     secret: partner.signingSecret,
     httpStatuses: true,
   });
-  return { ms: performance.now() - started, status: call.status, success: call.body.success };
+  return { status: call.status, success: call.body.success };
 }
 
-/** Runs `workers` clients back to back for `durationMs`; every answer is collected. */
-async function load(
-  durationMs: number,
-  workers = 8,
-): Promise<Array<{ ms: number; status: number; success: unknown }>> {
-  const results: Array<{ ms: number; status: number; success: unknown }> = [];
-  const until = performance.now() + durationMs;
+/** Eight clients, each sending five requests back to back; every answer is collected. */
+async function load(): Promise<Answer[]> {
+  const answers: Answer[] = [];
   await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (performance.now() < until) results.push(await timedRequest());
+    Array.from({ length: 8 }, async () => {
+      for (let sent = 0; sent < 5; sent++) answers.push(await request());
     }),
   );
-  return results;
+  return answers;
 }
+
+const served = (answer: Answer): boolean => answer.status === 200 && answer.success === true;
+const refused = (answer: Answer): boolean => answer.status === 500 && answer.success === false;
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -110,30 +111,31 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
   }
 }
 
-async function readyStatus(): Promise<{ status: number; ms: number }> {
-  const started = performance.now();
+async function readyStatus(): Promise<number> {
   const response = await fetch(`${baseUrl}/ready`);
   await response.arrayBuffer();
-  return { status: response.status, ms: performance.now() - started };
+  return response.status;
 }
 
 beforeAll(async () => {
   port = await freePort();
   redisProcess = await startRedis();
   await writeProjection();
-  // The production wiring: the app makes its own client from config (no offline queue, 100 ms
-  // command timeout, partner settings cached for 1 s).
-  const config = testConfig(prefix, { storeDeadlineMs: 150, partnerConfigCacheMs: 1000 });
+  // The production wiring: the app makes its own client from config (no offline queue, a command
+  // timeout, partner settings cached for 1 s). The deadlines are wider than production's so that a
+  // busy test machine cannot turn a slow but healthy Redis answer into a refusal; what is asserted is
+  // which path answers, not how fast.
+  const config = testConfig(prefix, { storeDeadlineMs: 1000, partnerConfigCacheMs: 1000 });
   config.redis = {
     ...config.redis,
     url: `redis://127.0.0.1:${port}`,
-    commandTimeoutMs: 100,
+    commandTimeoutMs: 500,
     maxReconnectDelayMs: 100,
   };
   replacement = createReplacementApp({ config, logger: silentLogger });
   server = createServer(replacement.handler);
   baseUrl = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
-  await eventually(async () => (await readyStatus()).status === 200);
+  await eventually(async () => (await readyStatus()) === 200);
 });
 
 afterAll(async () => {
@@ -143,41 +145,37 @@ afterAll(async () => {
   if (redisProcess) await stopRedis(redisProcess);
 });
 
-it('answers inside the client budget while Redis is frozen, and recovers when it continues', async () => {
-  expect((await load(300)).every((r) => r.status === 200 && r.success === true)).toBe(true);
+it('answers every request while Redis is frozen, and recovers when it continues', async () => {
+  // The first request loads the partner's settings and the script: not part of the baseline.
+  await eventually(async () => (await request()).success === true);
+  expect((await load()).filter((answer) => !served(answer))).toEqual([]);
 
   redisProcess!.kill('SIGSTOP');
   try {
-    const during = await load(1500);
-    expect(during.length).toBeGreaterThan(20);
-    expect(during.filter((r) => r.status !== 500 || r.success !== false)).toEqual([]);
-    expect(Math.max(...during.map((r) => r.ms))).toBeLessThan(CLIENT_BUDGET_MS);
-    const ready = await readyStatus();
-    expect(ready.status).toBe(503);
-    expect(ready.ms).toBeLessThan(CLIENT_BUDGET_MS);
+    const during = await load();
+    expect(during).toHaveLength(40);
+    expect(during.filter((answer) => !refused(answer))).toEqual([]);
+    expect(await readyStatus()).toBe(503);
   } finally {
     redisProcess!.kill('SIGCONT');
   }
 
-  await eventually(async () => (await timedRequest()).success === true);
-  const after = await load(300);
-  expect(after.every((r) => r.status === 200 && r.success === true)).toBe(true);
-  expect((await readyStatus()).status).toBe(200);
+  await eventually(async () => (await request()).success === true);
+  expect((await load()).filter((answer) => !served(answer))).toEqual([]);
+  expect(await readyStatus()).toBe(200);
 });
 
-it('answers inside the client budget while Redis is down, and recovers when it is back', async () => {
+it('answers every request while Redis is down, and recovers when it is back', async () => {
   await stopRedis(redisProcess!);
-  const during = await load(1000);
-  expect(during.length).toBeGreaterThan(20);
-  expect(during.filter((r) => r.status !== 500 || r.success !== false)).toEqual([]);
-  expect(Math.max(...during.map((r) => r.ms))).toBeLessThan(CLIENT_BUDGET_MS);
-  expect((await readyStatus()).status).toBe(503);
+  const during = await load();
+  expect(during).toHaveLength(40);
+  expect(during.filter((answer) => !refused(answer))).toEqual([]);
+  expect(await readyStatus()).toBe(503);
 
   // A restarted Redis is empty (no persistence): management would rebuild its projections.
   redisProcess = await startRedis();
   await writeProjection();
-  await eventually(async () => (await readyStatus()).status === 200);
-  await eventually(async () => (await timedRequest()).success === true);
-  const after = await load(300);
-  expect(after.every((r) => r.status === 200 && r.success === true)).toBe(true);
+  await eventually(async () => (await readyStatus()) === 200);
+  await eventually(async () => (await request()).success === true);
+  expect((await load()).filter((answer) => !served(answer))).toEqual([]);
 });
