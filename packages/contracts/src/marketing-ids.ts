@@ -31,7 +31,7 @@ const CLICK_ID: MarketingIdRule = {
   rule: 'must be 1 to 150 characters of A-Z, a-z, 0-9, "-" and "_"',
 };
 
-export const MARKETING_ID_RULES: Record<MarketingIdKey, MarketingIdRule> = {
+const MARKETING_ID_RULES: Record<MarketingIdKey, MarketingIdRule> = {
   gclid: CLICK_ID,
   gbraid: CLICK_ID,
   wbraid: CLICK_ID,

@@ -8,7 +8,7 @@ export const OUTCOME_STATUSES = ['lead', 'qualified', 'sale', 'not_a_lead'] as c
 export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
 
 /** What a call record's outcome columns hold: numeric(18,4). */
-export const MAX_OUTCOME_DECIMALS = 4;
+const MAX_OUTCOME_DECIMALS = 4;
 const MAX_WHOLE_DIGITS = 14;
 const AMOUNT_INPUT = /^(\d+)(?:\.(\d+))?$/;
 

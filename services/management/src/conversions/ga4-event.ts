@@ -6,13 +6,13 @@ import type { ClaimedConversion } from './conversion-outbox.store';
  * The GA4 event names (docs/conversions.md, What is sent when): an answered call is `phone_call`;
  * outcomes follow GA4's recommended lead events.
  */
-export const GA4_OUTCOME_EVENTS: Record<OutcomeStatus, string> = {
+const GA4_OUTCOME_EVENTS: Record<OutcomeStatus, string> = {
   lead: 'generate_lead',
   qualified: 'qualify_lead',
   sale: 'close_convert_lead',
   not_a_lead: 'disqualify_lead',
 };
-export const GA4_CALL_EVENT = 'phone_call';
+const GA4_CALL_EVENT = 'phone_call';
 
 /** GA4 takes events dated at most 72 hours back; older ones it drops without a word. */
 export const GA4_MAX_AGE_MS = 72 * 3600 * 1000;

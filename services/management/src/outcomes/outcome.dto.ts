@@ -11,7 +11,7 @@ import { Parsed } from '../validation/field-rules';
 import { validateDto } from '../validation/validate-dto';
 
 /** outcome_note varchar(1000). */
-export const OUTCOME_NOTE_MAX = 1000;
+const OUTCOME_NOTE_MAX = 1000;
 
 function parseNote(field: string, value: unknown): string | null {
   if (typeof value !== 'string') throw new ValidationError(field, 'must be a string');
@@ -37,7 +37,7 @@ class OutcomeDto {
 }
 
 /** What a PUT asks for, merged with what the record has: the outcome to store, without its time. */
-export type OutcomeValues = Omit<CdrOutcome, 'at'>;
+type OutcomeValues = Omit<CdrOutcome, 'at'>;
 
 /**
  * PUT /cdrs/:cdrId/outcome (docs/conversions.md, Outcomes): keys left out keep their value; a
