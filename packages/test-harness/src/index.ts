@@ -8,3 +8,4 @@ export { slowClient, type SlowClientResult } from './slow-client';
 export * from './provider';
 export { renderedDom, visibleText } from './headless-browser';
 export { OpenApiContract, type ContractOptions, type ObservedExchange } from './openapi-contract';
+export * from './google';

@@ -305,6 +305,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cdrs/{cdr_id}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cdr_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Read a call's outcome (every field null before the first PUT) */
+        get: operations["getCdrOutcome"];
+        /**
+         * Post back what became of a call (lead, qualified, sale, not a lead)
+         * @description Keys left out keep their value; a call without an outcome needs `status`. `value` is a
+         *     non-negative decimal string (at most 4 decimals) and needs `currency` (ISO 4217); `value`
+         *     "" clears both. The same body again changes nothing and raises nothing; a change raises the
+         *     `call.outcome` webhook event and queues the partner's Google Ads and GA4 conversions. Also
+         *     reachable as `/cdrs/outcome?cdr_id=…` and, by the switch's call id, `/cdrs/outcome?call_id=…`.
+         *     See [conversions.md](../conversions.md).
+         */
+        put: operations["putCdrOutcome"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cdrs/outcome": {
+        parameters: {
+            query: {
+                /** @description the switch's call id */
+                call_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a call's outcome by the switch's call id */
+        get: operations["getCdrOutcomeByCallId"];
+        /**
+         * Post back a call's outcome by the switch's call id
+         * @description As `PUT /cdrs/{cdr_id}/outcome`. Without `call_id` (and without `cdr_id`) a 400.
+         */
+        put: operations["putCdrOutcomeByCallId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{customer_id}/reports/monthly": {
         parameters: {
             query?: never;
@@ -322,6 +374,8 @@ export interface paths {
          *     `answered` + `missed` + `voicemails` (a voicemail is an unanswered call that left a
          *     recording); `leads` are calls that earned a commission, `commission` their sum. `sources`
          *     lists the customer's open sources and any other source that had calls in the month.
+         *     `outcomes` counts the month's calls per outcome the partner posted (`lead`, `qualified`,
+         *     `sale`, `not_a_lead`, zeros included) with their values summed per currency.
          *     The current month answers the month so far; a later month is a 400. Also reachable as
          *     `/customers/reports/monthly?customer_id=…&month=…`. Any other query parameter is a 400
          *     naming it. See [reports.md](../reports.md).
@@ -439,6 +493,62 @@ export interface paths {
         post?: never;
         /** Remove a webhook; its queued deliveries are dropped with it */
         delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/google_ads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the Google Ads export's settings (404 when not set up) */
+        get: operations["getGoogleAdsIntegration"];
+        /**
+         * Set up (or change) the export of calls to Google Ads
+         * @description The first PUT must give `customer_id`, `conversion_action_id`, `oauth_client_id`,
+         *     `oauth_client_secret`, `refresh_token` and `developer_token`; later ones change what they
+         *     send and keep the rest. Secrets are write-only: answered masked (`****` and the last four
+         *     characters of a long one). `call_min_duration` (seconds, default 60): an answered call
+         *     with a click id counts when it lasted longer. `outcome_statuses` (default
+         *     `lead,qualified,sale`): outcomes that are conversions of their own. `enhanced_conversions`
+         *     (`0` by default): `1` sends the caller's number normalised to E.164 and SHA-256 hashed.
+         *     `state` `1` pauses the export (queued conversions wait). See [conversions.md](../conversions.md).
+         */
+        put: operations["putGoogleAdsIntegration"];
+        post?: never;
+        /**
+         * Stop the export to Google Ads and forget its credentials
+         * @description Conversions still queued for it are dropped.
+         */
+        delete: operations["deleteGoogleAdsIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/ga4": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the GA4 export's settings (404 when not set up) */
+        get: operations["getGa4Integration"];
+        /**
+         * Set up (or change) the export of calls to Google Analytics 4
+         * @description A GA4 web data stream's `measurement_id` (`G-…`) and a Measurement Protocol `api_secret`
+         *     (write-only, answered masked). `state` `1` pauses the export. See
+         *     [conversions.md](../conversions.md).
+         */
+        put: operations["putGa4Integration"];
+        post?: never;
+        /** Stop the export to GA4 and forget its API secret */
+        delete: operations["deleteGa4Integration"];
         options?: never;
         head?: never;
         patch?: never;
@@ -606,6 +716,10 @@ export interface paths {
     };
     "/miscellaneous.xml/ping": paths["/miscellaneous/ping"];
     "/customers.xml": paths["/customers"];
+    "/cdrs.xml/{cdr_id}/outcome": paths["/cdrs/{cdr_id}/outcome"];
+    "/cdrs.xml/outcome": paths["/cdrs/outcome"];
+    "/integrations.xml/google_ads": paths["/integrations/google_ads"];
+    "/integrations.xml/ga4": paths["/integrations/ga4"];
     "/number_pools.xml": paths["/number_pools"];
     "/pricing_models.xml": paths["/pricing_models"];
     "/customers.xml/{customer_id}/campaigns": paths["/customers/{customer_id}/campaigns"];
@@ -1104,12 +1218,32 @@ export interface components {
             attribution?: "session" | "recycled" | "after_session" | "static" | "none" | null;
             /** @description whole seconds from the pool binding's creation to the call; null when no binding carried it */
             bound_seconds?: string | null;
+            /** @description Google Ads click id of the session (number-replacement.md) */
+            gclid?: string | null;
+            /** @description Google Ads click id (iOS app campaigns) */
+            gbraid?: string | null;
+            /** @description Google Ads click id (iOS web campaigns) */
+            wbraid?: string | null;
+            /** @description GA4 client id of the session */
+            ga_client_id?: string | null;
+            /** @description GA4 session id of the session */
+            ga_session_id?: string | null;
+            /**
+             * @description the outcome the partner posted (PUT /cdrs/{cdr_id}/outcome); null until then
+             * @enum {string|null}
+             */
+            outcome_status?: "lead" | "qualified" | "sale" | "not_a_lead" | null;
+            outcome_value?: string | null;
+            outcome_currency?: string | null;
+            outcome_note?: string | null;
+            /** @description when the outcome was last changed (UTC) */
+            outcome_modified?: string | null;
         };
         CdrsPage: components["schemas"]["Paging"] & {
             cdrs: (components["schemas"]["Cdr"] | components["schemas"]["CdrExtended"])[];
         };
         /**
-         * @description Comma-separated, no duplicates, from call.completed, call.missed, voicemail.new, customer.created, pool.exhausted.
+         * @description Comma-separated, no duplicates, from call.completed, call.missed, voicemail.new, customer.created, pool.exhausted, call.outcome.
          * @example call.completed,call.missed
          */
         WebhookEvents: string;
@@ -1236,6 +1370,82 @@ export interface components {
                 date?: string;
                 calls?: string;
                 answered?: string;
+            }[];
+            /** @description every outcome status, in this order, with the calls posted with it and their values summed per currency */
+            outcomes: {
+                /** @enum {string} */
+                status: "lead" | "qualified" | "sale" | "not_a_lead";
+                calls: string;
+                sums: {
+                    currency?: string;
+                    value?: string;
+                }[];
+            }[];
+        };
+        /** @description Keys left out keep their value. Unknown fields are a 400. */
+        GoogleAdsIntegrationInput: {
+            /**
+             * @description 0 active, 1 paused
+             * @enum {string}
+             */
+            state?: "0" | "1";
+            customer_id?: string;
+            /** @description the manager account; "" when the user signs in to the client account itself */
+            login_customer_id?: string;
+            /** @description a counting call's conversion action */
+            conversion_action_id?: string;
+            /** @description an outcome's conversion action; "" for the call's */
+            outcome_conversion_action_id?: string;
+            /** @description seconds, 0–86400 */
+            call_min_duration?: string;
+            /** @description comma-separated from lead, qualified, sale; may be empty */
+            outcome_statuses?: string;
+            enhanced_conversions?: components["schemas"]["Flag"];
+            oauth_client_id?: string;
+            oauth_client_secret?: string;
+            refresh_token?: string;
+            developer_token?: string;
+        };
+        /** @description Keys left out keep their value. Unknown fields are a 400. */
+        Ga4IntegrationInput: {
+            /** @enum {string} */
+            state?: "0" | "1";
+            measurement_id?: string;
+            api_secret?: string;
+        };
+        Integrations: {
+            integrations: ({
+                /** @enum {string} */
+                integration: "google_ads" | "ga4";
+                /** @enum {string} */
+                state: "0" | "1";
+                modified: string;
+            } & {
+                [key: string]: string | null;
+            })[];
+        };
+        /** @description Keys left out keep their value. Unknown fields are a 400. */
+        OutcomeInput: {
+            /** @enum {string} */
+            status?: "lead" | "qualified" | "sale" | "not_a_lead";
+            /** @description non-negative decimal string, at most 4 decimals; "" clears value and currency */
+            value?: string;
+            /** @description ISO 4217; required with a value */
+            currency?: string;
+            /** @description "" clears it */
+            note?: string;
+        };
+        Outcomes: {
+            outcomes: {
+                cdr_id: components["schemas"]["Id"];
+                call_id: string;
+                /** @enum {string|null} */
+                status: "lead" | "qualified" | "sale" | "not_a_lead" | null;
+                value: string | null;
+                currency: string | null;
+                note: string | null;
+                /** @description when the outcome was last changed (UTC); null before the first PUT */
+                modified: string | null;
             }[];
         };
         MonthlyReports: {
@@ -3206,7 +3416,17 @@ export interface operations {
                      *           "full_referrer": null,
                      *           "parameters": null,
                      *           "attribution": "static",
-                     *           "bound_seconds": null
+                     *           "bound_seconds": null,
+                     *           "gclid": null,
+                     *           "gbraid": null,
+                     *           "wbraid": null,
+                     *           "ga_client_id": null,
+                     *           "ga_session_id": null,
+                     *           "outcome_status": null,
+                     *           "outcome_value": null,
+                     *           "outcome_currency": null,
+                     *           "outcome_note": null,
+                     *           "outcome_modified": null
                      *         }
                      *       ]
                      *     }
@@ -3258,7 +3478,17 @@ export interface operations {
                      *           "full_referrer": null,
                      *           "parameters": null,
                      *           "attribution": "static",
-                     *           "bound_seconds": null
+                     *           "bound_seconds": null,
+                     *           "gclid": null,
+                     *           "gbraid": null,
+                     *           "wbraid": null,
+                     *           "ga_client_id": null,
+                     *           "ga_session_id": null,
+                     *           "outcome_status": null,
+                     *           "outcome_value": null,
+                     *           "outcome_currency": null,
+                     *           "outcome_note": null,
+                     *           "outcome_modified": null
                      *         }
                      *       ]
                      *     }
@@ -3310,7 +3540,17 @@ export interface operations {
                      *           "full_referrer": null,
                      *           "parameters": null,
                      *           "attribution": "static",
-                     *           "bound_seconds": null
+                     *           "bound_seconds": null,
+                     *           "gclid": null,
+                     *           "gbraid": null,
+                     *           "wbraid": null,
+                     *           "ga_client_id": null,
+                     *           "ga_session_id": null,
+                     *           "outcome_status": null,
+                     *           "outcome_value": null,
+                     *           "outcome_currency": null,
+                     *           "outcome_note": null,
+                     *           "outcome_modified": null
                      *         }
                      *       ],
                      *       "errors": [
@@ -3462,6 +3702,209 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCdrOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cdr_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call's outcome. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "outcomes": [
+                     *         {
+                     *           "cdr_id": "1",
+                     *           "call_id": "c-1001",
+                     *           "status": "sale",
+                     *           "value": "2500.00",
+                     *           "currency": "NOK",
+                     *           "note": "Sold the car on the second visit",
+                     *           "modified": "2025-03-20 09:30:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Outcomes"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putCdrOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cdr_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["OutcomeInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["OutcomeInput"];
+                "application/json": components["schemas"]["OutcomeInput"];
+            };
+        };
+        responses: {
+            /** @description The call's outcome. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "outcomes": [
+                     *         {
+                     *           "cdr_id": "1",
+                     *           "call_id": "c-1001",
+                     *           "status": "sale",
+                     *           "value": "2500.00",
+                     *           "currency": "NOK",
+                     *           "note": "Sold the car on the second visit",
+                     *           "modified": "2025-03-20 09:30:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Outcomes"];
+                    /** @example <outcomes><outcome><cdr_id>1</cdr_id><call_id>c-1001</call_id><status>sale</status><value>2500.00</value><currency>NOK</currency><note>Sold the car on the second visit</note><modified>2025-03-20 09:30:00</modified></outcome></outcomes> */
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description A field breaks a rule (named), or an unknown field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCdrOutcomeByCallId: {
+        parameters: {
+            query: {
+                /** @description the switch's call id */
+                call_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call's outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "outcomes": [
+                     *         {
+                     *           "cdr_id": "1",
+                     *           "call_id": "c-1001",
+                     *           "status": "sale",
+                     *           "value": "2500.00",
+                     *           "currency": "NOK",
+                     *           "note": "Sold the car on the second visit",
+                     *           "modified": "2025-03-20 09:30:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Outcomes"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putCdrOutcomeByCallId: {
+        parameters: {
+            query: {
+                /** @description the switch's call id */
+                call_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["OutcomeInput"];
+                "application/json": components["schemas"]["OutcomeInput"];
+            };
+        };
+        responses: {
+            /** @description The call's outcome (here unchanged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "outcomes": [
+                     *         {
+                     *           "cdr_id": "1",
+                     *           "call_id": "c-1001",
+                     *           "status": "sale",
+                     *           "value": "2500.00",
+                     *           "currency": "NOK",
+                     *           "note": "Sold the car on the second visit",
+                     *           "modified": "2025-03-20 09:30:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Outcomes"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
@@ -3672,13 +4115,40 @@ export interface operations {
                      *               "calls": "0",
                      *               "answered": "0"
                      *             }
+                     *           ],
+                     *           "outcomes": [
+                     *             {
+                     *               "status": "lead",
+                     *               "calls": "0",
+                     *               "sums": []
+                     *             },
+                     *             {
+                     *               "status": "qualified",
+                     *               "calls": "0",
+                     *               "sums": []
+                     *             },
+                     *             {
+                     *               "status": "sale",
+                     *               "calls": "1",
+                     *               "sums": [
+                     *                 {
+                     *                   "currency": "NOK",
+                     *                   "value": "2500.00"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "status": "not_a_lead",
+                     *               "calls": "0",
+                     *               "sums": []
+                     *             }
                      *           ]
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["MonthlyReports"];
-                    /** @example <reports><report><customer_id>1</customer_id><month>2025-03</month><calls>2</calls><answered>1</answered><missed>1</missed><voicemails>0</voicemails><leads>1</leads><commission>175.00</commission><sources><source><source_id>1</source_id><name>Finn ad</name><calls>2</calls><answered>1</answered><leads>1</leads><commission>175.00</commission></source></sources><days><day><date>2025-03-01</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-02</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-03</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-04</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-05</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-06</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-07</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-08</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-09</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-10</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-11</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-12</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-13</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-14</date><calls>2</calls><answered>1</answered></day><day><date>2025-03-15</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-16</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-17</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-18</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-19</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-20</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-21</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-22</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-23</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-24</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-25</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-26</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-27</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-28</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-29</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-30</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-31</date><calls>0</calls><answered>0</answered></day></days></report></reports> */
+                    /** @example <reports><report><customer_id>1</customer_id><month>2025-03</month><calls>2</calls><answered>1</answered><missed>1</missed><voicemails>0</voicemails><leads>1</leads><commission>175.00</commission><sources><source><source_id>1</source_id><name>Finn ad</name><calls>2</calls><answered>1</answered><leads>1</leads><commission>175.00</commission></source></sources><days><day><date>2025-03-01</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-02</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-03</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-04</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-05</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-06</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-07</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-08</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-09</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-10</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-11</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-12</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-13</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-14</date><calls>2</calls><answered>1</answered></day><day><date>2025-03-15</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-16</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-17</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-18</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-19</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-20</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-21</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-22</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-23</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-24</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-25</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-26</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-27</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-28</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-29</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-30</date><calls>0</calls><answered>0</answered></day><day><date>2025-03-31</date><calls>0</calls><answered>0</answered></day></days><outcomes><outcome><status>lead</status><calls>0</calls><sums></sums></outcome><outcome><status>qualified</status><calls>0</calls><sums></sums></outcome><outcome><status>sale</status><calls>1</calls><sums><sum><currency>NOK</currency><value>2500.00</value></sum></sums></outcome><outcome><status>not_a_lead</status><calls>0</calls><sums></sums></outcome></outcomes></report></reports> */
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
@@ -4224,6 +4694,302 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Webhooks"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getGoogleAdsIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration, secrets masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrations": [
+                     *         {
+                     *           "integration": "google_ads",
+                     *           "state": "0",
+                     *           "customer_id": "4445556666",
+                     *           "login_customer_id": "1112223333",
+                     *           "conversion_action_id": "777",
+                     *           "outcome_conversion_action_id": null,
+                     *           "call_min_duration": "60",
+                     *           "outcome_statuses": "lead,qualified,sale",
+                     *           "enhanced_conversions": "0",
+                     *           "oauth_client_id": "1234-abc.apps.googleusercontent.com",
+                     *           "oauth_client_secret": "****cret",
+                     *           "refresh_token": "****-Xy9",
+                     *           "developer_token": "****oken",
+                     *           "modified": "2025-03-20 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integrations"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putGoogleAdsIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["GoogleAdsIntegrationInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["GoogleAdsIntegrationInput"];
+                "application/json": components["schemas"]["GoogleAdsIntegrationInput"];
+            };
+        };
+        responses: {
+            /** @description The integration, secrets masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrations": [
+                     *         {
+                     *           "integration": "google_ads",
+                     *           "state": "0",
+                     *           "customer_id": "4445556666",
+                     *           "login_customer_id": "1112223333",
+                     *           "conversion_action_id": "777",
+                     *           "outcome_conversion_action_id": null,
+                     *           "call_min_duration": "60",
+                     *           "outcome_statuses": "lead,qualified,sale",
+                     *           "enhanced_conversions": "0",
+                     *           "oauth_client_id": "1234-abc.apps.googleusercontent.com",
+                     *           "oauth_client_secret": "****cret",
+                     *           "refresh_token": "****-Xy9",
+                     *           "developer_token": "****oken",
+                     *           "modified": "2025-03-20 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integrations"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description A field breaks a rule (named), an unknown field, or a required one missing on the first PUT. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteGoogleAdsIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration as it was, secrets masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrations": [
+                     *         {
+                     *           "integration": "google_ads",
+                     *           "state": "0",
+                     *           "customer_id": "4445556666",
+                     *           "login_customer_id": "1112223333",
+                     *           "conversion_action_id": "777",
+                     *           "outcome_conversion_action_id": null,
+                     *           "call_min_duration": "60",
+                     *           "outcome_statuses": "lead,qualified,sale",
+                     *           "enhanced_conversions": "0",
+                     *           "oauth_client_id": "1234-abc.apps.googleusercontent.com",
+                     *           "oauth_client_secret": "****cret",
+                     *           "refresh_token": "****-Xy9",
+                     *           "developer_token": "****oken",
+                     *           "modified": "2025-03-20 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integrations"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getGa4Integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration, the API secret masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrations": [
+                     *         {
+                     *           "integration": "ga4",
+                     *           "state": "0",
+                     *           "measurement_id": "G-EXAMPLE42",
+                     *           "api_secret": "****alue",
+                     *           "modified": "2025-03-20 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integrations"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putGa4Integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["Ga4IntegrationInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["Ga4IntegrationInput"];
+                "application/json": components["schemas"]["Ga4IntegrationInput"];
+            };
+        };
+        responses: {
+            /** @description The integration, the API secret masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrations": [
+                     *         {
+                     *           "integration": "ga4",
+                     *           "state": "0",
+                     *           "measurement_id": "G-EXAMPLE42",
+                     *           "api_secret": "****alue",
+                     *           "modified": "2025-03-20 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integrations"];
+                    /** @example <integrations><integration><integration>ga4</integration><state>0</state><measurement_id>G-EXAMPLE42</measurement_id><api_secret>****alue</api_secret><modified>2025-03-20 09:00:00</modified></integration></integrations> */
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description A field breaks a rule (named), an unknown field, or a required one missing on the first PUT. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteGa4Integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration as it was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrations": [
+                     *         {
+                     *           "integration": "ga4",
+                     *           "state": "0",
+                     *           "measurement_id": "G-EXAMPLE42",
+                     *           "api_secret": "****alue",
+                     *           "modified": "2025-03-20 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integrations"];
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };

@@ -271,6 +271,16 @@ export interface components {
                 custnr?: string;
                 custname?: string;
                 custemail?: string;
+                /** @description Google Ads click id from the landing page URL; sent to Google Ads with the call's conversions (docs/conversions.md). */
+                gclid?: string;
+                /** @description Google Ads click id for iOS app campaigns. */
+                gbraid?: string;
+                /** @description Google Ads click id for iOS web campaigns. */
+                wbraid?: string;
+                /** @description GA4 client id (the `_ga` cookie's "<random>.<seconds>"); the call's GA4 events are sent under it. */
+                ga_client_id?: string;
+                /** @description GA4 session id (session start in seconds); sent as the events' session_id. */
+                ga_session_id?: string;
             } & {
                 [key: string]: string;
             };

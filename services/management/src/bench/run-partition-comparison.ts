@@ -1,3 +1,4 @@
+import { marketingIdsOf } from '@trackline/contracts';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
@@ -165,6 +166,7 @@ function newCdr(
     parameters: null,
     attribution: null,
     boundSeconds: null,
+    marketing: marketingIdsOf(null),
     recording: null,
     timestamp: new Date(),
   };

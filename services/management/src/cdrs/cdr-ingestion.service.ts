@@ -1,5 +1,6 @@
 import { canonicalAnum } from '@trackline/contracts';
 import { NotFoundError, ServiceUnavailableError } from '@trackline/domain';
+import type { ConversionQueue } from '../conversions/conversion-queue';
 import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
 import { isStoreUnreachable } from '../http/error-handler';
@@ -31,6 +32,8 @@ export interface CdrWriteStores {
   webhooks: WebhookEventQueue;
   /** Creates the customer a DNI session named when the customer-seen stream has not yet. */
   customers: Pick<CustomersStore, 'ensureSeen'>;
+  /** The partner's Google Ads and GA4 conversions of the record (docs/conversions.md), in its transaction. */
+  conversions: Pick<ConversionQueue, 'enqueueCall'>;
 }
 
 /** Stores call records from every producer: the switch's route and the provider's calls. */
@@ -89,7 +92,7 @@ export class CdrIngestionService implements CdrIngestion {
     dialled: DialledNumber,
     lookup: CdrBatchLookup,
     now: Date,
-    { cdrs, notifications, webhooks, customers }: CdrWriteStores,
+    { cdrs, notifications, webhooks, customers, conversions }: CdrWriteStores,
   ): Promise<IngestOutcome> {
     // The callers in their one stored form, read in the partner's country (docs/switch.md, "Numbers"):
     // pricing's unique-caller rule, erasure and the partner's filters all match on it.
@@ -117,6 +120,7 @@ export class CdrIngestionService implements CdrIngestion {
     }
     if (source !== null) await notifications.enqueue(planNotifications({ cdr, source }));
     await enqueueSubscribed(webhooks, lookup, cdr.partnerId, callEvents(cdr));
+    await conversions.enqueueCall(cdr);
     return { ok: true, cdr, created: true };
   }
 }

@@ -45,5 +45,15 @@ export function toCdrRecord(cdr: Cdr, options: { extended: boolean; showFullAnum
     parameters: cdr.parameters,
     attribution: cdr.attribution,
     bound_seconds: cdr.boundSeconds === null ? null : String(cdr.boundSeconds),
+    gclid: cdr.marketing.gclid,
+    gbraid: cdr.marketing.gbraid,
+    wbraid: cdr.marketing.wbraid,
+    ga_client_id: cdr.marketing.gaClientId,
+    ga_session_id: cdr.marketing.gaSessionId,
+    outcome_status: cdr.outcome?.status ?? null,
+    outcome_value: cdr.outcome?.value ?? null,
+    outcome_currency: cdr.outcome?.currency ?? null,
+    outcome_note: cdr.outcome?.note ?? null,
+    outcome_modified: cdr.outcome === null ? null : formatUtcTimestamp(cdr.outcome.at),
   };
 }

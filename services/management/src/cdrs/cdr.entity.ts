@@ -113,6 +113,39 @@ export class CdrEntity {
   @Column({ name: 'bound_seconds', type: 'integer', nullable: true })
   boundSeconds!: number | null;
 
+  /** Click and analytics ids from the session's parameters (docs/conversions.md). */
+  @Column({ type: 'varchar', length: 150, nullable: true })
+  gclid!: string | null;
+
+  @Column({ type: 'varchar', length: 150, nullable: true })
+  gbraid!: string | null;
+
+  @Column({ type: 'varchar', length: 150, nullable: true })
+  wbraid!: string | null;
+
+  @Column({ name: 'ga_client_id', type: 'varchar', length: 64, nullable: true })
+  gaClientId!: string | null;
+
+  @Column({ name: 'ga_session_id', type: 'varchar', length: 20, nullable: true })
+  gaSessionId!: string | null;
+
+  /** The partner's outcome of the call (docs/conversions.md, Outcomes); null until one is posted. */
+  @Column({ name: 'outcome_status', type: 'varchar', length: 16, nullable: true })
+  outcomeStatus!: string | null;
+
+  /** Exact decimal; read back as text, never as a float. */
+  @Column({ name: 'outcome_value', type: 'numeric', precision: 18, scale: 4, nullable: true })
+  outcomeValue!: string | null;
+
+  @Column({ name: 'outcome_currency', type: 'varchar', length: 3, nullable: true })
+  outcomeCurrency!: string | null;
+
+  @Column({ name: 'outcome_note', type: 'varchar', length: 1000, nullable: true })
+  outcomeNote!: string | null;
+
+  @Column({ name: 'outcome_at', type: 'timestamptz', nullable: true })
+  outcomeAt!: Date | null;
+
   @Column({ type: 'bytea', nullable: true })
   recording!: Buffer | null;
 

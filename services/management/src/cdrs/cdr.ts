@@ -1,4 +1,5 @@
-import type { AttributionKind, CountryCode } from '@trackline/domain';
+import type { MarketingIds } from '@trackline/contracts';
+import type { AttributionKind, CountryCode, OutcomeStatus } from '@trackline/domain';
 import type { NumberKind } from '../numbers/tracking-number.entity';
 
 /** A stored call record, as the service and the renderer see it. */
@@ -37,12 +38,29 @@ export interface Cdr {
   attribution: AttributionKind | null;
   /** Whole seconds from the pool binding's creation to the call; null without one. */
   boundSeconds: number | null;
+  /** The session's click and analytics ids (docs/conversions.md); each null when not sent. */
+  marketing: MarketingIds;
+  /** What the partner reported of the call afterwards; null until it does. */
+  outcome: CdrOutcome | null;
   hasRecording: boolean;
   timestamp: Date;
 }
 
-/** A new record: everything but the id and whether it has a recording (the bytes are given). */
-export type NewCdr = Omit<Cdr, 'id' | 'hasRecording'> & { recording: Buffer | null };
+/** The outcome the partner posted (docs/conversions.md, Outcomes); amounts as decimal strings. */
+export interface CdrOutcome {
+  status: OutcomeStatus;
+  value: string | null;
+  currency: string | null;
+  note: string | null;
+  /** When it was last changed. */
+  at: Date;
+}
+
+/**
+ * A new record: everything but the id, whether it has a recording (the bytes are given) and the
+ * outcome, which only the partner posts later.
+ */
+export type NewCdr = Omit<Cdr, 'id' | 'hasRecording' | 'outcome'> & { recording: Buffer | null };
 
 /** Who a dialled number belongs to. */
 export interface DialledNumber {

@@ -515,6 +515,16 @@ describe('call records', () => {
         'parameters',
         'attribution',
         'bound_seconds',
+        'gclid',
+        'gbraid',
+        'wbraid',
+        'ga_client_id',
+        'ga_session_id',
+        'outcome_status',
+        'outcome_value',
+        'outcome_currency',
+        'outcome_note',
+        'outcome_modified',
       ]);
     });
 

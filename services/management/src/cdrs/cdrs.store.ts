@@ -1,11 +1,11 @@
-import type { AttributionKind } from '@trackline/domain';
+import { canonicalAmount, type AttributionKind, type OutcomeStatus } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import type { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import type { CustomerCallRecords } from '../customers/customer-call-records';
 import type { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
 import type { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
 import type { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
-import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber, NewCdr } from './cdr';
+import type { Cdr, CdrCampaignPricing, CdrOutcome, CdrSource, DialledNumber, NewCdr } from './cdr';
 import { callKey, type CallKey, type CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, pageEnd, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
@@ -47,12 +47,14 @@ export interface CdrReadStore {
   page(query: CdrPageQuery): Promise<{ cdrs: Cdr[]; total: number }>;
 }
 
-const CDR_COLUMNS = `
+export const CDR_COLUMNS = `
   "id"::text AS "id", "call_id", "partner_id"::text AS "partner_id", "customer_id"::text AS "customer_id",
   "custnr", "source_id"::text AS "source_id", "campaign_id"::text AS "campaign_id", "pricing_model_id",
   "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail", "anum_ndc_name", "quarantined",
   "commission"::text AS "commission", "media", "class", "expire", "publisher_id", "cli_id", "order_id",
   "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "attribution", "bound_seconds",
+  "gclid", "gbraid", "wbraid", "ga_client_id", "ga_session_id", "outcome_status",
+  "outcome_value"::text AS "outcome_value", "outcome_currency", "outcome_note", "outcome_at",
   ("recording" IS NOT NULL) AS "has_recording", "timestamp"`;
 
 type Row = Record<string, unknown>;
@@ -218,12 +220,13 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
          "pricing_model_id", "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail",
          "anum_ndc_name", "quarantined", "commission", "media", "class", "expire", "publisher_id", "cli_id",
          "order_id", "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "recording",
-         "timestamp", "attribution", "bound_seconds")
+         "timestamp", "attribution", "bound_seconds", "gclid", "gbraid", "wbraid", "ga_client_id",
+         "ga_session_id")
        OVERRIDING SYSTEM VALUE
        SELECT "cdr_id", $1, $2::bigint, $3::bigint, $4, $5::bigint, $6::bigint, $7::uuid, $8::timestamptz,
          $9::integer, $10, $11, $12, $13::boolean, $14::boolean, $15, $16::boolean, $17::numeric, $18, $19,
          $20::timestamptz, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29::bytea, $30::timestamptz,
-         $31, $32::integer
+         $31, $32::integer, $33, $34, $35, $36, $37
          FROM "claimed"
        RETURNING ${CDR_COLUMNS}`,
       [
@@ -259,6 +262,11 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
         cdr.timestamp,
         cdr.attribution,
         cdr.boundSeconds,
+        cdr.marketing.gclid,
+        cdr.marketing.gbraid,
+        cdr.marketing.wbraid,
+        cdr.marketing.gaClientId,
+        cdr.marketing.gaSessionId,
       ],
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
@@ -323,7 +331,20 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
   }
 }
 
-function toCdr(row: Row): Cdr {
+function toOutcome(row: Row): CdrOutcome | null {
+  if (row.outcome_status === null || row.outcome_status === undefined) return null;
+  const value = (row.outcome_value as string | null) ?? null;
+  return {
+    status: row.outcome_status as OutcomeStatus,
+    value: value === null ? null : canonicalAmount(value),
+    currency: (row.outcome_currency as string | null) ?? null,
+    note: (row.outcome_note as string | null) ?? null,
+    at: row.outcome_at as Date,
+  };
+}
+
+/** The stored record as a Cdr, from a row selected with CDR_COLUMNS. */
+export function toCdr(row: Row): Cdr {
   return {
     id: row.id as string,
     callId: row.call_id as string,
@@ -356,6 +377,14 @@ function toCdr(row: Row): Cdr {
     parameters: (row.parameters as Record<string, string> | null) ?? null,
     attribution: (row.attribution as AttributionKind | null) ?? null,
     boundSeconds: (row.bound_seconds as number | null) ?? null,
+    marketing: {
+      gclid: (row.gclid as string | null) ?? null,
+      gbraid: (row.gbraid as string | null) ?? null,
+      wbraid: (row.wbraid as string | null) ?? null,
+      gaClientId: (row.ga_client_id as string | null) ?? null,
+      gaSessionId: (row.ga_session_id as string | null) ?? null,
+    },
+    outcome: toOutcome(row),
     hasRecording: row.has_recording as boolean,
     timestamp: row.timestamp as Date,
   };

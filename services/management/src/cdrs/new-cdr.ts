@@ -1,4 +1,4 @@
-import { TEXT_LIMITS, toStorableText, type CallAttribution } from '@trackline/contracts';
+import { marketingIdsOf, TEXT_LIMITS, toStorableText, type CallAttribution } from '@trackline/contracts';
 import { phoneNumberTypeName } from '@trackline/domain';
 import type { CdrSource, DialledNumber, NewCdr } from './cdr';
 import { recordAttribution } from './cdr-attribution';
@@ -54,6 +54,7 @@ export function newCdr(decided: DecidedCall): NewCdr {
     fullReferrer: storable(attribution?.fullReferrer),
     parameters: storableParameters(attribution?.parameters ?? null),
     ...recordAttribution(dialled, source, attribution),
+    marketing: marketingIdsOf(attribution?.parameters),
     recording: call.recording,
     timestamp: now,
   };

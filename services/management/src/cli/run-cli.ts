@@ -6,6 +6,7 @@ import { isUndefinedTable } from '../db/pg-errors';
 import { createCliContext } from './cli-context';
 import type { CliOutput } from './cli-output';
 import { addNotificationCommands } from './notification-commands';
+import { addConversionCommands } from './conversion-commands';
 import { addDataLifecycleCommands } from './data-lifecycle-commands';
 import { addNumberCommands } from './number-commands';
 import { addPartnerCommands } from './partner-commands';
@@ -38,6 +39,7 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
   addNumberCommands(program, context);
   addProjectionCommands(program, context);
   addNotificationCommands(program, context);
+  addConversionCommands(program, context);
   addReportCommands(program, context);
   addDataLifecycleCommands(program, context);
 

@@ -38,6 +38,7 @@ export function composeCdrFeature(connections: CdrConnections): CdrFeature {
       notifications: { enqueue: (items) => stores.outbox.enqueue(manager, items) },
       webhooks: stores.webhookEvents,
       customers: stores.customers,
+      conversions: stores.conversions,
     };
   });
   const main = storesOn(dataSource.manager);

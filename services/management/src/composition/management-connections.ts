@@ -42,6 +42,7 @@ const WORKER_POOLS = {
   reports: 'trackline-management-reports',
   dataLifecycle: 'trackline-management-lifecycle',
   poolTelemetry: 'trackline-management-pool-telemetry',
+  conversions: 'trackline-management-conversions',
 } as const;
 
 export type WorkerPool = keyof typeof WORKER_POOLS;

@@ -26,6 +26,10 @@ import { webhookRoutes } from '../webhooks/webhooks.routes';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { monthlyReportRoutes } from '../reports/monthly-reports.routes';
 import { MonthlyReportsService } from '../reports/monthly-reports.service';
+import { integrationRoutes } from '../integrations/integrations.routes';
+import { IntegrationsService } from '../integrations/integrations.service';
+import { outcomeRoutes } from '../outcomes/outcomes.routes';
+import { OutcomesService } from '../outcomes/outcomes.service';
 import type { ManagementStores } from './management-stores';
 
 export interface ManagementServices {
@@ -42,6 +46,10 @@ export interface ManagementServices {
   webhooks: WebhooksService;
   /** GET /customers/<id>/reports/monthly and the monthly e-mail's figures (docs/reports.md). */
   monthlyReports: MonthlyReportsService;
+  /** GET/PUT/DELETE /integrations/google_ads and /integrations/ga4 (docs/conversions.md). */
+  integrations: IntegrationsService;
+  /** GET/PUT /cdrs/<cdr_id>/outcome and /cdrs/outcome?call_id= (docs/conversions.md, Outcomes). */
+  outcomes: OutcomesService;
 }
 
 /** Told after committed changes, e.g. the Redis projections (docs/redis-keys.md, Writers). */
@@ -112,6 +120,8 @@ export function createManagementServices(
       newSecret: newWebhookSecret,
     }),
     monthlyReports: new MonthlyReportsService(stores.monthlyReports, stores.customers),
+    integrations: new IntegrationsService(stores.integrations),
+    outcomes: new OutcomesService(stores.cdrOutcomes, stores.outcomeWrites),
   };
 }
 
@@ -126,5 +136,7 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
     ...webhookRoutes(services.webhooks),
     ...monthlyReportRoutes(services.monthlyReports),
+    ...integrationRoutes(services.integrations),
+    ...outcomeRoutes(services.outcomes),
   ];
 }

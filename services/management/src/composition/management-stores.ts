@@ -2,6 +2,9 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { CampaignSources, CustomerGreetings } from '../campaigns/campaign-references';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import type { CustomersStore } from '../customers/customers.store';
+import type { CdrOutcomesStore } from '../cdrs/cdr-outcomes.store';
+import type { IntegrationsStore } from '../integrations/integrations.store';
+import type { OutcomeWriteStores } from '../outcomes/outcomes.service';
 import type { CustomerCreationStores, CustomerDeletionStores } from '../customers/customers.service';
 import type { CustomerSightingStores } from '../customer-events/customer-events.service';
 import { typeormUnitOfWork, type UnitOfWork } from '../db/unit-of-work';
@@ -55,6 +58,11 @@ export interface ManagementStores {
   webhookDeliveries: TypeormWebhookDeliveriesStore;
   /** The monthly report's figures (docs/reports.md). */
   monthlyReports: MonthlyReportStore;
+  /** Partners' Google Ads and GA4 settings (docs/conversions.md). */
+  integrations: IntegrationsStore;
+  /** Call outcomes: the record read, and the post's transaction (docs/conversions.md, Outcomes). */
+  cdrOutcomes: CdrOutcomesStore;
+  outcomeWrites: UnitOfWork<OutcomeWriteStores>;
 }
 
 /** The Redis the management service reads pool use from (keys built by @trackline/contracts). */
@@ -121,5 +129,11 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     webhooks: main.webhooks,
     webhookDeliveries: main.webhookDeliveries,
     monthlyReports: main.monthlyReports,
+    integrations: main.integrations,
+    cdrOutcomes: main.cdrOutcomes,
+    outcomeWrites: typeormUnitOfWork(dataSource, (manager) => {
+      const stores = storesOn(manager);
+      return { records: stores.cdrOutcomes, webhooks: stores.webhookEvents, conversions: stores.conversions };
+    }),
   };
 }

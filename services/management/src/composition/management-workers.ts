@@ -1,6 +1,7 @@
 import type { Logger } from '@trackline/platform';
 import type { ManagementConfig } from '../config/management-config';
 import type { DataLifecycleObserver } from '../data-lifecycle/data-lifecycle.job';
+import { startConversionExporter } from './start-conversion-exporter';
 import { startDataLifecycle } from './start-data-lifecycle';
 import { startNotificationWorker, type RunningNotificationWorker } from './start-notification-worker';
 import { createMonthlyReportMailing } from './monthly-report-composition';
@@ -14,8 +15,8 @@ import { startPoolTelemetry } from './start-pool-telemetry';
 
 export interface RunningWorkers {
   /**
-   * Stops the report schedule, the notification worker, the data lifecycle job and the pool
-   * telemetry rollup, in that order.
+   * Stops the report schedule, the notification worker, the data lifecycle job, the pool
+   * telemetry rollup and the conversion exporter, in that order.
    */
   stop(): Promise<void>;
 }
@@ -42,11 +43,13 @@ export async function startManagementWorkers(
   const reports = await startMonthlyReportSchedule({ config, logger });
   const lifecycle = await startDataLifecycle({ config, logger, observer });
   const poolTelemetry = await startPoolTelemetry({ config, logger, observer });
+  const conversions = await startConversionExporter(config, logger);
   return {
     stop: () =>
       Promise.resolve(reports?.stop())
         .finally(() => notifications.stop())
         .finally(() => lifecycle.stop())
-        .finally(() => poolTelemetry.stop()),
+        .finally(() => poolTelemetry.stop())
+        .finally(() => conversions.stop()),
   };
 }

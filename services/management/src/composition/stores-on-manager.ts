@@ -2,6 +2,10 @@ import type { EntityManager } from 'typeorm';
 import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
+import { TypeormCdrOutcomesStore } from '../cdrs/cdr-outcomes.store';
+import { TypeormConversionOutboxStore } from '../conversions/conversion-outbox.store';
+import { conversionQueue, type ConversionQueue } from '../conversions/conversion-queue';
+import { TypeormIntegrationsStore } from '../integrations/integrations.store';
 import { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
 import { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
 import { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
@@ -40,6 +44,11 @@ export interface StoresOnManager {
   deadNotifications: TypeormDeadNotificationStore;
   /** The notification outbox (e-mail, SMS, monthly reports). */
   outbox: TypeormOutboxStore;
+  cdrOutcomes: TypeormCdrOutcomesStore;
+  integrations: TypeormIntegrationsStore;
+  conversionOutbox: TypeormConversionOutboxStore;
+  /** Conversions queued in this manager's transaction. */
+  conversions: ConversionQueue;
 }
 
 /** The CDR store with the readers of the features a record points at, on one manager. */
@@ -63,6 +72,9 @@ export function storesOn(manager: EntityManager): StoresOnManager {
   const numberHoldBacks = new TypeormNumberHoldBacks(manager);
   const sources = new TypeormSourcesStore(manager, numberHoldBacks);
   const webhookDeliveries = new TypeormWebhookDeliveriesStore(manager);
+  const cdrOutcomes = new TypeormCdrOutcomesStore(manager);
+  const integrations = new TypeormIntegrationsStore(manager);
+  const conversionOutbox = new TypeormConversionOutboxStore(manager);
   return {
     partners,
     customers,
@@ -77,8 +89,12 @@ export function storesOn(manager: EntityManager): StoresOnManager {
     webhooks: new TypeormWebhooksStore(manager),
     webhookDeliveries,
     webhookEvents: webhookEventQueue(webhookDeliveries, manager),
-    monthlyReports: new TypeormMonthlyReportStore(manager, { sources, customers }),
+    monthlyReports: new TypeormMonthlyReportStore(manager, { sources, customers, outcomes: cdrOutcomes }),
     deadNotifications: new TypeormDeadNotificationStore(manager, partners),
     outbox: new TypeormOutboxStore(manager),
+    cdrOutcomes,
+    integrations,
+    conversionOutbox,
+    conversions: conversionQueue({ integrations, outbox: conversionOutbox }),
   };
 }

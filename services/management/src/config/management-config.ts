@@ -111,6 +111,29 @@ export interface ManagementConfig {
     /** Deliveries in flight at once to one webhook, so a slow endpoint holds few slots. */
     perEndpoint: number;
   };
+  /** Conversion export to Google Ads and GA4 (docs/conversions.md), by the notification worker process. */
+  conversions: {
+    /** CONVERSIONS_GA4_URL: the Measurement Protocol's base URL (`/mp/collect` is added). */
+    ga4BaseUrl: string;
+    /** CONVERSIONS_GOOGLE_ADS_URL: the Google Ads API's base URL (`/<version>/customers/…` is added). */
+    googleAdsBaseUrl: string;
+    /** CONVERSIONS_GOOGLE_ADS_API_VERSION: the Google Ads API version segment (`v21`). */
+    googleAdsApiVersion: string;
+    /** CONVERSIONS_OAUTH_TOKEN_URL: Google's OAuth token endpoint (refresh-token exchange). */
+    oauthTokenUrl: string;
+    /** One request to Google, connect to last byte read. */
+    timeoutMs: number;
+    /** Attempts per conversion before it is marked dead. */
+    maxAttempts: number;
+    /** Wait after the first failure; doubles with each further one (capped at an hour). */
+    baseDelayMs: number;
+    /** Conversions taken per round; each partner's share is at most this divided by the partners with work. */
+    batchSize: number;
+    /** Pause between rounds when nothing was due. */
+    pollMs: number;
+    /** Connections of the exporter's own pool, apart from the API's. */
+    databasePoolSize: number;
+  };
   /** The monthly report e-mail (docs/reports.md). */
   reports: {
     /** Off: no replica enqueues reports on its own; `reports:send` still works. */
@@ -257,6 +280,28 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       concurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1_000 }),
       perEndpoint: read.integer('WEBHOOK_ENDPOINT_CONCURRENCY', 4, { min: 1, max: 100 }),
     },
+    conversions: {
+      ga4BaseUrl: withoutTrailingSlash(
+        read.url('CONVERSIONS_GA4_URL', 'https://www.google-analytics.com', ['http:', 'https:'])!,
+      ),
+      googleAdsBaseUrl: withoutTrailingSlash(
+        read.url('CONVERSIONS_GOOGLE_ADS_URL', 'https://googleads.googleapis.com', ['http:', 'https:'])!,
+      ),
+      googleAdsApiVersion: read.string('CONVERSIONS_GOOGLE_ADS_API_VERSION', 'v21'),
+      oauthTokenUrl: read.url('CONVERSIONS_OAUTH_TOKEN_URL', 'https://oauth2.googleapis.com/token', [
+        'http:',
+        'https:',
+      ])!,
+      timeoutMs: read.integer('CONVERSIONS_TIMEOUT_MS', Math.min(15_000, Math.floor(leaseMs / 2)), {
+        min: 100,
+        max: 600_000,
+      }),
+      maxAttempts: read.integer('CONVERSIONS_MAX_ATTEMPTS', 12, { min: 1, max: 100 }),
+      baseDelayMs: read.integer('CONVERSIONS_BASE_DELAY_MS', 60_000, { min: 10, max: 3_600_000 }),
+      batchSize: read.integer('CONVERSIONS_BATCH_SIZE', 100, { min: 1, max: 2_000 }),
+      pollMs: read.integer('CONVERSIONS_POLL_MS', 1_000, { min: 10, max: 600_000 }),
+      databasePoolSize: read.integer('CONVERSIONS_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
+    },
     reports: {
       scheduleEnabled: read.boolean('REPORTS_SCHEDULE_ENABLED', true),
       catchUpHours: read.integer('REPORTS_CATCH_UP_HOURS', 24, { min: 1, max: 27 * 24 }),
@@ -294,6 +339,14 @@ export function loadManagementConfig(env: Env): ManagementConfig {
   };
   if ((config.tls.certFile === undefined) !== (config.tls.keyFile === undefined)) {
     read.reject('TLS_CERT/TLS_KEY', 'set both or neither');
+  }
+  if (!/^v\d+$/.test(config.conversions.googleAdsApiVersion))
+    read.reject('CONVERSIONS_GOOGLE_ADS_API_VERSION', 'must be "v" and a number (for example v21)');
+  if (config.conversions.timeoutMs * 2 > config.notifications.leaseMs) {
+    read.reject(
+      'CONVERSIONS_TIMEOUT_MS',
+      `must be at most half of NOTIFY_LEASE_MS (${config.notifications.leaseMs})`,
+    );
   }
   if (config.webhooks.timeoutMs * 2 > config.notifications.leaseMs) {
     read.reject(

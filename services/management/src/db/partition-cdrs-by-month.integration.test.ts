@@ -1,3 +1,4 @@
+import { marketingIdsOf } from '@trackline/contracts';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
@@ -195,6 +196,7 @@ function newCdr(partnerId: string, callId: string, start: Date): Parameters<Type
     parameters: null,
     attribution: null,
     boundSeconds: null,
+    marketing: marketingIdsOf(null),
     recording: null,
     timestamp: start,
   };

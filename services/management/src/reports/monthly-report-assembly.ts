@@ -1,4 +1,6 @@
 import { sumMoney } from '@trackline/domain';
+import type { OutcomeFigureRow } from '../cdrs/cdr-outcomes.store';
+import { assembleOutcomes } from './report-outcomes';
 import type { MonthlyReport, ReportFigureRow, ReportSourceLine, ReportSourceName } from './monthly-report';
 
 /**
@@ -13,6 +15,8 @@ export function assembleReport(input: {
   days: readonly string[];
   rows: readonly ReportFigureRow[];
   sources: readonly ReportSourceName[];
+  /** The month's outcome figures; none when left out. */
+  outcomes?: readonly OutcomeFigureRow[];
 }): MonthlyReport {
   const byDay = new Map(input.days.map((date) => [date, { date, calls: 0, answered: 0 }]));
   const bySource = new Map<string, ReportSourceLine & { amounts: string[] }>();
@@ -62,5 +66,6 @@ export function assembleReport(input: {
     commission: sumMoney(amounts),
     sources,
     days: [...byDay.values()],
+    outcomes: assembleOutcomes(input.outcomes ?? []),
   };
 }

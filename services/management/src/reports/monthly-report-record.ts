@@ -27,5 +27,10 @@ export function toReportRecord(report: MonthlyReport): ApiRecord {
       calls: String(day.calls),
       answered: String(day.answered),
     })),
+    outcomes: report.outcomes.map((line) => ({
+      status: line.status,
+      calls: String(line.calls),
+      sums: line.sums.map((sum) => ({ currency: sum.currency, value: sum.value })),
+    })),
   };
 }

@@ -1,3 +1,5 @@
+import type { ReportOutcomeLine } from './report-outcomes';
+
 /** One customer's month (docs/reports.md): counts as numbers, money as a two-decimal string. */
 export interface MonthlyReport {
   customerId: string;
@@ -17,6 +19,8 @@ export interface MonthlyReport {
   sources: ReportSourceLine[];
   /** Every local day of the month, in order, including days without calls. */
   days: ReportDay[];
+  /** The outcomes partners posted for the month's calls, per status (docs/conversions.md). */
+  outcomes: ReportOutcomeLine[];
 }
 
 export interface ReportSourceLine {

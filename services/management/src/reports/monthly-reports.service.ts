@@ -38,7 +38,7 @@ export class MonthlyReportsService {
     month: string,
   ): Promise<MonthlyReport> {
     const span = monthSpan(month, partner.timeZone);
-    const [rows, sources] = await Promise.all([
+    const [rows, sources, outcomes] = await Promise.all([
       this.store.figures({
         partnerId: partner.id,
         customerId,
@@ -47,6 +47,7 @@ export class MonthlyReportsService {
         timeZone: partner.timeZone,
       }),
       this.store.sourceNames(partner.id, customerId),
+      this.store.outcomeFigures({ partnerId: partner.id, customerId, from: span.from, to: span.to }),
     ]);
     return assembleReport({
       customerId,
@@ -55,6 +56,7 @@ export class MonthlyReportsService {
       days: span.days,
       rows,
       sources,
+      outcomes,
     });
   }
 }

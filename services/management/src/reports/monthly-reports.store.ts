@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { OutcomeFigureRow, TypeormCdrOutcomesStore } from '../cdrs/cdr-outcomes.store';
 import type { TypeormCustomersStore } from '../customers/customers.store';
 import type { TypeormSourcesStore } from '../sources/sources.store';
 import type { ReportFigureRow, ReportSourceName } from './monthly-report';
@@ -15,6 +16,13 @@ export interface MonthlyReportStore {
     to: Date;
     timeZone: string;
   }): Promise<ReportFigureRow[]>;
+  /** The outcomes of the customer's calls that started in [from, to), per status and currency. */
+  outcomeFigures(query: {
+    partnerId: string;
+    customerId: string;
+    from: Date;
+    to: Date;
+  }): Promise<OutcomeFigureRow[]>;
   /** The customer's sources (open and closed), for names in the per-source table. */
   sourceNames(partnerId: string, customerId: string): Promise<ReportSourceName[]>;
   /** The partner's customers with receive_monthly_report = 1 and an e-mail address, by id. */
@@ -32,6 +40,7 @@ type Row = Record<string, unknown>;
 export interface MonthlyReportStoreCollaborators {
   sources: Pick<TypeormSourcesStore, 'sourceNames'>;
   customers: Pick<TypeormCustomersStore, 'monthlyReportRecipients'>;
+  outcomes: Pick<TypeormCdrOutcomesStore, 'outcomeFigures'>;
 }
 
 export class TypeormMonthlyReportStore implements MonthlyReportStore {
@@ -67,6 +76,15 @@ export class TypeormMonthlyReportStore implements MonthlyReportStore {
       leads: row.leads as number,
       commission: row.commission as string,
     }));
+  }
+
+  outcomeFigures(query: {
+    partnerId: string;
+    customerId: string;
+    from: Date;
+    to: Date;
+  }): Promise<OutcomeFigureRow[]> {
+    return this.owners.outcomes.outcomeFigures(query);
   }
 
   sourceNames(partnerId: string, customerId: string): Promise<ReportSourceName[]> {

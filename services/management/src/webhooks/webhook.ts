@@ -5,6 +5,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'voicemail.new',
   'customer.created',
   'pool.exhausted',
+  'call.outcome',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -54,7 +55,7 @@ export interface WebhookDelivery {
 
 /** What happened, naming the stored record the body is rendered from. */
 export type WebhookEvent =
-  | { type: 'call.completed' | 'call.missed' | 'voicemail.new'; cdrId: string }
+  | { type: 'call.completed' | 'call.missed' | 'voicemail.new' | 'call.outcome'; cdrId: string }
   | { type: 'customer.created'; customerId: string }
   /** Names no record: the delivery's `occurred_at` finds the partner-hour (docs/pool-sizing.md). */
   | { type: 'pool.exhausted' };

@@ -161,4 +161,25 @@ describe('parseReplacementRequest', () => {
       'Invalid parameter: trackingId (max 100 characters)',
     );
   });
+
+  it('holds click and analytics ids to the characters Google sends and keeps other keys as before', () => {
+    const ids = {
+      gclid: 'EAIaIQobChMI8-Kx_abc',
+      gbraid: '0AAAAA-x_y',
+      wbraid: 'CjgKEAiA_x',
+      ga_client_id: '1234567890.1700000000',
+      ga_session_id: '1700000000',
+      gclid_note: 'any text, as a custom dimension',
+    };
+    expect(parseReplacementRequest({ ...web, parameters: ids }).parameters).toEqual(ids);
+    expect(errorOf({ ...web, parameters: { gclid: 'has space' } })).toBe(
+      'Invalid parameter: parameters.gclid (must be 1 to 150 characters of A-Z, a-z, 0-9, "-" and "_")',
+    );
+    expect(errorOf({ ...web, parameters: { ga_session_id: '17e8' } })).toBe(
+      'Invalid parameter: parameters.ga_session_id (must be 1 to 20 digits)',
+    );
+    expect(errorOf({ ...web, parameters: { ga_client_id: '' } })).toBe(
+      'Invalid parameter: parameters.ga_client_id (must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "-" and "_")',
+    );
+  });
 });

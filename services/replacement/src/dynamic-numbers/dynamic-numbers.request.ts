@@ -1,5 +1,7 @@
 import {
   fieldLabel,
+  isMarketingIdKey,
+  marketingIdProblem,
   parameterLimit,
   TEXT_LIMITS,
   textProblem,
@@ -127,7 +129,10 @@ function readParameters(body: JsonObject): Record<string, string> {
     if (textProblem(key) !== undefined)
       throw InvalidRequestError.invalid('parameters', `keys ${UNSTORABLE_TEXT_RULE}`);
     // Characters are Unicode code points, so "ø" or an emoji counts once.
-    checkedText(`parameters.${key}`, parameters[key], parameterLimit(key));
+    const text = checkedText(`parameters.${key}`, parameters[key], parameterLimit(key));
+    // Click and analytics ids go to Google as they are (docs/number-replacement.md).
+    const problem = isMarketingIdKey(key) ? marketingIdProblem(key, text) : undefined;
+    if (problem !== undefined) throw InvalidRequestError.invalid(`parameters.${key}`, problem);
   }
   return parameters as Record<string, string>;
 }

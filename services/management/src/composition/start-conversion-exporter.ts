@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from '@trackline/platform';
+import type { DataSource } from 'typeorm';
+import type { ManagementConfig } from '../config/management-config';
+import { ConversionExporter } from '../conversions/conversion-exporter';
+import { GoogleAdsUploader } from '../conversions/google-ads-uploader';
+import { openWorkerDatabase } from './management-connections';
+import { storesOn } from './stores-on-manager';
+
+export interface ConversionExporterSetup {
+  dataSource: DataSource;
+  config: Pick<ManagementConfig, 'notifications' | 'conversions'>;
+  workerId: string;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/** The exporter on a DataSource, its settings from the config (docs/configuration.md, Conversions). */
+export function createConversionExporter(setup: ConversionExporterSetup): ConversionExporter {
+  const { dataSource, config } = setup;
+  const clock = setup.clock ?? (() => new Date());
+  const conversions = config.conversions;
+  const stores = storesOn(dataSource.manager);
+  return new ConversionExporter(
+    {
+      queue: stores.conversionOutbox,
+      records: stores.cdrs,
+      integrations: stores.integrations,
+      googleAds: new GoogleAdsUploader(
+        {
+          baseUrl: conversions.googleAdsBaseUrl,
+          apiVersion: conversions.googleAdsApiVersion,
+          tokenUrl: conversions.oauthTokenUrl,
+          timeoutMs: conversions.timeoutMs,
+        },
+        clock,
+      ),
+      logger: setup.logger,
+      clock,
+    },
+    {
+      workerId: setup.workerId,
+      maxAttempts: conversions.maxAttempts,
+      baseDelayMs: conversions.baseDelayMs,
+      leaseMs: config.notifications.leaseMs,
+      pollMs: conversions.pollMs,
+      batchSize: conversions.batchSize,
+      ga4BaseUrl: conversions.ga4BaseUrl,
+      timeoutMs: conversions.timeoutMs,
+    },
+  );
+}
+
+export interface RunningConversionExporter {
+  stop(): Promise<void>;
+}
+
+/** Starts the exporter on a pool of its own (composition/management-connections.ts). */
+export async function startConversionExporter(
+  config: Pick<ManagementConfig, 'databaseUrl' | 'notifications' | 'conversions'>,
+  logger: Logger,
+): Promise<RunningConversionExporter> {
+  const dataSource = await openWorkerDatabase(config, 'conversions');
+  const workerId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const exporter = createConversionExporter({ dataSource, config, workerId, logger });
+  exporter.start();
+  return {
+    stop: async () => {
+      await exporter.stop();
+      await dataSource.destroy();
+    },
+  };
+}

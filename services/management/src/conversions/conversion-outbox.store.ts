@@ -1,0 +1,182 @@
+import type { OutcomeStatus } from '@trackline/domain';
+import type { EntityManager } from 'typeorm';
+import { LeasedQueue } from '../db/leased-queue';
+import type { IntegrationKind } from '../integrations/integration';
+import type { ConversionToQueue } from './conversion-planner';
+
+/** A conversion a worker holds under its lease. */
+export interface ClaimedConversion {
+  id: string;
+  partnerId: string;
+  cdrId: string;
+  destination: IntegrationKind;
+  orderId: string;
+  outcome: { status: OutcomeStatus; value: string | null; currency: string | null } | null;
+  occurredAt: Date;
+  /** Including the one that starts now. */
+  attempts: number;
+}
+
+/** The state of one row, for the operator and the tests. */
+export interface ConversionRowState {
+  id: string;
+  cdrId: string;
+  destination: IntegrationKind;
+  orderId: string;
+  status: 'pending' | 'sending' | 'sent' | 'dead';
+  attempts: number;
+  lastError: string | null;
+}
+
+/** What the export worker needs of the outbox; every change after the claim holds only while the lease is ours. */
+export interface ConversionOutboxQueue {
+  /**
+   * Leases up to `limit` due rows (or rows whose worker died) to `worker` until `leaseUntil`,
+   * counting the attempt. Each integration is a lane (db/leased-queue.ts, FairShare): a partner
+   * gets at most `limit` divided by one more than the partners with work, taken in turns, so one
+   * partner's backlog cannot hold up the others; a paused integration's rows wait.
+   */
+  claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedConversion[]>;
+  complete(id: string, worker: string, now: Date): Promise<boolean>;
+  /** Back to pending until `retryAt`, or dead when `retryAt` is null. False when the lease was lost. */
+  fail(id: string, worker: string, error: string, retryAt: Date | null): Promise<boolean>;
+}
+
+// Due from when it happened (or now, for a time ahead of the database's clock), so a worker whose
+// clock is the caller's sees it at once.
+const ENQUEUE_SQL = `
+  INSERT INTO "conversion_outbox" ("partner_id", "cdr_id", "integration_id", "destination", "order_id",
+    "outcome_status", "outcome_value", "outcome_currency", "occurred_at", "next_attempt_at")
+  SELECT $1::bigint, $2::bigint, c.*, least(c."occurred_at", now())
+    FROM unnest($3::bigint[], $4::varchar[], $5::varchar[], $6::varchar[], $7::numeric[], $8::varchar[],
+                $9::timestamptz[])
+      AS c ("integration_id", "destination", "order_id", "outcome_status", "outcome_value",
+            "outcome_currency", "occurred_at")
+  ON CONFLICT ("partner_id", "destination", "order_id") DO NOTHING`;
+
+// Longer messages are cut: last_error is for an operator reading the row, not an archive.
+const MAX_ERROR_LENGTH = 2_000;
+
+type Row = Record<string, unknown>;
+
+/** Reads and writes "conversion_outbox"; claims and marks through the one leased-queue helper. */
+export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
+  private readonly queue: LeasedQueue;
+
+  constructor(private readonly manager: EntityManager) {
+    this.queue = new LeasedQueue(manager, {
+      table: 'conversion_outbox',
+      claimColumns: [
+        'o.partner_id::text AS partner_id',
+        'o.cdr_id::text AS cdr_id',
+        'o.destination',
+        'o.order_id',
+        'o.outcome_status',
+        'o.outcome_value::text AS outcome_value',
+        'o.outcome_currency',
+        'o.occurred_at',
+      ],
+      maxErrorLength: MAX_ERROR_LENGTH,
+      attemptedAtColumn: 'last_attempt_at',
+      fairShare: {
+        laneTable: 'partner_integrations',
+        laneColumn: 'integration_id',
+        tenantColumn: 'partner_id',
+        // A paused integration's queue waits until it is resumed.
+        laneActive: `(w.settings->>'paused')::boolean IS NOT TRUE`,
+        laneClaimColumns: [],
+      },
+    });
+  }
+
+  /** In the caller's transaction: the rows commit or roll back with the record or outcome. */
+  async enqueue(partnerId: string, cdrId: string, conversions: readonly ConversionToQueue[]): Promise<void> {
+    if (conversions.length === 0) return;
+    await this.manager.query(ENQUEUE_SQL, [
+      partnerId,
+      cdrId,
+      conversions.map((c) => c.integrationId),
+      conversions.map((c) => c.destination),
+      conversions.map((c) => c.orderId),
+      conversions.map((c) => c.outcome?.status ?? null),
+      conversions.map((c) => c.outcome?.value ?? null),
+      conversions.map((c) => c.outcome?.currency ?? null),
+      conversions.map((c) => c.occurredAt),
+    ]);
+  }
+
+  async claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedConversion[]> {
+    // No lane limit of its own: a partner's share is the bound (GA4 events go one by one, Google
+    // Ads conversions in one upload per partner).
+    const rows = await this.queue.claimFair({ worker, now, leaseUntil, limit, perLane: limit, slots: limit });
+    return rows.map(toClaimed);
+  }
+
+  complete(id: string, worker: string, now: Date): Promise<boolean> {
+    return this.queue.complete(id, worker, { status: 'sent', now });
+  }
+
+  fail(id: string, worker: string, error: string, retryAt: Date | null): Promise<boolean> {
+    return this.queue.fail(id, worker, { error, retryAt });
+  }
+
+  /** Dead rows back to pending with a fresh set of attempts (`conversions:requeue-dead`). */
+  async requeueDead(filter: { partnerId?: string; since?: Date }, now: Date): Promise<number> {
+    const rows = updatedRows(
+      await this.manager.query(
+        `UPDATE "conversion_outbox" SET "status" = 'pending', "attempts" = 0, "next_attempt_at" = $3
+          WHERE "status" = 'dead' AND ($1::bigint IS NULL OR "partner_id" = $1)
+            AND ($2::timestamptz IS NULL OR "created" >= $2)
+         RETURNING "id"`,
+        [filter.partnerId ?? null, filter.since ?? null, now],
+      ),
+    );
+    return rows.length;
+  }
+
+  /** The partner's rows for a record, in id order. */
+  async forRecord(partnerId: string, cdrId: string): Promise<ConversionRowState[]> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT "id"::text AS "id", "cdr_id"::text AS "cdr_id", "destination", "order_id", "status",
+              "attempts", "last_error"
+         FROM "conversion_outbox" WHERE "partner_id" = $1 AND "cdr_id" = $2 ORDER BY "id"`,
+      [partnerId, cdrId],
+    );
+    return rows.map((row) => ({
+      id: row.id as string,
+      cdrId: row.cdr_id as string,
+      destination: row.destination as IntegrationKind,
+      orderId: row.order_id as string,
+      status: row.status as ConversionRowState['status'],
+      attempts: row.attempts as number,
+      lastError: (row.last_error as string | null) ?? null,
+    }));
+  }
+}
+
+function toClaimed(row: Row): ClaimedConversion {
+  const status = (row.outcome_status as OutcomeStatus | null) ?? null;
+  return {
+    id: row.id as string,
+    partnerId: row.partner_id as string,
+    cdrId: row.cdr_id as string,
+    destination: row.destination as IntegrationKind,
+    orderId: row.order_id as string,
+    outcome:
+      status === null
+        ? null
+        : {
+            status,
+            value: (row.outcome_value as string | null) ?? null,
+            currency: (row.outcome_currency as string | null) ?? null,
+          },
+    occurredAt: row.occurred_at as Date,
+    attempts: row.attempts as number,
+  };
+}
+
+/** TypeORM answers an UPDATE … RETURNING as [rows, count]. */
+function updatedRows(result: unknown): Row[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0])) return result[0] as Row[];
+  return result as Row[];
+}
