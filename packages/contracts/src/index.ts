@@ -14,3 +14,4 @@ export * from './accept-rules';
 export * from './field-label';
 export * from './dial-outcome.codec';
 export * from './pool-stats.codec';
+export * from './caller-history';

@@ -15,3 +15,4 @@ export * from './provider-signature';
 export * from './twiml';
 export * from './attribution-kind';
 export * from './erlang-b';
+export * from './spam';

@@ -24,6 +24,8 @@ export interface RouteCallInput {
   /** The dialled tracking number, E.164. */
   bnum: string;
   at: Date;
+  /** The provider's STIR/SHAKEN verification, kept with the attribution for the record (docs/spam.md). */
+  stirVerstat?: string | null;
 }
 
 /** Where a dialled call goes when its target is busy or does not answer; null: nowhere else. */
@@ -182,5 +184,6 @@ function attributionOf(
     quarantined,
     kind: attributionKindOf(called),
     boundAt: bound?.binding.boundAt ?? null,
+    ...(input.stirVerstat == null ? {} : { stirVerstat: input.stirVerstat }),
   };
 }
