@@ -164,6 +164,11 @@ function newCdr(
     parameters: null,
     attribution: null,
     boundSeconds: null,
+    stirVerstat: null,
+    spamScore: 0,
+    spamReasons: [],
+    spam: false,
+    spamMarked: null,
     recording: null,
     timestamp: new Date(),
   };

@@ -1,4 +1,4 @@
-import { formatUtcTimestamp, maskCallerNumber, renderFlag } from '@trackline/domain';
+import { formatUtcTimestamp, maskCallerNumber, renderFlag, renderSpamReasons } from '@trackline/domain';
 import type { ApiRecord, ResourceNames } from '../http/api-response';
 import type { Cdr } from './cdr';
 
@@ -45,5 +45,9 @@ export function toCdrRecord(cdr: Cdr, options: { extended: boolean; showFullAnum
     parameters: cdr.parameters,
     attribution: cdr.attribution,
     bound_seconds: cdr.boundSeconds === null ? null : String(cdr.boundSeconds),
+    stir_verstat: cdr.stirVerstat,
+    spam_score: cdr.spamScore === null ? null : String(cdr.spamScore),
+    spam_reasons: cdr.spamScore === null ? null : renderSpamReasons(cdr.spamReasons),
+    spam: renderFlag(cdr.spam),
   };
 }

@@ -1,4 +1,4 @@
-import type { AttributionKind, CountryCode } from '@trackline/domain';
+import type { AttributionKind, CountryCode, SpamReason } from '@trackline/domain';
 import type { NumberKind } from '../numbers/tracking-number.entity';
 
 /** A stored call record, as the service and the renderer see it. */
@@ -37,6 +37,16 @@ export interface Cdr {
   attribution: AttributionKind | null;
   /** Whole seconds from the pool binding's creation to the call; null without one. */
   boundSeconds: number | null;
+  /** The provider's STIR/SHAKEN verification (docs/spam.md); null when none was sent. */
+  stirVerstat: string | null;
+  /** 0–100; null for records stored before spam scoring. */
+  spamScore: number | null;
+  /** Stable reason codes (docs/spam.md, Scoring); empty when nothing counted. */
+  spamReasons: SpamReason[];
+  /** Judged spam, or marked so by the partner: earns nothing, notifies no missed call. */
+  spam: boolean;
+  /** The partner's own mark; null when never marked. */
+  spamMarked: boolean | null;
   hasRecording: boolean;
   timestamp: Date;
 }
@@ -53,6 +63,8 @@ export interface DialledNumber {
   country: CountryCode;
   kind: NumberKind;
   heldUntil: Date | null;
+  /** The partner's spam threshold (docs/spam.md); absent: DEFAULT_SPAM_THRESHOLD. */
+  spamThreshold?: number;
 }
 
 /** The source a call is attributed to, with what the record copies from it. */

@@ -1,4 +1,4 @@
-import { encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
+import { CallerHistoryStore, encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
 import { createLogger } from '@trackline/platform';
 import {
   createTestDatabase,
@@ -69,6 +69,7 @@ describe('call records', () => {
       new TypeormCdrsStore(dataSource.manager),
       new RedisCallAttributionReader(redis, testRedis.keyPrefix),
       new TypeormWebhooksStore(dataSource.manager),
+      new CallerHistoryStore(redis, testRedis.keyPrefix),
     );
     listService = new CdrsService(new TypeormCdrsStore(dataSource.manager));
     // The switch's endpoint through the real route registration and error mapper; counting is

@@ -1,4 +1,4 @@
-import type { AttributionKind } from '@trackline/domain';
+import { readSpamReasons, renderSpamReasons, type AttributionKind } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import type { CustomerCallRecords } from '../customers/customer-call-records';
@@ -53,6 +53,7 @@ const CDR_COLUMNS = `
   "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail", "anum_ndc_name", "quarantined",
   "commission"::text AS "commission", "media", "class", "expire", "publisher_id", "cli_id", "order_id",
   "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "attribution", "bound_seconds",
+  "stir_verstat", "spam_score", "spam_reasons", "spam", "spam_marked",
   ("recording" IS NOT NULL) AS "has_recording", "timestamp"`;
 
 type Row = Record<string, unknown>;
@@ -206,12 +207,13 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
          "pricing_model_id", "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail",
          "anum_ndc_name", "quarantined", "commission", "media", "class", "expire", "publisher_id", "cli_id",
          "order_id", "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "recording",
-         "timestamp", "attribution", "bound_seconds")
+         "timestamp", "attribution", "bound_seconds", "stir_verstat", "spam_score", "spam_reasons", "spam",
+         "spam_marked")
        OVERRIDING SYSTEM VALUE
        SELECT "cdr_id", $1, $2::bigint, $3::bigint, $4, $5::bigint, $6::bigint, $7::uuid, $8::timestamptz,
          $9::integer, $10, $11, $12, $13::boolean, $14::boolean, $15, $16::boolean, $17::numeric, $18, $19,
          $20::timestamptz, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29::bytea, $30::timestamptz,
-         $31, $32::integer
+         $31, $32::integer, $33, $34::smallint, $35, $36::boolean, $37::boolean
          FROM "claimed"
        RETURNING ${CDR_COLUMNS}`,
       [
@@ -247,6 +249,11 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
         cdr.timestamp,
         cdr.attribution,
         cdr.boundSeconds,
+        cdr.stirVerstat,
+        cdr.spamScore,
+        renderSpamReasons(cdr.spamReasons),
+        cdr.spam,
+        cdr.spamMarked,
       ],
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
@@ -344,6 +351,11 @@ function toCdr(row: Row): Cdr {
     parameters: (row.parameters as Record<string, string> | null) ?? null,
     attribution: (row.attribution as AttributionKind | null) ?? null,
     boundSeconds: (row.bound_seconds as number | null) ?? null,
+    stirVerstat: (row.stir_verstat as string | null) ?? null,
+    spamScore: (row.spam_score as number | null) ?? null,
+    spamReasons: readSpamReasons((row.spam_reasons as string | null) ?? null),
+    spam: (row.spam as boolean | null) ?? false,
+    spamMarked: (row.spam_marked as boolean | null) ?? null,
     hasRecording: row.has_recording as boolean,
     timestamp: row.timestamp as Date,
   };

@@ -1,3 +1,4 @@
+import { CallerHistoryStore, type CallerHistoryRedis } from '@trackline/contracts';
 import type { DataSource } from 'typeorm';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { typeormUnitOfWork } from '../db/unit-of-work';
@@ -18,8 +19,8 @@ export interface CdrFeatureDeps {
   dataSource: DataSource;
   /** The read replica's pool (docs/operations.md, Read replica); the primary when not configured. */
   readDataSource?: DataSource;
-  /** The Redis replacement writes attributions to, and its key prefix. */
-  redis: AttributionRedis;
+  /** The Redis replacement writes attributions and callers' histories to, and its key prefix. */
+  redis: AttributionRedis & CallerHistoryRedis;
   keyPrefix: string;
   /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
   telephonyToken: string | undefined;
@@ -72,6 +73,7 @@ export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
       primary,
       new RedisCallAttributionReader(deps.redis, deps.keyPrefix),
       new TypeormWebhooksStore(dataSource.manager),
+      new CallerHistoryStore(deps.redis, deps.keyPrefix),
     ),
     metrics,
   );

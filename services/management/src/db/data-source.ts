@@ -38,6 +38,8 @@ import { AddDataLifecycle1795462887287 } from './migrations/1795462887287-AddDat
 import { AddCdrAttributionConfidence1795500000001 } from './migrations/1795500000001-AddCdrAttributionConfidence';
 import { PartnerRateLimit1795520000001 } from './migrations/1795520000001-PartnerRateLimit';
 import { PoolTelemetry1795530000001 } from './migrations/1795530000001-PoolTelemetry';
+import { Spam1795540000001 } from './migrations/1795540000001-Spam';
+import { SpamNumberEntity } from '../spam/spam-number.entity';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
 
@@ -62,6 +64,7 @@ export const ENTITIES = [
   CdrCallIdEntity,
   DataLifecycleRunEntity,
   PoolTelemetryHourEntity,
+  SpamNumberEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -86,6 +89,7 @@ export const MIGRATIONS = [
   AddCdrAttributionConfidence1795500000001,
   PartnerRateLimit1795520000001,
   PoolTelemetry1795530000001,
+  Spam1795540000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

@@ -194,6 +194,11 @@ function newCdr(partnerId: string, callId: string, start: Date): Parameters<Type
     parameters: null,
     attribution: null,
     boundSeconds: null,
+    stirVerstat: null,
+    spamScore: 0,
+    spamReasons: [],
+    spam: false,
+    spamMarked: null,
     recording: null,
     timestamp: start,
   };

@@ -105,5 +105,7 @@ function toPartnerConfig(partner: Partner): PartnerConfig {
     fallbackNumber: partner.dni.fallbackNumber,
     ringTimeoutSeconds: partner.calls.ringTimeoutSeconds,
     screenCalls: partner.calls.screenCalls,
+    spamPolicy: partner.spam.policy,
+    spamThreshold: partner.spam.threshold,
   };
 }
