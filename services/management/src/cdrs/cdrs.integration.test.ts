@@ -533,6 +533,10 @@ describe('call records', () => {
         'parameters',
         'attribution',
         'bound_seconds',
+        'stir_verstat',
+        'spam_score',
+        'spam_reasons',
+        'spam',
       ]);
     });
 

@@ -26,6 +26,14 @@ export interface CdrWriteStore {
   nearestLeadAt(campaignId: string, anum: string, at: Date, withinSeconds?: number): Promise<Date | null>;
   /** Null when the partner has a record with this call_id already (a concurrent twin won). */
   insert(cdr: NewCdr): Promise<Cdr | null>;
+  /** The record, locked until the transaction ends (a re-mark); null when not the partner's. */
+  lockById(partnerId: string, id: string): Promise<Cdr | null>;
+  /** A partner's re-mark (docs/spam.md, Re-marking a call); the record as stored. */
+  updateSpam(
+    partnerId: string,
+    id: string,
+    change: { spam: boolean; spamMarked: boolean; commission: string | null },
+  ): Promise<Cdr>;
   /**
    * Holds a key-share lock on the customer until the transaction ends, so a concurrent DELETE of it
    * waits and then sees this record (docs/cdrs.md, "Deleting a customer"). False when it is gone.
@@ -153,6 +161,31 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
       [id, partnerId],
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
+  }
+
+  async lockById(partnerId: string, id: string): Promise<Cdr | null> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "partner_id" = $1 AND "id" = $2 FOR UPDATE`,
+      [partnerId, id],
+    );
+    return rows[0] === undefined ? null : toCdr(rows[0]);
+  }
+
+  async updateSpam(
+    partnerId: string,
+    id: string,
+    change: { spam: boolean; spamMarked: boolean; commission: string | null },
+  ): Promise<Cdr> {
+    const rows: Row[] = await this.manager.query(
+      `WITH "changed" AS (
+         UPDATE "cdrs" SET "spam" = $3, "spam_marked" = $4, "commission" = $5::numeric
+          WHERE "partner_id" = $1 AND "id" = $2
+          RETURNING ${CDR_COLUMNS})
+       SELECT * FROM "changed"`,
+      [partnerId, id, change.spam, change.spamMarked, change.commission],
+    );
+    if (rows[0] === undefined) throw new Error(`call record ${id} vanished while locked`);
+    return toCdr(rows[0]);
   }
 
   async lockCaller(campaignId: string, anum: string): Promise<void> {

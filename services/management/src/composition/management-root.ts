@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadApiDocument, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
+import { createSpamFeature } from '../spam/create-spam';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import type { ManagementConfig } from '../config/management-config';
 import { TypeormPartnersStore } from '../partners/partners.store';
@@ -126,6 +127,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     ...pingRoutes(),
     ...createManagementRoutes(core.services),
     ...cdrs.routes,
+    ...createSpamFeature({ dataSource, redis, keyPrefix: config.redis.keyPrefix }).routes,
     // The switch's endpoints (bearer token) and the provider's callbacks (signature).
     ...cdrs.switchRoutes,
     ...telephonyRoutes({ greetings: core.services.greetings, token: config.telephonyToken }),
