@@ -79,7 +79,13 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
     const now = deps.clock();
     const { decision, partnerConfig, spam } = await withStoreDeadline(
       (async () => {
-        const { decision } = await deps.routing.route({ callId, anum, bnum, at: new Date(now), stirVerstat });
+        const { decision, attribution } = await deps.routing.route({
+          callId,
+          anum,
+          bnum,
+          at: new Date(now),
+          stirVerstat,
+        });
         // The routing just read it: from the in-process cache (PARTNER_CONFIG_CACHE_MS).
         const partnerConfig = decision.partner === null ? null : await deps.partners.find(decision.partner);
         const spam: SpamVerdict | null =
@@ -91,6 +97,8 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
                 stirVerstat,
                 atMs: now,
               });
+        if (attribution !== null && (spam?.handling === 'reject' || spam?.handling === 'voicemail'))
+          await deps.routing.answeredOtherwise(attribution, spam.handling);
         return { decision, partnerConfig, spam };
       })(),
       deps.storeDeadlineMs,
