@@ -9,6 +9,7 @@ import { TypeormPartnersStore } from '../partners/partners.store';
 import { DataLifecycleJob, type DataLifecycleObserver } from './data-lifecycle.job';
 import { DataLifecycleRunsStore } from './data-lifecycle-runs.store';
 import { DataLifecycleService } from './data-lifecycle.service';
+import { SpamPrivacyEraser } from '../spam/spam-privacy.eraser';
 import { TwilioCallsPrivacyStore } from '../telephony/twilio/twilio-calls-privacy.store';
 import { WebhookDeliveriesPrivacyStore } from '../webhooks/webhook-deliveries-privacy.store';
 import { PrivacyErasureService } from './privacy-erasure.service';
@@ -54,5 +55,6 @@ export function createPrivacyErasure(
     attributions: new RedisCallAttributionEraser(redis, keyPrefix),
     trackingNumbers: new TypeormNumbersStore(dataSource.manager),
     providerCalls: new TwilioCallsPrivacyStore(dataSource),
+    spam: new SpamPrivacyEraser(dataSource.manager, redis, keyPrefix),
   });
 }

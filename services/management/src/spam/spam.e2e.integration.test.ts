@@ -1,3 +1,4 @@
+import { partnerKeys } from '@trackline/contracts';
 import { STIR_VERSTAT_BASES } from '@trackline/domain';
 import type { CallScript, CallTranscript } from '@trackline/test-harness';
 import { createBiddingSetup, recordOf, type BiddingSetup } from '../test-support/bidding-setup';
@@ -315,6 +316,23 @@ describe('spam and robocalls through the Twilio webhooks', () => {
       const page = await env.api.read('/spam/allow_list');
       expect(page.body).toMatchObject({ total: 1, page: 0, spam_numbers: [{ number: caller, list: 'allow' }] });
     });
+  });
+
+  it('privacy:erase takes the caller out of the spam lists and the caller history', async () => {
+    const caller = newCaller();
+    expect((await env.api.write('POST', '/spam/block_list', { number: caller })).status).toBe(200);
+    const call = await env.simulator.play(script(leadNumber, caller, answered(4)));
+    await storedCdr(sidOf(call));
+    const keys = partnerKeys(env.stores.redis.keyPrefix, PARTNER.advId);
+    expect(await env.redis.hget(keys.spamLists, caller)).toBe('block');
+    expect(await env.redis.exists(keys.callerNumbers(caller), keys.callerShortCalls(caller))).toBe(2);
+
+    const out = await env.operator('privacy:erase', '--partner', PARTNER.advId, '--caller', caller);
+    // The list row, the projected entry and the two history keys.
+    expect(out).toContain('  spam list and history erased: 3');
+    expect(await env.redis.hget(keys.spamLists, caller)).toBeNull();
+    expect(await env.redis.exists(keys.callerNumbers(caller), keys.callerShortCalls(caller))).toBe(0);
+    expect((await env.api.read('/spam/block_list')).body).toMatchObject({ total: 0, spam_numbers: [] });
   });
 
   describe('re-marking a call (PUT /cdrs/<cdr_id>/spam)', () => {
