@@ -6,7 +6,7 @@ import { validateDto } from '../validation/validate-dto';
 /** The longest number text read (the number reader refuses longer input anyway). */
 const NUMBER_MAX_LENGTH = 64;
 
-/** POST /spam/block_list and /spam/allow_list; DELETE's `number` in the query. */
+/** POST /spam/block_list and /spam/allow_list. */
 export class SpamNumberDto {
   @Text(NUMBER_MAX_LENGTH, 'required')
   number?: string;
@@ -27,8 +27,8 @@ export class SpamMarkDto {
   spam?: string;
 }
 
-export function parseSpamNumber(input: Record<string, unknown>, unknownRule?: string): string {
-  return validateDto(SpamNumberDto, input, unknownRule).number!;
+export function parseSpamNumber(body: Record<string, unknown>): string {
+  return validateDto(SpamNumberDto, body).number!;
 }
 
 export function parseSpamListQuery(query: Record<string, string>): Paging {

@@ -13,7 +13,7 @@ const LISTS: Record<string, SpamList> = { block_list: 'block', allow_list: 'allo
 
 /**
  * GET/POST/DELETE /spam/block_list and /spam/allow_list, and PUT /cdrs/:cdrId/spam (docs/spam.md).
- * DELETE names the number in the path (`/spam/block_list/<number>`) or the query (`?number=`).
+ * DELETE names the number in the path (`/spam/block_list/<number>`, URL-encoded).
  */
 export function spamRoutes(lists: SpamListsService, marks: CdrSpamMarks): RouteDefinition[] {
   const listRoutes = Object.entries(LISTS).flatMap(([name, list]): RouteDefinition[] => [
@@ -49,19 +49,6 @@ export function spamRoutes(lists: SpamListsService, marks: CdrSpamMarks): RouteD
         kind: 'records',
         names: SPAM_NUMBER_NAMES,
         records: [toSpamNumberRecord(await lists.remove(partner, list, params.number ?? ''))],
-      }),
-    },
-    {
-      method: 'DELETE',
-      path: `/spam/${name}`,
-      handle: async ({ partner, query }) => ({
-        kind: 'records',
-        names: SPAM_NUMBER_NAMES,
-        records: [
-          toSpamNumberRecord(
-            await lists.remove(partner, list, parseSpamNumber(query, 'is not a known query parameter')),
-          ),
-        ],
       }),
     },
   ]);
