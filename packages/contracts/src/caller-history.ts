@@ -78,7 +78,12 @@ export class CallerHistoryStore {
   }
 
   /** A partner's re-mark of one call: from what it was judged (`was`) to what the partner says. */
-  async noteMark(advId: string, anum: string, was: 'spam' | 'not_spam' | null, now: 'spam' | 'not_spam'): Promise<void> {
+  async noteMark(
+    advId: string,
+    anum: string,
+    was: 'spam' | 'not_spam' | null,
+    now: 'spam' | 'not_spam',
+  ): Promise<void> {
     if (was === now) return;
     const key = partnerKeys(this.keyPrefix, advId).callerMarks(anum);
     await Promise.all([

@@ -62,7 +62,9 @@ export function encodePartnerConfig(config: PartnerConfig): Record<string, strin
     // replaces the whole hash, so a setting turned off leaves nothing behind).
     ...(config.ringTimeoutSeconds == null ? {} : { ring_timeout: String(config.ringTimeoutSeconds) }),
     ...(config.screenCalls === true ? { screen_calls: '1' } : {}),
-    ...(config.spamPolicy === undefined || config.spamPolicy === 'allow' ? {} : { spam_policy: config.spamPolicy }),
+    ...(config.spamPolicy === undefined || config.spamPolicy === 'allow'
+      ? {}
+      : { spam_policy: config.spamPolicy }),
     ...(config.spamThreshold === undefined ? {} : { spam_threshold: String(config.spamThreshold) }),
   };
 }

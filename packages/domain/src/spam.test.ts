@@ -7,7 +7,12 @@ import {
   type SpamEvidence,
 } from './spam';
 
-const quiet: SpamEvidence = { stirVerstat: null, listed: null, history: EMPTY_CALLER_HISTORY, durationSeconds: 60 };
+const quiet: SpamEvidence = {
+  stirVerstat: null,
+  listed: null,
+  history: EMPTY_CALLER_HISTORY,
+  durationSeconds: 60,
+};
 
 describe('readStirVerstat', () => {
   it('keeps every value the provider names, with its -Diverted and -Passthrough variants', () => {

@@ -177,5 +177,7 @@ export function renderSpamReasons(reasons: readonly SpamReason[]): string {
 /** Reads back what `renderSpamReasons` stored; a code this version does not know is dropped. */
 export function readSpamReasons(stored: string | null): SpamReason[] {
   if (stored === null || stored === '') return [];
-  return stored.split(',').filter((code): code is SpamReason => (SPAM_REASONS as readonly string[]).includes(code));
+  return stored
+    .split(',')
+    .filter((code): code is SpamReason => (SPAM_REASONS as readonly string[]).includes(code));
 }

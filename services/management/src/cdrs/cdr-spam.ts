@@ -1,4 +1,9 @@
-import { WITHHELD_CALLER, type CallAttribution, type CallerHistoryStore, type CallerStanding } from '@trackline/contracts';
+import {
+  WITHHELD_CALLER,
+  type CallAttribution,
+  type CallerHistoryStore,
+  type CallerStanding,
+} from '@trackline/contracts';
 import {
   DEFAULT_SPAM_THRESHOLD,
   EMPTY_CALLER_HISTORY,

@@ -1,4 +1,9 @@
-import { CallerHistoryStore, encodeCallAttribution, partnerKeys, type CallAttribution } from '@trackline/contracts';
+import {
+  CallerHistoryStore,
+  encodeCallAttribution,
+  partnerKeys,
+  type CallAttribution,
+} from '@trackline/contracts';
 import { createLogger } from '@trackline/platform';
 import {
   createTestDatabase,

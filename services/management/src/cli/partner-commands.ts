@@ -61,7 +61,10 @@ function addSettingsOptions(command: Command, required: boolean): Command {
       '--spam-policy <policy>',
       'what the voice webhook does with a call judged spam: allow, challenge, voicemail or reject (default allow)',
     )
-    .option('--spam-threshold <score>', 'the spam score (0-100) from which a call is judged spam (default 70)');
+    .option(
+      '--spam-threshold <score>',
+      'the spam score (0-100) from which a call is judged spam (default 70)',
+    );
 }
 
 function toSettings(options: SettingsOptions): PartnerSettingsInput {

@@ -154,7 +154,8 @@ export function parseShare(field: string, value: string): number {
 }
 
 function parseSpamPolicy(value: string): SpamPolicy {
-  if (!isSpamPolicy(value)) throw new ValidationError('spam-policy', `must be one of ${SPAM_POLICIES.join(', ')}`);
+  if (!isSpamPolicy(value))
+    throw new ValidationError('spam-policy', `must be one of ${SPAM_POLICIES.join(', ')}`);
   return value;
 }
 
@@ -275,7 +276,9 @@ function partnerSettingsSchema(mode: DtoMode): FieldSchema<PartnerSettings> {
     targetOverflow: setting('target-overflow', 'optional', parseTargetOverflow),
     poolExhaustedShare: setting('pool-exhausted-share', 'optional', parsePoolExhaustedShare),
     spamPolicy: setting('spam-policy', 'optional', parseSpamPolicy),
-    spamThreshold: setting('spam-threshold', 'optional', (value) => parseSpamThreshold('spam-threshold', value)),
+    spamThreshold: setting('spam-threshold', 'optional', (value) =>
+      parseSpamThreshold('spam-threshold', value),
+    ),
   };
 }
 

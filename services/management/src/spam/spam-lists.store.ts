@@ -26,7 +26,11 @@ type Row = Record<string, unknown>;
 export class TypeormSpamListsStore implements SpamListsStore {
   constructor(private readonly manager: EntityManager) {}
 
-  async page(partnerId: string, list: SpamList, paging: Paging): Promise<{ numbers: SpamNumber[]; total: number }> {
+  async page(
+    partnerId: string,
+    list: SpamList,
+    paging: Paging,
+  ): Promise<{ numbers: SpamNumber[]; total: number }> {
     const [rows, counted] = await Promise.all([
       this.manager.query(
         `SELECT "number", "list", "created" FROM "spam_numbers" WHERE "partner_id" = $1 AND "list" = $2

@@ -85,7 +85,12 @@ describe('spam and robocalls through the Twilio webhooks', () => {
       custnr: 'S-100',
       phonenr: '23 45 68 01',
       costPerLead: '40.00',
-      condition: { min_duration: '10', from_time: '08:00', to_time: '18:00', weekdays: 'mon,tue,wed,thu,fri' },
+      condition: {
+        min_duration: '10',
+        from_time: '08:00',
+        to_time: '18:00',
+        weekdays: 'mon,tue,wed,thu,fri',
+      },
     });
     leadNumber = bidding.source.destnr as string;
     const source = async (name: string, phonenr: string, extra: Body = {}): Promise<string> => {
@@ -132,7 +137,9 @@ describe('spam and robocalls through the Twilio webhooks', () => {
   it.each(VERDICTS)(
     'StirVerstat %s is kept on the record, scores %i, and only a failed verification loses the commission',
     async (stirVerstat, score, reasons, spam) => {
-      const call = await env.simulator.play(script(leadNumber, newCaller(), { ...answered(45), stirVerstat }));
+      const call = await env.simulator.play(
+        script(leadNumber, newCaller(), { ...answered(45), stirVerstat }),
+      );
       // The default policy allows: the call is dialled as ever.
       expect(call.documents[0]!.map((verb) => verb.name)).toEqual(['Dial']);
       expect(await storedCdr(sidOf(call))).toMatchObject({
@@ -253,7 +260,9 @@ describe('spam and robocalls through the Twilio webhooks', () => {
         list: 'block',
       });
       await policy('--spam-policy', 'reject');
-      const call = await env.simulator.play(script(missedNumber, caller, { dialed: { outcome: 'no-answer' } }));
+      const call = await env.simulator.play(
+        script(missedNumber, caller, { dialed: { outcome: 'no-answer' } }),
+      );
       expect(call.exchanges[0]!.response.text).toContain('<Response><Reject/></Response>');
       const cdr = await storedCdr(sidOf(call));
       expect(cdr).toMatchObject({ answered: false, spam: true, spam_score: 100 });
@@ -284,7 +293,11 @@ describe('spam and robocalls through the Twilio webhooks', () => {
 
       await policy('--spam-policy', 'challenge');
       const challenged = await env.simulator.play(
-        script(leadNumber, newCaller(), { ...answered(45), stirVerstat: 'TN-Validation-Failed-A', screenDigits: '1' }),
+        script(leadNumber, newCaller(), {
+          ...answered(45),
+          stirVerstat: 'TN-Validation-Failed-A',
+          screenDigits: '1',
+        }),
       );
       const dial = challenged.documents[0]![0]!;
       expect(dial.name).toBe('Dial');
@@ -314,7 +327,11 @@ describe('spam and robocalls through the Twilio webhooks', () => {
         commission: '40.00',
       });
       const page = await env.api.read('/spam/allow_list');
-      expect(page.body).toMatchObject({ total: 1, page: 0, spam_numbers: [{ number: caller, list: 'allow' }] });
+      expect(page.body).toMatchObject({
+        total: 1,
+        page: 0,
+        spam_numbers: [{ number: caller, list: 'allow' }],
+      });
     });
   });
 
@@ -383,7 +400,11 @@ describe('spam and robocalls through the Twilio webhooks', () => {
       const marked = await env.api.write('PUT', `/cdrs/${cdr.cdr_id}/spam`, { spam: '1' });
       expect(marked.status).toBe(200);
       expect(recordOf(marked, 'cdrs', 'cdr', 'json')).toMatchObject({ spam: '1', commission: '40.00' });
-      expect(await storedCdr(sidOf(call))).toMatchObject({ spam: true, spam_marked: true, commission: '40.00' });
+      expect(await storedCdr(sidOf(call))).toMatchObject({
+        spam: true,
+        spam_marked: true,
+        commission: '40.00',
+      });
     });
   });
 });

@@ -105,7 +105,13 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
     );
     deps.metrics.routeDecision(decision.action);
     log.info(
-      { callId, action: decision.action, partner: decision.partner, spamScore: spam?.score, spam: spam?.handling },
+      {
+        callId,
+        action: decision.action,
+        partner: decision.partner,
+        spamScore: spam?.score,
+        spam: spam?.handling,
+      },
       'provider call routed',
     );
     if (spam?.handling === 'reject') return rejectTwiml();
