@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SPAM_THRESHOLD,
   isCountryCode,
   isE164,
   isSpamPolicy,
@@ -65,7 +66,9 @@ export function encodePartnerConfig(config: PartnerConfig): Record<string, strin
     ...(config.spamPolicy === undefined || config.spamPolicy === 'allow'
       ? {}
       : { spam_policy: config.spamPolicy }),
-    ...(config.spamThreshold === undefined ? {} : { spam_threshold: String(config.spamThreshold) }),
+    ...(config.spamThreshold === undefined || config.spamThreshold === DEFAULT_SPAM_THRESHOLD
+      ? {}
+      : { spam_threshold: String(config.spamThreshold) }),
   };
 }
 
