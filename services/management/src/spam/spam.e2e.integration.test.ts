@@ -1,6 +1,6 @@
 import { partnerKeys } from '@trackline/contracts';
 import { STIR_VERSTAT_BASES } from '@trackline/domain';
-import type { CallScript, CallTranscript } from '@trackline/test-harness';
+import { testWav, type CallScript, type CallTranscript } from '@trackline/test-harness';
 import { createBiddingSetup, recordOf, type BiddingSetup } from '../test-support/bidding-setup';
 import {
   MANAGEMENT_BASE,
@@ -287,9 +287,19 @@ describe('spam and robocalls through the Twilio webhooks', () => {
     it('voicemail and challenge policies answer with the greeting and with the press-1 screening', async () => {
       await policy('--spam-policy', 'voicemail');
       const toVoicemail = await env.simulator.play(
-        script(leadNumber, newCaller(), { stirVerstat: 'TN-Validation-Failed-A' }),
+        script(leadNumber, newCaller(), {
+          stirVerstat: 'TN-Validation-Failed-A',
+          message: { seconds: 2, audio: testWav(2, 9) },
+        }),
       );
       expect(toVoicemail.documents[0]!.map((verb) => verb.name)).toEqual(['Say', 'Record']);
+      // Sent to voicemail by the policy, the record waits for the recording and keeps the verdict.
+      expect(await storedCdr(sidOf(toVoicemail))).toMatchObject({
+        answered: false,
+        spam: true,
+        stir_verstat: 'TN-Validation-Failed-A',
+        commission: null,
+      });
 
       await policy('--spam-policy', 'challenge');
       const challenged = await env.simulator.play(
