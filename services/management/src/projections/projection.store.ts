@@ -4,6 +4,7 @@ import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import { TypeormNumbersStore } from '../numbers/numbers.store';
 import type { Partner } from '../partners/partner';
 import { TypeormPartnersStore } from '../partners/partners.store';
+import { TypeormSpamListsStore } from '../spam/spam-lists.store';
 import { TypeormSourcesStore } from '../sources/sources.store';
 import { projectSourceRoutes, type SourceRouteRow } from './source-route-rows';
 
@@ -89,6 +90,8 @@ class OwnersProjectionReader implements PartnerProjectionReader {
       sources,
       // Every number of the inventory is another's number on no page: the static ones no source holds too.
       freeStaticNumbers: [...holdBacks.keys()].filter((e164) => !held.has(e164)).sort(),
+      // A rebuild after Redis lost data restores the lists the voice webhook reads.
+      spamLists: await new TypeormSpamListsStore(this.manager).all(partnerId),
     };
   }
 }

@@ -13,6 +13,8 @@ export interface SpamNumber {
 /** The partner's block and allow lists (docs/spam.md): the only door to `spam_numbers`. */
 export interface SpamListsStore {
   page(partnerId: string, list: SpamList, paging: Paging): Promise<{ numbers: SpamNumber[]; total: number }>;
+  /** Every entry of the partner, for the Redis projection. */
+  all(partnerId: string): Promise<Record<string, SpamList>>;
   /** Puts the number on the list (moving it from the other one); the stored entry. */
   put(partnerId: string, list: SpamList, number: string): Promise<SpamNumber>;
   /** Null when the number was not on that list. */
@@ -43,6 +45,14 @@ export class TypeormSpamListsStore implements SpamListsStore {
       ) as Promise<Row[]>,
     ]);
     return { numbers: rows.map(toSpamNumber), total: counted[0]!.total as number };
+  }
+
+  async all(partnerId: string): Promise<Record<string, SpamList>> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT "number", "list" FROM "spam_numbers" WHERE "partner_id" = $1`,
+      [partnerId],
+    );
+    return Object.fromEntries(rows.map((row) => [row.number as string, row.list as SpamList]));
   }
 
   async put(partnerId: string, list: SpamList, number: string): Promise<SpamNumber> {

@@ -278,6 +278,12 @@ describe('spam and robocalls through the Twilio webhooks', () => {
       expect(honestCdr).toMatchObject({ answered: false, spam: false });
       expect(await outbox(honestCdr.cdr_id as string)).toEqual([{ channel: 'email', kind: 'missed_call' }]);
 
+      // Redis lost the lists: a rebuild of the projections restores them from Postgres.
+      const keys = partnerKeys(env.stores.redis.keyPrefix, PARTNER.advId);
+      await env.redis.del(keys.spamLists);
+      await env.operator('projections:rebuild');
+      expect(await env.redis.hgetall(keys.spamLists)).toEqual({ [caller]: 'block' });
+
       const removed = await env.api.remove(`/spam/block_list/${encodeURIComponent(caller)}`);
       expect(removed.status).toBe(200);
       const gone = await env.api.remove(`/spam/block_list/${encodeURIComponent(caller)}`);
