@@ -1,4 +1,4 @@
-import { ATTRIBUTION_KINDS, type AttributionKind } from '@trackline/domain';
+import { ATTRIBUTION_KINDS, readStirVerstat, type AttributionKind } from '@trackline/domain';
 import { fail, parseJsonObject, readBoolean, readNullableString, readString } from './projection-error';
 
 /** How long a routed call's attribution waits for its call record (docs/switch.md). */
@@ -34,6 +34,8 @@ export interface CallAttribution {
   kind: AttributionKind | null;
   /** Epoch ms the pool binding that carried the call was created; null without one. */
   boundAt: number | null;
+  /** The provider's STIR/SHAKEN verification (`StirVerstat`, docs/spam.md); null when none was sent. */
+  stirVerstat?: string | null;
 }
 
 const WHAT = 'call attribution';
@@ -60,6 +62,8 @@ export function encodeCallAttribution(attribution: CallAttribution): string {
     quarantined: attribution.quarantined,
     attribution_kind: attribution.kind,
     bound_at: attribution.boundAt,
+    // Left out when none, so an attribution without it is byte for byte what it was before.
+    ...(attribution.stirVerstat == null ? {} : { stir_verstat: attribution.stirVerstat }),
   });
 }
 
@@ -91,6 +95,7 @@ export function decodeCallAttribution(raw: string): CallAttribution {
     quarantined: readBoolean(WHAT, record, 'quarantined'),
     kind: readKind(record),
     boundAt: readBoundAt(record),
+    ...stirVerstatOf(record),
   };
 }
 
@@ -108,4 +113,13 @@ function readBoundAt(record: Record<string, unknown>): number | null {
   if (typeof boundAt !== 'number' || !Number.isSafeInteger(boundAt))
     fail(WHAT, 'bound_at must be an integer');
   return boundAt;
+}
+
+// Absent when the call had none (and in what replacement wrote before spam scoring existed).
+function stirVerstatOf(record: Record<string, unknown>): { stirVerstat?: string } {
+  const value = record.stir_verstat;
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'string') fail(WHAT, 'stir_verstat must be a string');
+  const known = readStirVerstat(value);
+  return known === null ? {} : { stirVerstat: known };
 }

@@ -68,6 +68,17 @@ describe('partner config codec', () => {
     expect(() => decodePartnerConfig({ ...hash, ring_timeout: 'x' })).toThrow(/ring_timeout/);
   });
 
+  it('carries the spam policy and threshold only when not the defaults, and checks them', () => {
+    const hash = encodePartnerConfig({ ...config, spamPolicy: 'challenge', spamThreshold: 55 });
+    expect(hash).toMatchObject({ spam_policy: 'challenge', spam_threshold: '55' });
+    expect(decodePartnerConfig(hash)).toEqual({ ...config, spamPolicy: 'challenge', spamThreshold: 55 });
+    const plain = encodePartnerConfig({ ...config, spamPolicy: 'allow', spamThreshold: 70 });
+    expect(plain).not.toHaveProperty('spam_policy');
+    expect(plain).not.toHaveProperty('spam_threshold');
+    expect(() => encodePartnerConfig({ ...config, spamThreshold: 101 })).toThrow(/spam_threshold/);
+    expect(() => decodePartnerConfig({ ...hash, spam_policy: 'drop' })).toThrow(/spam_policy/);
+  });
+
   it('reads an empty hash as no partner', () => {
     expect(decodePartnerConfig({})).toBeNull();
   });
@@ -227,6 +238,28 @@ describe('call attribution codec', () => {
       }), // prettier-ignore
     ) as Record<string, unknown>;
     expect(decodeCallAttribution(JSON.stringify(older))).toMatchObject({ kind: null, boundAt: null });
+  });
+
+  it('keeps a known StirVerstat, leaves an unknown one and none out', () => {
+    const base: CallAttribution = {
+      callId: 'c3', advId: 'acme', anum: '+12025550123', bnum: '+4791000001', at: '2026-01-05T10:00:00.000Z',
+      action: 'dial', target: '+4722334455', sourceId: null, customerId: null, vmGreetingId: null,
+      sessionId: null, trackingId: null, fullUrl: null, fullReferrer: null, custnr: null, parameters: null,
+      quarantined: false, kind: 'static', boundAt: null,
+    }; // prettier-ignore
+    const verified = { ...base, stirVerstat: 'TN-Validation-Passed-B-Diverted' };
+    expect(JSON.parse(encodeCallAttribution(verified))).toMatchObject({
+      stir_verstat: 'TN-Validation-Passed-B-Diverted',
+    });
+    expect(decodeCallAttribution(encodeCallAttribution(verified))).toEqual(verified);
+    expect(JSON.parse(encodeCallAttribution(base))).not.toHaveProperty('stir_verstat');
+    const unknown = JSON.stringify({
+      ...JSON.parse(encodeCallAttribution(base)),
+      stir_verstat: 'TN-Who-Knows',
+    });
+    expect(decodeCallAttribution(unknown)).toEqual(base);
+    const wrongType = JSON.stringify({ ...JSON.parse(encodeCallAttribution(base)), stir_verstat: 7 });
+    expect(() => decodeCallAttribution(wrongType)).toThrow(/stir_verstat/);
   });
 });
 

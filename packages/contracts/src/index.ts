@@ -15,3 +15,4 @@ export * from './field-label';
 export * from './dial-outcome.codec';
 export * from './pool-stats.codec';
 export * from './marketing-ids';
+export * from './caller-history';

@@ -1,4 +1,12 @@
-import { isCountryCode, isE164, isValidTimeZone, type CountryCode } from '@trackline/domain';
+import {
+  DEFAULT_SPAM_THRESHOLD,
+  isCountryCode,
+  isE164,
+  isSpamPolicy,
+  isValidTimeZone,
+  type CountryCode,
+  type SpamPolicy,
+} from '@trackline/domain';
 import { isReadableProjectionVersion, PROJECTION_VERSION } from './projection-version';
 import { fail } from './projection-error';
 
@@ -28,6 +36,10 @@ export interface PartnerConfig {
   ringTimeoutSeconds?: number | null;
   /** Call screening: the answering phone must press 1 before the call counts as answered. */
   screenCalls?: boolean;
+  /** What the voice webhook does with a call judged spam; absent: `allow` (docs/spam.md). */
+  spamPolicy?: SpamPolicy;
+  /** The score (0–100) from which a call is judged spam; absent: DEFAULT_SPAM_THRESHOLD. */
+  spamThreshold?: number;
 }
 
 /** The range a partner's ring timeout may take. */
@@ -52,6 +64,12 @@ export function encodePartnerConfig(config: PartnerConfig): Record<string, strin
     // replaces the whole hash, so a setting turned off leaves nothing behind).
     ...(config.ringTimeoutSeconds == null ? {} : { ring_timeout: String(config.ringTimeoutSeconds) }),
     ...(config.screenCalls === true ? { screen_calls: '1' } : {}),
+    ...(config.spamPolicy === undefined || config.spamPolicy === 'allow'
+      ? {}
+      : { spam_policy: config.spamPolicy }),
+    ...(config.spamThreshold === undefined || config.spamThreshold === DEFAULT_SPAM_THRESHOLD
+      ? {}
+      : { spam_threshold: String(config.spamThreshold) }),
   };
 }
 
@@ -77,6 +95,8 @@ export function decodePartnerConfig(hash: Record<string, string>): PartnerConfig
     fallbackNumber: field(hash, 'fallback_number') === '' ? null : field(hash, 'fallback_number'),
     ...(hash.ring_timeout === undefined ? {} : { ringTimeoutSeconds: wholeSeconds(hash, 'ring_timeout') }),
     ...(hash.screen_calls === '1' ? { screenCalls: true } : {}),
+    ...(hash.spam_policy === undefined ? {} : { spamPolicy: hash.spam_policy as SpamPolicy }),
+    ...(hash.spam_threshold === undefined ? {} : { spamThreshold: wholeSeconds(hash, 'spam_threshold') }),
   };
   validate(config);
   return config;
@@ -116,4 +136,9 @@ function validate(config: PartnerConfig): void {
     (!Number.isSafeInteger(ring) || ring < RING_TIMEOUT_RANGE.min || ring > RING_TIMEOUT_RANGE.max)
   )
     fail(WHAT, `ring_timeout must be ${RING_TIMEOUT_RANGE.min} to ${RING_TIMEOUT_RANGE.max} seconds`);
+  if (config.spamPolicy !== undefined && !isSpamPolicy(config.spamPolicy))
+    fail(WHAT, 'spam_policy must be allow, challenge, voicemail or reject');
+  const threshold = config.spamThreshold;
+  if (threshold !== undefined && (!Number.isSafeInteger(threshold) || threshold < 0 || threshold > 100))
+    fail(WHAT, 'spam_threshold must be 0 to 100');
 }

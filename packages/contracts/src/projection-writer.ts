@@ -37,6 +37,8 @@ export interface PartnerProjection {
    * to one to the partner's fallback number. Left out: none.
    */
   freeStaticNumbers?: readonly string[];
+  /** The partner's spam lists, caller (E.164) → list (docs/spam.md). Left out: the key is not touched. */
+  spamLists?: Readonly<Record<string, 'block' | 'allow'>>;
 }
 
 /**
@@ -72,6 +74,10 @@ export async function writePartnerProjection(
   tx.del(keys.staticRoutes).del(keys.sourcesByPhonenr);
   if (Object.keys(staticRoutes).length > 0) tx.hset(keys.staticRoutes, staticRoutes);
   if (Object.keys(byPhonenr).length > 0) tx.hset(keys.sourcesByPhonenr, byPhonenr);
+  if (projection.spamLists !== undefined) {
+    tx.del(keys.spamLists);
+    if (Object.keys(projection.spamLists).length > 0) tx.hset(keys.spamLists, { ...projection.spamLists });
+  }
   if (removedPool.length > 0) tx.zrem(keys.pool, ...removedPool);
   if (wantedPool.size > 0) tx.zadd(keys.pool, 'NX', ...[...wantedPool].flatMap((number) => [0, number]));
   await execOrThrow(tx);

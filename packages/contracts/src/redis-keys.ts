@@ -89,6 +89,18 @@ export interface PartnerKeys {
    * after the hour ends.
    */
   poolStats(hour: number): string;
+  /** Hash: caller (E.164) → `block` or `allow`, the partner's spam lists (docs/spam.md). Written by management. */
+  readonly spamLists: string;
+  /**
+   * Sorted set of one caller's recent calls: member = tracking number called, score = epoch ms of
+   * its latest call. Written by replacement at the voice webhook and by management with the record;
+   * trimmed to `CALLER_HISTORY_LIMITS` (docs/spam.md, Caller history).
+   */
+  callerNumbers(anum: string): string;
+  /** Sorted set of one caller's short calls: member = call id, score = epoch ms of the call. Written with the record. */
+  callerShortCalls(anum: string): string;
+  /** Hash `spam` / `not_spam` → how many of the caller's calls the partner marked so. */
+  callerMarks(anum: string): string;
 }
 
 /** All key names of one partner. Builders are cheap; callers on the hot path may still keep one. */
@@ -109,6 +121,10 @@ export function partnerKeys(prefix: string, advId: string): PartnerKeys {
     callDial: (callId) => `${base}call-dial:${callId}`,
     callScreen: (callId) => `${base}screened:${callId}`,
     poolStats: (hour) => `${base}pool-stats:${hour}`,
+    spamLists: `${base}spam-lists`,
+    callerNumbers: (anum) => `${base}caller-numbers:${anum}`,
+    callerShortCalls: (anum) => `${base}caller-short:${anum}`,
+    callerMarks: (anum) => `${base}caller-marks:${anum}`,
   };
 }
 

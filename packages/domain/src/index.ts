@@ -16,3 +16,4 @@ export * from './twiml';
 export * from './attribution-kind';
 export * from './erlang-b';
 export * from './call-outcome';
+export * from './spam';

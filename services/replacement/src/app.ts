@@ -1,3 +1,4 @@
+import { CallerHistoryStore } from '@trackline/contracts';
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import {
@@ -129,6 +130,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
         routing: callRouting,
         partners,
         dialOutcomes: new RedisDialOutcomeStore(redis, prefix),
+        callerHistory: new CallerHistoryStore(redis, prefix),
         config: config.twilio,
         clock,
         storeDeadlineMs: config.storeDeadlineMs,

@@ -357,6 +357,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cdrs/{cdr_id}/spam": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cdr_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark a call as spam (1) or not spam (0)
+         * @description Idempotent. While the call's month is open in the partner's time zone, the commission
+         *     follows the mark: spam earns nothing, not spam is priced again by the campaign's model.
+         *     Once the month has ended its figures are final: the mark and `spam` change, the commission
+         *     stays (here the call of March 2025). Either way the caller's later calls are scored with
+         *     the mark (spam.md, Re-marking a call). Another partner's record, or an unknown id, is 404.
+         */
+        put: operations["markCdrSpam"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spam/block_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's block list, paged, in number order */
+        get: operations["listBlockList"];
+        put?: never;
+        /**
+         * Put a caller on the block list (idempotent; a number on the other list moves)
+         * @description `number` is read like every caller's number: E.164, or national in the partner's country
+         *     (`911 11 111` is `+4791111111` for a Norwegian partner), so one caller is one entry however it is
+         *     written. A number that is no phone number is a 400 naming `number`.
+         */
+        post: operations["addBlockList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spam/block_list/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the caller's number, E.164 or national in the partner's country (URL-encoded) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a caller off the block list (404 when not on it) */
+        delete: operations["removeBlockList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spam/allow_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's allow list, paged, in number order */
+        get: operations["listAllowList"];
+        put?: never;
+        /**
+         * Put a caller on the allow list (idempotent; a number on the other list moves)
+         * @description `number` is read like every caller's number: E.164, or national in the partner's country
+         *     (`922 22 222` is `+4792222222` for a Norwegian partner), so one caller is one entry however it is
+         *     written. A number that is no phone number is a 400 naming `number`.
+         */
+        post: operations["addAllowList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spam/allow_list/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the caller's number, E.164 or national in the partner's country (URL-encoded) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a caller off the allow list (404 when not on it) */
+        delete: operations["removeAllowList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{customer_id}/reports/monthly": {
         parameters: {
             query?: never;
@@ -1238,6 +1350,35 @@ export interface components {
             outcome_note?: string | null;
             /** @description when the outcome was last changed (UTC) */
             outcome_modified?: string | null;
+            /** @description the caller's STIR/SHAKEN verification as Twilio's StirVerstat names it (spam.md); null when none was sent (outside the US, or not a Twilio call) */
+            stir_verstat?: string | null;
+            /** @description how likely the call is spam, 0 to 100 (spam.md: Scoring); null for records stored before spam scoring */
+            spam_score?: string | null;
+            /** @description what the score came from: comma-separated codes (block_listed, allow_listed, attestation_failed, attestation_c, attestation_b, no_attestation, repeat_short_calls, many_numbers, short_call, marked_spam, marked_not_spam); '' when nothing counted */
+            spam_reasons?: string | null;
+            /** @description judged spam, or marked so by the partner: the call earns no commission and notifies no missed call */
+            spam?: components["schemas"]["Flag"];
+        };
+        CdrsMarked: {
+            cdrs: components["schemas"]["CdrExtended"][];
+        };
+        SpamNumber: {
+            /** @description E.164 */
+            number: string;
+            /** @enum {string} */
+            list: "block" | "allow";
+            created: components["schemas"]["Timestamp"];
+        };
+        SpamNumbers: {
+            spam_numbers: components["schemas"]["SpamNumber"][];
+        };
+        SpamNumbersPage: components["schemas"]["Paging"] & components["schemas"]["SpamNumbers"];
+        SpamNumberInput: {
+            /** @description the caller's number, E.164 or national */
+            number: string;
+        };
+        SpamMark: {
+            spam: components["schemas"]["Flag"];
         };
         CdrsPage: components["schemas"]["Paging"] & {
             cdrs: (components["schemas"]["Cdr"] | components["schemas"]["CdrExtended"])[];
@@ -3426,7 +3567,11 @@ export interface operations {
                      *           "outcome_value": null,
                      *           "outcome_currency": null,
                      *           "outcome_note": null,
-                     *           "outcome_modified": null
+                     *           "outcome_modified": null,
+                     *           "stir_verstat": null,
+                     *           "spam_score": "0",
+                     *           "spam_reasons": "",
+                     *           "spam": "0"
                      *         }
                      *       ]
                      *     }
@@ -3488,7 +3633,11 @@ export interface operations {
                      *           "outcome_value": null,
                      *           "outcome_currency": null,
                      *           "outcome_note": null,
-                     *           "outcome_modified": null
+                     *           "outcome_modified": null,
+                     *           "stir_verstat": null,
+                     *           "spam_score": "0",
+                     *           "spam_reasons": "",
+                     *           "spam": "0"
                      *         }
                      *       ]
                      *     }
@@ -3550,7 +3699,11 @@ export interface operations {
                      *           "outcome_value": null,
                      *           "outcome_currency": null,
                      *           "outcome_note": null,
-                     *           "outcome_modified": null
+                     *           "outcome_modified": null,
+                     *           "stir_verstat": null,
+                     *           "spam_score": "15",
+                     *           "spam_reasons": "short_call",
+                     *           "spam": "0"
                      *         }
                      *       ],
                      *       "errors": [
@@ -3901,6 +4054,389 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Outcomes"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    markCdrSpam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cdr_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "spam": "1"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["SpamMark"];
+            };
+        };
+        responses: {
+            /** @description The record, extended, with the mark. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cdrs": [
+                     *         {
+                     *           "cdr_id": "1",
+                     *           "start": "2025-03-14 10:15:00",
+                     *           "duration": "95",
+                     *           "anum": "+4791234xxx",
+                     *           "bnum": "+4721000001",
+                     *           "cnum": null,
+                     *           "customer_id": "1",
+                     *           "source_id": "1",
+                     *           "custnr": "100",
+                     *           "answered": "1",
+                     *           "anum_ndc_name": "mobile",
+                     *           "quarantined": "0",
+                     *           "timestamp": "2025-03-14 10:16:58",
+                     *           "expire": null,
+                     *           "media": "finn.no",
+                     *           "class": "standard",
+                     *           "voicemail": "0",
+                     *           "publisher_id": null,
+                     *           "campaign_id": "1",
+                     *           "pricing_model_id": "5b0c2d1e-7f4a-4c3b-9e8d-1a2b3c4d5e6f",
+                     *           "commission": "175.00",
+                     *           "cli_id": null,
+                     *           "order_id": null,
+                     *           "session_id": null,
+                     *           "tracking_id": null,
+                     *           "full_url": null,
+                     *           "full_referrer": null,
+                     *           "parameters": null,
+                     *           "attribution": "static",
+                     *           "bound_seconds": null,
+                     *           "gclid": null,
+                     *           "gbraid": null,
+                     *           "wbraid": null,
+                     *           "ga_client_id": null,
+                     *           "ga_session_id": null,
+                     *           "outcome_status": "sale",
+                     *           "outcome_value": "2500.00",
+                     *           "outcome_currency": "NOK",
+                     *           "outcome_note": "Sold the car on the second visit",
+                     *           "outcome_modified": "2025-03-20 09:30:00",
+                     *           "stir_verstat": null,
+                     *           "spam_score": "0",
+                     *           "spam_reasons": "",
+                     *           "spam": "1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CdrsMarked"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description `spam` missing or not "0"/"1". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBlockList: {
+        parameters: {
+            query?: {
+                /** @description Page number, 0 first. */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page. */
+                pagesize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": 1,
+                     *       "page": 0,
+                     *       "pagesize": 1000,
+                     *       "numpages": 1,
+                     *       "spam_numbers": [
+                     *         {
+                     *           "number": "+4791111111",
+                     *           "list": "block",
+                     *           "created": "2026-03-02 10:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpamNumbersPage"];
+                    /** @example <spam_numbers><total>1</total><page>0</page><pagesize>1000</pagesize><numpages>1</numpages><spam_number><number>+4791111111</number><list>block</list><created>2026-03-02 10:00:00</created></spam_number></spam_numbers> */
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addBlockList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "number": "911 11 111"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["SpamNumberInput"];
+            };
+        };
+        responses: {
+            /** @description The entry as stored. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spam_numbers": [
+                     *         {
+                     *           "number": "+4791111111",
+                     *           "list": "block",
+                     *           "created": "2026-03-02 10:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpamNumbers"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeBlockList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the caller's number, E.164 or national in the partner's country (URL-encoded) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry as it was. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spam_numbers": [
+                     *         {
+                     *           "number": "+4791111111",
+                     *           "list": "block",
+                     *           "created": "2026-03-02 10:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpamNumbers"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listAllowList: {
+        parameters: {
+            query?: {
+                /** @description Page number, 0 first. */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page. */
+                pagesize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": 1,
+                     *       "page": 0,
+                     *       "pagesize": 1000,
+                     *       "numpages": 1,
+                     *       "spam_numbers": [
+                     *         {
+                     *           "number": "+4792222222",
+                     *           "list": "allow",
+                     *           "created": "2026-03-02 10:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpamNumbersPage"];
+                    /** @example <spam_numbers><total>1</total><page>0</page><pagesize>1000</pagesize><numpages>1</numpages><spam_number><number>+4792222222</number><list>allow</list><created>2026-03-02 10:00:00</created></spam_number></spam_numbers> */
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addAllowList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "number": "922 22 222"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["SpamNumberInput"];
+            };
+        };
+        responses: {
+            /** @description The entry as stored. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spam_numbers": [
+                     *         {
+                     *           "number": "+4792222222",
+                     *           "list": "allow",
+                     *           "created": "2026-03-02 10:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpamNumbers"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeAllowList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the caller's number, E.164 or national in the partner's country (URL-encoded) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry as it was. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spam_numbers": [
+                     *         {
+                     *           "number": "+4792222222",
+                     *           "list": "allow",
+                     *           "created": "2026-03-02 10:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpamNumbers"];
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };

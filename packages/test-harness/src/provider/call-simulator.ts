@@ -24,6 +24,11 @@ export interface CallScript {
   from: string;
   /** The tracking number dialled. */
   to: string;
+  /**
+   * The STIR/SHAKEN verification Twilio adds to the voice webhook of a US call that carried a
+   * PASSporT (`StirVerstat`, e.g. `TN-Validation-Passed-A`); absent: not sent, as outside the US.
+   */
+  stirVerstat?: string;
   /** The number's voice URL and status callback URL (public). */
   voiceUrl: string;
   statusCallbackUrl: string;
@@ -157,7 +162,10 @@ export class ProviderCallSimulator {
       return document;
     };
 
-    let document = await fetchDocument(script.voiceUrl, base('ringing'));
+    // Only the voice webhook carries the verification; it is signed with the other fields.
+    const verification: [string, string][] =
+      script.stirVerstat === undefined ? [] : [['StirVerstat', script.stirVerstat]];
+    let document = await fetchDocument(script.voiceUrl, [...base('ringing'), ...verification]);
     while (document !== null) {
       let next: TwimlVerb[] | null = null;
       let ended = false;

@@ -167,6 +167,11 @@ function newCdr(
     attribution: null,
     boundSeconds: null,
     marketing: marketingIdsOf(null),
+    stirVerstat: null,
+    spamScore: 0,
+    spamReasons: [],
+    spam: false,
+    spamMarked: null,
     recording: null,
     timestamp: new Date(),
   };

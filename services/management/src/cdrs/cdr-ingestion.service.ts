@@ -1,4 +1,4 @@
-import { canonicalAnum } from '@trackline/contracts';
+import { canonicalAnum, type CallerStanding } from '@trackline/contracts';
 import { NotFoundError, ServiceUnavailableError } from '@trackline/domain';
 import type { ConversionQueue } from '../conversions/conversion-queue';
 import type { CustomersStore } from '../customers/customers.store';
@@ -17,6 +17,7 @@ import { chooseCustomer } from './cdr-customer';
 import { classifyFailure, type IngestOutcome } from './cdr-ingest-outcome';
 import type { CdrInput } from './cdr-input';
 import { chooseSource } from './cdr-source';
+import { callerStanding, judgeSpam, noteStoredCall, type CallerHistory } from './cdr-spam';
 import type { CdrWriteStore } from './cdrs.store';
 import { newCdr } from './new-cdr';
 
@@ -56,6 +57,8 @@ export class CdrIngestionService implements CdrIngestion {
     private readonly lookups: CdrLookupStore,
     private readonly attributions: CallAttributionReader,
     private readonly webhookSubscriptions: WebhookSubscriptions,
+    /** The caller's history and the partner's spam lists in Redis (docs/spam.md). */
+    private readonly callers: CallerHistory,
   ) {}
 
   async ingest(records: readonly CdrInput[], now: Date): Promise<IngestOutcome[]> {
@@ -81,7 +84,11 @@ export class CdrIngestionService implements CdrIngestion {
     const existing = lookup.existing(dialled.partnerId, call.callId);
     if (existing !== null) return { ok: true, cdr: existing, created: false };
     try {
-      return await this.writes.run((stores) => this.store(call, dialled, lookup, now, stores));
+      // Before the transaction: Redis is no part of it, and a retried record notes the same members.
+      const caller = { ...call, anum: canonicalAnum(call.anum, dialled.country) };
+      const standing = await callerStanding(this.callers, dialled, caller);
+      await noteStoredCall(this.callers, dialled, caller);
+      return await this.writes.run((stores) => this.store(call, dialled, lookup, standing, now, stores));
     } catch (error) {
       return classifyFailure(call.callId, error);
     }
@@ -91,6 +98,7 @@ export class CdrIngestionService implements CdrIngestion {
     sent: CdrInput,
     dialled: DialledNumber,
     lookup: CdrBatchLookup,
+    standing: CallerStanding,
     now: Date,
     { cdrs, notifications, webhooks, customers, conversions }: CdrWriteStores,
   ): Promise<IngestOutcome> {
@@ -103,14 +111,17 @@ export class CdrIngestionService implements CdrIngestion {
     };
     const attribution = lookup.attribution(call.callId, call.bnum);
     const { source, heldBack } = await chooseSource(cdrs, lookup, dialled, attribution, call);
-    const priced = await priceCall(cdrs, lookup, dialled, source?.campaignId ?? null, call);
+    const judged = judgeSpam(dialled, call, attribution, standing);
+    const pricing = await priceCall(cdrs, lookup, dialled, source?.campaignId ?? null, call);
+    // Spam earns nothing (docs/spam.md); the record still names the campaign the call came in on.
+    const priced = judged.spam ? { ...pricing, commission: null } : pricing;
     const customer = await chooseCustomer(cdrs, customers, lookup, dialled, attribution, source);
     if (customer?.created === true)
       await enqueueSubscribed(webhooks, lookup, dialled.partnerId, [
         { type: 'customer.created', customerId: customer.id },
       ]);
     const cdr = await cdrs.insert(
-      newCdr({ call, dialled, customer, source, heldBack, attribution, priced, now }),
+      newCdr({ call, dialled, customer, source, heldBack, attribution, priced, judged, now }),
     );
     if (cdr === null) {
       // A concurrent delivery of the same call (or its twin earlier in this batch) committed first.

@@ -1,4 +1,4 @@
-import { formatUtcTimestamp, maskCallerNumber, renderFlag } from '@trackline/domain';
+import { formatUtcTimestamp, maskCallerNumber, renderFlag, renderSpamReasons } from '@trackline/domain';
 import type { ApiRecord, ResourceNames } from '../http/api-response';
 import type { Cdr } from './cdr';
 
@@ -55,5 +55,9 @@ export function toCdrRecord(cdr: Cdr, options: { extended: boolean; showFullAnum
     outcome_currency: cdr.outcome?.currency ?? null,
     outcome_note: cdr.outcome?.note ?? null,
     outcome_modified: cdr.outcome === null ? null : formatUtcTimestamp(cdr.outcome.at),
+    stir_verstat: cdr.stirVerstat,
+    spam_score: cdr.spamScore === null ? null : String(cdr.spamScore),
+    spam_reasons: cdr.spamScore === null ? null : renderSpamReasons(cdr.spamReasons),
+    spam: renderFlag(cdr.spam),
   };
 }

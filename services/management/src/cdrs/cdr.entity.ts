@@ -145,6 +145,25 @@ export class CdrEntity {
 
   @Column({ name: 'outcome_at', type: 'timestamptz', nullable: true })
   outcomeAt!: Date | null;
+  /** The provider's STIR/SHAKEN verification (docs/spam.md); null when none was sent. */
+  @Column({ name: 'stir_verstat', type: 'varchar', length: 40, nullable: true })
+  stirVerstat!: string | null;
+
+  /** 0–100; null for records stored before spam scoring. */
+  @Column({ name: 'spam_score', type: 'smallint', nullable: true })
+  spamScore!: number | null;
+
+  /** Reason codes, comma-separated (docs/spam.md). */
+  @Column({ name: 'spam_reasons', type: 'varchar', length: 200, nullable: true })
+  spamReasons!: string | null;
+
+  /** Judged spam (or marked so by the partner): earns nothing, notifies no missed call. */
+  @Column({ type: 'boolean', default: false })
+  spam!: boolean;
+
+  /** The partner's own mark (PUT /cdrs/<id>/spam); null: never marked. */
+  @Column({ name: 'spam_marked', type: 'boolean', nullable: true })
+  spamMarked!: boolean | null;
 
   @Column({ type: 'bytea', nullable: true })
   recording!: Buffer | null;

@@ -1,5 +1,5 @@
 import type { MarketingIds } from '@trackline/contracts';
-import type { AttributionKind, CountryCode, OutcomeStatus } from '@trackline/domain';
+import type { AttributionKind, CountryCode, OutcomeStatus, SpamReason } from '@trackline/domain';
 import type { NumberKind } from '../numbers/tracking-number.entity';
 
 /** A stored call record, as the service and the renderer see it. */
@@ -42,6 +42,16 @@ export interface Cdr {
   marketing: MarketingIds;
   /** What the partner reported of the call afterwards; null until it does. */
   outcome: CdrOutcome | null;
+  /** The provider's STIR/SHAKEN verification (docs/spam.md); null when none was sent. */
+  stirVerstat: string | null;
+  /** 0–100; null for records stored before spam scoring. */
+  spamScore: number | null;
+  /** Stable reason codes (docs/spam.md, Scoring); empty when nothing counted. */
+  spamReasons: SpamReason[];
+  /** Judged spam, or marked so by the partner: earns nothing, notifies no missed call. */
+  spam: boolean;
+  /** The partner's own mark; null when never marked. */
+  spamMarked: boolean | null;
   hasRecording: boolean;
   timestamp: Date;
 }
@@ -71,6 +81,8 @@ export interface DialledNumber {
   country: CountryCode;
   kind: NumberKind;
   heldUntil: Date | null;
+  /** The partner's spam threshold (docs/spam.md); absent: DEFAULT_SPAM_THRESHOLD. */
+  spamThreshold?: number;
 }
 
 /** The source a call is attributed to, with what the record copies from it. */

@@ -525,6 +525,10 @@ describe('call records', () => {
         'outcome_currency',
         'outcome_note',
         'outcome_modified',
+        'stir_verstat',
+        'spam_score',
+        'spam_reasons',
+        'spam',
       ]);
     });
 

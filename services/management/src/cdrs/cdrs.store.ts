@@ -1,4 +1,10 @@
-import { canonicalAmount, type AttributionKind, type OutcomeStatus } from '@trackline/domain';
+import {
+  canonicalAmount,
+  readSpamReasons,
+  renderSpamReasons,
+  type AttributionKind,
+  type OutcomeStatus,
+} from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import type { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import type { CustomerCallRecords } from '../customers/customer-call-records';
@@ -26,6 +32,14 @@ export interface CdrWriteStore {
   nearestLeadAt(campaignId: string, anum: string, at: Date, withinSeconds?: number): Promise<Date | null>;
   /** Null when the partner has a record with this call_id already (a concurrent twin won). */
   insert(cdr: NewCdr): Promise<Cdr | null>;
+  /** The record, locked until the transaction ends (a re-mark); null when not the partner's. */
+  lockById(partnerId: string, id: string): Promise<Cdr | null>;
+  /** A partner's re-mark (docs/spam.md, Re-marking a call); the record as stored. */
+  updateSpam(
+    partnerId: string,
+    id: string,
+    change: { spam: boolean; spamMarked: boolean; commission: string | null },
+  ): Promise<Cdr>;
   /**
    * Holds a key-share lock on the customer until the transaction ends, so a concurrent DELETE of it
    * waits and then sees this record (docs/cdrs.md, "Deleting a customer"). False when it is gone.
@@ -55,6 +69,7 @@ export const CDR_COLUMNS = `
   "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "attribution", "bound_seconds",
   "gclid", "gbraid", "wbraid", "ga_client_id", "ga_session_id", "outcome_status",
   "outcome_value"::text AS "outcome_value", "outcome_currency", "outcome_note", "outcome_at",
+  "stir_verstat", "spam_score", "spam_reasons", "spam", "spam_marked",
   ("recording" IS NOT NULL) AS "has_recording", "timestamp"`;
 
 type Row = Record<string, unknown>;
@@ -168,6 +183,31 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return rows[0] === undefined ? null : toCdr(rows[0]);
   }
 
+  async lockById(partnerId: string, id: string): Promise<Cdr | null> {
+    const rows: Row[] = await this.manager.query(
+      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "partner_id" = $1 AND "id" = $2 FOR UPDATE`,
+      [partnerId, id],
+    );
+    return rows[0] === undefined ? null : toCdr(rows[0]);
+  }
+
+  async updateSpam(
+    partnerId: string,
+    id: string,
+    change: { spam: boolean; spamMarked: boolean; commission: string | null },
+  ): Promise<Cdr> {
+    const rows: Row[] = await this.manager.query(
+      `WITH "changed" AS (
+         UPDATE "cdrs" SET "spam" = $3, "spam_marked" = $4, "commission" = $5::numeric
+          WHERE "partner_id" = $1 AND "id" = $2
+          RETURNING ${CDR_COLUMNS})
+       SELECT * FROM "changed"`,
+      [partnerId, id, change.spam, change.spamMarked, change.commission],
+    );
+    if (rows[0] === undefined) throw new Error(`call record ${id} vanished while locked`);
+    return toCdr(rows[0]);
+  }
+
   async lockCaller(campaignId: string, anum: string): Promise<void> {
     // Two 32-bit halves of one hash: the lock space is shared with other advisory-lock users.
     await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('cdr-lead'), hashtext($1))`, [
@@ -221,12 +261,12 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
          "anum_ndc_name", "quarantined", "commission", "media", "class", "expire", "publisher_id", "cli_id",
          "order_id", "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "recording",
          "timestamp", "attribution", "bound_seconds", "gclid", "gbraid", "wbraid", "ga_client_id",
-         "ga_session_id")
+         "ga_session_id", "stir_verstat", "spam_score", "spam_reasons", "spam", "spam_marked")
        OVERRIDING SYSTEM VALUE
        SELECT "cdr_id", $1, $2::bigint, $3::bigint, $4, $5::bigint, $6::bigint, $7::uuid, $8::timestamptz,
          $9::integer, $10, $11, $12, $13::boolean, $14::boolean, $15, $16::boolean, $17::numeric, $18, $19,
          $20::timestamptz, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29::bytea, $30::timestamptz,
-         $31, $32::integer, $33, $34, $35, $36, $37
+         $31, $32::integer, $33, $34, $35, $36, $37, $38, $39::smallint, $40, $41::boolean, $42::boolean
          FROM "claimed"
        RETURNING ${CDR_COLUMNS}`,
       [
@@ -267,6 +307,11 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
         cdr.marketing.wbraid,
         cdr.marketing.gaClientId,
         cdr.marketing.gaSessionId,
+        cdr.stirVerstat,
+        cdr.spamScore,
+        renderSpamReasons(cdr.spamReasons),
+        cdr.spam,
+        cdr.spamMarked,
       ],
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
@@ -385,6 +430,11 @@ export function toCdr(row: Row): Cdr {
       gaSessionId: (row.ga_session_id as string | null) ?? null,
     },
     outcome: toOutcome(row),
+    stirVerstat: (row.stir_verstat as string | null) ?? null,
+    spamScore: (row.spam_score as number | null) ?? null,
+    spamReasons: readSpamReasons((row.spam_reasons as string | null) ?? null),
+    spam: (row.spam as boolean | null) ?? false,
+    spamMarked: (row.spam_marked as boolean | null) ?? null,
     hasRecording: row.has_recording as boolean,
     timestamp: row.timestamp as Date,
   };

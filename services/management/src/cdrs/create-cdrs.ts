@@ -4,6 +4,7 @@ import { countedIngestion, countOutcomes, type IngestCounter } from '../metrics/
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { CallAttributionReader } from './call-attribution.reader';
 import { CdrIngestionService, type CdrIngestion, type CdrWriteStores } from './cdr-ingestion.service';
+import type { CallerHistory } from './cdr-spam';
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';
 import type { TypeormCdrsStore } from './cdrs.store';
@@ -20,6 +21,8 @@ export interface CdrFeatureDeps {
   attributions: CallAttributionReader;
   /** Which partners subscribed to which events. */
   webhooks: WebhookSubscriptions;
+  /** The callers' recent calls and marks, which spam scoring reads and feeds (docs/spam.md). */
+  callerHistory: CallerHistory;
   /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
   telephonyToken: string | undefined;
   /** `trackline_cdrs_ingested_total` (docs/operations.md): every record's outcome is counted. */
@@ -47,7 +50,7 @@ export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
     page: (query) => replica.page(query),
   });
   const ingestion = countedIngestion(
-    new CdrIngestionService(deps.writes, primary, deps.attributions, deps.webhooks),
+    new CdrIngestionService(deps.writes, primary, deps.attributions, deps.webhooks, deps.callerHistory),
     metrics,
   );
   return {

@@ -5,6 +5,7 @@ import { recordAttribution } from './cdr-attribution';
 import type { PricedCall } from './cdr-commission';
 import type { CdrCustomer } from './cdr-customer';
 import type { CdrInput } from './cdr-input';
+import type { SpamJudgement } from './cdr-spam';
 
 /** What ingestion decided about a call, with the call: everything its record holds. */
 export interface DecidedCall {
@@ -16,12 +17,13 @@ export interface DecidedCall {
   heldBack: boolean;
   attribution: CallAttribution | null;
   priced: PricedCall;
+  judged: SpamJudgement;
   now: Date;
 }
 
 /** The one mapping from an ingested call to the record stored. */
 export function newCdr(decided: DecidedCall): NewCdr {
-  const { call, dialled, customer, source, heldBack, attribution, priced, now } = decided;
+  const { call, dialled, customer, source, heldBack, attribution, priced, judged, now } = decided;
   return {
     callId: call.callId,
     partnerId: dialled.partnerId,
@@ -55,6 +57,8 @@ export function newCdr(decided: DecidedCall): NewCdr {
     parameters: storableParameters(attribution?.parameters ?? null),
     ...recordAttribution(dialled, source, attribution),
     marketing: marketingIdsOf(attribution?.parameters),
+    ...judged,
+    spamMarked: null,
     recording: call.recording,
     timestamp: now,
   };

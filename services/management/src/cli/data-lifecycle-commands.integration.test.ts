@@ -175,6 +175,7 @@ describe('data lifecycle commands', () => {
         '  webhook deliveries redacted:  1',
         '  call attributions deleted:    3',
         '  provider calls masked:        1',
+        '  spam list and history erased: 0',
       ],
       err: [],
     });
@@ -234,6 +235,7 @@ describe('data lifecycle commands', () => {
       '  webhook deliveries redacted:  0',
       '  call attributions deleted:    0',
       '  provider calls masked:        0',
+      '  spam list and history erased: 0',
     ]);
 
     expect((await cli('privacy:erase', '--partner', 'nobody', '--caller', CALLER)).err).toEqual([

@@ -51,7 +51,7 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
     .command('privacy:erase')
     .description(
       "remove a caller's number from a partner's call records (masked), recordings, notifications, " +
-        'webhook deliveries, call attributions and provider calls; safe to run again',
+        'webhook deliveries, call attributions, provider calls, spam lists and history; safe to run again',
     )
     .requiredOption('--partner <advId>', 'partner name')
     .requiredOption('--caller <number>', "the caller's number, E.164 or national in the partner's country")
@@ -67,6 +67,7 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
         context.output.out(`  webhook deliveries redacted:  ${report.webhookDeliveriesRedacted}`);
         context.output.out(`  call attributions deleted:    ${report.attributionsDeleted}`);
         context.output.out(`  provider calls masked:        ${report.providerCallsMasked}`);
+        context.output.out(`  spam list and history erased: ${report.spamEntriesErased}`);
       });
     });
 }

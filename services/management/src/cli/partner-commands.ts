@@ -56,6 +56,14 @@ function addSettingsOptions(command: Command, required: boolean): Command {
     .option(
       '--pool-exhausted-share <share>',
       'recycled share of an hour that raises pool.exhausted (above 0, at most 1; default 0.05)',
+    )
+    .option(
+      '--spam-policy <policy>',
+      'what the voice webhook does with a call judged spam: allow, challenge, voicemail or reject (default allow)',
+    )
+    .option(
+      '--spam-threshold <score>',
+      'the spam score (0-100) from which a call is judged spam (default 70)',
     );
 }
 
@@ -77,6 +85,8 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     rateLimitPerMinute: options.rateLimitPerMinute,
     targetOverflow: options.targetOverflow,
     poolExhaustedShare: options.poolExhaustedShare,
+    spamPolicy: options.spamPolicy,
+    spamThreshold: options.spamThreshold,
   };
 }
 

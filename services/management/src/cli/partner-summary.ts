@@ -38,6 +38,7 @@ export function describePartner(partner: Partner): string[] {
     `  rate limit:      ${describeRateLimit(partner.rateLimitPerMinute)}`,
     `  target overflow: ${partner.pool.targetOverflow}`,
     `  pool exhausted:  ${partner.pool.exhaustedShare} recycled share`,
+    `  spam policy:     ${partner.spam.policy} from score ${partner.spam.threshold}`,
   ];
 }
 

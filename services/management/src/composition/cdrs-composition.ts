@@ -1,3 +1,4 @@
+import { CallerHistoryStore, type CallerHistoryRedis } from '@trackline/contracts';
 import type { DataSource } from 'typeorm';
 import { RedisCallAttributionReader, type AttributionRedis } from '../cdrs/call-attribution.reader';
 import type { CdrWriteStores } from '../cdrs/cdr-ingestion.service';
@@ -11,8 +12,8 @@ export interface CdrConnections {
   dataSource: DataSource;
   /** The read replica's pool (docs/operations.md, Read replica); the primary when not configured. */
   readDataSource?: DataSource;
-  /** The Redis replacement writes attributions to, and its key prefix. */
-  redis: AttributionRedis;
+  /** The Redis replacement writes attributions and callers' histories to, and its key prefix. */
+  redis: AttributionRedis & CallerHistoryRedis;
   keyPrefix: string;
   /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
   telephonyToken: string | undefined;
@@ -48,6 +49,7 @@ export function composeCdrFeature(connections: CdrConnections): CdrFeature {
     replica: readDataSource === dataSource ? main.cdrs : cdrsStoreOn(readDataSource.manager),
     attributions: new RedisCallAttributionReader(connections.redis, connections.keyPrefix),
     webhooks: main.webhooks,
+    callerHistory: new CallerHistoryStore(connections.redis, connections.keyPrefix),
     telephonyToken: connections.telephonyToken,
     metrics: connections.metrics,
   });

@@ -8,6 +8,7 @@ import { storesOn } from './stores-on-manager';
 import { DataLifecycleJob, type DataLifecycleObserver } from '../data-lifecycle/data-lifecycle.job';
 import { DataLifecycleRunsStore } from '../data-lifecycle/data-lifecycle-runs.store';
 import { DataLifecycleService } from '../data-lifecycle/data-lifecycle.service';
+import { SpamPrivacyEraser } from '../spam/spam-privacy.eraser';
 import { TwilioCallsPrivacyStore } from '../telephony/twilio/twilio-calls-privacy.store';
 import { WebhookDeliveriesPrivacyStore } from '../webhooks/webhook-deliveries-privacy.store';
 import { PrivacyErasureService } from '../data-lifecycle/privacy-erasure.service';
@@ -54,5 +55,6 @@ export function createPrivacyErasure(
     attributions: new RedisCallAttributionEraser(redis, keyPrefix),
     trackingNumbers: stores.numberHoldBacks,
     providerCalls: new TwilioCallsPrivacyStore(dataSource),
+    spam: new SpamPrivacyEraser(dataSource.manager, redis, keyPrefix),
   });
 }

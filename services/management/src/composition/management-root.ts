@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
 import { composeCdrFeature } from './cdrs-composition';
 import type { CdrFeature } from '../cdrs/create-cdrs';
+import { composeSpamFeature } from './spam-composition';
 import type { ManagementConfig } from '../config/management-config';
 import { RedisSentCustomersRecord } from '../customer-events/sent-customers.record';
 import { ManagementMetrics } from '../metrics/management-metrics';
@@ -125,6 +126,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     ...pingRoutes(),
     ...createManagementRoutes(core.services),
     ...cdrs.routes,
+    ...composeSpamFeature({ dataSource, redis, keyPrefix: config.redis.keyPrefix }).routes,
     // The switch's endpoints (bearer token) and the provider's callbacks (signature).
     ...cdrs.switchRoutes,
     ...telephonyRoutes({ greetings: core.services.greetings, token: config.telephonyToken }),

@@ -6,6 +6,7 @@ import { TypeormCdrOutcomesStore } from '../cdrs/cdr-outcomes.store';
 import { TypeormConversionOutboxStore } from '../conversions/conversion-outbox.store';
 import { conversionQueue, type ConversionQueue } from '../conversions/conversion-queue';
 import { TypeormIntegrationsStore } from '../integrations/integrations.store';
+import { TypeormSpamListsStore } from '../spam/spam-lists.store';
 import { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
 import { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
 import { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
@@ -49,6 +50,8 @@ export interface StoresOnManager {
   conversionOutbox: TypeormConversionOutboxStore;
   /** Conversions queued in this manager's transaction. */
   conversions: ConversionQueue;
+  /** The partners' block and allow lists (docs/spam.md). */
+  spamLists: TypeormSpamListsStore;
 }
 
 /** The CDR store with the readers of the features a record points at, on one manager. */
@@ -96,5 +99,6 @@ export function storesOn(manager: EntityManager): StoresOnManager {
     integrations,
     conversionOutbox,
     conversions: conversionQueue({ integrations, outbox: conversionOutbox }),
+    spamLists: new TypeormSpamListsStore(manager),
   };
 }

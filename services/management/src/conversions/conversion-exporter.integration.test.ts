@@ -102,6 +102,11 @@ describe('the conversion exporter', () => {
       attribution: null,
       boundSeconds: null,
       marketing: marketingIdsOf(parameters),
+      stirVerstat: null,
+      spamScore: 0,
+      spamReasons: [],
+      spam: false,
+      spamMarked: null,
       recording: null,
       timestamp: start,
     });

@@ -29,6 +29,8 @@ export interface PrivacyErasureDeps {
   attributions: {
     erase(advId: string, anums: readonly string[], callIds: readonly string[]): Promise<number>;
   };
+  /** The partner's spam lists and the caller's history (docs/spam.md). */
+  spam: { erase(partnerId: string, advId: string, anums: readonly string[]): Promise<number> };
   /** The partner's tracking numbers: the provider calls to them are the partner's. */
   trackingNumbers: { holdBacks(partnerId: string): Promise<Map<string, Date | null>> };
   providerCalls: {
@@ -50,11 +52,13 @@ export interface ErasureReport {
   webhookDeliveriesRedacted: number;
   attributionsDeleted: number;
   providerCallsMasked: number;
+  /** Block/allow list entries and caller-history keys. */
+  spamEntriesErased: number;
 }
 
 /**
  * `privacy:erase` (docs/privacy.md): one caller's number out of a partner's records, recordings,
- * notifications, webhook deliveries, call attributions and provider calls. Safe to repeat: a second
+ * notifications, webhook deliveries, call attributions, provider calls, spam lists and history. Safe to repeat: a second
  * run finds nothing left and changes nothing. The records are masked last, so a run that fails
  * half-way still finds them next time and finishes the rest.
  */
@@ -85,6 +89,7 @@ export class PrivacyErasureService {
       anums,
       masked,
     );
+    const spamEntriesErased = await this.deps.spam.erase(partner.id, partner.name, anums);
     const erased = await this.deps.cdrs.eraseCaller(partner.id, anums, masked);
     // A call of theirs stored meanwhile.
     const known = new Set(found.cdrIds);
@@ -105,6 +110,7 @@ export class PrivacyErasureService {
       webhookDeliveriesRedacted,
       attributionsDeleted,
       providerCallsMasked,
+      spamEntriesErased,
     };
   }
 

@@ -41,6 +41,8 @@ import { PoolTelemetry1795530000001 } from './migrations/1795530000001-PoolTelem
 import { Conversions1795550000001 } from './migrations/1795550000001-Conversions';
 import { PartnerIntegrationEntity } from '../integrations/partner-integration.entity';
 import { ConversionOutboxEntity } from '../conversions/conversion-outbox.entity';
+import { Spam1795540000001 } from './migrations/1795540000001-Spam';
+import { SpamNumberEntity } from '../spam/spam-number.entity';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
 
@@ -67,6 +69,7 @@ export const ENTITIES = [
   PoolTelemetryHourEntity,
   PartnerIntegrationEntity,
   ConversionOutboxEntity,
+  SpamNumberEntity,
 ];
 export const MIGRATIONS = [
   CreatePartners1795262700000,
@@ -92,6 +95,7 @@ export const MIGRATIONS = [
   PartnerRateLimit1795520000001,
   PoolTelemetry1795530000001,
   Conversions1795550000001,
+  Spam1795540000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

@@ -197,6 +197,11 @@ function newCdr(partnerId: string, callId: string, start: Date): Parameters<Type
     attribution: null,
     boundSeconds: null,
     marketing: marketingIdsOf(null),
+    stirVerstat: null,
+    spamScore: 0,
+    spamReasons: [],
+    spam: false,
+    spamMarked: null,
     recording: null,
     timestamp: start,
   };

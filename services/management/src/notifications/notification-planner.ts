@@ -14,6 +14,8 @@ export interface NotifiableCdr {
   hasRecording: boolean;
   /** MIME type of the stored recording; audio/wav when the switch did not say. */
   recordingContentType?: string;
+  /** Judged spam (docs/spam.md): a robocall is no missed customer. */
+  spam?: boolean;
 }
 
 /** The source the call came in on (its notification settings). */
@@ -46,7 +48,7 @@ export function planNotifications(input: {
 }): NotificationToSend[] {
   const { cdr, source } = input;
   const isNewVoicemail = cdr.voicemail && cdr.hasRecording;
-  const isMissed = !cdr.answered && !isNewVoicemail;
+  const isMissed = !cdr.answered && !isNewVoicemail && cdr.spam !== true;
   const when = formatUtcTimestamp(cdr.start);
   const planned: NotificationToSend[] = [];
 

@@ -14,7 +14,8 @@ export class SqlDialledNumbersReader {
   async findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>> {
     if (e164s.length === 0) return new Map();
     const rows: Row[] = await this.manager.query(
-      `SELECT t."e164", t."partner_id"::text AS "partner_id", p."name", p."time_zone", p."country", t."kind", t."held_until"
+      `SELECT t."e164", t."partner_id"::text AS "partner_id", p."name", p."time_zone", p."country", t."kind", t."held_until",
+              p."spam_threshold"
          FROM "tracking_numbers" t JOIN "partners" p ON p."id" = t."partner_id"
         WHERE t."e164" = ANY($1::varchar[])`,
       [e164s],
@@ -29,6 +30,7 @@ export class SqlDialledNumbersReader {
           country: row.country as CountryCode,
           kind: row.kind as DialledNumber['kind'],
           heldUntil: (row.held_until as Date | null) ?? null,
+          spamThreshold: row.spam_threshold as number,
         },
       ]),
     );

@@ -1,6 +1,6 @@
 import { ValidationError } from '@trackline/domain';
 import type { CustomFieldEntity } from './partner-custom-field.entity';
-import { DEFAULT_POOL_SIZING, type Partner, type PartnerValues } from './partner';
+import { DEFAULT_POOL_SIZING, DEFAULT_SPAM_SETTINGS, type Partner, type PartnerValues } from './partner';
 import type { PartnersStore } from './partners.store';
 
 /** In-memory PartnersStore for unit tests; enforces the same uniqueness as the database. */
@@ -18,6 +18,7 @@ export class FakePartnersStore implements PartnersStore {
       calls: structuredClone(values.calls) ?? { ringTimeoutSeconds: null, screenCalls: false },
       rateLimitPerMinute: values.rateLimitPerMinute ?? null,
       pool: structuredClone(values.pool) ?? { ...DEFAULT_POOL_SIZING },
+      spam: structuredClone(values.spam) ?? { ...DEFAULT_SPAM_SETTINGS },
       id: String(this.nextId++),
       customFields: { customer: [], source: [] },
       created: now,

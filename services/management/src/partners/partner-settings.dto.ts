@@ -1,10 +1,13 @@
 import {
   isCountryCode,
+  isSpamPolicy,
   isValidTimeZone,
   normalizePhoneNumber,
   parseFlag,
+  SPAM_POLICIES,
   ValidationError,
   type CountryCode,
+  type SpamPolicy,
 } from '@trackline/domain';
 import { RING_TIMEOUT_RANGE } from '@trackline/contracts';
 import { requiredOn, type DtoMode, type Presence } from '../validation/field-rules';
@@ -150,6 +153,19 @@ export function parseShare(field: string, value: string): number {
   return number;
 }
 
+function parseSpamPolicy(value: string): SpamPolicy {
+  if (!isSpamPolicy(value))
+    throw new ValidationError('spam-policy', `must be one of ${SPAM_POLICIES.join(', ')}`);
+  return value;
+}
+
+/** A whole score 0–100 (docs/spam.md). Exported: the partner API's `spam_threshold` follows the same rule. */
+export function parseSpamThreshold(field: string, value: string): number {
+  if (!/^\d{1,3}$/.test(value) || Number(value) > 100)
+    throw new ValidationError(field, 'must be a whole number from 0 to 100');
+  return Number(value);
+}
+
 function parseTargetOverflow(value: string): number {
   return parseShare('target-overflow', value);
 }
@@ -190,6 +206,10 @@ export interface PartnerSettingsInput {
   targetOverflow?: string;
   /** A decimal in (0, 1], e.g. "0.05". */
   poolExhaustedShare?: string;
+  /** allow, challenge, voicemail or reject. */
+  spamPolicy?: string;
+  /** A whole number 0–100. */
+  spamThreshold?: string;
 }
 
 /** The settings after their checks; a key is present when the setting was given. */
@@ -212,6 +232,8 @@ export interface PartnerSettings {
   rateLimitPerMinute?: number | null;
   targetOverflow?: number;
   poolExhaustedShare?: number;
+  spamPolicy?: SpamPolicy;
+  spamThreshold?: number;
 }
 
 /** An option's value as commander gives it: text, checked by the setting's own rule. */
@@ -253,6 +275,10 @@ function partnerSettingsSchema(mode: DtoMode): FieldSchema<PartnerSettings> {
     rateLimitPerMinute: setting('rate-limit-per-minute', 'optional', parseRateLimitPerMinute),
     targetOverflow: setting('target-overflow', 'optional', parseTargetOverflow),
     poolExhaustedShare: setting('pool-exhausted-share', 'optional', parsePoolExhaustedShare),
+    spamPolicy: setting('spam-policy', 'optional', parseSpamPolicy),
+    spamThreshold: setting('spam-threshold', 'optional', (value) =>
+      parseSpamThreshold('spam-threshold', value),
+    ),
   };
 }
 

@@ -22,6 +22,8 @@ export type OnExhausted = (typeof ON_EXHAUSTED_CHOICES)[number];
 @Check('CHK_partners_rate_limit_per_minute', `"rate_limit_per_minute" BETWEEN 0 AND 1000000`)
 @Check('CHK_partners_target_overflow', `"target_overflow" > 0 AND "target_overflow" <= 1`)
 @Check('CHK_partners_pool_exhausted_share', `"pool_exhausted_share" > 0 AND "pool_exhausted_share" <= 1`)
+@Check('CHK_partners_spam_policy', `"spam_policy" IN ('allow', 'challenge', 'voicemail', 'reject')`)
+@Check('CHK_partners_spam_threshold', `"spam_threshold" BETWEEN 0 AND 100`)
 export class PartnerEntity {
   /** bigint comes back from pg as a decimal string, which is what the API shows. */
   @PrimaryGeneratedColumn('identity', {
@@ -96,6 +98,14 @@ export class PartnerEntity {
   /** An hour whose recycled share passes this raises `pool.exhausted` (docs/pool-sizing.md); a decimal string. */
   @Column({ name: 'pool_exhausted_share', type: 'numeric', precision: 5, scale: 4, default: () => '0.05' })
   poolExhaustedShare!: string;
+
+  /** What the voice webhook does with calls judged spam (docs/spam.md): a SpamPolicy of the domain. */
+  @Column({ name: 'spam_policy', type: 'varchar', length: 16, default: 'allow' })
+  spamPolicy!: string;
+
+  /** The score (0–100) from which a call is judged spam (docs/spam.md). */
+  @Column({ name: 'spam_threshold', type: 'smallint', default: 70 })
+  spamThreshold!: number;
 
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;

@@ -1,4 +1,4 @@
-import type { CountryCode } from '@trackline/domain';
+import { DEFAULT_SPAM_THRESHOLD, type CountryCode, type SpamPolicy } from '@trackline/domain';
 import type { CustomFieldEntity } from './partner-custom-field.entity';
 import type { OnExhausted } from './partner.entity';
 
@@ -31,6 +31,15 @@ export interface PoolSizingSettings {
 
 export const DEFAULT_POOL_SIZING: PoolSizingSettings = { targetOverflow: 0.01, exhaustedShare: 0.05 };
 
+/** What the voice webhook does with calls judged spam, and from which score (docs/spam.md). */
+export interface SpamSettings {
+  policy: SpamPolicy;
+  /** 0–100. */
+  threshold: number;
+}
+
+export const DEFAULT_SPAM_SETTINGS: SpamSettings = { policy: 'allow', threshold: DEFAULT_SPAM_THRESHOLD };
+
 /** A partner as services see it (the store maps rows to this). */
 export interface Partner {
   id: string;
@@ -57,6 +66,7 @@ export interface Partner {
    */
   rateLimitPerMinute: number | null;
   pool: PoolSizingSettings;
+  spam: SpamSettings;
   customFields: Record<CustomFieldEntity, string[]>;
   created: Date;
   modified: Date;
@@ -65,7 +75,7 @@ export interface Partner {
 /** What a store writes; ids, custom fields and timestamps are the store's business. */
 export type PartnerValues = Omit<
   Partner,
-  'id' | 'customFields' | 'created' | 'modified' | 'calls' | 'rateLimitPerMinute' | 'pool'
+  'id' | 'customFields' | 'created' | 'modified' | 'calls' | 'rateLimitPerMinute' | 'pool' | 'spam'
 > & {
   /** Left out: the column defaults (ring timeout from the service, no screening). */
   calls?: CallSettings;
@@ -73,4 +83,6 @@ export type PartnerValues = Omit<
   rateLimitPerMinute?: number | null;
   /** Left out: the column defaults (`DEFAULT_POOL_SIZING`). */
   pool?: PoolSizingSettings;
+  /** Left out: the column defaults (`DEFAULT_SPAM_SETTINGS`). */
+  spam?: SpamSettings;
 };

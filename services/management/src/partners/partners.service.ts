@@ -13,7 +13,7 @@ import {
   SETTING_OPTIONS,
   type PartnerSettingsInput,
 } from './partner-settings.dto';
-import { DEFAULT_POOL_SIZING, type Partner, type PartnerValues } from './partner';
+import { DEFAULT_POOL_SIZING, DEFAULT_SPAM_SETTINGS, type Partner, type PartnerValues } from './partner';
 import type { PartnersStore } from './partners.store';
 
 export interface CreatePartnerInput extends PartnerSettingsInput {
@@ -80,6 +80,10 @@ export class PartnersService implements PartnerDirectory {
         targetOverflow: settings.targetOverflow ?? DEFAULT_POOL_SIZING.targetOverflow,
         exhaustedShare: settings.poolExhaustedShare ?? DEFAULT_POOL_SIZING.exhaustedShare,
       },
+      spam: {
+        policy: settings.spamPolicy ?? DEFAULT_SPAM_SETTINGS.policy,
+        threshold: settings.spamThreshold ?? DEFAULT_SPAM_SETTINGS.threshold,
+      },
     };
     if ((await this.store.findByName(name)) !== null) {
       throw new ValidationError('name', 'is already taken by another partner');
@@ -134,6 +138,12 @@ export class PartnersService implements PartnerDirectory {
       changes.pool = {
         targetOverflow: settings.targetOverflow ?? current.pool.targetOverflow,
         exhaustedShare: settings.poolExhaustedShare ?? current.pool.exhaustedShare,
+      };
+    }
+    if (settings.spamPolicy !== undefined || settings.spamThreshold !== undefined) {
+      changes.spam = {
+        policy: settings.spamPolicy ?? current.spam.policy,
+        threshold: settings.spamThreshold ?? current.spam.threshold,
       };
     }
     const changed = (Object.keys(SETTING_OPTIONS) as Array<keyof typeof SETTING_OPTIONS>)

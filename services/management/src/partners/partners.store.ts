@@ -1,4 +1,4 @@
-import { ValidationError, type CountryCode } from '@trackline/domain';
+import { ValidationError, type CountryCode, type SpamPolicy } from '@trackline/domain';
 import { In, type EntityManager } from 'typeorm';
 import { isUniqueViolation, pgFailureOf } from '../db/pg-errors';
 import { PartnerCustomFieldEntity, type CustomFieldEntity } from './partner-custom-field.entity';
@@ -175,6 +175,8 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     rateLimitPerMinute: values.rateLimitPerMinute,
     targetOverflow: values.pool === undefined ? undefined : String(values.pool.targetOverflow),
     poolExhaustedShare: values.pool === undefined ? undefined : String(values.pool.exhaustedShare),
+    spamPolicy: values.spam?.policy,
+    spamThreshold: values.spam?.threshold,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -203,6 +205,8 @@ function toPartner(row: PartnerEntity, fields: PartnerCustomFieldEntity[]): Part
     anumMaskAfterDays: row.anumMaskAfterDays,
     rateLimitPerMinute: row.rateLimitPerMinute ?? null,
     pool: { targetOverflow: Number(row.targetOverflow), exhaustedShare: Number(row.poolExhaustedShare) },
+    // Only the service writes the policy, after checking it is one of the domain's.
+    spam: { policy: row.spamPolicy as SpamPolicy, threshold: row.spamThreshold },
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),

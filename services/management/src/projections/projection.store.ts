@@ -6,6 +6,7 @@ import type { TypeormNumbersStore } from '../numbers/numbers.store';
 import type { Partner } from '../partners/partner';
 import type { TypeormPartnersStore } from '../partners/partners.store';
 import type { TypeormSourcesStore } from '../sources/sources.store';
+import type { TypeormSpamListsStore } from '../spam/spam-lists.store';
 import { projectSourceRoutes, type SourceRouteRow } from './source-route-rows';
 
 export interface PartnerProjectionReader {
@@ -31,6 +32,7 @@ export interface ProjectionSourceStores {
   numberHoldBacks: Pick<NumberHoldBacks, 'holdBacks'>;
   sources: Pick<TypeormSourcesStore, 'routeCandidates'>;
   campaigns: Pick<TypeormCampaignsStore, 'openCampaignVoicemail'>;
+  spamLists: Pick<TypeormSpamListsStore, 'all'>;
 }
 
 /**
@@ -102,6 +104,8 @@ class OwnersProjectionReader implements PartnerProjectionReader {
       sources,
       // Every number of the inventory is another's number on no page: the static ones no source holds too.
       freeStaticNumbers: [...holdBacks.keys()].filter((e164) => !held.has(e164)).sort(),
+      // A rebuild after Redis lost data restores the lists the voice webhook reads.
+      spamLists: await this.stores.spamLists.all(partnerId),
     };
   }
 }
@@ -118,5 +122,7 @@ function toPartnerConfig(partner: Partner): PartnerConfig {
     fallbackNumber: partner.dni.fallbackNumber,
     ringTimeoutSeconds: partner.calls.ringTimeoutSeconds,
     screenCalls: partner.calls.screenCalls,
+    spamPolicy: partner.spam.policy,
+    spamThreshold: partner.spam.threshold,
   };
 }

@@ -1,4 +1,4 @@
-import { formatUtcTimestamp, renderFlag } from '@trackline/domain';
+import { formatUtcTimestamp, renderFlag, renderSpamReasons } from '@trackline/domain';
 import { stringify } from 'csv-stringify/sync';
 import type { Cdr } from '../cdrs/cdr';
 import { toCdrRecord } from '../cdrs/cdr-record';
@@ -17,6 +17,9 @@ export const CSV_COLUMNS = [
   'commission',
   'attribution',
   'bound_seconds',
+  'stir_verstat',
+  'spam_score',
+  'spam_reasons',
 ] as const;
 
 /**
@@ -46,6 +49,9 @@ export function reportCsv(
       cdr.commission ?? '',
       cdr.attribution ?? '',
       cdr.boundSeconds === null ? '' : String(cdr.boundSeconds),
+      cdr.stirVerstat ?? '',
+      cdr.spamScore === null ? '' : String(cdr.spamScore),
+      renderSpamReasons(cdr.spamReasons),
     ];
   });
   return stringify([[...CSV_COLUMNS], ...rows], { bom: true, record_delimiter: 'windows' });

@@ -43,11 +43,13 @@ describe('CallRoutingService busy / no-answer diversion', () => {
     expect(await stale.service.route(call)).toEqual({
       decision: expect.objectContaining({ action: 'dial', on_busy: null, on_no_answer: null }),
       staleRoute: true,
+      attribution: expect.objectContaining({ callId: call.callId, action: 'dial' }),
     });
     const fresh = serviceFor({ ...sourceRoute({ vmDivertNoanswer: true }), stale: false });
     expect(await fresh.service.route(call)).toEqual({
       decision: expect.objectContaining({ on_busy: null, on_no_answer: 'voicemail' }),
       staleRoute: false,
+      attribution: expect.objectContaining({ callId: call.callId, action: 'dial' }),
     });
   });
 

@@ -24,6 +24,8 @@ export interface RouteCallInput {
   /** The dialled tracking number, E.164. */
   bnum: string;
   at: Date;
+  /** The provider's STIR/SHAKEN verification, kept with the attribution for the record (docs/spam.md). */
+  stirVerstat?: string | null;
 }
 
 /** Where a dialled call goes when its target is busy or does not answer; null: nowhere else. */
@@ -54,6 +56,8 @@ export interface RoutedCall {
    * diversion is unknown and left out (null) until management rebuilds the projections.
    */
   staleRoute: boolean;
+  /** What was stored for the record; null when the number is not one of ours. */
+  attribution: CallAttribution | null;
 }
 
 export class CallRoutingService {
@@ -70,12 +74,12 @@ export class CallRoutingService {
     // index is being rebuilt: then the call is answered 503 and the switch or provider falls back.
     if (entry === null) {
       await assertProjectionsComplete(this.generations);
-      return { decision: { action: 'reject', partner: null }, staleRoute: false };
+      return { decision: { action: 'reject', partner: null }, staleRoute: false, attribution: null };
     }
     const partner = await this.partners.find(entry.advId);
     if (partner === null) {
       await assertProjectionsComplete(this.generations);
-      return { decision: { action: 'reject', partner: entry.advId }, staleRoute: false };
+      return { decision: { action: 'reject', partner: entry.advId }, staleRoute: false, attribution: null };
     }
 
     let decision: RouteDecision;
@@ -112,7 +116,16 @@ export class CallRoutingService {
       });
     }
     await this.store.saveAttribution(attribution);
-    return { decision, staleRoute: source?.stale ?? false };
+    return { decision, staleRoute: source?.stale ?? false, attribution };
+  }
+
+  /**
+   * The provider's voice webhook answered otherwise than routed (a spam policy, docs/spam.md): the
+   * attribution says so, so management waits for a recording of a call sent to voicemail and for no
+   * dial result of a call that was never dialled.
+   */
+  async answeredOtherwise(attribution: CallAttribution, action: 'voicemail' | 'reject'): Promise<void> {
+    await this.store.saveAttribution({ ...attribution, action, target: null });
   }
 }
 
@@ -182,5 +195,6 @@ function attributionOf(
     quarantined,
     kind: attributionKindOf(called),
     boundAt: bound?.binding.boundAt ?? null,
+    ...(input.stirVerstat == null ? {} : { stirVerstat: input.stirVerstat }),
   };
 }

@@ -1,4 +1,4 @@
-import { normalizePhoneNumber, ValidationError } from '@trackline/domain';
+import { normalizePhoneNumber, readStirVerstat, ValidationError } from '@trackline/domain';
 
 /** The form fields of a signed provider webhook (http/provider-signature.ts), by name. */
 type WebhookForm = ReadonlyMap<string, string>;
@@ -65,6 +65,14 @@ export class TwilioParams {
   /** "" when absent; a completed recording's URL is checked against the allowed hosts by the fetcher. */
   recordingUrl(): string {
     return this.form.get('RecordingUrl') ?? '';
+  }
+
+  /**
+   * The STIR/SHAKEN verification (`StirVerstat`, docs/spam.md): sent by Twilio on a US call's voice
+   * webhook, covered by the signature like every POST field; null when absent or unknown.
+   */
+  stirVerstat(): string | null {
+    return readStirVerstat(this.form.get('StirVerstat'));
   }
 
   /** The keys the caller pressed; "" when none. */

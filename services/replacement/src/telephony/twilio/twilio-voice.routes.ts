@@ -1,5 +1,12 @@
-import { dialAnswered, isKeySafeAdvId, readAnum, WITHHELD_CALLER } from '@trackline/contracts';
-import { normalizePhoneNumber, ValidationError } from '@trackline/domain';
+import {
+  canonicalAnum,
+  dialAnswered,
+  isKeySafeAdvId,
+  readAnum,
+  WITHHELD_CALLER,
+  type CallerHistoryStore,
+} from '@trackline/contracts';
+import { normalizePhoneNumber, readStirVerstat, ValidationError } from '@trackline/domain';
 import type { TwilioVoiceConfig } from '../../config/replacement-config';
 import type { BaseRouteContext, ProviderRouteDefinition } from '../../http/route-definition';
 import { withStoreDeadline } from '../../http/store-deadline';
@@ -7,12 +14,14 @@ import type { ReplacementMetrics } from '../../metrics/replacement-metrics';
 import type { PartnerConfigStore } from '../../partners/partner-config.store';
 import type { CallRoutingService } from '../call-routing.service';
 import type { DialOutcomeStore } from './dial-outcome.store';
+import { judgeVoiceCall, type SpamVerdict } from './spam-screening';
 import { CALL_SID_PATTERN, CALL_SID_RULE, requiredField, type WebhookForm } from './twilio-form';
 import {
   connectTwiml,
   decisionTwiml,
   hangupTwiml,
   parseDialQuery,
+  rejectTwiml,
   screenTwiml,
   TWILIO_PATHS,
   voicemailTwiml,
@@ -23,6 +32,8 @@ export interface TwilioVoiceRoutesDeps {
   /** The partner's ring timeout and screening setting. */
   partners: PartnerConfigStore;
   dialOutcomes: DialOutcomeStore;
+  /** The caller's recent history and the partner's spam lists (docs/spam.md). */
+  callerHistory: Pick<CallerHistoryStore, 'noteCall'>;
   config: TwilioVoiceConfig;
   clock: () => number;
   /** Every Redis round trip of one webhook together must finish within this (the 200 ms budget). */
@@ -63,26 +74,53 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
     );
     const caller = readAnum(form.get('From') ?? '');
     const anum = 'anum' in caller ? caller.anum : WITHHELD_CALLER;
+    // Signed with the other POST fields; absent outside the US (docs/spam.md).
+    const stirVerstat = readStirVerstat(form.get('StirVerstat'));
     const now = deps.clock();
-    const { decision, partnerConfig } = await withStoreDeadline(
+    const { decision, partnerConfig, spam } = await withStoreDeadline(
       (async () => {
-        const { decision } = await deps.routing.route({
+        const { decision, attribution } = await deps.routing.route({
           callId,
           anum,
           bnum,
           at: new Date(now),
+          stirVerstat,
         });
         // The routing just read it: from the in-process cache (PARTNER_CONFIG_CACHE_MS).
         const partnerConfig = decision.partner === null ? null : await deps.partners.find(decision.partner);
-        return { decision, partnerConfig };
+        const spam: SpamVerdict | null =
+          partnerConfig === null || decision.action === 'reject'
+            ? null
+            : await judgeVoiceCall(deps.callerHistory, partnerConfig, {
+                anum: canonicalAnum(anum, partnerConfig.country),
+                bnum,
+                stirVerstat,
+                atMs: now,
+              });
+        if (attribution !== null && (spam?.handling === 'reject' || spam?.handling === 'voicemail'))
+          await deps.routing.answeredOtherwise(attribution, spam.handling);
+        return { decision, partnerConfig, spam };
       })(),
       deps.storeDeadlineMs,
     );
     deps.metrics.routeDecision(decision.action);
-    log.info({ callId, action: decision.action, partner: decision.partner }, 'provider call routed');
+    log.info(
+      {
+        callId,
+        action: decision.action,
+        partner: decision.partner,
+        spamScore: spam?.score,
+        spam: spam?.handling,
+      },
+      'provider call routed',
+    );
+    if (spam?.handling === 'reject') return rejectTwiml();
+    if (spam?.handling === 'voicemail')
+      return voicemailTwiml(config, bnum, decision.vm_greeting_id ?? null, now);
     const handling = {
       ringTimeoutSeconds: partnerConfig?.ringTimeoutSeconds ?? config.ringTimeoutSeconds,
-      screenCalls: partnerConfig?.screenCalls === true,
+      // A challenged call is screened: the answering phone must press 1 (docs/telephony.md).
+      screenCalls: partnerConfig?.screenCalls === true || spam?.handling === 'challenge',
     };
     return decisionTwiml(decision, bnum, config, handling, now);
   });
