@@ -1,15 +1,14 @@
 import { NotFoundError, parsePricingConditions, ValidationError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { TypeormCustomersStore } from '../customers/customers.store';
+import { createManagementServices } from '../composition/management-services';
+import { createManagementStores } from '../composition/management-stores';
+import { storesOn } from '../composition/stores-on-manager';
+import type { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
-import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormGreetingsStore } from '../greetings/greetings.store';
-import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
 import type { CampaignValues } from './campaign';
-import type { CampaignSources } from './campaign-references';
-import { CampaignsService } from './campaigns.service';
-import { TypeormCampaignsStore } from './campaigns.store';
+import type { CampaignsService } from './campaigns.service';
+import type { TypeormCampaignsStore } from './campaigns.store';
 import { campaignsStoreCases, campaignValues } from './campaigns.store.cases';
 import { insertTestPartners } from '../test-support/test-partners';
 import {
@@ -17,8 +16,6 @@ import {
   insertTestPricingModel,
   onOwnDatabase,
 } from '../test-support/store-case-fixtures';
-
-const NO_SOURCES: CampaignSources = { sourcesAttached: async () => new Map() };
 
 describe('TypeormCampaignsStore', () => {
   let database: TestDatabase;
@@ -42,21 +39,15 @@ describe('TypeormCampaignsStore', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    store = new TypeormCampaignsStore(dataSource.manager);
-    customers = new TypeormCustomersStore(dataSource.manager);
-    const pricingModels = new TypeormPricingModelsStore(dataSource.manager);
-    const greetings = new TypeormGreetingsStore(dataSource.manager);
-    service = new CampaignsService({
-      campaigns: store,
-      customers,
-      pricingModels,
-      greetings,
-      sources: NO_SOURCES,
-      deletion: typeormUnitOfWork(dataSource, (manager) => ({
-        campaigns: new TypeormCampaignsStore(manager),
-        sources: NO_SOURCES,
-      })),
-    });
+    // The stores and the service as the composition root builds them.
+    const stores = storesOn(dataSource.manager);
+    store = stores.campaigns;
+    customers = stores.customers;
+    const { pricingModels, greetings } = stores;
+    service = createManagementServices(createManagementStores(dataSource), {
+      digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
+      greetingRecordNumber: '+4722000000',
+    }).campaigns;
 
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
     const newCustomer = async (custnr: string) =>
@@ -230,7 +221,7 @@ describe('TypeormCampaignsStore, the cases its fake passes too', () => {
       const [partnerId, otherPartnerId] = await insertTestPartners(manager, 'acme', 'beta');
       let count = 0;
       return {
-        store: new TypeormCampaignsStore(manager),
+        store: storesOn(manager).campaigns,
         partnerId: partnerId!,
         otherPartnerId: otherPartnerId!,
         newCustomer: () => insertTestCustomer(manager, partnerId!, `C-${++count}`),

@@ -2,10 +2,14 @@ import type { Env, Logger, RedisConnection } from '@trackline/platform';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { loadManagementConfig, type ManagementConfig } from '../config/management-config';
+import type { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
+import { createDataLifecycle, createPrivacyErasure } from '../composition/data-lifecycle-composition';
 import { createCliRedis, openMainDatabase } from '../composition/management-connections';
 import { createManagementCore, type ManagementCore } from '../composition/management-root';
 import type { ManagementServices } from '../composition/management-services';
 import { storesOn, type StoresOnManager } from '../composition/stores-on-manager';
+import type { DataLifecycleService } from '../data-lifecycle/data-lifecycle.service';
+import type { PrivacyErasureService } from '../data-lifecycle/privacy-erasure.service';
 import type { ProjectionHealer } from '../projections/projection-healer';
 import type { CliOutput } from './cli-output';
 
@@ -29,8 +33,16 @@ export interface CliContext {
    * the composition root's stores on it.
    */
   withDatabase<T>(work: (dataSource: DataSource, stores: StoresOnManager) => Promise<T>): Promise<T>;
+  /**
+   * Postgres only, with the data lifecycle built on it (docs/privacy.md): the partitions and the
+   * daily job's service, for cdrs:partitions and data-lifecycle:run.
+   */
+  withDataLifecycle<T>(
+    monthsAhead: number,
+    work: (lifecycle: { partitions: CdrPartitionsStore; service: DataLifecycleService }) => Promise<T>,
+  ): Promise<T>;
   /** Postgres and Redis, for privacy:erase (call attributions live in Redis). */
-  withRedisAndDatabase<T>(work: (dataSource: DataSource, redis: RedisConnection) => Promise<T>): Promise<T>;
+  withPrivacyErasure<T>(work: (erasure: PrivacyErasureService) => Promise<T>): Promise<T>;
 }
 
 export function createCliContext(env: Env, output: CliOutput): CliContext {
@@ -41,8 +53,20 @@ export function createCliContext(env: Env, output: CliOutput): CliContext {
     withServices: (work) => withConnections(context.config(), output, ({ core }) => work(core.services)),
     withProjections: (work) =>
       withConnections(context.config(), output, ({ core }) => work(core.projectionHealer)),
-    withRedisAndDatabase: (work) =>
-      withConnections(context.config(), output, ({ dataSource, redis }) => work(dataSource, redis)),
+    withPrivacyErasure: (work) =>
+      withConnections(context.config(), output, ({ dataSource, redis }) =>
+        work(createPrivacyErasure(dataSource, redis, context.config().redis.keyPrefix)),
+      ),
+    withDataLifecycle: (monthsAhead, work) =>
+      context.withDatabase((dataSource) => {
+        const { partitions, service } = createDataLifecycle(dataSource, {
+          monthsAhead,
+          hourUtc: context.config().dataLifecycle.hourUtc,
+          // The CLI prints its own lines; the job's log lines are not the operator's business here.
+          logger: pino({ level: 'silent' }),
+        });
+        return work({ partitions, service });
+      }),
     withDatabase: async (work) => {
       const dataSource = await openMainDatabase(context.config());
       try {

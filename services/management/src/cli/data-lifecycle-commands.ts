@@ -1,7 +1,5 @@
 import { ValidationError } from '@trackline/domain';
 import type { Command } from 'commander';
-import pino from 'pino';
-import { createDataLifecycle, createPrivacyErasure } from '../composition/data-lifecycle-composition';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 import type { CliContext } from './cli-context';
 
@@ -15,8 +13,7 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
     .option('--months-ahead <n>', 'months after the current one (0-24)', '3')
     .action(async (options: { monthsAhead: string }) => {
       const monthsAhead = parseMonthsAhead(options.monthsAhead);
-      await context.withDatabase(async (dataSource) => {
-        const { partitions } = createDataLifecycle(dataSource, lifecycleOptions(context, monthsAhead));
+      await context.withDataLifecycle(monthsAhead, async ({ partitions }) => {
         const ensured = await partitions.ensure(new Date(), monthsAhead);
         for (const name of ensured.created) context.output.out(`Created partition ${name}`);
         if (ensured.created.length === 0) context.output.out('Every month up to then has its partition');
@@ -37,12 +34,8 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
         '(the service runs it once a day by itself)',
     )
     .action(async () => {
-      await context.withDatabase(async (dataSource) => {
-        const config = context.config();
-        const { service } = createDataLifecycle(
-          dataSource,
-          lifecycleOptions(context, config.dataLifecycle.monthsAhead),
-        );
+      const monthsAhead = context.config().dataLifecycle.monthsAhead;
+      await context.withDataLifecycle(monthsAhead, async ({ service }) => {
         for (const line of describeReport(await service.run(new Date()))) context.output.out(line);
       });
     });
@@ -56,8 +49,7 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
     .requiredOption('--partner <advId>', 'partner name')
     .requiredOption('--caller <number>', "the caller's number, E.164 or national in the partner's country")
     .action(async (options: { partner: string; caller: string }) => {
-      await context.withRedisAndDatabase(async (dataSource, redis) => {
-        const erasure = createPrivacyErasure(dataSource, redis, context.config().redis.keyPrefix);
+      await context.withPrivacyErasure(async (erasure) => {
         const report = await erasure.erase(options.partner, options.caller);
         context.output.out(`Erased caller ${report.caller} for partner ${report.partner}:`);
         context.output.out(`  call records masked:          ${report.recordsMasked}`);
@@ -76,11 +68,6 @@ function parseMonthsAhead(value: string): number {
   if (!/^\d{1,2}$/.test(value) || Number(value) > 24)
     throw new ValidationError('months-ahead', 'must be a whole number from 0 to 24');
   return Number(value);
-}
-
-function lifecycleOptions(context: CliContext, monthsAhead: number) {
-  // The CLI prints its own lines; the job's log lines are not the operator's business here.
-  return { monthsAhead, hourUtc: context.config().dataLifecycle.hourUtc, logger: pino({ level: 'silent' }) };
 }
 
 export function describeReport(report: DataLifecycleReport): string[] {

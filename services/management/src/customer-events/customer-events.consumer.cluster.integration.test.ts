@@ -8,11 +8,10 @@ import {
 } from '@trackline/test-harness';
 import { Cluster } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { customerSightingStores } from '../composition/management-stores';
+import { storesOn } from '../composition/stores-on-manager';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormPartnersStore } from '../partners/partners.store';
 import { CustomerEventsConsumer } from './customer-events.consumer';
 import { CustomerEventsService } from './customer-events.service';
 
@@ -45,8 +44,7 @@ describe('CustomerEventsConsumer on Redis Cluster', () => {
   });
 
   it('consumes and reclaims on every partner stream, spread over the masters', async () => {
-    const partners = new TypeormPartnersStore(dataSource.manager);
-    const customers = new TypeormCustomersStore(dataSource.manager);
+    const { partners, customers } = storesOn(dataSource.manager);
     const created = [];
     for (let i = 0; i < PARTNERS; i++) {
       created.push(

@@ -15,12 +15,12 @@ import {
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { Customer } from '../customers/customer';
-import type { CustomersStore } from '../customers/customers.store';
-import { TypeormCustomersStore } from '../customers/customers.store';
+import type { CustomersStore, TypeormCustomersStore } from '../customers/customers.store';
 import { createDataSource } from '../db/data-source';
 import { customerSightingStores } from '../composition/management-stores';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import { TypeormPartnersStore } from '../partners/partners.store';
+import type { TypeormPartnersStore } from '../partners/partners.store';
+import { storesOn } from '../composition/stores-on-manager';
 import {
   CustomerEventsConsumer,
   type CustomerEventsConsumerDeps,
@@ -47,8 +47,7 @@ describe('CustomerEventsConsumer', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    partners = new TypeormPartnersStore(dataSource.manager);
-    customers = new TypeormCustomersStore(dataSource.manager);
+    ({ partners, customers } = storesOn(dataSource.manager));
     testRedis = createTestRedis();
     writer = new Redis(testRedis.url);
   });

@@ -159,7 +159,17 @@ describe('call-bidding flow end to end (seed)', () => {
     return customer;
   }
 
-  it('sets up through the API, hands a visitor a pool number, and sees the visitor’s customer', async () => {
+  // One sequential story in one test: each step needs what the step before left (the partner's
+  // setup, the visitor's session and pool number, the calls priced before the price change), so
+  // they are not separate tests.
+  it('sets up, hands a visitor a pool number, prices calls across a price change, then follows later changes', async () => {
+    await setUpAndHandAVisitorAPoolNumber();
+    await routeIngestAndPriceCallsAcrossAPriceChange();
+    await followLaterChangesAndQuarantineAHeldBackCall();
+  });
+
+  /** Sets up through the API, hands a visitor a pool number, and sees the visitor’s customer. */
+  async function setUpAndHandAVisitorAPoolNumber(): Promise<void> {
     setup = await createBiddingSetup(env.api, 'json', {
       custnr: '5001',
       phonenr: '23 45 67 89',
@@ -207,9 +217,10 @@ describe('call-bidding flow end to end (seed)', () => {
     expect(await customerSeen('D-77', (customer) => customer.name === 'Ola Bil Oslo AS')).toMatchObject({
       email: 'ola@example.no',
     });
-  });
+  }
 
-  it('routes and ingests calls, prices them, and keeps earlier prices after a price change', async () => {
+  /** Routes and ingests calls, prices them, and keeps earlier prices after a price change. */
+  async function routeIngestAndPriceCallsAcrossAPriceChange(): Promise<void> {
     // Before the change: a lead on the static number, a lead on the pool number, a missed call, a short one.
     expect(await placeCall(call('c1', STATIC_NUMBER, '2026-03-02 08:05:00', 45))).toMatchObject({
       commission: '50.00',
@@ -326,9 +337,10 @@ describe('call-bidding flow end to end (seed)', () => {
         record.session_id ?? '',
       ]),
     );
-  });
+  }
 
-  it('follows later changes of the source and the campaign, and quarantines a held-back pool call', async () => {
+  /** Follows later changes of the source and the campaign, and quarantines a held-back pool call. */
+  async function followLaterChangesAndQuarantineAHeldBackCall(): Promise<void> {
     const base = { partner: PARTNER.advId, customer_id: setup.customerId, source_id: setup.sourceId };
     // Weekdays 09:20–10:00 Oslo time to the sales desk: 08:25Z is 09:25 local, inside the session.
     const altNumbers =
@@ -418,5 +430,5 @@ describe('call-bidding flow end to end (seed)', () => {
       status: 200,
       body: { action: 'reject', partner: PARTNER.advId },
     });
-  });
+  }
 });

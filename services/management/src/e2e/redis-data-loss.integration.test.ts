@@ -16,7 +16,10 @@ const POOL_NUMBERS = ['+4791200001', '+4791200002', '+4791200003'];
 const FALLBACK = '+4722000111';
 const PAGE_NUMBER = '+4722334455';
 const REBUILDING = 'Service starting: configuration is being rebuilt, retry shortly';
-/** Generous: the figure that matters is measured and written to docs/operations.md, not asserted. */
+/**
+ * How long to wait for recovery before failing rather than hanging: a guard, not a figure (the one
+ * that matters is measured and written to docs/operations.md, not asserted).
+ */
 const RECOVERY_BOUND_MS = 30_000;
 /** How long Redis stays away before it comes back empty, long enough for reconnect backoff to grow. */
 const OUTAGE_MS = 3_000;
@@ -36,8 +39,6 @@ describe('after Redis comes back without its data', () => {
   let redis: PrivateRedis;
   let env: E2eEnvironment;
   let callCount = 0;
-  /** An Authorization header management accepted before the loss, replayed after it. */
-  let acceptedHeader: string;
 
   beforeAll(async () => {
     redis = await startPrivateRedis('redis-server');
@@ -99,16 +100,19 @@ describe('after Redis comes back without its data', () => {
     expect(acceptable).toContainEqual({ status: answer.status, body: answer.body });
   }
 
-  /** Polls both endpoints until both answer correctly; returns how long that took. */
+  /**
+   * Polls both endpoints until both answer correctly; returns how long that took, for the log line.
+   * Every answer on the way must be "starting" or "unavailable".
+   */
   async function recoveryMs(since: number): Promise<number> {
-    for (;;) {
+    for (const giveUpAt = since + RECOVERY_BOUND_MS; performance.now() < giveUpAt;) {
       const [numbers, call] = await Promise.all([requestNumbers(), routePoolNumber()]);
       if (replaced(numbers) && routed(call)) return performance.now() - since;
       if (!replaced(numbers)) expectStartingOrUnavailable(numbers);
       if (!routed(call)) expectStartingOrUnavailable(call);
-      expect(performance.now() - since).toBeLessThan(RECOVERY_BOUND_MS);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    throw new Error(`routing and replacement still not both correct after ${RECOVERY_BOUND_MS} ms`);
   }
 
   async function expectServingAsBefore(): Promise<void> {
@@ -127,10 +131,10 @@ describe('after Redis comes back without its data', () => {
       headers: authorization === undefined ? {} : { Authorization: authorization },
     });
 
-  it('serves before the loss', async () => {
-    await expectServingAsBefore();
+  /** An Authorization header management accepts once and then refuses as a replay (nc seen). */
+  async function acceptedThenRefusedHeader(): Promise<string> {
     const [challenge] = parseChallenges((await ping()).headers);
-    acceptedHeader = digestAuthorization({
+    const header = digestAuthorization({
       username: PARTNER.username,
       password: PARTNER.password,
       challenge: challenge!,
@@ -138,11 +142,19 @@ describe('after Redis comes back without its data', () => {
       uri: PING,
       nc: 1,
     });
-    expect((await ping(acceptedHeader)).status).toBe(200);
-    expect((await ping(acceptedHeader)).status).toBe(401);
+    expect((await ping(header)).status).toBe(200);
+    expect((await ping(header)).status).toBe(401);
+    return header;
+  }
+
+  it('serves before the loss', async () => {
+    await expectServingAsBefore();
+    await acceptedThenRefusedHeader();
   });
 
   it('recovers by itself after redis-server restarts empty', async () => {
+    // A header accepted before the loss, replayed after it.
+    const acceptedHeader = await acceptedThenRefusedHeader();
     await redis.stop();
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
     redis = await startPrivateRedis('redis-server', redis.port);

@@ -57,6 +57,7 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
     channels: { email?: DeliveryChannel | null; sms?: DeliveryChannel | null },
     settings: Partial<NotificationWorkerSettings> = {},
     source: DataSource = dataSource,
+    clock: () => Date = () => new Date(),
   ): NotificationWorker {
     return new NotificationWorker(
       {
@@ -64,7 +65,7 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
         channels: { email: channels.email ?? null, sms: channels.sms ?? null },
         recordings,
         logger,
-        clock: () => new Date(),
+        clock,
       },
       {
         workerId: `test-${Math.random().toString(36).slice(2)}`,
@@ -245,7 +246,9 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
     const gateway = await startSmsGateway();
     const email = new EmailChannel({ smtpUrl: smtp.url, from: FROM, timeoutMs: 10_000 });
     const smsChannel = new SmsChannel(gateway.url);
-    const leaseMs = 500;
+    // Long, so the rows stay with the dead worker however slow this machine is; the restarted
+    // worker's clock is moved past it instead of the test waiting it out.
+    const leaseMs = 60_000;
     try {
       await store.enqueue(dataSource.manager, [
         ...['940', '941', '942', '943', '944', '945'].map((id) => sms(id)),
@@ -290,10 +293,14 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
 
       // The restarted worker's own lease is long: each of its deliveries is cut off at half its
       // lease, and a machine pausing this process must not turn one delivery into two attempts.
-      const restarted = worker({ email, sms: smsChannel }, { leaseMs: 20_000 });
+      let clockAheadMs = 0;
+      const restarted = worker({ email, sms: smsChannel }, { leaseMs: 20_000 }, dataSource, () => {
+        return new Date(Date.now() + clockAheadMs);
+      });
       // Within the dead worker's lease the rows stay with it.
       expect(await restarted.runOnce()).toBe(0);
-      await sleep(leaseMs + 50);
+      // The restarted worker's time passes the end of the dead worker's lease.
+      clockAheadMs = leaseMs;
       restarted.start();
       await until(allFinal);
       await restarted.stop();

@@ -1,12 +1,12 @@
 import { ForbiddenError, parsePricingConditions } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
-import { TypeormCustomersStore } from '../customers/customers.store';
+import { createManagementServices } from '../composition/management-services';
+import { createManagementStores } from '../composition/management-stores';
+import { storesOn } from '../composition/stores-on-manager';
 import { createDataSource } from '../db/data-source';
-import { typeormUnitOfWork } from '../db/unit-of-work';
-import { PricingModelsService } from './pricing-models.service';
-import { TypeormPricingModelsStore } from './pricing-models.store';
+import type { PricingModelsService } from './pricing-models.service';
+import type { TypeormPricingModelsStore } from './pricing-models.store';
 import { pricingModelValues, pricingModelsStoreCases, SUNDAY } from './pricing-models.store.cases';
 import { insertTestPartners } from '../test-support/test-partners';
 import { onOwnDatabase } from '../test-support/store-case-fixtures';
@@ -26,18 +26,16 @@ describe('TypeormPricingModelsStore', () => {
     database = await createTestDatabase();
     dataSource = createDataSource(database.url);
     await dataSource.initialize();
-    store = new TypeormPricingModelsStore(dataSource.manager);
-    service = new PricingModelsService(
-      store,
-      new TypeormCampaignsStore(dataSource.manager),
-      typeormUnitOfWork(dataSource, (manager) => ({
-        pricingModels: new TypeormPricingModelsStore(manager),
-        users: new TypeormCampaignsStore(manager),
-      })),
-    );
+    // The store and the service as the composition root builds them.
+    const stores = storesOn(dataSource.manager);
+    store = stores.pricingModels;
+    service = createManagementServices(createManagementStores(dataSource), {
+      digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
+      greetingRecordNumber: '+4722000000',
+    }).pricingModels;
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');
     customer = (
-      await new TypeormCustomersStore(dataSource.manager).insert(acme, {
+      await stores.customers.insert(acme, {
         name: 'Kari AS',
         custnr: 'K-1',
         corporateid: null,
@@ -107,7 +105,7 @@ describe('TypeormPricingModelsStore', () => {
 
   it('shows the campaigns using a model and refuses to delete it while one does', async () => {
     const { model } = await service.create(acme, values({ name: 'In use' }));
-    const campaigns = new TypeormCampaignsStore(dataSource.manager);
+    const { campaigns } = storesOn(dataSource.manager);
     const campaign = await campaigns.insert(acme, customer, {
       name: 'Spring',
       pricingModelId: model.id,
@@ -139,7 +137,7 @@ describe('TypeormPricingModelsStore, the cases its fake passes too', () => {
     onOwnDatabase(async ({ manager }) => {
       let partners = 0;
       return {
-        store: new TypeormPricingModelsStore(manager),
+        store: storesOn(manager).pricingModels,
         newPartner: async () => (await insertTestPartners(manager, `case-${++partners}`))[0]!,
       };
     }),
