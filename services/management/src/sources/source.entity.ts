@@ -39,7 +39,10 @@ export interface StoredAltNumber {
 @Index('UQ_sources_open_destnr', ['destnr'], { unique: true, where: `"status" = 'active'` })
 @Check('CHK_sources_status', `"status" IN ('active', 'closed')`)
 @Check('CHK_sources_spam_policy', `"spam_policy" IN ('allow', 'challenge', 'voicemail', 'reject')`)
-@Check('CHK_sources_spam_threshold', `"spam_threshold" BETWEEN 0 AND 100 AND "spam_policy" IS NOT NULL`)
+@Check(
+  'CHK_sources_spam_threshold',
+  `"spam_threshold" IS NULL OR ("spam_threshold" BETWEEN 0 AND 100 AND "spam_policy" IS NOT NULL)`,
+)
 export class SourceEntity {
   @PrimaryGeneratedColumn('identity', {
     type: 'bigint',

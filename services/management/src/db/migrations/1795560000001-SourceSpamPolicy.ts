@@ -13,7 +13,7 @@ export class SourceSpamPolicy1795560000001 implements MigrationInterface {
         ADD COLUMN "spam_policy" character varying(16),
         ADD COLUMN "spam_threshold" smallint,
         ADD CONSTRAINT "CHK_sources_spam_policy" CHECK ("spam_policy" IN ('allow', 'challenge', 'voicemail', 'reject')),
-        ADD CONSTRAINT "CHK_sources_spam_threshold" CHECK ("spam_threshold" BETWEEN 0 AND 100 AND "spam_policy" IS NOT NULL)`);
+        ADD CONSTRAINT "CHK_sources_spam_threshold" CHECK ("spam_threshold" IS NULL OR ("spam_threshold" BETWEEN 0 AND 100 AND "spam_policy" IS NOT NULL))`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
