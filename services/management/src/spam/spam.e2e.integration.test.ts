@@ -307,6 +307,19 @@ describe('spam and robocalls through the Twilio webhooks', () => {
         threshold: null,
       });
 
+      const read = await env.api.read(path, 'xml');
+      expect(read.status).toBe(200);
+      expect(read.text).toContain(
+        `<spam_policy><source_id>${flyerId}</source_id><policy>reject</policy><threshold/></spam_policy>`,
+      );
+      expect((await env.api.write('PUT', path, { policy: 'hangup' })).status).toBe(400);
+      expect((await env.api.write('PUT', path, { policy: 'reject', threshold: '101' })).status).toBe(400);
+      expect((await env.api.write('PUT', path, { policy: 'reject', color: 'red' })).status).toBe(400);
+      expect((await env.api.write('PUT', '/sources/999999999/spam_policy', { policy: 'reject' })).status).toBe(
+        404,
+      );
+      expect((await env.api.read('/sources/abc/spam_policy')).status).toBe(404);
+
       // The partner's policy is allow: only the overridden source rejects the block-listed caller.
       const rejected = await env.simulator.play(script(flyer, caller, answered(45)));
       expect(rejected.exchanges[0]!.response.text).toContain('<Response><Reject/></Response>');
