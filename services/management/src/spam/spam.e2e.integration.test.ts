@@ -315,9 +315,9 @@ describe('spam and robocalls through the Twilio webhooks', () => {
       expect((await env.api.write('PUT', path, { policy: 'hangup' })).status).toBe(400);
       expect((await env.api.write('PUT', path, { policy: 'reject', threshold: '101' })).status).toBe(400);
       expect((await env.api.write('PUT', path, { policy: 'reject', color: 'red' })).status).toBe(400);
-      expect((await env.api.write('PUT', '/sources/999999999/spam_policy', { policy: 'reject' })).status).toBe(
-        404,
-      );
+      expect(
+        (await env.api.write('PUT', '/sources/999999999/spam_policy', { policy: 'reject' })).status,
+      ).toBe(404);
       expect((await env.api.read('/sources/abc/spam_policy')).status).toBe(404);
 
       // The partner's policy is allow: only the overridden source rejects the block-listed caller.
@@ -333,6 +333,22 @@ describe('spam and robocalls through the Twilio webhooks', () => {
       const after = await env.simulator.play(script(flyer, caller, answered(45)));
       expect(after.documents[0]!.map((verb) => verb.name)).toEqual(['Dial']);
       expect((await env.api.remove(`/spam/block_list/${encodeURIComponent(caller)}`)).status).toBe(200);
+    });
+
+    it("a source's own threshold judges its calls, on the record too", async () => {
+      const [{ id: radioId }] = (await env.stores.dataSource.query(
+        `SELECT id::text AS id FROM sources WHERE destnr = $1 AND status = 'active'`,
+        [otherNumbers[1]],
+      )) as [{ id: string }];
+      const path = `/sources/${radioId}/spam_policy`;
+      expect((await env.api.write('PUT', path, { policy: 'allow', threshold: '10' })).status).toBe(200);
+      const unverified = { ...answered(45), stirVerstat: 'No-TN-Validation' };
+      const call = await env.simulator.play(script(otherNumbers[1]!, newCaller(), unverified));
+      expect(call.documents[0]!.map((verb) => verb.name)).toEqual(['Dial']);
+      expect(await storedCdr(sidOf(call))).toMatchObject({ spam_score: 10, spam: true });
+      expect((await env.api.remove(path)).status).toBe(200);
+      const after = await env.simulator.play(script(otherNumbers[1]!, newCaller(), unverified));
+      expect(await storedCdr(sidOf(after))).toMatchObject({ spam_score: 10, spam: false });
     });
 
     it('voicemail and challenge policies answer with the greeting and with the press-1 screening', async () => {
