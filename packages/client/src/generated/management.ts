@@ -4249,6 +4249,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
@@ -4343,6 +4344,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
