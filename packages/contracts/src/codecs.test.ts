@@ -149,6 +149,29 @@ describe('source route codec', () => {
     );
   });
 
+  it("carries a source's spam policy, and leaves it out when the partner's applies", () => {
+    expect(JSON.parse(encodeSourceRoute(route))).not.toHaveProperty('spam_policy');
+    expect(decodeSourceRoute(encodeSourceRoute(route))).not.toHaveProperty('spamPolicy');
+    const overridden: SourceRoute = { ...route, spamPolicy: { policy: 'reject', threshold: 40 } };
+    expect(JSON.parse(encodeSourceRoute(overridden))).toMatchObject({
+      spam_policy: 'reject',
+      spam_threshold: 40,
+    });
+    expect(decodeSourceRoute(encodeSourceRoute(overridden))).toEqual({ ...overridden, stale: false });
+    const ownThreshold: SourceRoute = { ...route, spamPolicy: { policy: 'voicemail', threshold: null } };
+    expect(decodeSourceRoute(encodeSourceRoute(ownThreshold))).toEqual({ ...ownThreshold, stale: false });
+    expect(() => encodeSourceRoute({ ...route, spamPolicy: { policy: 'reject', threshold: 101 } })).toThrow(
+      /spam_threshold/,
+    );
+    const json = JSON.parse(encodeSourceRoute(overridden)) as Record<string, unknown>;
+    expect(() => decodeSourceRoute(JSON.stringify({ ...json, spam_policy: 'hangup' }))).toThrow(
+      /spam_policy/,
+    );
+    expect(() => decodeSourceRoute(JSON.stringify({ ...json, spam_threshold: '40' }))).toThrow(
+      /spam_threshold/,
+    );
+  });
+
   it('refuses bad rules on both sides', () => {
     expect(() => encodeSourceRoute({ ...route, phonenr: '22334455' })).toThrow(/phonenr/);
     const badWindow = { ...route.altNumbers[0]!, fromMinute: 600, toMinute: 600 };

@@ -1,4 +1,12 @@
-import { isE164, MINUTES_PER_DAY, VOICEMAIL_TARGET, WEEKDAYS, type Weekday } from '@trackline/domain';
+import {
+  isE164,
+  isSpamPolicy,
+  MINUTES_PER_DAY,
+  VOICEMAIL_TARGET,
+  WEEKDAYS,
+  type SpamPolicy,
+  type Weekday,
+} from '@trackline/domain';
 import { isReadableProjectionVersion, PROJECTION_VERSION } from './projection-version';
 import { fail, parseJsonObject, readBoolean, readNullableString, readString } from './projection-error';
 
@@ -36,6 +44,15 @@ export interface SourceRoute {
   vmGreetingId: string | null;
   /** A closed source's number is held back: calls still route, and are marked quarantined. */
   closed: boolean;
+  /** The source's own spam policy (docs/spam.md, Per source); absent: the partner's applies. */
+  spamPolicy?: SourceSpamPolicy;
+}
+
+/** A source's override of its partner's spam policy (docs/spam.md, Per source). */
+export interface SourceSpamPolicy {
+  policy: SpamPolicy;
+  /** The score (0–100) from which a call is judged spam; null: the partner's threshold. */
+  threshold: number | null;
 }
 
 /** A route as read back from Redis. */
@@ -73,6 +90,10 @@ export function encodeSourceRoute(route: SourceRoute): string {
     vm_divert_noanswer: route.vmDivertNoanswer,
     vm_greeting_id: route.vmGreetingId,
     closed: route.closed,
+    // Left out when unset, so routes without one read the same under every version.
+    ...(route.spamPolicy === undefined
+      ? {}
+      : { spam_policy: route.spamPolicy.policy, spam_threshold: route.spamPolicy.threshold }),
   });
 }
 
@@ -102,9 +123,20 @@ export function decodeSourceRoute(raw: string): StoredSourceRoute {
     vmGreetingId: readNullableString(WHAT, record, 'vm_greeting_id'),
     closed: readBoolean(WHAT, record, 'closed'),
     stale: version < PROJECTION_VERSION,
+    ...decodeSpamPolicy(record),
   };
   validate(route);
   return route;
+}
+
+function decodeSpamPolicy(record: Record<string, unknown>): Pick<SourceRoute, 'spamPolicy'> {
+  const policy = record.spam_policy;
+  if (policy === undefined) return {};
+  if (!isSpamPolicy(policy)) fail(WHAT, 'spam_policy must be allow, challenge, voicemail or reject');
+  const threshold = record.spam_threshold ?? null;
+  if (threshold !== null && typeof threshold !== 'number')
+    fail(WHAT, 'spam_threshold must be a number or null');
+  return { spamPolicy: { policy, threshold } };
 }
 
 function decodeRule(raw: unknown): RouteAltRule {
@@ -121,6 +153,10 @@ function decodeRule(raw: unknown): RouteAltRule {
 }
 
 function validate(route: SourceRoute): void {
+  const threshold = route.spamPolicy?.threshold ?? null;
+  if (threshold !== null && (!Number.isInteger(threshold) || threshold < 0 || threshold > 100)) {
+    fail(WHAT, 'spam_threshold must be 0 to 100');
+  }
   if (route.sourceId === '' || route.customerId === '') fail(WHAT, 'source_id and customer_id are required');
   if (!isE164(route.destnr)) fail(WHAT, 'destnr must be E.164');
   if (!isE164(route.phonenr)) fail(WHAT, 'phonenr must be E.164');

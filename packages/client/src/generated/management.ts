@@ -383,6 +383,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sources/{source_id}/spam_policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        /** The source's own spam policy; null fields: the partner's apply */
+        get: operations["getSourceSpamPolicy"];
+        /**
+         * Give a source its own spam policy, instead of the partner's
+         * @description What the voice webhook answers for a call to this source judged spam (docs/spam.md, Per
+         *     source). `threshold` (0–100) is the score from which this source's calls are judged spam;
+         *     left out, the partner's threshold applies. The whole policy is replaced: a PUT without
+         *     `threshold` drops a threshold set before. A closed source may have one too: its number still
+         *     answers during its hold-back.
+         */
+        put: operations["putSourceSpamPolicy"];
+        post?: never;
+        /** Return the source to the partner's spam policy */
+        delete: operations["deleteSourceSpamPolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spam/block_list": {
         parameters: {
             query?: never;
@@ -838,6 +866,7 @@ export interface paths {
     "/customers.xml/{customer_id}/voicemail_greetings": paths["/customers/{customer_id}/voicemail_greetings"];
     "/sources.xml": paths["/sources"];
     "/sources.xml/{source_id}": paths["/sources/{source_id}"];
+    "/sources.xml/{source_id}/spam_policy": paths["/sources/{source_id}/spam_policy"];
     "/customers.xml/{customer_id}/voicemail_greetings/{vm_greeting_id}": paths["/customers/{customer_id}/voicemail_greetings/{vm_greeting_id}"];
     "/customers.xml/{customer_id}/campaigns/{campaign_id}": paths["/customers/{customer_id}/campaigns/{campaign_id}"];
     "/pricing_models.xml/{pricing_model_id}": paths["/pricing_models/{pricing_model_id}"];
@@ -1373,6 +1402,25 @@ export interface components {
             spam_numbers: components["schemas"]["SpamNumber"][];
         };
         SpamNumbersPage: components["schemas"]["Paging"] & components["schemas"]["SpamNumbers"];
+        SourceSpamPolicy: {
+            source_id: string;
+            /**
+             * @description null while the partner's policy applies (docs/spam.md)
+             * @enum {string|null}
+             */
+            policy: "allow" | "challenge" | "voicemail" | "reject" | null;
+            /** @description 0–100; null while the partner's threshold applies */
+            threshold: string | null;
+        };
+        SourceSpamPolicies: {
+            spam_policies: components["schemas"]["SourceSpamPolicy"][];
+        };
+        SourceSpamPolicyInput: {
+            /** @enum {string} */
+            policy: "allow" | "challenge" | "voicemail" | "reject";
+            /** @description 0–100; left out, the partner's threshold applies */
+            threshold?: string;
+        };
         SpamNumberInput: {
             /** @description the caller's number, E.164 or national */
             number: string;
@@ -4159,6 +4207,144 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSourceSpamPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source's policy. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spam_policies": [
+                     *         {
+                     *           "source_id": "1",
+                     *           "policy": "reject",
+                     *           "threshold": "60"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceSpamPolicies"];
+                    /** @example <spam_policies><spam_policy><source_id>1</source_id><policy>reject</policy><threshold>60</threshold></spam_policy></spam_policies> */
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putSourceSpamPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "policy": "reject",
+                 *       "threshold": "60"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["SourceSpamPolicyInput"];
+            };
+        };
+        responses: {
+            /** @description The source's policy as stored. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spam_policies": [
+                     *         {
+                     *           "source_id": "1",
+                     *           "policy": "reject",
+                     *           "threshold": "60"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceSpamPolicies"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSourceSpamPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source, now without a policy of its own. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spam_policies": [
+                     *         {
+                     *           "source_id": "1",
+                     *           "policy": null,
+                     *           "threshold": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceSpamPolicies"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];

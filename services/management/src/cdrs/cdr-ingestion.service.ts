@@ -111,7 +111,9 @@ export class CdrIngestionService implements CdrIngestion {
     };
     const attribution = lookup.attribution(call.callId, call.bnum);
     const { source, heldBack } = await chooseSource(cdrs, lookup, dialled, attribution, call);
-    const judged = judgeSpam(dialled, call, attribution, standing);
+    // The source's own threshold judges its calls, as it did at the voice webhook (docs/spam.md, Per source).
+    const threshold = source?.spamThreshold ?? dialled.spamThreshold;
+    const judged = judgeSpam({ ...dialled, spamThreshold: threshold }, call, attribution, standing);
     const pricing = await priceCall(cdrs, lookup, dialled, source?.campaignId ?? null, call);
     // Spam earns nothing (docs/spam.md); the record still names the campaign the call came in on.
     const priced = judged.spam ? { ...pricing, commission: null } : pricing;

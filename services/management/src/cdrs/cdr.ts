@@ -102,6 +102,8 @@ export interface CdrSource {
   smsnumber: string | null;
   notifyOnMissedCall: boolean;
   notifyOnNewVoicemail: boolean;
+  /** The source's own spam threshold (docs/spam.md, Per source); absent or null: the partner's. */
+  spamThreshold?: number | null;
 }
 
 /** A campaign with its pricing model, as stored (conditions in the wire form). */

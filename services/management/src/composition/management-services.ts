@@ -19,6 +19,8 @@ import { PricingModelsService } from '../pricing-models/pricing-models.service';
 import type { ProjectionPublisher } from '../projections/projection-publisher';
 import type { SourceChangeListener } from '../sources/source-change-listener';
 import { sourceRoutes } from '../sources/sources.routes';
+import { sourceSpamPolicyRoutes } from '../sources/source-spam-policy.routes';
+import { SourceSpamPolicyService } from '../sources/source-spam-policy.service';
 import { SourcesService } from '../sources/sources.service';
 import { systemResolver, InsecureHosts } from '../webhooks/webhook-url';
 import { newWebhookSecret } from '../webhooks/webhook-secret';
@@ -40,6 +42,7 @@ export interface ManagementServices {
   campaigns: CampaignsService;
   numbers: NumbersService;
   sources: SourcesService;
+  sourceSpamPolicies: SourceSpamPolicyService;
   greetings: GreetingsService;
   /** GET /number_pools; present when the stores were given Redis. */
   numberPools?: NumberPoolsService;
@@ -94,6 +97,7 @@ export function createManagementServices(
     }),
     numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges, stores.sources),
     sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
+    sourceSpamPolicies: new SourceSpamPolicyService(stores.sourceSpamPolicies, listeners.sourceChanges),
     greetings: new GreetingsService(
       stores.greetings,
       stores.customers,
@@ -132,6 +136,7 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...pricingModelRoutes(services.pricingModels),
     ...campaignRoutes(services.campaigns),
     ...sourceRoutes(services.sources),
+    ...sourceSpamPolicyRoutes(services.sourceSpamPolicies),
     ...greetingRoutes(services.greetings),
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
     ...webhookRoutes(services.webhooks),

@@ -42,6 +42,7 @@ import { Conversions1795550000001 } from './migrations/1795550000001-Conversions
 import { PartnerIntegrationEntity } from '../integrations/partner-integration.entity';
 import { ConversionOutboxEntity } from '../conversions/conversion-outbox.entity';
 import { Spam1795540000001 } from './migrations/1795540000001-Spam';
+import { SourceSpamPolicy1795560000001 } from './migrations/1795560000001-SourceSpamPolicy';
 import { SpamNumberEntity } from '../spam/spam-number.entity';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
@@ -96,6 +97,7 @@ export const MIGRATIONS = [
   PoolTelemetry1795530000001,
   Conversions1795550000001,
   Spam1795540000001,
+  SourceSpamPolicy1795560000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

@@ -94,6 +94,7 @@ class OwnersProjectionReader implements PartnerProjectionReader {
       vmDivertBusy: source.vmDivertBusy,
       vmDivertNoanswer: source.vmDivertNoanswer,
       vmGreetingId: source.vmGreetingId,
+      spamPolicy: source.spamPolicy,
       campaign: (source.campaignId === null ? undefined : campaigns.get(source.campaignId)) ?? null,
     }));
     const sources = projectSourceRoutes(rows, now);

@@ -18,12 +18,25 @@ function row(overrides: Partial<SourceRouteRow>): SourceRouteRow {
     vmDivertBusy: false,
     vmDivertNoanswer: false,
     vmGreetingId: null,
+    spamPolicy: null,
     campaign: null,
     ...overrides,
   };
 }
 
 describe('projectSourceRoutes', () => {
+  it("carries a source's own spam policy, and none when the partner's applies", () => {
+    const [own, partners] = projectSourceRoutes(
+      [
+        row({ id: '1', spamPolicy: { policy: 'reject', threshold: null } }),
+        row({ id: '2', destnr: '+4790000002' }),
+      ],
+      NOW,
+    );
+    expect(own!.spamPolicy).toEqual({ policy: 'reject', threshold: null });
+    expect(partners).not.toHaveProperty('spamPolicy');
+  });
+
   it('maps stored alt rules onto the route codec shape', () => {
     const [route] = projectSourceRoutes(
       [

@@ -59,6 +59,7 @@ function toSourceRoute(row: SourceRouteRow): SourceRoute {
     vmDivertNoanswer: row.vmDivertNoanswer || (row.campaign?.vmDivertNoanswer ?? false),
     vmGreetingId: row.vmGreetingId ?? row.campaign?.vmGreetingId ?? null,
     closed: row.status === 'closed',
+    ...(row.spamPolicy === null ? {} : { spamPolicy: row.spamPolicy }),
   };
 }
 

@@ -4,7 +4,8 @@ import type { CdrSource } from '../cdrs/cdr';
 const SOURCE_COLUMNS = `
   s."id"::text AS "id", s."customer_id"::text AS "customer_id", c."custnr", s."name",
   s."campaign_id"::text AS "campaign_id", s."media", s."class", s."expire", s."publisher_id", s."status",
-  s."closed_at", s."email", s."smsnumber", s."notify_on_missed_call", s."notify_on_new_voicemail"`;
+  s."closed_at", s."email", s."smsnumber", s."notify_on_missed_call", s."notify_on_new_voicemail",
+  s."spam_threshold"`;
 
 type Row = Record<string, unknown>;
 
@@ -81,5 +82,6 @@ function toSource(row: Row): CdrSource {
     smsnumber: (row.smsnumber as string | null) ?? null,
     notifyOnMissedCall: row.notify_on_missed_call as boolean,
     notifyOnNewVoicemail: row.notify_on_new_voicemail as boolean,
+    spamThreshold: (row.spam_threshold as number | null) ?? null,
   };
 }

@@ -9,6 +9,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { SpamPolicy } from '@trackline/domain';
 import type { CustomFieldValues } from '../customers/customer.entity';
 import { CampaignEntity } from '../campaigns/campaign.entity';
 import { CustomerEntity } from '../customers/customer.entity';
@@ -37,6 +38,11 @@ export interface StoredAltNumber {
 // A number answers for one open source at a time; the allocator's row lock is the first guard, this the last.
 @Index('UQ_sources_open_destnr', ['destnr'], { unique: true, where: `"status" = 'active'` })
 @Check('CHK_sources_status', `"status" IN ('active', 'closed')`)
+@Check('CHK_sources_spam_policy', `"spam_policy" IN ('allow', 'challenge', 'voicemail', 'reject')`)
+@Check(
+  'CHK_sources_spam_threshold',
+  `"spam_threshold" IS NULL OR ("spam_threshold" BETWEEN 0 AND 100 AND "spam_policy" IS NOT NULL)`,
+)
 export class SourceEntity {
   @PrimaryGeneratedColumn('identity', {
     type: 'bigint',
@@ -120,6 +126,14 @@ export class SourceEntity {
   @ManyToOne(() => VoicemailGreetingEntity, { onDelete: 'NO ACTION', nullable: true })
   @JoinColumn({ name: 'vm_greeting_id', foreignKeyConstraintName: 'FK_sources_vm_greeting' })
   vmGreeting?: VoicemailGreetingEntity | null;
+
+  /** The source's own spam policy (docs/spam.md, Per source); null: the partner's applies. */
+  @Column({ name: 'spam_policy', type: 'varchar', length: 16, nullable: true })
+  spamPolicy!: SpamPolicy | null;
+
+  /** Null: the partner's threshold (also while the source has a policy of its own). */
+  @Column({ name: 'spam_threshold', type: 'smallint', nullable: true })
+  spamThreshold!: number | null;
 
   @Column({ name: 'notify_on_missed_call', type: 'boolean', default: false })
   notifyOnMissedCall!: boolean;

@@ -1,4 +1,4 @@
-import { ForbiddenError } from '@trackline/domain';
+import { ForbiddenError, NotFoundError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
@@ -6,6 +6,7 @@ import type { TypeormNumbersStore } from '../numbers/numbers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import type { SourceChangeListener } from './source-change-listener';
 import type { SourceInput } from './source';
+import type { SourceSpamPolicyService } from './source-spam-policy.service';
 import type { SourcesService } from './sources.service';
 import type { TypeormSourcesStore } from './sources.store';
 import { createManagementServices } from '../composition/management-services';
@@ -21,6 +22,7 @@ describe('sources on Postgres', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
   let service: SourcesService;
+  let spamPolicies: SourceSpamPolicyService;
   let store: TypeormSourcesStore;
   let numbers: TypeormNumbersStore;
   let changed: string[];
@@ -40,15 +42,15 @@ describe('sources on Postgres', () => {
         changed.push(`${partner}:${source}:${rows.length === 1 ? 'committed' : 'missing'}`);
       },
     };
-    // The service as the composition root builds it, its listener the only one.
-    service = createManagementServices(
+    // The services as the composition root builds them, its listener the only one.
+    ({ sources: service, sourceSpamPolicies: spamPolicies } = createManagementServices(
       createManagementStores(dataSource),
       {
         digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
         greetingRecordNumber: '+4722000000',
       },
       { sourceChanges: [listener], numberChanges: [], configChanges: [] },
-    ).sources;
+    ));
   });
 
   afterAll(async () => {
@@ -95,6 +97,31 @@ describe('sources on Postgres', () => {
       { length: count },
       (_, i) => `+47${String(partnerCount).padStart(2, '0')}3000${String(i).padStart(2, '0')}`,
     );
+
+  it("keeps a source's own spam policy for its partner only, and tells the projections", async () => {
+    await numbers.add(partnerId, 'static', staticNumbers(1), new Date(NOW.getTime() - DAY));
+    const source = await service.create(partnerId, input(), NOW);
+    const [otherPartner] = await insertTestPartners(dataSource.manager, `spam-other-${partnerCount}`);
+    changed = [];
+    expect(await spamPolicies.get(partnerId, source.id)).toBeNull();
+
+    await spamPolicies.set(partnerId, source.id, { policy: 'voicemail', threshold: 50 });
+    expect(changed).toEqual([`${partnerId}:${source.id}:committed`]);
+    expect(await spamPolicies.get(partnerId, source.id)).toEqual({ policy: 'voicemail', threshold: 50 });
+    const [candidate] = await store.routeCandidates(partnerId, []);
+    expect(candidate!.spamPolicy).toEqual({ policy: 'voicemail', threshold: 50 });
+
+    // Another partner's source is not found, and stays as it was.
+    await expect(spamPolicies.get(otherPartner!, source.id)).rejects.toThrow(NotFoundError);
+    await expect(spamPolicies.set(otherPartner!, source.id, null)).rejects.toThrow(NotFoundError);
+    expect(await spamPolicies.get(partnerId, source.id)).toEqual({ policy: 'voicemail', threshold: 50 });
+
+    await spamPolicies.set(partnerId, source.id, { policy: 'reject', threshold: null });
+    expect(await spamPolicies.get(partnerId, source.id)).toEqual({ policy: 'reject', threshold: null });
+    await spamPolicies.set(partnerId, source.id, null);
+    expect(await spamPolicies.get(partnerId, source.id)).toBeNull();
+    expect((await store.routeCandidates(partnerId, []))[0]!.spamPolicy).toBeNull();
+  });
 
   it('gives 10 parallel creates over 5 free numbers 5 distinct numbers and 5 refusals', async () => {
     const free = staticNumbers(5);

@@ -1,4 +1,5 @@
-import type { AltNumberRule, Weekday } from '@trackline/domain';
+import type { SourceSpamPolicy } from '@trackline/contracts';
+import type { AltNumberRule, SpamPolicy, Weekday } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import type { OpenSourcesCounter } from '../customers/open-sources-counter';
 import type { AttachedSource } from '../campaigns/campaign';
@@ -37,6 +38,14 @@ export interface SourceReadsForOthers {
   routeCandidates(partnerId: string, heldBackNumbers: readonly string[]): Promise<SourceRouteCandidate[]>;
 }
 
+/** A source's own spam policy (docs/spam.md, Per source); the sources feature owns the columns. */
+export interface SourceSpamPolicies {
+  /** Null when the partner has no such source; `spamPolicy` null when the partner's applies. */
+  findSpamPolicy(partnerId: string, id: string): Promise<{ spamPolicy: SourceSpamPolicy | null } | null>;
+  /** Null sets the source back to the partner's policy. False when the partner has no such source. */
+  setSpamPolicy(partnerId: string, id: string, spamPolicy: SourceSpamPolicy | null): Promise<boolean>;
+}
+
 /** A source as the DNI projection reads it (docs/architecture.md, Table ownership). */
 export interface SourceRouteCandidate {
   id: string;
@@ -51,9 +60,12 @@ export interface SourceRouteCandidate {
   vmDivertNoanswer: boolean;
   vmGreetingId: string | null;
   campaignId: string | null;
+  spamPolicy: SourceSpamPolicy | null;
 }
 
-export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, CampaignSources {
+export class TypeormSourcesStore
+  implements SourcesStore, SourceReadsForOthers, CampaignSources, SourceSpamPolicies
+{
   constructor(
     private readonly manager: EntityManager,
     /** Which numbers are held back: the numbers feature's answer. */
@@ -210,7 +222,7 @@ export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, 
   ): Promise<SourceRouteCandidate[]> {
     const rows = (await this.manager.query(
       `SELECT id, customer_id, destnr, phonenr, status, closed_at, alt_numbers, vm_divert_all, vm_divert_busy,
-              vm_divert_noanswer, vm_greeting_id, campaign_id
+              vm_divert_noanswer, vm_greeting_id, campaign_id, spam_policy, spam_threshold
          FROM sources
         WHERE partner_id = $1 AND (status = 'active' OR destnr = ANY($2::varchar[]))`,
       [partnerId, [...heldBackNumbers]],
@@ -228,8 +240,38 @@ export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, 
       vmDivertNoanswer: row.vm_divert_noanswer,
       vmGreetingId: row.vm_greeting_id,
       campaignId: row.campaign_id,
+      spamPolicy: toSpamPolicy(row),
     }));
   }
+
+  async findSpamPolicy(
+    partnerId: string,
+    id: string,
+  ): Promise<{ spamPolicy: SourceSpamPolicy | null } | null> {
+    const row = await this.manager.getRepository(SourceEntity).findOne({
+      select: { id: true, spamPolicy: true, spamThreshold: true },
+      where: { partnerId, id },
+    });
+    return row === null
+      ? null
+      : { spamPolicy: toSpamPolicy({ spam_policy: row.spamPolicy, spam_threshold: row.spamThreshold }) };
+  }
+
+  async setSpamPolicy(partnerId: string, id: string, spamPolicy: SourceSpamPolicy | null): Promise<boolean> {
+    const result = await this.manager
+      .getRepository(SourceEntity)
+      .update(
+        { partnerId, id },
+        { spamPolicy: spamPolicy?.policy ?? null, spamThreshold: spamPolicy?.threshold ?? null },
+      );
+    return (result.affected ?? 0) > 0;
+  }
+}
+
+function toSpamPolicy(
+  row: Pick<RouteCandidateRow, 'spam_policy' | 'spam_threshold'>,
+): SourceSpamPolicy | null {
+  return row.spam_policy === null ? null : { policy: row.spam_policy, threshold: row.spam_threshold };
 }
 
 interface KeyedNameRow {
@@ -251,6 +293,8 @@ interface RouteCandidateRow {
   vm_divert_noanswer: boolean;
   vm_greeting_id: string | null;
   campaign_id: string | null;
+  spam_policy: SpamPolicy | null;
+  spam_threshold: number | null;
 }
 
 function groupByKey(rows: readonly KeyedNameRow[]): Map<string, Array<{ id: string; name: string }>> {

@@ -290,6 +290,67 @@ describe('spam and robocalls through the Twilio webhooks', () => {
       expect(gone.status).toBe(404);
     });
 
+    it("a source's own policy overrides the partner's for that source only, until it is deleted", async () => {
+      const caller = newCaller();
+      expect((await env.api.write('POST', '/spam/block_list', { number: caller })).status).toBe(200);
+      const [flyer, radio] = otherNumbers as [string, string];
+      const [{ id: flyerId }] = (await env.stores.dataSource.query(
+        `SELECT id::text AS id FROM sources WHERE destnr = $1 AND status = 'active'`,
+        [flyer],
+      )) as [{ id: string }];
+      const path = `/sources/${flyerId}/spam_policy`;
+      const put = await env.api.write('PUT', path, { policy: 'reject' });
+      expect(put.status).toBe(200);
+      expect(recordOf(put, 'spam_policies', 'spam_policy', 'json')).toEqual({
+        source_id: flyerId,
+        policy: 'reject',
+        threshold: null,
+      });
+
+      const read = await env.api.read(path, 'xml');
+      expect(read.status).toBe(200);
+      expect(read.text).toContain(
+        `<spam_policy><source_id>${flyerId}</source_id><policy>reject</policy><threshold/></spam_policy>`,
+      );
+      expect((await env.api.write('PUT', path, { policy: 'hangup' })).status).toBe(400);
+      expect((await env.api.write('PUT', path, { policy: 'reject', threshold: '101' })).status).toBe(400);
+      expect((await env.api.write('PUT', path, { policy: 'reject', color: 'red' })).status).toBe(400);
+      expect(
+        (await env.api.write('PUT', '/sources/999999999/spam_policy', { policy: 'reject' })).status,
+      ).toBe(404);
+      expect((await env.api.read('/sources/abc/spam_policy')).status).toBe(404);
+
+      // The partner's policy is allow: only the overridden source rejects the block-listed caller.
+      const rejected = await env.simulator.play(script(flyer, caller, answered(45)));
+      expect(rejected.exchanges[0]!.response.text).toContain('<Response><Reject/></Response>');
+      expect(await storedCdr(sidOf(rejected))).toMatchObject({ spam: true, spam_score: 100 });
+      const dialled = await env.simulator.play(script(radio, caller, answered(45)));
+      expect(dialled.documents[0]!.map((verb) => verb.name)).toEqual(['Dial']);
+
+      // Deleted: the source is back on the partner's policy.
+      const removed = await env.api.remove(path);
+      expect(recordOf(removed, 'spam_policies', 'spam_policy', 'json')).toMatchObject({ policy: null });
+      const after = await env.simulator.play(script(flyer, caller, answered(45)));
+      expect(after.documents[0]!.map((verb) => verb.name)).toEqual(['Dial']);
+      expect((await env.api.remove(`/spam/block_list/${encodeURIComponent(caller)}`)).status).toBe(200);
+    });
+
+    it("a source's own threshold judges its calls, on the record too", async () => {
+      const [{ id: radioId }] = (await env.stores.dataSource.query(
+        `SELECT id::text AS id FROM sources WHERE destnr = $1 AND status = 'active'`,
+        [otherNumbers[1]],
+      )) as [{ id: string }];
+      const path = `/sources/${radioId}/spam_policy`;
+      expect((await env.api.write('PUT', path, { policy: 'allow', threshold: '10' })).status).toBe(200);
+      const unverified = { ...answered(45), stirVerstat: 'No-TN-Validation' };
+      const call = await env.simulator.play(script(otherNumbers[1]!, newCaller(), unverified));
+      expect(call.documents[0]!.map((verb) => verb.name)).toEqual(['Dial']);
+      expect(await storedCdr(sidOf(call))).toMatchObject({ spam_score: 10, spam: true });
+      expect((await env.api.remove(path)).status).toBe(200);
+      const after = await env.simulator.play(script(otherNumbers[1]!, newCaller(), unverified));
+      expect(await storedCdr(sidOf(after))).toMatchObject({ spam_score: 10, spam: false });
+    });
+
     it('voicemail and challenge policies answer with the greeting and with the press-1 screening', async () => {
       await policy('--spam-policy', 'voicemail');
       const toVoicemail = await env.simulator.play(

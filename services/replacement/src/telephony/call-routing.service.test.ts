@@ -44,12 +44,15 @@ describe('CallRoutingService busy / no-answer diversion', () => {
       decision: expect.objectContaining({ action: 'dial', on_busy: null, on_no_answer: null }),
       staleRoute: true,
       attribution: expect.objectContaining({ callId: call.callId, action: 'dial' }),
+      sourceSpamPolicy: null,
     });
-    const fresh = serviceFor({ ...sourceRoute({ vmDivertNoanswer: true }), stale: false });
+    const spamPolicy = { policy: 'reject' as const, threshold: 40 };
+    const fresh = serviceFor({ ...sourceRoute({ vmDivertNoanswer: true, spamPolicy }), stale: false });
     expect(await fresh.service.route(call)).toEqual({
       decision: expect.objectContaining({ on_busy: null, on_no_answer: 'voicemail' }),
       staleRoute: false,
       attribution: expect.objectContaining({ callId: call.callId, action: 'dial' }),
+      sourceSpamPolicy: spamPolicy,
     });
   });
 

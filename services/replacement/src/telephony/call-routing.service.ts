@@ -2,6 +2,7 @@ import {
   canonicalAnum,
   type CallAttribution,
   type PartnerConfig,
+  type SourceSpamPolicy,
   type StoredSourceRoute,
 } from '@trackline/contracts';
 import {
@@ -58,6 +59,8 @@ export interface RoutedCall {
   staleRoute: boolean;
   /** What was stored for the record; null when the number is not one of ours. */
   attribution: CallAttribution | null;
+  /** The call's source's own spam policy (docs/spam.md, Per source); null: the partner's applies. */
+  sourceSpamPolicy: SourceSpamPolicy | null;
 }
 
 export class CallRoutingService {
@@ -74,12 +77,22 @@ export class CallRoutingService {
     // index is being rebuilt: then the call is answered 503 and the switch or provider falls back.
     if (entry === null) {
       await assertProjectionsComplete(this.generations);
-      return { decision: { action: 'reject', partner: null }, staleRoute: false, attribution: null };
+      return {
+        decision: { action: 'reject', partner: null },
+        staleRoute: false,
+        attribution: null,
+        sourceSpamPolicy: null,
+      };
     }
     const partner = await this.partners.find(entry.advId);
     if (partner === null) {
       await assertProjectionsComplete(this.generations);
-      return { decision: { action: 'reject', partner: entry.advId }, staleRoute: false, attribution: null };
+      return {
+        decision: { action: 'reject', partner: entry.advId },
+        staleRoute: false,
+        attribution: null,
+        sourceSpamPolicy: null,
+      };
     }
 
     let decision: RouteDecision;
@@ -116,7 +129,12 @@ export class CallRoutingService {
       });
     }
     await this.store.saveAttribution(attribution);
-    return { decision, staleRoute: source?.stale ?? false, attribution };
+    return {
+      decision,
+      staleRoute: source?.stale ?? false,
+      attribution,
+      sourceSpamPolicy: source?.spamPolicy ?? null,
+    };
   }
 
   /**

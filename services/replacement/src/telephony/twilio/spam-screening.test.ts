@@ -44,6 +44,24 @@ describe('judgeVoiceCall', () => {
     expect(failed).toEqual({ score: 70, reasons: ['attestation_failed'], handling: 'reject' });
   });
 
+  it("uses the source's policy over the partner's, with the partner's threshold when it has none", async () => {
+    const burst = history({
+      listed: null,
+      history: { shortCalls: 0, recentNumbers: 3, markedSpam: 0, markedNotSpam: 0 },
+    });
+    const lenient = { ...PARTNER, spamPolicy: 'allow' as const, spamThreshold: 30 };
+    const reject = { policy: 'reject' as const, threshold: null };
+    expect((await judgeVoiceCall(burst.store, lenient, CALL, reject)).handling).toBe('reject');
+    expect((await judgeVoiceCall(burst.store, lenient, CALL, { ...reject, threshold: 31 })).handling).toBe(
+      'allow',
+    );
+    const strictPartner = { ...PARTNER, spamPolicy: 'reject' as const, spamThreshold: 30 };
+    expect(
+      (await judgeVoiceCall(burst.store, strictPartner, CALL, { policy: 'allow', threshold: null })).handling,
+    ).toBe('allow');
+    expect((await judgeVoiceCall(burst.store, strictPartner, CALL, null)).handling).toBe('reject');
+  });
+
   it('uses the partner threshold, and allows when no policy is set', async () => {
     const burst = history({
       listed: null,

@@ -79,7 +79,7 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
     const now = deps.clock();
     const { decision, partnerConfig, spam } = await withStoreDeadline(
       (async () => {
-        const { decision, attribution } = await deps.routing.route({
+        const { decision, attribution, sourceSpamPolicy } = await deps.routing.route({
           callId,
           anum,
           bnum,
@@ -91,12 +91,17 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
         const spam: SpamVerdict | null =
           partnerConfig === null || decision.action === 'reject'
             ? null
-            : await judgeVoiceCall(deps.callerHistory, partnerConfig, {
-                anum: canonicalAnum(anum, partnerConfig.country),
-                bnum,
-                stirVerstat,
-                atMs: now,
-              });
+            : await judgeVoiceCall(
+                deps.callerHistory,
+                partnerConfig,
+                {
+                  anum: canonicalAnum(anum, partnerConfig.country),
+                  bnum,
+                  stirVerstat,
+                  atMs: now,
+                },
+                sourceSpamPolicy,
+              );
         if (attribution !== null && (spam?.handling === 'reject' || spam?.handling === 'voicemail'))
           await deps.routing.answeredOtherwise(attribution, spam.handling);
         return { decision, partnerConfig, spam };
