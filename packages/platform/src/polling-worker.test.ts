@@ -27,7 +27,9 @@ type Step =
   | { kind: 'round'; signal: AbortSignal; end(outcome: RoundOutcome): void; fail(error: Error): void }
   | { kind: 'wait'; ms: number; signal: AbortSignal; elapse(): void };
 
-function harness(options: { idleMs?: number; firstMs?: number; maxMs?: number } = {}) {
+function harness(
+  options: { idleMs?: number; firstMs?: number; maxMs?: number; defaultBackoff?: boolean } = {},
+) {
   const steps = new Channel<Step>();
   const errors: Array<{ message: string; failures: number; retryInMs: number }> = [];
   const recoveries: number[] = [];
@@ -43,7 +45,9 @@ function harness(options: { idleMs?: number; firstMs?: number; maxMs?: number } 
         steps.push({ kind: 'round', signal, end: resolve, fail: reject }),
       ),
     idleMs: options.idleMs ?? 100,
-    errorBackoff: { firstMs: options.firstMs ?? 10, maxMs: options.maxMs ?? 35 },
+    ...(options.defaultBackoff
+      ? {}
+      : { errorBackoff: { firstMs: options.firstMs ?? 10, maxMs: options.maxMs ?? 35 } }),
     onError: (error, failures, retryInMs) =>
       errors.push({ message: (error as Error).message, failures, retryInMs }),
     onRecovered: (failures) => recoveries.push(failures),
@@ -107,6 +111,20 @@ describe('PollingWorker', () => {
     expect((await wait()).ms).toBe(10);
     await worker.stop();
     expect(recoveries).toEqual([4]);
+  });
+
+  it('backs off from the idle wait up to 30 s when no backoff is named', async () => {
+    const { worker, round, wait } = harness({ idleMs: 10_000, defaultBackoff: true });
+    worker.start();
+    const waits: number[] = [];
+    for (let failure = 1; failure <= 3; failure++) {
+      (await round()).fail(new Error(`down ${failure}`));
+      const backoff = await wait();
+      waits.push(backoff.ms);
+      backoff.elapse();
+    }
+    expect(waits).toEqual([10_000, 20_000, 30_000]);
+    await worker.stop();
   });
 
   it('stop() ends the idle wait and runs no further round', async () => {

@@ -16,8 +16,11 @@ export interface PollingWorkerOptions {
   round(signal: AbortSignal): Promise<RoundOutcome>;
   /** The wait after an idle round, cut short by wake() and by stop(). */
   idleMs: number;
-  /** The wait after a failed round: `firstMs`, doubled after each further failure in a row, at most `maxMs`. */
-  errorBackoff: { firstMs: number; maxMs: number };
+  /**
+   * The wait after a failed round: `firstMs`, doubled after each further failure in a row, at most
+   * `maxMs`. Left out: from `idleMs` up to `DEFAULT_MAX_ERROR_BACKOFF_MS` (or `idleMs` when longer).
+   */
+  errorBackoff?: { firstMs: number; maxMs: number };
   /**
    * A round failed (a failure while stopping is not reported). `failures` counts the failures in a
    * row, from 1; the next round starts in `retryInMs`.
@@ -49,12 +52,17 @@ const realSleep: Sleep = (ms, signal) => timer(ms, undefined, { signal }).catch(
 export class PollingWorker {
   private readonly stopping = new AbortController();
   private readonly sleep: Sleep;
+  private readonly errorBackoff: { firstMs: number; maxMs: number };
   private loop: Promise<void> | undefined;
   private interruptWait: (() => void) | undefined;
   private wokenEarly = false;
 
   constructor(private readonly options: PollingWorkerOptions) {
     this.sleep = options.sleep ?? realSleep;
+    this.errorBackoff = options.errorBackoff ?? {
+      firstMs: options.idleMs,
+      maxMs: Math.max(options.idleMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
+    };
   }
 
   /** Aborts when stop() is called. */
@@ -92,7 +100,7 @@ export class PollingWorker {
       } catch (error) {
         if (this.signal.aborted) break;
         failures += 1;
-        const retryInMs = errorBackoffMs(failures, this.options.errorBackoff);
+        const retryInMs = errorBackoffMs(failures, this.errorBackoff);
         this.options.onError(error, failures, retryInMs);
         // Not cut short by wake(): a wake-up says there is work, not that the store is back.
         await this.wait(retryInMs, false);

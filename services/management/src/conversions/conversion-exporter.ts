@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_ERROR_BACKOFF_MS, PollingWorker, type Logger } from '@trackline/platform';
+import { PollingWorker, type Logger } from '@trackline/platform';
 import type { Cdr } from '../cdrs/cdr';
 import type { Ga4Integration, GoogleAdsIntegration, PartnerIntegration } from '../integrations/integration';
 import { nextAttemptAt } from '../notifications/retry-policy';
@@ -52,10 +52,6 @@ export class ConversionExporter {
       // A full round may have left more due: another at once; else the poll interval.
       round: async () => ((await this.runOnce()) >= settings.batchSize ? 'again' : 'idle'),
       idleMs: settings.pollMs,
-      errorBackoff: {
-        firstMs: settings.pollMs,
-        maxMs: Math.max(settings.pollMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
-      },
       onError: (error, failures, retryInMs) =>
         this.log.error({ err: error, failures, retryInMs }, 'conversion round failed; retrying'),
       onRecovered: (failures) => this.log.info({ failures }, 'conversion rounds work again'),

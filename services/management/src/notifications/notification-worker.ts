@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_ERROR_BACKOFF_MS, PollingWorker, type Logger } from '@trackline/platform';
+import { PollingWorker, type Logger } from '@trackline/platform';
 import { maskNumbersInText } from '@trackline/domain';
 import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
 import type { ClaimedNotification, OutboxStore } from './outbox.store';
@@ -65,10 +65,6 @@ export class NotificationWorker {
       // A full batch means more may be due: go again at once.
       round: async () => ((await this.runOnce()) < settings.batchSize ? 'idle' : 'again'),
       idleMs: settings.pollMs,
-      errorBackoff: {
-        firstMs: settings.pollMs,
-        maxMs: Math.max(settings.pollMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
-      },
       onError: (error, failures, retryInMs) =>
         this.log.error({ err: error, failures, retryInMs }, 'notification round failed; retrying'),
       onRecovered: (failures) => this.log.info({ failures }, 'notification rounds work again'),

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_ERROR_BACKOFF_MS, PollingWorker, type Logger } from '@trackline/platform';
+import { PollingWorker, type Logger } from '@trackline/platform';
 import { PermanentDeliveryError } from '../notifications/delivery-channel';
 import { MAX_RETRY_DELAY_MS, nextAttemptAt } from '../notifications/retry-policy';
 import type { ClaimedWebhookDelivery, WebhookDeliveryQueue } from './webhook-deliveries.store';
@@ -58,10 +58,6 @@ export class WebhookDispatcher {
       round: () => this.fillFreeSlots(),
       // Fewer due than free slots: wait for the poll. Every slot filled: until one frees up (wake).
       idleMs: settings.pollMs,
-      errorBackoff: {
-        firstMs: settings.pollMs,
-        maxMs: Math.max(settings.pollMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
-      },
       onError: (error, failures, retryInMs) =>
         this.log.error({ err: error, failures, retryInMs }, 'webhook claim failed; retrying'),
       onRecovered: (failures) => this.log.info({ failures }, 'webhook claims work again'),
