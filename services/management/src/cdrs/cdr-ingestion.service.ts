@@ -1,41 +1,16 @@
 import { canonicalAnum, type CallerStanding } from '@trackline/contracts';
 import { NotFoundError, ServiceUnavailableError } from '@trackline/domain';
-import type { ConversionQueue } from '../conversions/conversion-queue';
-import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
 import { isStoreUnreachable } from '../http/error-handler';
-import { planNotifications } from '../notifications/notification-planner';
-import type { NotificationToSend } from '../notifications/outbox-writer';
-import { callEvents, type WebhookEvent } from '../webhooks/webhook';
-import type { WebhookEventQueue } from '../webhooks/webhook-events';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
-import type { DialledNumber } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
-import { CdrBatchLookup, type CdrLookupStore } from './cdr-batch-lookup';
-import { priceCall } from './cdr-commission';
-import { chooseCustomer } from './cdr-customer';
+import { callKey, CdrBatchLookup, type CdrLookupStore } from './cdr-batch-lookup';
+import { storeBatch } from './cdr-batch-write';
+import { storeCall, type PreparedCall } from './cdr-call-write';
 import { classifyFailure, type IngestOutcome } from './cdr-ingest-outcome';
 import type { CdrInput } from './cdr-input';
-import { chooseSource } from './cdr-source';
-import { callerStanding, judgeSpam, noteStoredCall, type CallerHistory } from './cdr-spam';
-import type { CdrWriteStore } from './cdrs.store';
-import { newCdr } from './new-cdr';
-
-/** The outbox bound to the record's transaction (docs/notifications.md). */
-export interface NotificationQueue {
-  enqueue(items: NotificationToSend[]): Promise<void>;
-}
-
-export interface CdrWriteStores {
-  cdrs: CdrWriteStore;
-  notifications: NotificationQueue;
-  /** Partner webhooks for the record (docs/webhooks.md), in the record's transaction. */
-  webhooks: WebhookEventQueue;
-  /** Creates the customer a DNI session named when the customer-seen stream has not yet. */
-  customers: Pick<CustomersStore, 'ensureSeen'>;
-  /** The partner's Google Ads and GA4 conversions of the record (docs/conversions.md), in its transaction. */
-  conversions: Pick<ConversionQueue, 'enqueueCall'>;
-}
+import type { CdrWriteStores } from './cdr-write-stores';
+import { callerStanding, noteStoredCall, type CallerHistory } from './cdr-spam';
 
 /** Stores call records from every producer: the switch's route and the provider's calls. */
 export interface CdrIngestion {
@@ -47,9 +22,11 @@ export interface CdrIngestion {
 }
 
 /**
- * Call records (docs/cdrs.md): the batch's lookups in a few queries, then one transaction per
- * record, so a bad one spoils no other. Which source, which customer and what the call earns are
- * decided by cdr-source.ts, cdr-customer.ts and cdr-commission.ts; this service puts them in order.
+ * Call records (docs/cdrs.md, "Batches"): the batch's lookups in a few queries, then the whole
+ * batch in one transaction (cdr-batch-write.ts). When that cannot store every record as decided, it
+ * rolls back and each record gets a transaction of its own (cdr-call-write.ts), so a bad one spoils
+ * no other. Which source, which customer and what the call earns are decided by cdr-source.ts,
+ * cdr-customer.ts and cdr-commission.ts; this service puts them in order.
  */
 export class CdrIngestionService implements CdrIngestion {
   constructor(
@@ -70,81 +47,105 @@ export class CdrIngestionService implements CdrIngestion {
         throw new ServiceUnavailableError('Call records cannot be stored right now; retry later');
       throw error;
     }
+    const outcomes: Array<IngestOutcome | undefined> = records.map(() => undefined);
+    // A call id sent twice in one batch: the later copies are stored (found stored) after the first.
+    const twins: number[] = [];
+    const seen = new Set<string>();
+    const waiting: Array<{ index: number; call: CdrInput }> = [];
+    for (const [index, call] of records.entries()) {
+      // The tracking number names the partner, and call ids are unique per partner (docs/cdrs.md).
+      const dialled = lookup.dialled(call.bnum);
+      if (dialled === null) {
+        outcomes[index] = classifyFailure(call.callId, new NotFoundError(`tracking number ${call.bnum}`));
+        continue;
+      }
+      const existing = lookup.existing(dialled.partnerId, call.callId);
+      if (existing !== null) {
+        outcomes[index] = { ok: true, cdr: existing, created: false };
+        continue;
+      }
+      const key = callKey(dialled.partnerId, call.callId);
+      if (seen.has(key)) twins.push(index);
+      else waiting.push({ index, call });
+      seen.add(key);
+    }
+    const prepared = await this.prepare(lookup, [
+      ...waiting,
+      ...twins.map((index) => ({ index, call: records[index]! })),
+    ]);
+    const ready: Array<{ index: number; prepared: PreparedCall }> = [];
+    for (const { index, result } of prepared) {
+      if ('failure' in result) outcomes[index] = result.failure;
+      else if (!twins.includes(index)) ready.push({ index, prepared: result });
+    }
+    for (const [i, outcome] of (
+      await this.storeAll(
+        ready.map((r) => r.prepared),
+        lookup,
+        now,
+      )
+    ).entries())
+      outcomes[ready[i]!.index] = outcome;
+    for (const { index, result } of prepared)
+      if (twins.includes(index) && !('failure' in result))
+        outcomes[index] = await this.storeOne(result, lookup, now);
+    return outcomes as IngestOutcome[];
+  }
+
+  /**
+   * The callers in their stored form and each caller's spam standing, before any transaction (Redis
+   * is no part of it, and a retried record notes the same members). Every record's two commands are
+   * sent at once, in the records' order, so Redis applies them as it would one record after another.
+   */
+  private async prepare(
+    lookup: CdrBatchLookup,
+    calls: ReadonlyArray<{ index: number; call: CdrInput }>,
+  ): Promise<Array<{ index: number; result: PreparedCall | { failure: IngestOutcome } }>> {
+    const pending = calls.map(({ index, call: sent }) => {
+      const dialled = lookup.dialled(sent.bnum)!;
+      const call: CdrInput = {
+        ...sent,
+        anum: canonicalAnum(sent.anum, dialled.country),
+        cnum: sent.cnum === null ? null : canonicalAnum(sent.cnum, dialled.country),
+      };
+      const standing = callerStanding(this.callers, dialled, call);
+      const noted = noteStoredCall(this.callers, dialled, call);
+      return { index, call, dialled, settled: Promise.all([standing, noted]) };
+    });
+    const results = await Promise.allSettled(pending.map(({ settled }) => settled));
+    return pending.map(({ index, call, dialled }, i) => {
+      const result = results[i]!;
+      if (result.status === 'rejected')
+        return { index, result: { failure: classifyFailure(call.callId, result.reason) } };
+      const standing: CallerStanding = result.value[0];
+      return { index, result: { call, dialled, standing } };
+    });
+  }
+
+  /** The batch in one transaction; record by record when that fails (docs/cdrs.md, "Batches"). */
+  private async storeAll(
+    prepared: readonly PreparedCall[],
+    lookup: CdrBatchLookup,
+    now: Date,
+  ): Promise<IngestOutcome[]> {
+    if (prepared.length === 0) return [];
+    try {
+      const stored = await this.writes.run((stores) => storeBatch(prepared, lookup, now, stores));
+      return stored.map((cdr) => ({ ok: true, cdr, created: true }));
+    } catch {
+      // Which record failed, and whether the others can be stored, only their own transactions tell.
+    }
     const outcomes: IngestOutcome[] = [];
-    for (const record of records) outcomes.push(await this.ingestOne(record, lookup, now));
+    for (const call of prepared) outcomes.push(await this.storeOne(call, lookup, now));
     return outcomes;
   }
 
   /** Whatever fails here fails this record only (docs/cdrs.md, "Batches"). */
-  private async ingestOne(call: CdrInput, lookup: CdrBatchLookup, now: Date): Promise<IngestOutcome> {
-    // The tracking number names the partner, and call ids are unique per partner (docs/cdrs.md).
-    const dialled = lookup.dialled(call.bnum);
-    if (dialled === null)
-      return classifyFailure(call.callId, new NotFoundError(`tracking number ${call.bnum}`));
-    const existing = lookup.existing(dialled.partnerId, call.callId);
-    if (existing !== null) return { ok: true, cdr: existing, created: false };
+  private async storeOne(prepared: PreparedCall, lookup: CdrBatchLookup, now: Date): Promise<IngestOutcome> {
     try {
-      // Before the transaction: Redis is no part of it, and a retried record notes the same members.
-      const caller = { ...call, anum: canonicalAnum(call.anum, dialled.country) };
-      const standing = await callerStanding(this.callers, dialled, caller);
-      await noteStoredCall(this.callers, dialled, caller);
-      return await this.writes.run((stores) => this.store(call, dialled, lookup, standing, now, stores));
+      return await this.writes.run((stores) => storeCall(prepared, lookup, now, stores));
     } catch (error) {
-      return classifyFailure(call.callId, error);
+      return classifyFailure(prepared.call.callId, error);
     }
   }
-
-  private async store(
-    sent: CdrInput,
-    dialled: DialledNumber,
-    lookup: CdrBatchLookup,
-    standing: CallerStanding,
-    now: Date,
-    { cdrs, notifications, webhooks, customers, conversions }: CdrWriteStores,
-  ): Promise<IngestOutcome> {
-    // The callers in their one stored form, read in the partner's country (docs/switch.md, "Numbers"):
-    // pricing's unique-caller rule, erasure and the partner's filters all match on it.
-    const call: CdrInput = {
-      ...sent,
-      anum: canonicalAnum(sent.anum, dialled.country),
-      cnum: sent.cnum === null ? null : canonicalAnum(sent.cnum, dialled.country),
-    };
-    const attribution = lookup.attribution(call.callId, call.bnum);
-    const { source, heldBack } = await chooseSource(cdrs, lookup, dialled, attribution, call);
-    // The source's own threshold judges its calls, as it did at the voice webhook (docs/spam.md, Per source).
-    const threshold = source?.spamThreshold ?? dialled.spamThreshold;
-    const judged = judgeSpam({ ...dialled, spamThreshold: threshold }, call, attribution, standing);
-    const pricing = await priceCall(cdrs, lookup, dialled, source?.campaignId ?? null, call);
-    // Spam earns nothing (docs/spam.md); the record still names the campaign the call came in on.
-    const priced = judged.spam ? { ...pricing, commission: null } : pricing;
-    const customer = await chooseCustomer(cdrs, customers, lookup, dialled, attribution, source);
-    if (customer?.created === true)
-      await enqueueSubscribed(webhooks, lookup, dialled.partnerId, [
-        { type: 'customer.created', customerId: customer.id },
-      ]);
-    const cdr = await cdrs.insert(
-      newCdr({ call, dialled, customer, source, heldBack, attribution, priced, judged, now }),
-    );
-    if (cdr === null) {
-      // A concurrent delivery of the same call (or its twin earlier in this batch) committed first.
-      const twin = await cdrs.findByCallId(dialled.partnerId, call.callId);
-      if (twin === null) throw new Error(`call ${call.callId} conflicted but is not stored`);
-      return { ok: true, cdr: twin, created: false };
-    }
-    if (source !== null) await notifications.enqueue(planNotifications({ cdr, source }));
-    await enqueueSubscribed(webhooks, lookup, cdr.partnerId, callEvents(cdr));
-    await conversions.enqueueCall(cdr);
-    return { ok: true, cdr, created: true };
-  }
-}
-
-/** Only what some webhook of the partner takes; the outbox statement re-checks each webhook's state. */
-async function enqueueSubscribed(
-  webhooks: WebhookEventQueue,
-  lookup: CdrBatchLookup,
-  partnerId: string,
-  events: readonly WebhookEvent[],
-): Promise<void> {
-  const subscribed = lookup.subscribedEvents(partnerId, events);
-  if (subscribed.length > 0) await webhooks.enqueue(partnerId, subscribed);
 }

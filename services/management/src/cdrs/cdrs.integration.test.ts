@@ -245,6 +245,78 @@ describe('call records', () => {
       expect(commissions.filter((commission) => commission === null)).toHaveLength(7);
     });
 
+    it('prices a batch’s calls in their order, as if each were posted alone (docs/cdrs.md, "Batches")', async () => {
+      const bnum = await pricedNumber({ uniqueCallerTime: 3600 });
+      const repeat = { anum: '+4792222222' };
+      await commissionOf(call(bnum, { ...repeat, start: '2026-03-02 12:00:00' }));
+      const batch = [
+        call(bnum, { ...repeat, start: '2026-03-02 09:00:00' }),
+        call(bnum, { ...repeat, start: '2026-03-02 09:59:00' }),
+        call(bnum, { ...repeat, start: '2026-03-02 11:30:00' }),
+        call(bnum, { ...repeat, start: '2026-03-02 08:30:00', duration: 10 }),
+        call(bnum, { ...repeat, start: '2026-03-02 07:30:00' }),
+        call(bnum, { anum: '+4793333333', start: '2026-03-02 09:00:00' }),
+      ];
+      const answer = await post(batch);
+      expect(answer.status).toBe(200);
+      // The first earns; 09:59 is within the hour of it, 11:30 within the stored 12:00 lead; the short
+      // call earns nothing, so 07:30 is an hour and a half from the nearest lead; another caller earns.
+      expect((answer.body.cdrs as Body[]).map((cdr) => cdr.commission)).toEqual([
+        '25.00',
+        null,
+        null,
+        null,
+        '25.00',
+        '25.00',
+      ]);
+    });
+
+    it('stores concurrent batches of shared callers and one customer whole, one lead per caller and hour', async () => {
+      const bnum = await pricedNumber({ uniqueCallerTime: 3600 });
+      const callers = Array.from({ length: 5 }, (_, i) => `+479444444${i}`);
+      const batches = Array.from({ length: 4 }, (_, b) =>
+        Array.from({ length: 60 }, (_, i) => {
+          const minute = (b * 61 + i * 37) % 480;
+          const at = new Date(Date.UTC(2026, 2, 3, 7, minute, i % 60));
+          return call(bnum, {
+            anum: callers[(b + i) % callers.length],
+            start: at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          });
+        }),
+      );
+      const answers = await Promise.all(batches.map((batch) => post(batch)));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      const leads: Array<{ anum: string; start: Date }> = await dataSource.query(
+        `SELECT anum, start FROM cdrs WHERE bnum = $1 AND commission IS NOT NULL ORDER BY anum, start`,
+        [bnum],
+      );
+      const [{ count }] = await dataSource.query('SELECT count(*)::int AS count FROM cdrs WHERE bnum = $1', [
+        bnum,
+      ]);
+      expect(count).toBe(240);
+      expect(leads.length).toBeGreaterThanOrEqual(callers.length);
+      for (const [i, lead] of leads.entries()) {
+        const before = leads[i - 1];
+        if (before?.anum === lead.anum)
+          expect(lead.start.getTime() - before.start.getTime()).toBeGreaterThanOrEqual(3_600_000);
+      }
+    });
+
+    it('stores a batch posted twice at once one time, and answers both with the same records', async () => {
+      const bnum = await pricedNumber();
+      const batch = Array.from({ length: 40 }, (_, i) =>
+        call(bnum, { anum: `+47955${String(i).padStart(5, '0')}` }),
+      );
+      const [first, second] = await Promise.all([post(batch), post(batch)]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const ids = (answer: { body: Body }) => (answer.body.cdrs as Body[]).map((cdr) => cdr.id);
+      expect(ids(second)).toEqual(ids(first));
+      const [{ count }] = await dataSource.query('SELECT count(*)::int AS count FROM cdrs WHERE bnum = $1', [
+        bnum,
+      ]);
+      expect(count).toBe(40);
+    });
+
     it('pays nothing on a paused campaign or an unanswered call, and still names the campaign', async () => {
       const paused = await pricedNumber({ state: '1' });
       const answer = await post(call(paused));

@@ -32,6 +32,12 @@ export interface CdrWriteStore {
   nearestLeadAt(campaignId: string, anum: string, at: Date, withinSeconds?: number): Promise<Date | null>;
   /** Null when the partner has a record with this call_id already (a concurrent twin won). */
   insert(cdr: NewCdr): Promise<Cdr | null>;
+  /** lockCaller for many callers, in one order every transaction shares. */
+  lockCallers(callers: ReadonlyArray<{ campaignId: string; anum: string }>): Promise<void>;
+  /** nearestLeadAt for many calls, in one query; null where a call has none. */
+  nearestLeadsAt(queries: readonly NearestLeadQuery[]): Promise<Array<Date | null>>;
+  /** Many records, stored in the order given; a record a concurrent twin claimed first is left out. */
+  insertMany(cdrs: readonly NewCdr[]): Promise<Cdr[]>;
   /** The record, locked until the transaction ends (a re-mark); null when not the partner's. */
   lockById(partnerId: string, id: string): Promise<Cdr | null>;
   /** A partner's re-mark (docs/spam.md, Re-marking a call); the record as stored. */
@@ -45,6 +51,13 @@ export interface CdrWriteStore {
    * waits and then sees this record (docs/cdrs.md, "Deleting a customer"). False when it is gone.
    */
   lockCustomer(partnerId: string, customerId: string): Promise<boolean>;
+}
+
+export interface NearestLeadQuery {
+  campaignId: string;
+  anum: string;
+  at: Date;
+  withinSeconds: number;
 }
 
 export interface CdrPageQuery {
@@ -73,6 +86,65 @@ export const CDR_COLUMNS = `
   ("recording" IS NOT NULL) AS "has_recording", "timestamp"`;
 
 type Row = Record<string, unknown>;
+
+/** A column a new record writes: its name, the type its parameter is cast to, and its value. */
+interface InsertedColumn {
+  name: string;
+  type: string;
+  value(cdr: NewCdr): unknown;
+}
+
+/** Every column of a new record but "id" (drawn with the call id's claim), in one place for both inserts. */
+const INSERTED: readonly InsertedColumn[] = [
+  { name: 'call_id', type: 'text', value: (cdr) => cdr.callId },
+  { name: 'partner_id', type: 'bigint', value: (cdr) => cdr.partnerId },
+  { name: 'customer_id', type: 'bigint', value: (cdr) => cdr.customerId },
+  { name: 'custnr', type: 'text', value: (cdr) => cdr.custnr },
+  { name: 'source_id', type: 'bigint', value: (cdr) => cdr.sourceId },
+  { name: 'campaign_id', type: 'bigint', value: (cdr) => cdr.campaignId },
+  { name: 'pricing_model_id', type: 'uuid', value: (cdr) => cdr.pricingModelId },
+  { name: 'start', type: 'timestamptz', value: (cdr) => cdr.start },
+  { name: 'duration', type: 'integer', value: (cdr) => cdr.durationSeconds },
+  { name: 'anum', type: 'text', value: (cdr) => cdr.anum },
+  { name: 'bnum', type: 'text', value: (cdr) => cdr.bnum },
+  { name: 'cnum', type: 'text', value: (cdr) => cdr.cnum },
+  { name: 'answered', type: 'boolean', value: (cdr) => cdr.answered },
+  { name: 'voicemail', type: 'boolean', value: (cdr) => cdr.voicemail },
+  { name: 'anum_ndc_name', type: 'text', value: (cdr) => cdr.anumNdcName },
+  { name: 'quarantined', type: 'boolean', value: (cdr) => cdr.quarantined },
+  { name: 'commission', type: 'numeric', value: (cdr) => cdr.commission },
+  { name: 'media', type: 'text', value: (cdr) => cdr.media },
+  { name: 'class', type: 'text', value: (cdr) => cdr.sourceClass },
+  { name: 'expire', type: 'timestamptz', value: (cdr) => cdr.expire },
+  { name: 'publisher_id', type: 'text', value: (cdr) => cdr.publisherId },
+  { name: 'cli_id', type: 'text', value: (cdr) => cdr.cliId },
+  { name: 'order_id', type: 'text', value: (cdr) => cdr.orderId },
+  { name: 'session_id', type: 'text', value: (cdr) => cdr.sessionId },
+  { name: 'tracking_id', type: 'text', value: (cdr) => cdr.trackingId },
+  { name: 'full_url', type: 'text', value: (cdr) => cdr.fullUrl },
+  { name: 'full_referrer', type: 'text', value: (cdr) => cdr.fullReferrer },
+  {
+    name: 'parameters',
+    type: 'jsonb',
+    value: (cdr) => (cdr.parameters === null ? null : JSON.stringify(cdr.parameters)),
+  },
+  { name: 'recording', type: 'bytea', value: (cdr) => cdr.recording },
+  { name: 'timestamp', type: 'timestamptz', value: (cdr) => cdr.timestamp },
+  { name: 'attribution', type: 'text', value: (cdr) => cdr.attribution },
+  { name: 'bound_seconds', type: 'integer', value: (cdr) => cdr.boundSeconds },
+  { name: 'gclid', type: 'text', value: (cdr) => cdr.marketing.gclid },
+  { name: 'gbraid', type: 'text', value: (cdr) => cdr.marketing.gbraid },
+  { name: 'wbraid', type: 'text', value: (cdr) => cdr.marketing.wbraid },
+  { name: 'ga_client_id', type: 'text', value: (cdr) => cdr.marketing.gaClientId },
+  { name: 'ga_session_id', type: 'text', value: (cdr) => cdr.marketing.gaSessionId },
+  { name: 'stir_verstat', type: 'text', value: (cdr) => cdr.stirVerstat },
+  { name: 'spam_score', type: 'smallint', value: (cdr) => cdr.spamScore },
+  { name: 'spam_reasons', type: 'text', value: (cdr) => renderSpamReasons(cdr.spamReasons) },
+  { name: 'spam', type: 'boolean', value: (cdr) => cdr.spam },
+  { name: 'spam_marked', type: 'boolean', value: (cdr) => cdr.spamMarked },
+];
+
+const INSERTED_NAMES = INSERTED.map((column) => `"${column.name}"`).join(', ');
 
 /** What a record needs of customers, numbers, sources and campaigns: their owners' readers. */
 export interface CdrReaders {
@@ -211,8 +283,19 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
   async lockCaller(campaignId: string, anum: string): Promise<void> {
     // Two 32-bit halves of one hash: the lock space is shared with other advisory-lock users.
     await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('cdr-lead'), hashtext($1))`, [
-      `${campaignId}:${anum}`,
+      callerLockKey(campaignId, anum),
     ]);
+  }
+
+  async lockCallers(callers: ReadonlyArray<{ campaignId: string; anum: string }>): Promise<void> {
+    if (callers.length === 0) return;
+    // Sorted by the lock's key and taken in that order (the sorted subquery is not flattened).
+    await this.manager.query(
+      `SELECT count(pg_advisory_xact_lock(hashtext('cdr-lead'), "key")) AS "locked"
+         FROM (SELECT DISTINCT hashtext("caller") AS "key" FROM unnest($1::text[]) AS "caller"
+                ORDER BY 1 OFFSET 0) AS "sorted"`,
+      [callers.map((caller) => callerLockKey(caller.campaignId, caller.anum))],
+    );
   }
 
   async nearestLeadAt(
@@ -243,6 +326,36 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return (rows[0]?.start as Date | undefined) ?? null;
   }
 
+  async nearestLeadsAt(queries: readonly NearestLeadQuery[]): Promise<Array<Date | null>> {
+    if (queries.length === 0) return [];
+    // The same two index probes as nearestLeadAt, once per query, in one round trip.
+    const leads = (bound: string) =>
+      `SELECT "start" FROM "cdrs" WHERE "campaign_id" = "q"."campaign_id" AND "anum" = "q"."anum"
+          AND "commission" IS NOT NULL AND "start" >= "q"."from" AND "start" <= "q"."to" AND ${bound}`;
+    const rows: Row[] = await this.manager.query(
+      `SELECT "q"."ord", "lead"."start" FROM
+         unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[])
+           WITH ORDINALITY AS "q"("campaign_id", "anum", "at", "from", "to", "ord")
+         CROSS JOIN LATERAL (
+           SELECT "start" FROM (
+             (${leads(`"start" <= "q"."at"`)} ORDER BY "start" DESC LIMIT 1)
+             UNION ALL
+             (${leads(`"start" > "q"."at"`)} ORDER BY "start" LIMIT 1)
+           ) AS "nearest" ORDER BY abs(extract(epoch FROM "nearest"."start" - "q"."at")) LIMIT 1
+         ) AS "lead"`,
+      [
+        queries.map((query) => query.campaignId),
+        queries.map((query) => query.anum),
+        queries.map((query) => query.at),
+        queries.map((query) => new Date(query.at.getTime() - query.withinSeconds * 1000)),
+        queries.map((query) => new Date(query.at.getTime() + query.withinSeconds * 1000)),
+      ],
+    );
+    const found: Array<Date | null> = queries.map(() => null);
+    for (const row of rows) found[Number(row.ord) - 1] = row.start as Date;
+    return found;
+  }
+
   /**
    * Claims the partner's call id in "cdr_call_ids" with the record's id drawn from the identity sequence, and
    * stores the record only when the claim was new: a concurrent twin's claim makes this one wait
@@ -256,65 +369,47 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
          ON CONFLICT ("partner_id", "call_id") DO NOTHING
          RETURNING "cdr_id"
        )
-       INSERT INTO "cdrs" ("id", "call_id", "partner_id", "customer_id", "custnr", "source_id", "campaign_id",
-         "pricing_model_id", "start", "duration", "anum", "bnum", "cnum", "answered", "voicemail",
-         "anum_ndc_name", "quarantined", "commission", "media", "class", "expire", "publisher_id", "cli_id",
-         "order_id", "session_id", "tracking_id", "full_url", "full_referrer", "parameters", "recording",
-         "timestamp", "attribution", "bound_seconds", "gclid", "gbraid", "wbraid", "ga_client_id",
-         "ga_session_id", "stir_verstat", "spam_score", "spam_reasons", "spam", "spam_marked")
+       INSERT INTO "cdrs" ("id", ${INSERTED_NAMES})
        OVERRIDING SYSTEM VALUE
-       SELECT "cdr_id", $1, $2::bigint, $3::bigint, $4, $5::bigint, $6::bigint, $7::uuid, $8::timestamptz,
-         $9::integer, $10, $11, $12, $13::boolean, $14::boolean, $15, $16::boolean, $17::numeric, $18, $19,
-         $20::timestamptz, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29::bytea, $30::timestamptz,
-         $31, $32::integer, $33, $34, $35, $36, $37, $38, $39::smallint, $40, $41::boolean, $42::boolean
+       SELECT "cdr_id", ${INSERTED.map((column, i) => `$${i + 1}::${column.type}`).join(', ')}
          FROM "claimed"
        RETURNING ${CDR_COLUMNS}`,
-      [
-        cdr.callId,
-        cdr.partnerId,
-        cdr.customerId,
-        cdr.custnr,
-        cdr.sourceId,
-        cdr.campaignId,
-        cdr.pricingModelId,
-        cdr.start,
-        cdr.durationSeconds,
-        cdr.anum,
-        cdr.bnum,
-        cdr.cnum,
-        cdr.answered,
-        cdr.voicemail,
-        cdr.anumNdcName,
-        cdr.quarantined,
-        cdr.commission,
-        cdr.media,
-        cdr.sourceClass,
-        cdr.expire,
-        cdr.publisherId,
-        cdr.cliId,
-        cdr.orderId,
-        cdr.sessionId,
-        cdr.trackingId,
-        cdr.fullUrl,
-        cdr.fullReferrer,
-        cdr.parameters === null ? null : JSON.stringify(cdr.parameters),
-        cdr.recording,
-        cdr.timestamp,
-        cdr.attribution,
-        cdr.boundSeconds,
-        cdr.marketing.gclid,
-        cdr.marketing.gbraid,
-        cdr.marketing.wbraid,
-        cdr.marketing.gaClientId,
-        cdr.marketing.gaSessionId,
-        cdr.stirVerstat,
-        cdr.spamScore,
-        renderSpamReasons(cdr.spamReasons),
-        cdr.spam,
-        cdr.spamMarked,
-      ],
+      INSERTED.map((column) => column.value(cdr)),
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
+  }
+
+  /**
+   * A batch's records in one statement, claimed and stored in the order given (docs/cdrs.md,
+   * "Batches"): the rollup trigger locks its counter rows in that order. Returns the stored records in
+   * that order; a record whose call id another transaction claimed first is left out, so fewer
+   * records than given means a twin won.
+   */
+  async insertMany(cdrs: readonly NewCdr[]): Promise<Cdr[]> {
+    if (cdrs.length === 0) return [];
+    const rows: Row[] = await this.manager.query(
+      `WITH "input" AS (
+         SELECT * FROM unnest(${INSERTED.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ')})
+           WITH ORDINALITY AS "given"(${INSERTED_NAMES}, "ord")
+       ), "claimed" AS (
+         INSERT INTO "cdr_call_ids" ("partner_id", "call_id", "cdr_id", "start")
+         SELECT "partner_id", "call_id", nextval(pg_get_serial_sequence('"cdrs"', 'id')), "start"
+           FROM "input" ORDER BY "ord"
+         ON CONFLICT ("partner_id", "call_id") DO NOTHING
+         RETURNING "partner_id", "call_id", "cdr_id"
+       )
+       INSERT INTO "cdrs" ("id", ${INSERTED_NAMES})
+       OVERRIDING SYSTEM VALUE
+       SELECT "claimed"."cdr_id", ${INSERTED.map((column) => `"input"."${column.name}"`).join(', ')}
+         FROM "input" JOIN "claimed" USING ("partner_id", "call_id")
+        ORDER BY "input"."ord"
+       RETURNING ${CDR_COLUMNS}`,
+      INSERTED.map((column) => cdrs.map((cdr) => column.value(cdr))),
+    );
+    const stored = new Map(
+      rows.map((row) => [callKey(String(row.partner_id), String(row.call_id)), toCdr(row)]),
+    );
+    return cdrs.flatMap((cdr) => stored.get(callKey(cdr.partnerId, cdr.callId)) ?? []);
   }
 
   /**
@@ -443,4 +538,9 @@ export function toCdr(row: Row): Cdr {
 /** A UTC midnight as the date "cdr_day_counts" keys it. */
 function isoDay(midnight: Date | null): string | null {
   return midnight === null ? null : midnight.toISOString().slice(0, 10);
+}
+
+/** The caller's lock key in a campaign; the same for one call priced alone or in a batch. */
+function callerLockKey(campaignId: string, anum: string): string {
+  return `${campaignId}:${anum}`;
 }

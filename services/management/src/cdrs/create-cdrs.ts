@@ -3,7 +3,8 @@ import type { RouteDefinition, SwitchRouteDefinition } from '../http/route-defin
 import { countedIngestion, countOutcomes, type IngestCounter } from '../metrics/counted-ingestion';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { CallAttributionReader } from './call-attribution.reader';
-import { CdrIngestionService, type CdrIngestion, type CdrWriteStores } from './cdr-ingestion.service';
+import { CdrIngestionService, type CdrIngestion } from './cdr-ingestion.service';
+import type { CdrWriteStores } from './cdr-write-stores';
 import type { CallerHistory } from './cdr-spam';
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';

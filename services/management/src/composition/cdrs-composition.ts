@@ -1,7 +1,7 @@
 import { CallerHistoryStore, type CallerHistoryRedis } from '@trackline/contracts';
 import type { DataSource } from 'typeorm';
 import { RedisCallAttributionReader, type AttributionRedis } from '../cdrs/call-attribution.reader';
-import type { CdrWriteStores } from '../cdrs/cdr-ingestion.service';
+import type { CdrWriteStores } from '../cdrs/cdr-write-stores';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { IngestCounter } from '../metrics/counted-ingestion';

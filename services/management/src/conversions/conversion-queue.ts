@@ -9,7 +9,8 @@ import { callConversions, hasMarketingIds, outcomeConversions } from './conversi
  * ids costs no query.
  */
 export interface ConversionQueue {
-  enqueueCall(cdr: Cdr): Promise<void>;
+  /** The conversions of newly stored records; each partner's integrations are read once. */
+  enqueueCalls(cdrs: readonly Cdr[]): Promise<void>;
   enqueueOutcome(cdr: Cdr): Promise<void>;
 }
 
@@ -19,12 +20,24 @@ export function conversionQueue(stores: {
   outbox: Pick<TypeormConversionOutboxStore, 'enqueue'>;
 }): ConversionQueue {
   const { integrations, outbox } = stores;
-  const queue = async (cdr: Cdr, plan: typeof callConversions | typeof outcomeConversions) => {
-    if (!hasMarketingIds(cdr)) return;
-    await outbox.enqueue(cdr.partnerId, cdr.id, plan(cdr, await integrations.list(cdr.partnerId)));
-  };
+  const integrationsOf = (partnerId: string) => integrations.list(partnerId);
   return {
-    enqueueCall: (cdr) => queue(cdr, callConversions),
-    enqueueOutcome: (cdr) => queue(cdr, outcomeConversions),
+    enqueueCalls: async (cdrs) => {
+      const listed = new Map<string, Awaited<ReturnType<typeof integrationsOf>>>();
+      for (const cdr of cdrs) {
+        if (!hasMarketingIds(cdr)) continue;
+        const partnerIntegrations = listed.get(cdr.partnerId) ?? (await integrationsOf(cdr.partnerId));
+        listed.set(cdr.partnerId, partnerIntegrations);
+        await outbox.enqueue(cdr.partnerId, cdr.id, callConversions(cdr, partnerIntegrations));
+      }
+    },
+    enqueueOutcome: async (cdr) => {
+      if (!hasMarketingIds(cdr)) return;
+      await outbox.enqueue(
+        cdr.partnerId,
+        cdr.id,
+        outcomeConversions(cdr, await integrationsOf(cdr.partnerId)),
+      );
+    },
   };
 }
