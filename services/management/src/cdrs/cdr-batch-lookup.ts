@@ -22,6 +22,10 @@ export interface CdrLookupStore {
   findCampaignPricings(
     campaignIds: readonly string[],
   ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>>;
+  /** The sources pool calls were attributed to, by `sourceKey(partnerId, sourceId)`. */
+  findSourcesByIds(
+    wanted: ReadonlyArray<{ partnerId: string; sourceId: string }>,
+  ): Promise<Array<{ partnerId: string; source: CdrSource }>>;
   /** Customer ids by `customerKey(partnerId, custnr)`, for the custnrs DNI sessions named. */
   findCustomerIds(wanted: ReadonlyArray<{ partnerId: string; custnr: string }>): Promise<Map<string, string>>;
 }
@@ -34,6 +38,10 @@ export interface CallKey {
 
 export function callKey(partnerId: string, callId: string): string {
   return `${partnerId} ${callId}`;
+}
+
+export function sourceKey(partnerId: string, sourceId: string): string {
+  return `${partnerId} ${sourceId}`;
 }
 
 export function customerKey(partnerId: string, custnr: string): string {
@@ -50,6 +58,8 @@ export class CdrBatchLookup {
     private readonly attributions: Map<string, CallAttribution | Error>,
     private readonly customers: Map<string, string>,
     private readonly subscribed: Map<string, Set<WebhookEventType>>,
+    private readonly attributedSources: Map<string, CdrSource>,
+    private readonly attributedSourceIds: Set<string>,
   ) {}
 
   static async load(
@@ -90,6 +100,7 @@ export class CdrBatchLookup {
     ]);
     const attributions = new Map<string, CallAttribution | Error>();
     const custnrs: Array<{ partnerId: string; custnr: string }> = [];
+    const sourceIds: Array<{ partnerId: string; sourceId: string }> = [];
     wanted.forEach((input, i) => {
       const result = found[i]!;
       const key = attributionKey(input.callId, input.bnum);
@@ -104,10 +115,25 @@ export class CdrBatchLookup {
       if (attribution == null || attribution.bnum !== input.bnum) return;
       attributions.set(key, attribution);
       const custnr = sessionCustnr(attribution);
-      if (custnr !== null) custnrs.push({ partnerId: numbers.get(input.bnum)!.partnerId, custnr });
+      const partnerId = numbers.get(input.bnum)!.partnerId;
+      if (custnr !== null) custnrs.push({ partnerId, custnr });
+      if (attribution.sourceId !== null) sourceIds.push({ partnerId, sourceId: attribution.sourceId });
     });
-    const customers = await store.findCustomerIds(custnrs);
-    return new CdrBatchLookup(stored, numbers, sources, pricings, attributions, customers, subscribed);
+    const [customers, attributedSources] = await Promise.all([
+      store.findCustomerIds(custnrs),
+      store.findSourcesByIds(sourceIds),
+    ]);
+    return new CdrBatchLookup(
+      stored,
+      numbers,
+      sources,
+      pricings,
+      attributions,
+      customers,
+      subscribed,
+      new Map(attributedSources.map(({ partnerId, source }) => [sourceKey(partnerId, source.id), source])),
+      new Set(sourceIds.map(({ partnerId, sourceId }) => sourceKey(partnerId, sourceId))),
+    );
   }
 
   /** The partner's record of this call, stored before the batch began. */
@@ -147,6 +173,16 @@ export class CdrBatchLookup {
   staticSources(partnerId: string, destnr: string): readonly CdrSource[] {
     const found = this.sources.get(destnr);
     return found !== undefined && found.partnerId === partnerId ? found.sources : [];
+  }
+
+  /**
+   * The source a pool call was attributed to; null when the batch looked it up and it is not the
+   * partner's, undefined when the batch did not look it up.
+   */
+  sourceById(partnerId: string, sourceId: string): CdrSource | null | undefined {
+    const key = sourceKey(partnerId, sourceId);
+    if (!this.attributedSourceIds.has(key)) return undefined;
+    return this.attributedSources.get(key) ?? null;
   }
 
   /** Undefined when the batch did not look this campaign up (a pool number's source). */

@@ -70,7 +70,7 @@ function stores(
       findSourceById: async (_partnerId: string, id: string) => byId[id] ?? null,
       findActiveSourceByPhonenr: async (_partnerId: string, phonenr: string) => byPhonenr[phonenr] ?? null,
     },
-    lookup: { staticSources: () => statics },
+    lookup: { staticSources: () => statics, sourceById: () => undefined },
   };
 }
 

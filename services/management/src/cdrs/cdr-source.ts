@@ -12,7 +12,7 @@ import type { CdrWriteStore } from './cdrs.store';
  */
 export async function chooseSource(
   cdrs: Pick<CdrWriteStore, 'findSourceById' | 'findActiveSourceByPhonenr'>,
-  lookup: Pick<CdrBatchLookup, 'staticSources'>,
+  lookup: Pick<CdrBatchLookup, 'staticSources' | 'sourceById'>,
   dialled: DialledNumber,
   attribution: CallAttribution | null,
   call: { bnum: string; start: Date },
@@ -25,7 +25,9 @@ export async function chooseSource(
     );
   if (attribution === null) return { source: null, heldBack: false };
   if (attribution.sourceId !== null) {
-    const source = await cdrs.findSourceById(dialled.partnerId, attribution.sourceId);
+    const looked = lookup.sourceById(dialled.partnerId, attribution.sourceId);
+    const source =
+      looked === undefined ? await cdrs.findSourceById(dialled.partnerId, attribution.sourceId) : looked;
     if (source !== null) return { source, heldBack: false };
   }
   if (attribution.target === null) return { source: null, heldBack: false };

@@ -201,6 +201,12 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return this.sources.findStaticSources(destnrs);
   }
 
+  findSourcesByIds(
+    wanted: ReadonlyArray<{ partnerId: string; sourceId: string }>,
+  ): Promise<Array<{ partnerId: string; source: CdrSource }>> {
+    return this.sources.findSourcesByIds(wanted);
+  }
+
   findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null> {
     return this.sources.findSourceById(partnerId, sourceId);
   }

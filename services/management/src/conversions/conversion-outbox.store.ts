@@ -47,12 +47,19 @@ export interface ConversionOutboxQueue {
 const ENQUEUE_SQL = `
   INSERT INTO "conversion_outbox" ("partner_id", "cdr_id", "integration_id", "destination", "order_id",
     "outcome_status", "outcome_value", "outcome_currency", "occurred_at", "next_attempt_at")
-  SELECT $1::bigint, $2::bigint, c.*, least(c."occurred_at", now())
-    FROM unnest($3::bigint[], $4::varchar[], $5::varchar[], $6::varchar[], $7::numeric[], $8::varchar[],
-                $9::timestamptz[])
-      AS c ("integration_id", "destination", "order_id", "outcome_status", "outcome_value",
-            "outcome_currency", "occurred_at")
+  SELECT c.*, least(c."occurred_at", now())
+    FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::varchar[], $5::varchar[], $6::varchar[],
+                $7::numeric[], $8::varchar[], $9::timestamptz[])
+      AS c ("partner_id", "cdr_id", "integration_id", "destination", "order_id", "outcome_status",
+            "outcome_value", "outcome_currency", "occurred_at")
   ON CONFLICT ("partner_id", "destination", "order_id") DO NOTHING`;
+
+/** A conversion to queue with the record it belongs to. */
+export interface QueuedConversion {
+  partnerId: string;
+  cdrId: string;
+  conversion: ConversionToQueue;
+}
 
 // Longer messages are cut: last_error is for an operator reading the row, not an archive.
 const MAX_ERROR_LENGTH = 2_000;
@@ -90,18 +97,23 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
   }
 
   /** In the caller's transaction: the rows commit or roll back with the record or outcome. */
-  async enqueue(partnerId: string, cdrId: string, conversions: readonly ConversionToQueue[]): Promise<void> {
-    if (conversions.length === 0) return;
+  enqueue(partnerId: string, cdrId: string, conversions: readonly ConversionToQueue[]): Promise<void> {
+    return this.enqueueMany(conversions.map((conversion) => ({ partnerId, cdrId, conversion })));
+  }
+
+  /** Many records' conversions in one statement (a batch of call records, docs/cdrs.md, "Batches"). */
+  async enqueueMany(queued: readonly QueuedConversion[]): Promise<void> {
+    if (queued.length === 0) return;
     await this.manager.query(ENQUEUE_SQL, [
-      partnerId,
-      cdrId,
-      conversions.map((c) => c.integrationId),
-      conversions.map((c) => c.destination),
-      conversions.map((c) => c.orderId),
-      conversions.map((c) => c.outcome?.status ?? null),
-      conversions.map((c) => c.outcome?.value ?? null),
-      conversions.map((c) => c.outcome?.currency ?? null),
-      conversions.map((c) => c.occurredAt),
+      queued.map((q) => q.partnerId),
+      queued.map((q) => q.cdrId),
+      queued.map((q) => q.conversion.integrationId),
+      queued.map((q) => q.conversion.destination),
+      queued.map((q) => q.conversion.orderId),
+      queued.map((q) => q.conversion.outcome?.status ?? null),
+      queued.map((q) => q.conversion.outcome?.value ?? null),
+      queued.map((q) => q.conversion.outcome?.currency ?? null),
+      queued.map((q) => q.conversion.occurredAt),
     ]);
   }
 

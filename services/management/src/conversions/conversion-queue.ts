@@ -1,6 +1,6 @@
 import type { Cdr } from '../cdrs/cdr';
 import type { TypeormIntegrationsStore } from '../integrations/integrations.store';
-import type { TypeormConversionOutboxStore } from './conversion-outbox.store';
+import type { QueuedConversion, TypeormConversionOutboxStore } from './conversion-outbox.store';
 import { callConversions, hasMarketingIds, outcomeConversions } from './conversion-planner';
 
 /**
@@ -17,19 +17,22 @@ export interface ConversionQueue {
 /** The queue on a transaction's stores (composition/stores-on-manager.ts builds them). */
 export function conversionQueue(stores: {
   integrations: Pick<TypeormIntegrationsStore, 'list'>;
-  outbox: Pick<TypeormConversionOutboxStore, 'enqueue'>;
+  outbox: Pick<TypeormConversionOutboxStore, 'enqueue' | 'enqueueMany'>;
 }): ConversionQueue {
   const { integrations, outbox } = stores;
   const integrationsOf = (partnerId: string) => integrations.list(partnerId);
   return {
     enqueueCalls: async (cdrs) => {
       const listed = new Map<string, Awaited<ReturnType<typeof integrationsOf>>>();
+      const queued: QueuedConversion[] = [];
       for (const cdr of cdrs) {
         if (!hasMarketingIds(cdr)) continue;
         const partnerIntegrations = listed.get(cdr.partnerId) ?? (await integrationsOf(cdr.partnerId));
         listed.set(cdr.partnerId, partnerIntegrations);
-        await outbox.enqueue(cdr.partnerId, cdr.id, callConversions(cdr, partnerIntegrations));
+        for (const conversion of callConversions(cdr, partnerIntegrations))
+          queued.push({ partnerId: cdr.partnerId, cdrId: cdr.id, conversion });
       }
+      await outbox.enqueueMany(queued);
     },
     enqueueOutcome: async (cdr) => {
       if (!hasMarketingIds(cdr)) return;

@@ -43,6 +43,22 @@ export class SqlCdrSourcesReader {
     return found;
   }
 
+  /** The sources named that are their partner's (a batch's pool calls' attributed sources), one query. */
+  async findSourcesByIds(
+    wanted: ReadonlyArray<{ partnerId: string; sourceId: string }>,
+  ): Promise<Array<{ partnerId: string; source: CdrSource }>> {
+    const valid = wanted.filter(({ sourceId }) => /^[1-9]\d{0,17}$/.test(sourceId));
+    if (valid.length === 0) return [];
+    const rows: Row[] = await this.manager.query(
+      `SELECT s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
+         FROM unnest($1::bigint[], $2::bigint[]) AS w ("partner_id", "id")
+         JOIN "sources" s ON s."partner_id" = w."partner_id" AND s."id" = w."id"
+         JOIN "customers" c ON c."id" = s."customer_id"`,
+      [valid.map((w) => w.partnerId), valid.map((w) => w.sourceId)],
+    );
+    return rows.map((row) => ({ partnerId: row.partner_id as string, source: toSource(row) }));
+  }
+
   findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null> {
     if (!/^[1-9]\d{0,17}$/.test(sourceId)) return Promise.resolve(null);
     return this.oneSource(`s."partner_id" = $1 AND s."id" = $2`, [partnerId, sourceId]);
