@@ -15,6 +15,15 @@ export interface ManagementBenchConfig {
   ingestCalls: number;
   ingestBatch: number;
   ingestConcurrency: number;
+  /** Calls posted one at a time at `singleCallRate` per second (docs/benchmarks.md, Targets); 0 skips it. */
+  singleCalls: number;
+  singleCallRate: number;
+  /**
+   * BENCH_FEATURES: `on` (the default) gives the partner a webhook taking every event, a GA4
+   * integration and missed-call e-mails, delivered to local receivers while the bench runs; `off`
+   * measures ingestion without them.
+   */
+  features: boolean;
   /** Records in the month the retention measurement drops (0 skips it). */
   retentionCdrs: number;
   serviceLogLevel: string;
@@ -42,6 +51,9 @@ export function loadManagementBenchConfig(env: Env): ManagementBenchConfig {
     ingestCalls: read.integer('BENCH_INGEST_CALLS', 20_000, { min: 500, max: 1_000_000 }),
     ingestBatch: read.integer('BENCH_INGEST_BATCH', 500, { min: 1, max: 1_000 }),
     ingestConcurrency: read.integer('BENCH_INGEST_CONCURRENCY', 4, { min: 1, max: 64 }),
+    singleCalls: read.integer('BENCH_SINGLE_CALLS', 2_000, { min: 0, max: 1_000_000 }),
+    singleCallRate: read.integer('BENCH_SINGLE_CALL_RATE', 100, { min: 1, max: 10_000 }),
+    features: read.oneOf('BENCH_FEATURES', ['on', 'off'], 'on') === 'on',
     retentionCdrs: read.integer('BENCH_RETENTION_CDRS', 1_000_000, { min: 0, max: 20_000_000 }),
     serviceLogLevel: read.string('LOG_LEVEL', 'warn'),
     reportCdrs: read.integer('BENCH_REPORT_CDRS', 1_000_000, { min: 0, max: 20_000_000 }),

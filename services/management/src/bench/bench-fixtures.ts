@@ -11,6 +11,14 @@ export const BENCH_USERNAME = 'bench-api';
 export const BENCH_PASSWORD = 'bench password, loopback only';
 const SOURCES_PER_CUSTOMER = 4;
 const FIRST_NUMBER = 4722100000;
+const FIRST_POOL_NUMBER = 4722200000;
+const POOL_NUMBERS = 20;
+
+/** Where the features a call sets off go: a webhook receiver and a GA4 stream (docs/benchmarks.md). */
+export interface BenchFeatures {
+  webhookUrl: string;
+  ga4: { measurementId: string; apiSecret: string };
+}
 
 /** A static number of the bench partner and what a call to it resolves to. */
 export interface BenchLine {
@@ -23,6 +31,8 @@ export interface BenchLine {
 
 export interface BenchFixture {
   partnerId: string;
+  /** The partner's pool numbers: the bench's DNI calls go to them, with an attribution in Redis. */
+  poolNumbers: string[];
   /** The customer with 1,000,000 records; lines[0..3] are its sources. */
   mainCustomerId: string;
   lines: BenchLine[];
@@ -30,17 +40,22 @@ export interface BenchFixture {
 
 /**
  * The bench partner as the operator and the partner set it up (docs/operations.md, The operator CLI;
- * docs/partner-api.md), through the services and the composed routes: static numbers, customers, one CPL
- * pricing model with a unique-caller window, a campaign per customer and sources on the campaigns.
+ * docs/partner-api.md), through the services and the composed routes: static and pool numbers, customers,
+ * one CPL pricing model with a unique-caller window, a campaign per customer, sources on the campaigns
+ * that e-mail missed calls, a webhook taking every event and a GA4 integration: every feature a call
+ * sets off is on.
  */
 export async function seedBenchPartner(
   dataSource: DataSource,
   customers: number,
   now: Date,
+  /** Without them, the partner has no webhook and no GA4 integration (a bench without the service). */
+  features?: BenchFeatures,
 ): Promise<BenchFixture> {
   const services = createManagementServices(createManagementStores(dataSource), {
     digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
     greetingRecordNumber: '+4722000000',
+    webhooks: { insecureHosts: features === undefined ? [] : [new URL(features.webhookUrl).hostname] },
   });
   const routes = createManagementRoutes(services);
   const created = await services.partners.create({
@@ -55,6 +70,8 @@ export async function seedBenchPartner(
     (_, index) => `+${FIRST_NUMBER + index}`,
   );
   await services.numbers.add('bench', 'static', numbers, now);
+  const poolNumbers = Array.from({ length: POOL_NUMBERS }, (_, index) => `+${FIRST_POOL_NUMBER + index}`);
+  await services.numbers.add('bench', 'pool', poolNumbers, now);
   const partner = (await services.partners.findForDigest(BENCH_USERNAME))!.partner;
   const call = (method: HttpMethod, path: string, body: Record<string, string>, params = {}) =>
     handle(routes, partner, now, method, path, body, params);
@@ -104,6 +121,8 @@ export async function seedBenchPartner(
           phonenr: `9${String(1_000_000 + c * 10 + s)}`,
           campaign_id: campaignId,
           media: 'web',
+          email: `ads-${c + 1}-${s + 1}@bench.example`,
+          notify_on_missed_call: '1',
         }),
       );
       lines.push({
@@ -115,7 +134,16 @@ export async function seedBenchPartner(
       });
     }
   }
-  return { partnerId: created.id, mainCustomerId: lines[0]!.customerId, lines };
+  if (features !== undefined) {
+    only(await call('POST', '/webhooks', { url: features.webhookUrl }));
+    only(
+      await call('PUT', '/integrations/ga4', {
+        measurement_id: features.ga4.measurementId,
+        api_secret: features.ga4.apiSecret,
+      }),
+    );
+  }
+  return { partnerId: created.id, poolNumbers, mainCustomerId: lines[0]!.customerId, lines };
 }
 
 function handle(

@@ -68,7 +68,8 @@ export class BenchSwitchClient {
     private readonly token: string,
   ) {}
 
-  postCdrs(records: unknown[]): Promise<HttpResult> {
+  /** A batch (an array) or one record (an object), as the switch sends either. */
+  postCdrs(records: unknown): Promise<HttpResult> {
     return rawRequest({
       port: this.port,
       method: 'POST',

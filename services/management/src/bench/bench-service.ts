@@ -18,12 +18,17 @@ export interface ServiceSettings {
   keyPrefix: string;
   dataDir: string;
   logLevel: string;
+  /** More of the service's environment (the receivers of webhooks, e-mail and conversions). */
+  env?: Record<string, string>;
 }
 
 /** The real management service (dist/main.js) in a child process, configured as deployed. */
 export async function startManagementService(settings: ServiceSettings): Promise<ServiceUnderTest> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(__dirname, '..', 'main.js')], {
+  // BENCH_CPU_PROF_DIR: a V8 CPU profile of the service, written when it stops (docs/benchmarks.md).
+  const profile = process.env.BENCH_CPU_PROF_DIR;
+  const flags = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
+  const child = spawn(process.execPath, [...flags, join(__dirname, '..', 'main.js')], {
     env: {
       PATH: process.env.PATH,
       MANAGEMENT_PORT: String(port),
@@ -40,6 +45,7 @@ export async function startManagementService(settings: ServiceSettings): Promise
       // The daily data lifecycle would first be due a minute after start, in the middle of the
       // measurements (and would drop the month the retention measurement loads): asked hourly instead.
       DATA_LIFECYCLE_CHECK_MS: '3600000',
+      ...settings.env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

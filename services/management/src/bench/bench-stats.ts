@@ -9,6 +9,7 @@ export interface LatencySummary {
   runs: number;
   p50: number;
   p95: number;
+  p99: number;
   max: number;
 }
 
@@ -18,6 +19,7 @@ export function summarize(samples: readonly number[]): LatencySummary {
     runs: sorted.length,
     p50: percentile(sorted, 50),
     p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
     max: sorted.length === 0 ? NaN : sorted[sorted.length - 1]!,
   };
 }

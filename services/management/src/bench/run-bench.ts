@@ -14,7 +14,14 @@ import { BULK_FIRST_START, bulkLoadCdrs } from './bench-bulk-load';
 import { loadManagementBenchConfig, type ManagementBenchConfig } from './bench-config';
 import { BENCH_PASSWORD, BENCH_USERNAME, seedBenchPartner, type BenchFixture } from './bench-fixtures';
 import { BenchDigestClient, BenchSwitchClient } from './bench-http';
-import { measureIngestion, type IngestionResult } from './bench-ingestion';
+import {
+  measureIngestion,
+  measureSingleCalls,
+  type BenchDni,
+  type IngestionResult,
+  type SingleCallResult,
+} from './bench-ingestion';
+import { startFeatureReceivers, type FeatureReceivers } from './bench-receivers';
 import { BENCH_TELEPHONY_TOKEN, startManagementService, type ServiceUnderTest } from './bench-service';
 import { measurePages, type PageCase, type PageResult } from './bench-statistics';
 import { measureHeaderFlood, type HeaderFloodResult } from './bench-header-flood';
@@ -25,6 +32,7 @@ const INGEST_TARGET_PER_SECOND = 1_000;
 const PAGE_SIZE = 1_000;
 const REPORT_TARGET_MS = 200;
 const FLOOD_TARGET_MS = 100;
+const SINGLE_CALL_P99_TARGET_MS = 20;
 
 /**
  * The management half of `pnpm bench` (docs/benchmarks.md, Management): a database of its own with 1,000,000
@@ -40,13 +48,14 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tl-bench-'));
   const redis = new Redis(config.redisUrl, { lazyConnect: true });
   let service: ServiceUnderTest | undefined;
+  const receivers = await startFeatureReceivers();
   await admin(config.serverUrl, `CREATE DATABASE "${databaseName}"`);
   try {
     const machine = await describeMachine(config.serverUrl);
     log(`machine: ${machine.cpus} × ${machine.cpuModel}, node ${machine.node}, ${machine.postgres}`);
     log(`database ${databaseName}, Redis key prefix ${keyPrefix}`);
     await runMigrations(databaseUrl);
-    const fixture = await prepareData(config, databaseUrl, tag);
+    const fixture = await prepareData(config, databaseUrl, tag, receivers);
 
     service = await startManagementService({
       databaseUrl,
@@ -54,6 +63,7 @@ async function main(): Promise<void> {
       keyPrefix,
       dataDir,
       logLevel: config.serviceLogLevel,
+      env: config.features ? receivers.serviceEnv : {},
     });
     log(`management service pid ${service.pid} on https://127.0.0.1:${service.port}`);
 
@@ -61,7 +71,11 @@ async function main(): Promise<void> {
     const report = await runReport(config, service.port, fixture);
     log(`header flood: ${config.floodRounds} rounds`);
     const flood = await measureHeaderFlood(service.port, config.floodRounds);
-    const ingestion = await runIngestion(config, service.port, fixture, tag);
+    const dni: BenchDni = { poolNumbers: fixture.poolNumbers, redis, keyPrefix, advId: 'bench' };
+    // One call at a time first: the batches leave the workers a backlog of deliveries to drain.
+    const single = await runSingleCalls(config, service.port, fixture, dni, tag);
+    const ingestion = await runIngestion(config, service.port, fixture, dni, tag);
+    const delivered = receivers.received();
     const retention =
       config.retentionCdrs === 0 ? null : await runRetention(config, databaseUrl, fixture, tag);
 
@@ -86,8 +100,16 @@ async function main(): Promise<void> {
         target: `ingestion ≥ ${INGEST_TARGET_PER_SECOND} calls/s`,
         met: ingestion.callsPerSecond >= INGEST_TARGET_PER_SECOND,
       },
+      ...(single === null
+        ? []
+        : [
+            {
+              target: `single calls at ${single.ratePerSecond}/s: p99 ≤ ${SINGLE_CALL_P99_TARGET_MS} ms`,
+              met: single.latencyMs.p99 <= SINGLE_CALL_P99_TARGET_MS,
+            },
+          ]),
     ];
-    printReport(pages, ingestion, verdicts, report, flood);
+    printReport(pages, ingestion, verdicts, report, flood, single, delivered);
     if (retention !== null) printRetention(retention);
     const file = await writeBenchResults('management', {
       machine,
@@ -96,6 +118,8 @@ async function main(): Promise<void> {
       report,
       flood,
       ingestion,
+      single,
+      delivered,
       retention,
       verdicts,
     });
@@ -103,6 +127,7 @@ async function main(): Promise<void> {
     if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
   } finally {
     await service?.stop();
+    await receivers.close();
     await deleteKeys(redis, keyPrefix).catch((error: unknown) =>
       log(`Redis clean-up failed: ${String(error)}`),
     );
@@ -116,12 +141,18 @@ async function prepareData(
   config: ManagementBenchConfig,
   databaseUrl: string,
   tag: string,
+  receivers: FeatureReceivers,
 ): Promise<BenchFixture> {
   const dataSource = createDataSource(databaseUrl);
   await dataSource.initialize();
   try {
     // One more customer than the statistics need: the last one holds the monthly-report month.
-    const fixture = await seedBenchPartner(dataSource, config.otherCustomers + 2, new Date());
+    const fixture = await seedBenchPartner(
+      dataSource,
+      config.otherCustomers + 2,
+      new Date(),
+      receivers.features,
+    );
     const started = Date.now();
     // The loaded year gets its monthly partitions first, as a live table would have had them.
     const last = new Date(BULK_FIRST_START.getTime() + 365 * 86_400_000);
@@ -298,10 +329,34 @@ async function runReport(
   }
 }
 
+async function runSingleCalls(
+  config: ManagementBenchConfig,
+  port: number,
+  fixture: BenchFixture,
+  dni: BenchDni,
+  tag: string,
+): Promise<SingleCallResult | null> {
+  if (config.singleCalls === 0) return null;
+  // Enough connections that a slow answer never holds the next call back (a switch posts each call).
+  const clients = Array.from({ length: 16 }, () => new BenchSwitchClient(port, BENCH_TELEPHONY_TOKEN));
+  try {
+    log(`single calls: ${config.singleCalls} at ${config.singleCallRate}/s`);
+    return await measureSingleCalls(clients, fixture.lines, dni, {
+      calls: config.singleCalls,
+      ratePerSecond: config.singleCallRate,
+      runTag: `${tag}-single`,
+      now: new Date(),
+    });
+  } finally {
+    for (const client of clients) client.close();
+  }
+}
+
 async function runIngestion(
   config: ManagementBenchConfig,
   port: number,
   fixture: BenchFixture,
+  dni: BenchDni,
   tag: string,
 ): Promise<IngestionResult> {
   const clients = Array.from(
@@ -311,7 +366,7 @@ async function runIngestion(
   try {
     const settings = { batch: config.ingestBatch, concurrency: config.ingestConcurrency, now: new Date() };
     log('ingestion: warm-up');
-    await measureIngestion(clients, fixture.lines, {
+    await measureIngestion(clients, fixture.lines, dni, {
       ...settings,
       calls: config.ingestBatch * config.ingestConcurrency,
       runTag: `${tag}-warm`,
@@ -319,7 +374,7 @@ async function runIngestion(
     log(
       `ingestion: ${config.ingestCalls} calls, batches of ${config.ingestBatch}, ${config.ingestConcurrency} in flight`,
     );
-    return await measureIngestion(clients, fixture.lines, {
+    return await measureIngestion(clients, fixture.lines, dni, {
       ...settings,
       calls: config.ingestCalls,
       runTag: tag,
@@ -335,6 +390,8 @@ function printReport(
   verdicts: { target: string; met: boolean }[],
   report: ReportResult | null,
   flood: HeaderFloodResult,
+  single: SingleCallResult | null,
+  delivered: ReturnType<FeatureReceivers['received']>,
 ): void {
   const ms = (value: number) => value.toFixed(1).padStart(8);
   log('');
@@ -362,7 +419,17 @@ function printReport(
   log(
     `POST /telephony/cdrs: ${ingestion.calls} calls in ${ingestion.seconds.toFixed(2)} s = ${ingestion.callsPerSecond.toFixed(0)} calls/s ` +
       `(batches of ${ingestion.batch}, ${ingestion.concurrency} in flight; batch p50 ${ingestion.batchLatencyMs.p50.toFixed(0)} ms, ` +
-      `p95 ${ingestion.batchLatencyMs.p95.toFixed(0)} ms; ${ingestion.withCommission} with commission)`,
+      `p95 ${ingestion.batchLatencyMs.p95.toFixed(0)} ms; ${ingestion.withCommission} with commission, ${ingestion.dniCalls} DNI calls)`,
+  );
+  if (single !== null)
+    log(
+      `POST /telephony/cdrs, one call at a time: ${single.calls} at ${single.ratePerSecond}/s, ` +
+        `p50 ${single.latencyMs.p50.toFixed(1)} ms, p95 ${single.latencyMs.p95.toFixed(1)} ms, ` +
+        `p99 ${single.latencyMs.p99.toFixed(1)} ms, max ${single.latencyMs.max.toFixed(1)} ms`,
+    );
+  log(
+    `received while the bench ran: ${delivered.webhooks} webhook deliveries, ${delivered.mails} e-mails, ` +
+      `${delivered.ga4Hits} GA4 hits`,
   );
   log('');
   for (const verdict of verdicts) log(`${verdict.met ? 'MET   ' : 'MISSED'} ${verdict.target}`);

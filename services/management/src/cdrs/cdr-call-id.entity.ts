@@ -7,6 +7,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'cdr_call_ids' })
 @Index('IDX_cdr_call_ids_start', ['start'])
+@Index('IDX_cdr_call_ids_cdr_id', ['cdrId'])
 export class CdrCallIdEntity {
   @PrimaryColumn({ name: 'partner_id', type: 'bigint', primaryKeyConstraintName: 'PK_cdr_call_ids' })
   partnerId!: string;

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Cdr, CdrOutcome } from './cdr';
-import { CDR_COLUMNS, toCdr } from './cdrs.store';
+import { CDR_COLUMNS, recordStart, toCdr } from './cdrs.store';
 
 /** Which record an outcome is posted to: by its id or by the switch's call id. */
 export type CdrReference = { cdrId: string } | { callId: string };
@@ -79,20 +79,23 @@ export class TypeormCdrOutcomesStore implements CdrOutcomesStore {
   }
 
   private async select(partnerId: string, reference: CdrReference, lock: string): Promise<Cdr | null> {
-    // By call id through "cdr_call_ids", which names the record's partition; by id, every
-    // partition's primary key is probed.
-    const rows: Row[] =
-      'callId' in reference
-        ? await this.manager.query(
-            `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE ("id", "start") = (
-               SELECT "cdr_id", "start" FROM "cdr_call_ids" WHERE "partner_id" = $1 AND "call_id" = $2
-             )${lock}`,
-            [partnerId, reference.callId],
-          )
-        : await this.manager.query(
-            `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "id" = $2 AND "partner_id" = $1${lock}`,
-            [partnerId, reference.cdrId],
-          );
+    // Through "cdr_call_ids", which names the record's partition: without its start, every
+    // partition's primary key would be planned and probed.
+    if ('callId' in reference) {
+      const rows: Row[] = await this.manager.query(
+        `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE ("id", "start") = (
+           SELECT "cdr_id", "start" FROM "cdr_call_ids" WHERE "partner_id" = $1 AND "call_id" = $2
+         )${lock}`,
+        [partnerId, reference.callId],
+      );
+      return rows[0] === undefined ? null : toCdr(rows[0]);
+    }
+    const start = await recordStart(this.manager, partnerId, reference.cdrId);
+    if (start === null) return null;
+    const rows: Row[] = await this.manager.query(
+      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "id" = $2 AND "partner_id" = $1 AND "start" = $3${lock}`,
+      [partnerId, reference.cdrId, start],
+    );
     return rows[0] === undefined ? null : toCdr(rows[0]);
   }
 }

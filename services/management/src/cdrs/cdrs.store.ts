@@ -237,16 +237,30 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return (await this.findByCallIds([{ partnerId, callId }])).get(callKey(partnerId, callId)) ?? null;
   }
 
-  /** Through "cdr_call_ids", then each record by ("id", "start"): one partition probed per call. */
+  /**
+   * Through "cdr_call_ids", then the records found by ("id", "start") within the months they span,
+   * so the planner prunes to those partitions; a batch of new calls (none claimed) reads no record.
+   */
   async findByCallIds(calls: readonly CallKey[]): Promise<Map<string, Cdr>> {
     if (calls.length === 0) return new Map();
-    const rows: Row[] = await this.manager.query(
-      `SELECT r.* FROM unnest($1::bigint[], $2::varchar[]) AS w ("partner_id", "call_id")
-         JOIN "cdr_call_ids" k ON k."partner_id" = w."partner_id" AND k."call_id" = w."call_id"
-         CROSS JOIN LATERAL (
-           SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "id" = k."cdr_id" AND "start" = k."start"
-         ) r`,
+    const claims: Row[] = await this.manager.query(
+      `SELECT k."cdr_id"::text AS "cdr_id", k."start"
+         FROM unnest($1::bigint[], $2::varchar[]) AS w ("partner_id", "call_id")
+         JOIN "cdr_call_ids" k ON k."partner_id" = w."partner_id" AND k."call_id" = w."call_id"`,
       [calls.map((call) => call.partnerId), calls.map((call) => call.callId)],
+    );
+    if (claims.length === 0) return new Map();
+    const starts = claims.map((claim) => (claim.start as Date).getTime());
+    const rows: Row[] = await this.manager.query(
+      `SELECT ${CDR_COLUMNS} FROM "cdrs"
+        WHERE ("id", "start") IN (SELECT * FROM unnest($1::bigint[], $2::timestamptz[]))
+          AND "start" >= $3 AND "start" <= $4`,
+      [
+        claims.map((claim) => claim.cdr_id),
+        claims.map((claim) => claim.start),
+        new Date(Math.min(...starts)),
+        new Date(Math.max(...starts)),
+      ],
     );
     const found = rows.map(toCdr);
     return new Map(found.map((cdr) => [callKey(cdr.partnerId, cdr.callId), cdr]));
@@ -254,17 +268,23 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
 
   /** One of the partner's records by id (webhook bodies are rendered from it). */
   async findById(partnerId: string, id: string): Promise<Cdr | null> {
-    const rows: Row[] = await this.manager.query(
-      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "id" = $1 AND "partner_id" = $2`,
-      [id, partnerId],
-    );
-    return rows[0] === undefined ? null : toCdr(rows[0]);
+    return this.byId(partnerId, id, '');
   }
 
   async lockById(partnerId: string, id: string): Promise<Cdr | null> {
+    return this.byId(partnerId, id, ' FOR UPDATE');
+  }
+
+  /**
+   * The record by its id: its `start` first, from the call id's claim, so the record is read from
+   * the one monthly partition that holds it rather than from every partition's index.
+   */
+  private async byId(partnerId: string, id: string, lock: '' | ' FOR UPDATE'): Promise<Cdr | null> {
+    const start = await recordStart(this.manager, partnerId, id);
+    if (start === null) return null;
     const rows: Row[] = await this.manager.query(
-      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "partner_id" = $1 AND "id" = $2 FOR UPDATE`,
-      [partnerId, id],
+      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "partner_id" = $1 AND "id" = $2 AND "start" = $3${lock}`,
+      [partnerId, id, start],
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
   }
@@ -334,10 +354,15 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
 
   async nearestLeadsAt(queries: readonly NearestLeadQuery[]): Promise<Array<Date | null>> {
     if (queries.length === 0) return [];
-    // The same two index probes as nearestLeadAt, once per query, in one round trip.
+    // The same two index probes as nearestLeadAt, once per query, in one round trip. The constant
+    // outer bounds ($6, $7) let the planner prune to the months the batch spans: planning the
+    // lateral probes over every monthly partition costs more than running them.
     const leads = (bound: string) =>
       `SELECT "start" FROM "cdrs" WHERE "campaign_id" = "q"."campaign_id" AND "anum" = "q"."anum"
-          AND "commission" IS NOT NULL AND "start" >= "q"."from" AND "start" <= "q"."to" AND ${bound}`;
+          AND "commission" IS NOT NULL AND "start" >= "q"."from" AND "start" <= "q"."to"
+          AND "start" >= $6 AND "start" <= $7 AND ${bound}`;
+    const from = queries.map((query) => new Date(query.at.getTime() - query.withinSeconds * 1000));
+    const to = queries.map((query) => new Date(query.at.getTime() + query.withinSeconds * 1000));
     const rows: Row[] = await this.manager.query(
       `SELECT "q"."ord", "lead"."start" FROM
          unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[])
@@ -353,8 +378,10 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
         queries.map((query) => query.campaignId),
         queries.map((query) => query.anum),
         queries.map((query) => query.at),
-        queries.map((query) => new Date(query.at.getTime() - query.withinSeconds * 1000)),
-        queries.map((query) => new Date(query.at.getTime() + query.withinSeconds * 1000)),
+        from,
+        to,
+        new Date(Math.min(...from.map((date) => date.getTime()))),
+        new Date(Math.max(...to.map((date) => date.getTime()))),
       ],
     );
     const found: Array<Date | null> = queries.map(() => null);
@@ -549,4 +576,17 @@ function isoDay(midnight: Date | null): string | null {
 /** The caller's lock key in a campaign; the same for one call priced alone or in a batch. */
 function callerLockKey(campaignId: string, anum: string): string {
   return `${campaignId}:${anum}`;
+}
+
+/** When the partner's record with this id started (its partition), or null when there is none. */
+export async function recordStart(
+  manager: EntityManager,
+  partnerId: string,
+  id: string,
+): Promise<Date | null> {
+  const rows: Row[] = await manager.query(
+    `SELECT "start" FROM "cdr_call_ids" WHERE "cdr_id" = $1 AND "partner_id" = $2`,
+    [id, partnerId],
+  );
+  return (rows[0]?.start as Date | undefined) ?? null;
 }

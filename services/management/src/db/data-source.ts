@@ -43,6 +43,7 @@ import { PartnerIntegrationEntity } from '../integrations/partner-integration.en
 import { ConversionOutboxEntity } from '../conversions/conversion-outbox.entity';
 import { Spam1795540000001 } from './migrations/1795540000001-Spam';
 import { SourceSpamPolicy1795560000001 } from './migrations/1795560000001-SourceSpamPolicy';
+import { CdrCallIdsByRecord1795570000001 } from './migrations/1795570000001-CdrCallIdsByRecord';
 import { SpamNumberEntity } from '../spam/spam-number.entity';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
@@ -98,6 +99,7 @@ export const MIGRATIONS = [
   Conversions1795550000001,
   Spam1795540000001,
   SourceSpamPolicy1795560000001,
+  CdrCallIdsByRecord1795570000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */
