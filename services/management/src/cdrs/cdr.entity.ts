@@ -9,6 +9,7 @@ import { PartnerEntity } from '../partners/partner.entity';
 @Entity({ name: 'cdrs' })
 @Index('IDX_cdrs_partner_customer_start', ['partnerId', 'customerId', 'start', 'id'])
 @Index('IDX_cdrs_campaign_anum_leads', ['campaignId', 'anum', 'start'], { where: `"commission" IS NOT NULL` })
+@Index('IDX_cdrs_outcomes', ['partnerId', 'customerId', 'start'], { where: `"outcome_status" IS NOT NULL` })
 export class CdrEntity {
   @PrimaryGeneratedColumn('identity', {
     type: 'bigint',
