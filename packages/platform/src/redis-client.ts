@@ -18,13 +18,6 @@ export interface RedisClientOptions {
    * with an error rather than wait for a reconnect.
    */
   queueWhileDisconnected: boolean;
-  /**
-   * Send the commands issued within one turn of the event loop in one socket write (ioredis
-   * auto-pipelining). Under load the write to the socket is the largest single cost of a request
-   * (docs/benchmarks.md, Replacement CPU per request); batching spreads it over the requests of
-   * the turn. A lone command waits only for the end of the turn.
-   */
-  batchCommandsPerTurn?: boolean;
   name: string;
   logger: Logger;
 }
@@ -40,7 +33,6 @@ export function createRedisClient(options: RedisClientOptions): RedisConnection 
     enableOfflineQueue: options.queueWhileDisconnected,
     maxRetriesPerRequest: options.queueWhileDisconnected ? 3 : 0,
     retryStrategy,
-    enableAutoPipelining: options.batchCommandsPerTurn === true,
   };
   const client: RedisConnection =
     options.clusterNodes.length > 0
@@ -49,7 +41,6 @@ export function createRedisClient(options: RedisClientOptions): RedisConnection 
           clusterRetryStrategy: retryStrategy,
           enableOfflineQueue: options.queueWhileDisconnected,
           slotsRefreshTimeout: options.connectTimeoutMs,
-          enableAutoPipelining: options.batchCommandsPerTurn === true,
         })
       : new Redis(options.url, base);
   logConnectionEvents(client, options);

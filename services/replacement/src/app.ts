@@ -69,8 +69,6 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
       ...config.redis,
       // Fail at once while disconnected: the partner falls back to its own number instead of waiting.
       queueWhileDisconnected: false,
-      // Concurrent visitor requests share one write to Redis instead of one each.
-      batchCommandsPerTurn: true,
       name: 'replacement',
       logger,
     });

@@ -125,7 +125,7 @@ export function checkSystemTargets(
     const costs = downstream.find((d) => d.workload === workload);
     if (costs) {
       checks.push({
-        target: `${workload} sessions, one unchanged customer: 0 Postgres writes (rows written, upsert statements)`,
+        target: `${workload} sessions, one unchanged customer: 0 Postgres writes (customer rows written, upsert statements)`,
         measured: `${costs.postgresWrites} rows, ${costs.customerScans} customers scans in ${costs.requests} requests`,
         met: costs.postgresWrites === 0 && costs.customerScans === 0,
       });
