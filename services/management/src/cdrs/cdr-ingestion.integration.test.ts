@@ -8,7 +8,7 @@ import {
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import type { CdrIngestResult } from '../metrics/management-metrics';
+import type { CdrBatchPath, CdrIngestResult } from '../metrics/management-metrics';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
@@ -23,6 +23,7 @@ type Body = Record<string, unknown>;
 
 /** What `trackline_cdrs_ingested_total` was told, by result. */
 const counted = new Map<CdrIngestResult, number>();
+const batches: CdrBatchPath[] = [];
 
 // Faults a database can raise, raised by the database itself while a record's call id is claimed, for
 // the call ids named in test_faults; and every statement that wrote webhook deliveries, even one that
@@ -81,6 +82,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
       telephonyToken: TOKEN,
       metrics: {
         cdrIngested: (result, count = 1) => void counted.set(result, (counted.get(result) ?? 0) + count),
+        cdrBatch: (path) => void batches.push(path),
       },
     });
     list = feature.list;
@@ -100,6 +102,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
 
   afterEach(async () => {
     counted.clear();
+    batches.length = 0;
     await dataSource.query('DELETE FROM test_faults');
   });
 
@@ -391,10 +394,13 @@ describe('call record ingestion: attribution and batch isolation', () => {
         },
       ]);
       expect(Object.fromEntries(counted)).toEqual({ stored: 2, error: 1, unavailable: 1 });
-      // The retry of the whole batch stores what failed and repeats the rest.
+      // The batch's one transaction failed, so every record was stored in one of its own.
+      expect(batches).toEqual(['per_record']);
+      // The retry of the whole batch stores what failed and repeats the rest, in one transaction.
       await dataSource.query('DELETE FROM test_faults');
       const retry = await post([ok1, broken, lost, ok2]);
       expect(retry.status).toBe(200);
+      expect(batches).toEqual(['per_record', 'one_transaction']);
       expect((retry.body.cdrs as Body[]).map((cdr) => cdr.call_id)).toEqual(
         [ok1, broken, lost, ok2].map((c) => c.call_id),
       );
@@ -422,6 +428,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
         telephonyToken: TOKEN,
         metrics: {
           cdrIngested: (result, count = 1) => void counted.set(result, (counted.get(result) ?? 0) + count),
+          cdrBatch: () => undefined,
         },
       });
       const cutServer = await startRouteApp(cut.switchRoutes, { clock: () => STORED_AT });

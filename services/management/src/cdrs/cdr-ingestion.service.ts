@@ -9,6 +9,7 @@ import { storeBatch } from './cdr-batch-write';
 import { storeCall, type PreparedCall } from './cdr-call-write';
 import { classifyFailure, type IngestOutcome } from './cdr-ingest-outcome';
 import type { CdrInput } from './cdr-input';
+import type { CdrBatchPath } from '../metrics/management-metrics';
 import type { CdrWriteStores } from './cdr-write-stores';
 import { callerStanding, noteStoredCall, type CallerHistory } from './cdr-spam';
 
@@ -36,6 +37,8 @@ export class CdrIngestionService implements CdrIngestion {
     private readonly webhookSubscriptions: WebhookSubscriptions,
     /** The caller's history and the partner's spam lists in Redis (docs/spam.md). */
     private readonly callers: CallerHistory,
+    /** How each batch was stored, for `trackline_cdr_batches_total` (docs/operations.md). */
+    private readonly batchStored: (path: CdrBatchPath) => void,
   ) {}
 
   async ingest(records: readonly CdrInput[], now: Date): Promise<IngestOutcome[]> {
@@ -49,7 +52,7 @@ export class CdrIngestionService implements CdrIngestion {
     }
     const outcomes: Array<IngestOutcome | undefined> = records.map(() => undefined);
     // A call id sent twice in one batch: the later copies are stored (found stored) after the first.
-    const twins: number[] = [];
+    const twins = new Set<number>();
     const seen = new Set<string>();
     const waiting: Array<{ index: number; call: CdrInput }> = [];
     for (const [index, call] of records.entries()) {
@@ -65,18 +68,18 @@ export class CdrIngestionService implements CdrIngestion {
         continue;
       }
       const key = callKey(dialled.partnerId, call.callId);
-      if (seen.has(key)) twins.push(index);
+      if (seen.has(key)) twins.add(index);
       else waiting.push({ index, call });
       seen.add(key);
     }
     const prepared = await this.prepare(lookup, [
       ...waiting,
-      ...twins.map((index) => ({ index, call: records[index]! })),
+      ...[...twins].map((index) => ({ index, call: records[index]! })),
     ]);
     const ready: Array<{ index: number; prepared: PreparedCall }> = [];
     for (const { index, result } of prepared) {
       if ('failure' in result) outcomes[index] = result.failure;
-      else if (!twins.includes(index)) ready.push({ index, prepared: result });
+      else if (!twins.has(index)) ready.push({ index, prepared: result });
     }
     for (const [i, outcome] of (
       await this.storeAll(
@@ -87,7 +90,7 @@ export class CdrIngestionService implements CdrIngestion {
     ).entries())
       outcomes[ready[i]!.index] = outcome;
     for (const { index, result } of prepared)
-      if (twins.includes(index) && !('failure' in result))
+      if (twins.has(index) && !('failure' in result))
         outcomes[index] = await this.storeOne(result, lookup, now);
     return outcomes as IngestOutcome[];
   }
@@ -131,9 +134,11 @@ export class CdrIngestionService implements CdrIngestion {
     if (prepared.length === 0) return [];
     try {
       const stored = await this.writes.run((stores) => storeBatch(prepared, lookup, now, stores));
+      this.batchStored('one_transaction');
       return stored.map((cdr) => ({ ok: true, cdr, created: true }));
     } catch {
       // Which record failed, and whether the others can be stored, only their own transactions tell.
+      this.batchStored('per_record');
     }
     const outcomes: IngestOutcome[] = [];
     for (const call of prepared) outcomes.push(await this.storeOne(call, lookup, now));

@@ -40,7 +40,7 @@ describe('call record numbers', () => {
       redis,
       keyPrefix: testRedis.keyPrefix,
       telephonyToken: TOKEN,
-      metrics: { cdrIngested: () => undefined },
+      metrics: { cdrIngested: () => undefined, cdrBatch: () => undefined },
     });
     server = await startRouteApp(feature.switchRoutes, { clock: () => new Date('2026-04-01T12:00:00Z') });
     const [acme, sverige] = (await insertTestPartners(dataSource.manager, 'acme', 'sverige')) as [

@@ -45,7 +45,7 @@ describe('call records', () => {
       redis,
       keyPrefix: testRedis.keyPrefix,
       telephonyToken: TOKEN,
-      metrics: { cdrIngested: () => undefined },
+      metrics: { cdrIngested: () => undefined, cdrBatch: () => undefined },
     });
     listRoute = cdrs.routes[0]!;
     // The switch's endpoint through the real route registration and error mapper.

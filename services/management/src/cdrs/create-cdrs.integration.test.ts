@@ -33,7 +33,10 @@ describe('createCdrFeature', () => {
       redis,
       keyPrefix: testRedis.keyPrefix,
       telephonyToken: 'switch-token-0123456789',
-      metrics: { cdrIngested: (result, count = 1) => void counted.push(...Array(count).fill(result)) },
+      metrics: {
+        cdrIngested: (result, count = 1) => void counted.push(...Array(count).fill(result)),
+        cdrBatch: () => undefined,
+      },
     });
   });
 

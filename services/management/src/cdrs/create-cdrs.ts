@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { RouteDefinition, SwitchRouteDefinition } from '../http/route-definition';
-import { countedIngestion, countOutcomes, type IngestCounter } from '../metrics/counted-ingestion';
+import { countedIngestion, countOutcomes, type IngestMetrics } from '../metrics/counted-ingestion';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { CallAttributionReader } from './call-attribution.reader';
 import { CdrIngestionService, type CdrIngestion } from './cdr-ingestion.service';
@@ -27,7 +27,7 @@ export interface CdrFeatureDeps {
   /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
   telephonyToken: string | undefined;
   /** `trackline_cdrs_ingested_total` (docs/operations.md): every record's outcome is counted. */
-  metrics: IngestCounter;
+  metrics: IngestMetrics;
 }
 
 export interface CdrFeature {
@@ -51,7 +51,14 @@ export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
     page: (query) => replica.page(query),
   });
   const ingestion = countedIngestion(
-    new CdrIngestionService(deps.writes, primary, deps.attributions, deps.webhooks, deps.callerHistory),
+    new CdrIngestionService(
+      deps.writes,
+      primary,
+      deps.attributions,
+      deps.webhooks,
+      deps.callerHistory,
+      (path) => metrics.cdrBatch(path),
+    ),
     metrics,
   );
   return {

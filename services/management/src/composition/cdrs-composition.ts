@@ -4,7 +4,7 @@ import { RedisCallAttributionReader, type AttributionRedis } from '../cdrs/call-
 import type { CdrWriteStores } from '../cdrs/cdr-write-stores';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import type { IngestCounter } from '../metrics/counted-ingestion';
+import type { IngestMetrics } from '../metrics/counted-ingestion';
 import { cdrsStoreOn, storesOn } from './stores-on-manager';
 
 export interface CdrConnections {
@@ -17,7 +17,7 @@ export interface CdrConnections {
   keyPrefix: string;
   /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
   telephonyToken: string | undefined;
-  metrics: IngestCounter;
+  metrics: IngestMetrics;
 }
 
 /**

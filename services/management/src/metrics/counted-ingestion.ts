@@ -4,6 +4,8 @@ import type { IngestOutcome } from '../cdrs/cdr-ingest-outcome';
 import type { CdrIngestResult, ManagementMetrics } from './management-metrics';
 
 export type IngestCounter = Pick<ManagementMetrics, 'cdrIngested'>;
+/** What ingestion counts: each record's outcome and how each batch was stored. */
+export type IngestMetrics = Pick<ManagementMetrics, 'cdrIngested' | 'cdrBatch'>;
 
 /**
  * CDR ingestion with each record's outcome counted: stored, duplicate (call_id seen before), or the

@@ -19,6 +19,9 @@ export const CDR_INGEST_RESULTS = [
   'error',
 ] as const;
 export type CdrIngestResult = (typeof CDR_INGEST_RESULTS)[number];
+/** How a batch of call records was stored (docs/cdrs.md, "How a batch is stored"). */
+export const CDR_BATCH_PATHS = ['one_transaction', 'per_record'] as const;
+export type CdrBatchPath = (typeof CDR_BATCH_PATHS)[number];
 export const DATA_LIFECYCLE_ACTIONS = [
   'dropped',
   'deleted',
@@ -61,6 +64,7 @@ export class ManagementMetrics {
   private readonly lifecycleRecords: FixedCounter<DataLifecycleAction>;
   private readonly lifecycleRuns: FixedCounter<'ok' | 'failed'>;
   private readonly rateLimits: FixedCounter<'limited' | 'unavailable'>;
+  private readonly cdrBatches: FixedCounter<CdrBatchPath>;
   private readonly defaultPartition: Gauge;
   private readonly poolExhaustedHours: Counter<'partner'>;
   /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
@@ -110,6 +114,12 @@ export class ManagementMetrics {
       help: 'Partner requests refused by the rate limit (limited), or let through because the limiter could not reach Redis (unavailable).',
       label: 'result',
       values: ['limited', 'unavailable'],
+    });
+    this.cdrBatches = new FixedCounter(registry, {
+      name: 'trackline_cdr_batches_total',
+      help: 'Batches of call records stored in one transaction (one_transaction), or record by record after the batch could not be (per_record).',
+      label: 'path',
+      values: CDR_BATCH_PATHS,
     });
     this.poolExhaustedHours = new Counter({
       name: 'trackline_pool_exhausted_total',
@@ -174,6 +184,10 @@ export class ManagementMetrics {
 
   cdrIngested(result: CdrIngestResult, count = 1): void {
     if (count > 0) this.cdrs.inc(CDR_INGEST_RESULTS.indexOf(result), count);
+  }
+
+  cdrBatch(path: CdrBatchPath): void {
+    this.cdrBatches.inc(CDR_BATCH_PATHS.indexOf(path));
   }
 
   /** One run of the data lifecycle job; null when it failed. */

@@ -23,6 +23,7 @@ const DOCUMENTED = {
   trackline_pool_utilisation: 'gauge',
   trackline_notification_outbox: 'gauge',
   trackline_cdrs_ingested_total: 'counter',
+  trackline_cdr_batches_total: 'counter',
   trackline_customer_events_total: 'counter',
   trackline_metrics_collection_errors_total: 'counter',
   process_cpu_user_seconds_total: 'counter',
@@ -141,6 +142,9 @@ describe('GET /metrics on the management port', () => {
     expect(values.get('trackline_cdrs_ingested_total{result="stored"}')).toBe(1);
     expect(values.get('trackline_cdrs_ingested_total{result="duplicate"}')).toBe(1);
     expect(values.get('trackline_cdrs_ingested_total{result="invalid"}')).toBe(1);
+    // The new call's batch went in one transaction; the repeat was found before any transaction.
+    expect(values.get('trackline_cdr_batches_total{path="one_transaction"}')).toBe(1);
+    expect(values.get('trackline_cdr_batches_total{path="per_record"}')).toBe(0);
   });
 
   it('counts customer-seen events, processed and malformed', async () => {

@@ -61,7 +61,7 @@ describe('webhook delivery', () => {
       redis,
       keyPrefix: stores.redis.keyPrefix,
       telephonyToken: undefined,
-      metrics: { cdrIngested: () => undefined },
+      metrics: { cdrIngested: () => undefined, cdrBatch: () => undefined },
     });
     // The test's own resolver: real for everything but the names a test points somewhere.
     const names = new Map<string, string[]>();
