@@ -108,7 +108,9 @@ export async function measureIngestion(
 /**
  * Calls posted one at a time, as a switch posts each call when it ends: `calls` one-record requests
  * at a fixed `ratePerSecond` (sent on schedule whether or not the previous one has been answered),
- * the same mix as the batches. Each answer must be 201.
+ * the same mix as the batches, after three seconds of the same load untimed (the connections, the
+ * pools and the JIT warm up: a phase's first second otherwise holds its slowest calls). Each answer
+ * must be 201.
  */
 export async function measureSingleCalls(
   clients: readonly BenchSwitchClient[],
@@ -116,6 +118,21 @@ export async function measureSingleCalls(
   dni: BenchDni,
   settings: { calls: number; ratePerSecond: number; runTag: string; now: Date },
 ): Promise<SingleCallResult> {
+  const warmUp = Math.ceil(settings.ratePerSecond * WARM_UP_SECONDS);
+  await postOneByOne(clients, lines, dni, { ...settings, calls: warmUp, runTag: `${settings.runTag}-warm` });
+  const latencies = await postOneByOne(clients, lines, dni, settings);
+  return { calls: settings.calls, ratePerSecond: settings.ratePerSecond, latencyMs: summarize(latencies) };
+}
+
+const WARM_UP_SECONDS = 3;
+
+/** The single calls on their schedule; the client-observed latency of each, in ms. */
+async function postOneByOne(
+  clients: readonly BenchSwitchClient[],
+  lines: readonly BenchLine[],
+  dni: BenchDni,
+  settings: { calls: number; ratePerSecond: number; runTag: string; now: Date },
+): Promise<number[]> {
   const calls = Array.from({ length: settings.calls }, (_, i) =>
     benchCall(i, lines, dni, { ...settings, batch: 1, concurrency: 1 }),
   );
@@ -155,7 +172,7 @@ export async function measureSingleCalls(
     );
   }
   await Promise.all(sent);
-  return { calls: settings.calls, ratePerSecond: settings.ratePerSecond, latencyMs: summarize(latencies) };
+  return latencies;
 }
 
 function benchCall(

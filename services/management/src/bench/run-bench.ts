@@ -151,7 +151,7 @@ async function prepareData(
       dataSource,
       config.otherCustomers + 2,
       new Date(),
-      receivers.features,
+      config.features ? receivers.features : undefined,
     );
     const started = Date.now();
     // The loaded year gets its monthly partitions first, as a live table would have had them.

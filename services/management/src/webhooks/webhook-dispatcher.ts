@@ -2,7 +2,7 @@ import { PollingWorker, type Logger } from '@trackline/platform';
 import { PermanentDeliveryError } from '../notifications/delivery-channel';
 import { MAX_RETRY_DELAY_MS, nextAttemptAt } from '../notifications/retry-policy';
 import type { ClaimedWebhookDelivery, WebhookDeliveryQueue } from './webhook-deliveries.store';
-import type { WebhookPayloads } from './webhook-payloads';
+import type { ClaimRound, WebhookPayloads } from './webhook-payloads';
 import type { WebhookAnswer, WebhookSender } from './webhook-sender';
 
 export interface WebhookDispatcherSettings {
@@ -77,7 +77,8 @@ export class WebhookDispatcher {
   /** Claims what is due (up to the free slots), delivers it and waits for all of it; for tests. */
   async runOnce(): Promise<number> {
     const claimed = await this.claim(this.settings.concurrency);
-    await Promise.all(claimed.map((row) => this.process(row)));
+    const round: ClaimRound = new Map();
+    await Promise.all(claimed.map((row) => this.process(row, round)));
     return claimed.length;
   }
 
@@ -86,7 +87,9 @@ export class WebhookDispatcher {
     const free = this.settings.concurrency - this.inFlight.size;
     if (free > 0) {
       const rows = await this.claim(free);
-      for (const row of rows) this.track(this.process(row));
+      // The rows claimed together read each partner once (docs/webhooks.md, How it runs).
+      const round: ClaimRound = new Map();
+      for (const row of rows) this.track(this.process(row, round));
     }
     return 'idle';
   }
@@ -112,7 +115,7 @@ export class WebhookDispatcher {
     );
   }
 
-  private async process(row: ClaimedWebhookDelivery): Promise<void> {
+  private async process(row: ClaimedWebhookDelivery, round: ClaimRound): Promise<void> {
     const log = this.log.child({ delivery: row.id, webhook: row.webhookId, attempt: row.attempts });
     try {
       if (row.attempts > this.settings.maxAttempts) {
@@ -120,7 +123,7 @@ export class WebhookDispatcher {
         await this.settle(row, log, { statusCode: null, error: 'worker lost during the last attempt' }, null);
         return;
       }
-      const body = JSON.stringify(await this.deps.payloads.body(row));
+      const body = JSON.stringify(await this.deps.payloads.body(row, round));
       const answer = await this.deps.sender.send({
         url: row.url,
         messageId: row.messageId,

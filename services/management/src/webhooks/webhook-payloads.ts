@@ -18,6 +18,9 @@ export interface WebhookRecordSources {
   poolHours: { exhaustedHour(partnerId: string, exhaustedAt: Date): Promise<PoolTelemetryHour | null> };
 }
 
+/** The partners read for one claim's deliveries, by id. */
+export type ClaimRound = Map<string, Promise<Partner | null>>;
+
 /** The Standard Webhooks body (docs/webhooks.md): `{type, timestamp, data}`. */
 export interface WebhookBody {
   type: string;
@@ -34,19 +37,25 @@ export interface WebhookBody {
 export class WebhookPayloads {
   constructor(private readonly sources: WebhookRecordSources) {}
 
-  async body(delivery: ClaimedWebhookDelivery): Promise<WebhookBody> {
+  /**
+   * `round` holds the partners read for the deliveries claimed together with this one: each is read
+   * once per claim (its settings, such as whether the caller is shown whole, as of that moment).
+   */
+  async body(delivery: ClaimedWebhookDelivery, round: ClaimRound = new Map()): Promise<WebhookBody> {
     return {
       type: delivery.eventType,
       timestamp: delivery.occurredAt.toISOString(),
-      data: await this.data(delivery),
+      data: await this.data(delivery, round),
     };
   }
 
-  private async data(delivery: ClaimedWebhookDelivery): Promise<ApiRecord> {
+  private async data(delivery: ClaimedWebhookDelivery, round: ClaimRound): Promise<ApiRecord> {
     if (delivery.eventType === TEST_EVENT_TYPE) {
       return { webhook_id: delivery.webhookId, message: 'A test delivery: this endpoint receives webhooks.' };
     }
-    const partner = await this.sources.partners.findById(delivery.partnerId);
+    const read = round.get(delivery.partnerId) ?? this.sources.partners.findById(delivery.partnerId);
+    round.set(delivery.partnerId, read);
+    const partner = await read;
     if (partner === null) throw new PermanentDeliveryError(`partner ${delivery.partnerId} no longer exists`);
     if (delivery.cdrId !== null) {
       const cdr = await this.sources.cdrs.findById(delivery.partnerId, delivery.cdrId);

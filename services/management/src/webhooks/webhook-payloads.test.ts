@@ -1,0 +1,69 @@
+import type { Customer } from '../customers/customer';
+import type { Partner } from '../partners/partner';
+import type { ClaimedWebhookDelivery } from './webhook-deliveries.store';
+import { WebhookPayloads, type ClaimRound } from './webhook-payloads';
+
+const CUSTOMER = {
+  id: '7',
+  partnerId: '1',
+  name: 'Kari',
+  custnr: 'K-1',
+  corporateid: null,
+  email: null,
+  uuid: 'b7b2d1f0-0000-4000-8000-000000000007',
+  dncsClassName: null,
+  receiveMonthlyReport: false,
+  serviceCallerId: false,
+  customFields: {},
+  created: new Date('2026-11-01T00:00:00Z'),
+  modified: new Date('2026-11-01T00:00:00Z'),
+} as unknown as Customer;
+
+function delivery(id: string): ClaimedWebhookDelivery {
+  return {
+    id,
+    messageId: `msg_${id}`,
+    webhookId: '3',
+    partnerId: '1',
+    eventType: 'customer.created',
+    cdrId: null,
+    customerId: '7',
+    occurredAt: new Date('2026-11-27T10:00:00Z'),
+    url: 'https://hooks.example/in',
+    secret: 'whsec_x',
+    attempts: 1,
+  };
+}
+
+describe('webhook payloads', () => {
+  function payloads() {
+    const partnerReads: string[] = [];
+    const built = new WebhookPayloads({
+      cdrs: { findById: () => Promise.resolve(null) },
+      customers: { findById: () => Promise.resolve(CUSTOMER) },
+      partners: {
+        findById: (id) => {
+          partnerReads.push(id);
+          return Promise.resolve({ id, customFields: { customer: [] } } as unknown as Partner);
+        },
+      },
+      poolHours: { exhaustedHour: () => Promise.resolve(null) },
+    });
+    return { built, partnerReads };
+  }
+
+  it('reads the partner once for the deliveries of one claim', async () => {
+    const { built, partnerReads } = payloads();
+    const round: ClaimRound = new Map();
+    const bodies = await Promise.all([built.body(delivery('1'), round), built.body(delivery('2'), round)]);
+    expect(partnerReads).toEqual(['1']);
+    expect(bodies.map((body) => body.data.customer_id)).toEqual(['7', '7']);
+  });
+
+  it('reads it anew for each claim', async () => {
+    const { built, partnerReads } = payloads();
+    await built.body(delivery('1'));
+    await built.body(delivery('2'));
+    expect(partnerReads).toEqual(['1', '1']);
+  });
+});
