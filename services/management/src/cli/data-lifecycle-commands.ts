@@ -78,6 +78,7 @@ export function describeReport(report: DataLifecycleReport): string[] {
     `Recordings deleted: ${report.recordingsDeleted}`,
     `Callers' numbers masked: ${report.recordsMasked}`,
     `Notifications deleted: ${report.notificationsDeleted}`,
+    `Conversions deleted: ${report.conversionsDeleted}`,
     `Records in cdrs_default: ${report.recordsInDefault}`,
   ];
 }

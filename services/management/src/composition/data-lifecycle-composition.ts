@@ -4,6 +4,7 @@ import { RedisCallAttributionEraser } from '../cdrs/call-attribution.eraser';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { OutboxPrivacyStore } from '../notifications/outbox-privacy.store';
+import { TypeormConversionOutboxStore } from '../conversions/conversion-outbox.store';
 import { storesOn } from './stores-on-manager';
 import { DataLifecycleJob, type DataLifecycleObserver } from '../data-lifecycle/data-lifecycle.job';
 import { DataLifecycleRunsStore } from '../data-lifecycle/data-lifecycle-runs.store';
@@ -25,6 +26,7 @@ export function createDataLifecycle(
       partitions,
       cdrs: new CdrLifecycleStore(dataSource),
       outbox: new OutboxPrivacyStore(dataSource),
+      conversions: new TypeormConversionOutboxStore(dataSource.manager),
     },
     options.monthsAhead,
   );

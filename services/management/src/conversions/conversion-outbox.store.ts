@@ -117,6 +117,22 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
     ]);
   }
 
+  /**
+   * The rows whose call record no longer exists (removed by the data lifecycle or erased), sent or
+   * not: a conversion of a call past its retention is not sent, and its click ids go with it.
+   */
+  async deleteOrphaned(): Promise<number> {
+    const [{ count }] = (await this.manager.query(
+      `WITH "gone" AS (
+         DELETE FROM "conversion_outbox" o
+          WHERE NOT EXISTS (SELECT 1 FROM "cdrs" c WHERE c."id" = o."cdr_id")
+         RETURNING 1
+       )
+       SELECT count(*)::int AS "count" FROM "gone"`,
+    )) as Array<{ count: number }>;
+    return count;
+  }
+
   async claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedConversion[]> {
     // No lane limit of its own: a partner's share is the bound (GA4 events go one by one, Google
     // Ads conversions in one upload per partner).

@@ -69,6 +69,17 @@ describe('daily data lifecycle', () => {
               ('sms', 'missed_call', '+4790000000', $2, '{"text":"Missed call from +4791234567"}', 'sent')`,
       [ids.get('oslo-2029-06-14'), ids.get('oslo-2029-06-16')],
     );
+    // A GA4 conversion of each of the same two records (docs/conversions.md).
+    const [{ id: integration }] = await dataSource.query(
+      `INSERT INTO partner_integrations (partner_id, kind, settings, secrets)
+       VALUES ($1, 'ga4', '{}', '{}') RETURNING id::text AS id`,
+      [oslo],
+    );
+    await dataSource.query(
+      `INSERT INTO conversion_outbox (partner_id, cdr_id, integration_id, destination, order_id, occurred_at)
+       VALUES ($1, $2, $4, 'ga4', 'call-a', now()), ($1, $3, $4, 'ga4', 'call-b', now())`,
+      [oslo, ids.get('oslo-2029-06-14'), ids.get('oslo-2029-06-16'), integration],
+    );
   });
 
   afterAll(async () => {
@@ -115,8 +126,12 @@ describe('daily data lifecycle', () => {
       recordingsDeleted: 3,
       recordsMasked: 2,
       notificationsDeleted: 1,
+      conversionsDeleted: 1,
       recordsInDefault: 0,
     });
+    expect(await dataSource.query(`SELECT order_id FROM conversion_outbox ORDER BY order_id`)).toEqual([
+      { order_id: 'call-b' },
+    ]);
     expect(await stored()).toEqual({
       'bergen-2028-06-16': '+4791234567',
       'bergen-2030-01': '+4791234567',

@@ -22,6 +22,8 @@ export interface DataLifecycleDeps {
     maskBetween(partnerId: string, from: Date, before: Date): Promise<number>;
   };
   outbox: { deleteOrphaned(): Promise<number> };
+  /** The conversion outbox (docs/conversions.md): its rows of removed records. */
+  conversions: { deleteOrphaned(): Promise<number> };
 }
 
 /** What one run did; logged, counted in metrics and kept in "data_lifecycle_runs". */
@@ -39,6 +41,8 @@ export interface DataLifecycleReport {
   recordingsDeleted: number;
   recordsMasked: number;
   notificationsDeleted: number;
+  /** Conversion outbox rows of removed records, sent or not. */
+  conversionsDeleted: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -47,7 +51,7 @@ const DAY_MS = 86_400_000;
  * The daily data lifecycle (docs/privacy.md): months ahead created; records past their partner's
  * retention removed — a whole month dropped when every partner's retention has passed it (cheap, no
  * dead rows to vacuum), otherwise that partner's rows deleted; callers' numbers masked past their
- * partner's masking age; notifications of removed records deleted.
+ * partner's masking age; notifications and conversions of removed records deleted.
  */
 export class DataLifecycleService {
   constructor(
@@ -67,6 +71,7 @@ export class DataLifecycleService {
       recordingsDeleted: 0,
       recordsMasked: 0,
       notificationsDeleted: 0,
+      conversionsDeleted: 0,
     };
     const partners = await this.deps.partners.list();
     if (partners.length > 0) await this.removeAndMask(now, partners, report);
@@ -100,6 +105,7 @@ export class DataLifecycleService {
       }
     }
     report.notificationsDeleted = await this.deps.outbox.deleteOrphaned();
+    report.conversionsDeleted = await this.deps.conversions.deleteOrphaned();
   }
 }
 

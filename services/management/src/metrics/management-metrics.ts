@@ -28,6 +28,7 @@ export const DATA_LIFECYCLE_ACTIONS = [
   'masked',
   'recordings_deleted',
   'notifications_deleted',
+  'conversions_deleted',
   'moved_from_default',
 ] as const;
 export type DataLifecycleAction = (typeof DATA_LIFECYCLE_ACTIONS)[number];
@@ -99,7 +100,7 @@ export class ManagementMetrics {
     });
     this.lifecycleRecords = new FixedCounter(registry, {
       name: 'trackline_data_lifecycle_records_total',
-      help: 'Call records handled by the daily data lifecycle run on this replica: dropped (whole months), deleted, masked, recordings_deleted, notifications_deleted, moved_from_default.',
+      help: 'Call records handled by the daily data lifecycle run on this replica: dropped (whole months), deleted, masked, recordings_deleted, notifications_deleted, conversions_deleted, moved_from_default.',
       label: 'action',
       values: DATA_LIFECYCLE_ACTIONS,
     });
@@ -203,6 +204,7 @@ export class ManagementMetrics {
       masked: report.recordsMasked,
       recordings_deleted: report.recordingsDeleted,
       notifications_deleted: report.notificationsDeleted,
+      conversions_deleted: report.conversionsDeleted,
       moved_from_default: report.recordsMovedFromDefault,
     };
     for (const action of DATA_LIFECYCLE_ACTIONS)
