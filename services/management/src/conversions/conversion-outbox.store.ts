@@ -1,6 +1,7 @@
 import type { OutcomeStatus } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import { LeasedQueue } from '../db/leased-queue';
+import { deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 import type { IntegrationKind } from '../integrations/integration';
 import type { ConversionToQueue } from './conversion-planner';
 
@@ -121,16 +122,8 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
    * The rows whose call record no longer exists (removed by the data lifecycle or erased), sent or
    * not: a conversion of a call past its retention is not sent, and its click ids go with it.
    */
-  async deleteOrphaned(): Promise<number> {
-    const [{ count }] = (await this.manager.query(
-      `WITH "gone" AS (
-         DELETE FROM "conversion_outbox" o
-          WHERE NOT EXISTS (SELECT 1 FROM "cdrs" c WHERE c."id" = o."cdr_id")
-         RETURNING 1
-       )
-       SELECT count(*)::int AS "count" FROM "gone"`,
-    )) as Array<{ count: number }>;
-    return count;
+  deleteOrphaned(): Promise<number> {
+    return deleteRowsOfRemovedRecords(this.manager, 'conversion_outbox');
   }
 
   async claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedConversion[]> {

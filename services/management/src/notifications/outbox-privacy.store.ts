@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 
 /** What the data lifecycle does to the notification outbox (docs/privacy.md). */
 export class OutboxPrivacyStore {
@@ -8,16 +9,8 @@ export class OutboxPrivacyStore {
    * Deletes notifications whose call record no longer exists (deleted or dropped by retention): their
    * text names the caller, and a message about a call past retention has no one left to tell.
    */
-  async deleteOrphaned(): Promise<number> {
-    const [{ count }] = (await this.dataSource.query(
-      `WITH "gone" AS (
-         DELETE FROM "notification_outbox" o
-          WHERE NOT EXISTS (SELECT 1 FROM "cdrs" c WHERE c."id" = o."cdr_id")
-         RETURNING 1
-       )
-       SELECT count(*)::int AS "count" FROM "gone"`,
-    )) as Array<{ count: number }>;
-    return count;
+  deleteOrphaned(): Promise<number> {
+    return deleteRowsOfRemovedRecords(this.dataSource, 'notification_outbox');
   }
 
   /**
