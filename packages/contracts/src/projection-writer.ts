@@ -1,3 +1,4 @@
+import { compareDecimalIds } from '@trackline/domain';
 import { encodeNumberIndexEntry } from './number-index.codec';
 import { encodePartnerConfig, type PartnerConfig } from './partner-config.codec';
 import { numberIndexKey, partnerKeys } from './redis-keys';
@@ -136,7 +137,7 @@ function ranksAbove(a: SourceRoute, b: SourceRoute): boolean {
 
 // Decimal ids compare as numbers ("10" after "9"); anything else falls back to string order.
 function compareIds(a: string, b: string): number {
-  if (/^\d+$/.test(a) && /^\d+$/.test(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  if (/^\d+$/.test(a) && /^\d+$/.test(b)) return compareDecimalIds(a, b);
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

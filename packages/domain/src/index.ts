@@ -17,3 +17,4 @@ export * from './attribution-kind';
 export * from './erlang-b';
 export * from './call-outcome';
 export * from './spam';
+export * from './decimal-id';

@@ -1,3 +1,4 @@
+import { compareDecimalIds } from '@trackline/domain';
 import type { WebhookEvent } from '../webhooks/webhook';
 import { callEvents } from '../webhooks/webhook';
 import type { Cdr, NewCdr } from './cdr';
@@ -103,10 +104,8 @@ function inLockOrder(records: readonly NewCdr[]): NewCdr[] {
   );
 }
 
-/** Numeric ids (bigint text) in numeric order; null first. */
+/** Decimal ids in numeric order; null (no customer, no source) first. */
 function compareIds(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  return a.length - b.length || (a < b ? -1 : 1);
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
+  return compareDecimalIds(a, b);
 }

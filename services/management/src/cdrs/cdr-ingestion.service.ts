@@ -81,14 +81,12 @@ export class CdrIngestionService implements CdrIngestion {
       if ('failure' in result) outcomes[index] = result.failure;
       else if (!twins.has(index)) ready.push({ index, prepared: result });
     }
-    for (const [i, outcome] of (
-      await this.storeAll(
-        ready.map((r) => r.prepared),
-        lookup,
-        now,
-      )
-    ).entries())
-      outcomes[ready[i]!.index] = outcome;
+    const stored = await this.storeAll(
+      ready.map((call) => call.prepared),
+      lookup,
+      now,
+    );
+    stored.forEach((outcome, i) => (outcomes[ready[i]!.index] = outcome));
     for (const { index, result } of prepared)
       if (twins.has(index) && !('failure' in result))
         outcomes[index] = await this.storeOne(result, lookup, now);

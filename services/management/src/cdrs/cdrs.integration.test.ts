@@ -11,6 +11,7 @@ import type { DataSource } from 'typeorm';
 import { composeCdrFeature } from '../composition/cdrs-composition';
 import { createDataSource } from '../db/data-source';
 import type { AuthenticatedPartner, RouteDefinition } from '../http/route-definition';
+import type { CdrBatchPath } from '../metrics/management-metrics';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 
@@ -19,6 +20,9 @@ const STORED_AT = new Date('2026-04-01T12:00:00Z');
 const WEEKDAYS_8_TO_16 = { from_time: '08:00', to_time: '16:00', weekdays: 'mon,tue,wed,thu,fri' };
 
 type Body = Record<string, unknown>;
+
+/** How each batch of this file's requests was stored (trackline_cdr_batches_total). */
+const batches: CdrBatchPath[] = [];
 
 // Ingestion through POST /telephony/cdrs on real Postgres and Redis, then GET /statistics/cdrs.
 describe('call records', () => {
@@ -45,7 +49,7 @@ describe('call records', () => {
       redis,
       keyPrefix: testRedis.keyPrefix,
       telephonyToken: TOKEN,
-      metrics: { cdrIngested: () => undefined, cdrBatch: () => undefined },
+      metrics: { cdrIngested: () => undefined, cdrBatch: (path) => void batches.push(path) },
     });
     listRoute = cdrs.routes[0]!;
     // The switch's endpoint through the real route registration and error mapper.
@@ -274,7 +278,7 @@ describe('call records', () => {
     it('stores concurrent batches of shared callers and one customer whole, one lead per caller and hour', async () => {
       const bnum = await pricedNumber({ uniqueCallerTime: 3600 });
       const callers = Array.from({ length: 5 }, (_, i) => `+479444444${i}`);
-      const batches = Array.from({ length: 4 }, (_, b) =>
+      const sent = Array.from({ length: 4 }, (_, b) =>
         Array.from({ length: 60 }, (_, i) => {
           const minute = (b * 61 + i * 37) % 480;
           const at = new Date(Date.UTC(2026, 2, 3, 7, minute, i % 60));
@@ -284,8 +288,12 @@ describe('call records', () => {
           });
         }),
       );
-      const answers = await Promise.all(batches.map((batch) => post(batch)));
+      batches.length = 0;
+      const answers = await Promise.all(sent.map((batch) => post(batch)));
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      // Each batch in its one transaction: a batch that failed (a deadlock among them) would have
+      // been stored record by record, and the answers alone would not tell.
+      expect(batches).toEqual(['one_transaction', 'one_transaction', 'one_transaction', 'one_transaction']);
       const leads: Array<{ anum: string; start: Date }> = await dataSource.query(
         `SELECT anum, start FROM cdrs WHERE bnum = $1 AND commission IS NOT NULL ORDER BY anum, start`,
         [bnum],

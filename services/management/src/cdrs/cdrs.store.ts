@@ -25,11 +25,11 @@ export interface CdrWriteStore {
   lockCaller(campaignId: string, anum: string): Promise<void>;
   /**
    * The start of the caller's lead in the campaign nearest to `at`, before or after it: records
-   * may arrive out of order, and a later-started lead stored first must still count. With
-   * `withinSeconds`, only leads at most that far from `at` are looked for (a farther one cannot
-   * matter to the unique-caller rule), so only the months around `at` are searched.
+   * may arrive out of order, and a later-started lead stored first must still count. Only leads at
+   * most `withinSeconds` from `at` are looked for (a farther one cannot matter to the unique-caller
+   * rule), so only the months around `at` are searched.
    */
-  nearestLeadAt(campaignId: string, anum: string, at: Date, withinSeconds?: number): Promise<Date | null>;
+  nearestLeadAt(campaignId: string, anum: string, at: Date, withinSeconds: number): Promise<Date | null>;
   /** Null when the partner has a record with this call_id already (a concurrent twin won). */
   insert(cdr: NewCdr): Promise<Cdr | null>;
   /** lockCaller for many callers, in one order every transaction shares. */
@@ -306,16 +306,14 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return toCdr(rows[0]);
   }
 
-  async lockCaller(campaignId: string, anum: string): Promise<void> {
-    // Two 32-bit halves of one hash: the lock space is shared with other advisory-lock users.
-    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('cdr-lead'), hashtext($1))`, [
-      callerLockKey(campaignId, anum),
-    ]);
+  lockCaller(campaignId: string, anum: string): Promise<void> {
+    return this.lockCallers([{ campaignId, anum }]);
   }
 
   async lockCallers(callers: ReadonlyArray<{ campaignId: string; anum: string }>): Promise<void> {
     if (callers.length === 0) return;
-    // Sorted by the lock's key and taken in that order (the sorted subquery is not flattened).
+    // Sorted by the lock's key and taken in that order (the sorted subquery is not flattened); two
+    // 32-bit halves of one hash, as the lock space is shared with other advisory-lock users.
     await this.manager.query(
       `SELECT count(pg_advisory_xact_lock(hashtext('cdr-lead'), "key")) AS "locked"
          FROM (SELECT DISTINCT hashtext("caller") AS "key" FROM unnest($1::text[]) AS "caller"
@@ -328,28 +326,10 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     campaignId: string,
     anum: string,
     at: Date,
-    withinSeconds?: number,
+    withinSeconds: number,
   ): Promise<Date | null> {
-    // Constant bounds, so the planner prunes to the months around `at` (docs/operations.md).
-    const bounded = withinSeconds === undefined ? '' : ` AND "start" >= $4 AND "start" <= $5`;
-    const leads = `SELECT "start" FROM "cdrs" WHERE "campaign_id" = $1 AND "anum" = $2 AND "commission" IS NOT NULL${bounded}`;
-    const rows: Row[] = await this.manager.query(
-      `SELECT "start" FROM (
-         (${leads} AND "start" <= $3 ORDER BY "start" DESC LIMIT 1)
-         UNION ALL
-         (${leads} AND "start" > $3 ORDER BY "start" LIMIT 1)
-       ) AS "nearest" ORDER BY abs(extract(epoch FROM "start" - $3::timestamptz)) LIMIT 1`,
-      withinSeconds === undefined
-        ? [campaignId, anum, at]
-        : [
-            campaignId,
-            anum,
-            at,
-            new Date(at.getTime() - withinSeconds * 1000),
-            new Date(at.getTime() + withinSeconds * 1000),
-          ],
-    );
-    return (rows[0]?.start as Date | undefined) ?? null;
+    const [nearest] = await this.nearestLeadsAt([{ campaignId, anum, at, withinSeconds }]);
+    return nearest ?? null;
   }
 
   async nearestLeadsAt(queries: readonly NearestLeadQuery[]): Promise<Array<Date | null>> {

@@ -1,3 +1,4 @@
+import { compareDecimalIds } from '@trackline/domain';
 import type { GreetingUsage, GreetingUser } from './greeting';
 
 /**
@@ -28,13 +29,9 @@ export class OwnersGreetingUsage implements GreetingUsageReader {
     if (greetingIds.length === 0) return usage;
     const sources = await this.owners.sources.sourcesUsingGreetings(partnerId, greetingIds);
     const campaigns = await this.owners.campaigns.campaignsUsingGreetings(partnerId, greetingIds);
-    for (const id of [...new Set([...sources.keys(), ...campaigns.keys()])].sort(byNumericId)) {
+    for (const id of [...new Set([...sources.keys(), ...campaigns.keys()])].sort(compareDecimalIds)) {
       usage.set(id, { sources: sources.get(id) ?? [], campaigns: campaigns.get(id) ?? [] });
     }
     return usage;
   }
-}
-
-function byNumericId(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }

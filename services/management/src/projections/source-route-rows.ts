@@ -1,5 +1,5 @@
 import type { RouteAltRule, SourceRoute } from '@trackline/contracts';
-import type { Weekday } from '@trackline/domain';
+import { compareDecimalIds, type Weekday } from '@trackline/domain';
 import type { CampaignVoicemailRow } from '../campaigns/campaigns.store';
 import type { SourceRouteCandidate } from '../sources/sources.store';
 
@@ -30,7 +30,7 @@ export function projectSourceRoutes(rows: readonly SourceRouteRow[], now: Date):
     const current = chosen.get(row.destnr);
     if (current === undefined || ranksAbove(row, current)) chosen.set(row.destnr, row);
   }
-  return [...chosen.values()].sort((a, b) => compareIds(a.id, b.id)).map(toSourceRoute);
+  return [...chosen.values()].sort((a, b) => compareDecimalIds(a.id, b.id)).map(toSourceRoute);
 }
 
 function ranksAbove(a: SourceRouteRow, b: SourceRouteRow): boolean {
@@ -38,7 +38,7 @@ function ranksAbove(a: SourceRouteRow, b: SourceRouteRow): boolean {
   const aClosed = a.closedAt?.getTime() ?? 0;
   const bClosed = b.closedAt?.getTime() ?? 0;
   if (aClosed !== bClosed) return aClosed > bClosed;
-  return compareIds(a.id, b.id) > 0;
+  return compareDecimalIds(a.id, b.id) > 0;
 }
 
 function toSourceRoute(row: SourceRouteRow): SourceRoute {
@@ -61,9 +61,4 @@ function toSourceRoute(row: SourceRouteRow): SourceRoute {
     closed: row.status === 'closed',
     ...(row.spamPolicy === null ? {} : { spamPolicy: row.spamPolicy }),
   };
-}
-
-// Decimal ids compare as numbers ("10" after "9").
-function compareIds(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
