@@ -45,9 +45,11 @@ export class CallerHistoryStore {
   async noteCall(advId: string, anum: string, bnum: string, atMs: number): Promise<CallerStanding> {
     const keys = partnerKeys(this.keyPrefix, advId);
     const numbers = keys.callerNumbers(anum);
-    // GT: a record stored late never moves a number's latest call back in time.
-    await this.redis.zadd(numbers, 'GT', atMs, bnum);
-    const [listed, recentNumbers, shortCalls, marks] = await Promise.all([
+    // One round trip: commands on one connection run in the order sent, so the count below sees
+    // this call (and a Cluster sends both to the node of the caller's key).
+    const [, listed, recentNumbers, shortCalls, marks] = await Promise.all([
+      // GT: a record stored late never moves a number's latest call back in time.
+      this.redis.zadd(numbers, 'GT', atMs, bnum),
       this.redis.hget(keys.spamLists, anum),
       this.redis.zcount(numbers, atMs - SPAM_HISTORY.numbersWindowMs, '+inf'),
       // Before this call only: its own shortness is the record's `short_call`.

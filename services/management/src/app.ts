@@ -13,6 +13,7 @@ import { watchProjectionGeneration } from './projections/watch-projection-genera
 import { metricsEndpoint } from './metrics/metrics.routes';
 import { startCustomerEventsConsumer } from './composition/start-customer-events-consumer';
 import type { TwilioCallsService } from './telephony/twilio/twilio-calls.service';
+import type { OutboxBell } from './db/outbox-bell';
 
 export interface ManagementApp {
   /** Starts listening; resolves with the bound port (0 in the config asks for a free one). */
@@ -41,6 +42,11 @@ export interface ManagementAppOptions {
    * On in the service process; tests call the sweep themselves.
    */
   sweepProviderCalls?: boolean;
+  /**
+   * Rung after a call's transaction queued webhooks, notifications or conversions, so this
+   * process's workers send them at once (db/outbox-bell.ts). Left out, they wait for their poll.
+   */
+  outboxBell?: OutboxBell;
 }
 
 /**
@@ -99,6 +105,7 @@ export async function createManagementApp(
     redis,
     logger,
     clock,
+    outboxBell: options.outboxBell,
   });
   const customerEvents = options.consumeCustomerEvents
     ? startCustomerEventsConsumer({

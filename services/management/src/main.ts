@@ -2,6 +2,7 @@ import { ConfigError, createLogger, onShutdownSignal } from '@trackline/platform
 import { createManagementApp } from './app';
 import { startManagementWorkers } from './composition/management-workers';
 import { loadManagementConfig } from './config/management-config';
+import { OutboxBell } from './db/outbox-bell';
 
 /**
  * Process entry of the management service: config from the environment, the app, the port, the
@@ -11,13 +12,16 @@ import { loadManagementConfig } from './config/management-config';
 async function main(): Promise<void> {
   const config = loadManagementConfig(process.env);
   const logger = createLogger({ service: 'management', level: config.logLevel });
+  // The app's call ingestion rings the workers below when it has queued something for them.
+  const outboxBell = new OutboxBell();
   const app = await createManagementApp(config, logger, {
     consumeCustomerEvents: true,
     sweepProviderCalls: true,
+    outboxBell,
   });
   const port = await app.listen();
   logger.info({ address: `https://${config.host}:${port}` }, 'management service listening');
-  const workers = await startManagementWorkers(config, logger, app.metrics);
+  const workers = await startManagementWorkers(config, logger, app.metrics, outboxBell);
   onShutdownSignal(logger, () => app.close().finally(() => workers.stop()));
 }
 

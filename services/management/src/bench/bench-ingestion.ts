@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { summarize, type LatencySummary } from './bench-stats';
 import type { BenchLine } from './bench-fixtures';
 import type { BenchSwitchClient } from './bench-http';
+import type { CpuPerCall } from './bench-cpu';
 
 export interface IngestionSettings {
   calls: number;
@@ -38,6 +39,8 @@ export interface SingleCallResult {
   ratePerSecond: number;
   /** Client-observed, from sending the one-record request to its complete answer. */
   latencyMs: LatencySummary;
+  /** What the measured calls cost (bench-cpu.ts), the deliveries they set off included. */
+  cpu: CpuPerCall;
 }
 
 const CALLERS = 3_000;
@@ -117,11 +120,18 @@ export async function measureSingleCalls(
   lines: readonly BenchLine[],
   dni: BenchDni,
   settings: { calls: number; ratePerSecond: number; runTag: string; now: Date },
+  meter: () => Promise<{ stop(calls: number): Promise<CpuPerCall> }>,
 ): Promise<SingleCallResult> {
   const warmUp = Math.ceil(settings.ratePerSecond * WARM_UP_SECONDS);
   await postOneByOne(clients, lines, dni, { ...settings, calls: warmUp, runTag: `${settings.runTag}-warm` });
+  const counting = await meter();
   const latencies = await postOneByOne(clients, lines, dni, settings);
-  return { calls: settings.calls, ratePerSecond: settings.ratePerSecond, latencyMs: summarize(latencies) };
+  return {
+    calls: settings.calls,
+    ratePerSecond: settings.ratePerSecond,
+    latencyMs: summarize(latencies),
+    cpu: await counting.stop(settings.calls),
+  };
 }
 
 const WARM_UP_SECONDS = 3;

@@ -1,38 +1,60 @@
-import { Ga4Simulator } from '@trackline/test-harness';
-import { startSmtpReceiver } from '../test-support/notification-receivers';
-import { startWebhookReceiver } from '../test-support/webhook-receiver';
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
 import type { BenchFeatures } from './bench-fixtures';
 
-const STREAM = { measurementId: 'G-BENCH1', apiSecret: 'bench-ga4-api-secret' };
+export const RECEIVERS_STREAM = { measurementId: 'G-BENCH1', apiSecret: 'bench-ga4-api-secret' };
+
+/** What the receivers' process says once it listens. */
+export interface ReceiversReady {
+  webhooksUrl: string;
+  smtpUrl: string;
+  ga4Url: string;
+}
+
+export type ReceiversRequest = 'received' | 'close';
+
+export interface DeliveriesReceived {
+  webhooks: number;
+  mails: number;
+  ga4Hits: number;
+}
 
 /** The partner's receivers the service delivers to while the bench runs: webhooks, e-mail and GA4. */
 export interface FeatureReceivers {
   features: BenchFeatures;
   /** The service's environment that points it at them. */
   serviceEnv: Record<string, string>;
-  received(): { webhooks: number; mails: number; ga4Hits: number };
+  received(): Promise<DeliveriesReceived>;
   close(): Promise<void>;
 }
 
+/** The receivers run in a child process (bench-receivers-process.ts), off the timing client's event loop. */
 export async function startFeatureReceivers(): Promise<FeatureReceivers> {
-  const webhooks = await startWebhookReceiver();
-  const smtp = await startSmtpReceiver();
-  const ga4 = new Ga4Simulator([STREAM]);
-  await ga4.start();
+  const child = fork(join(__dirname, 'bench-receivers-process.js'), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const exited = once(child, 'exit');
+  const [ready] = (await Promise.race([
+    once(child, 'message'),
+    exited.then(([code]) => Promise.reject(new Error(`bench receivers exited with ${String(code)}`))),
+  ])) as [ReceiversReady];
   return {
-    features: { webhookUrl: `${webhooks.url}/bench-hooks`, ga4: STREAM },
+    features: { webhookUrl: `${ready.webhooksUrl}/bench-hooks`, ga4: RECEIVERS_STREAM },
     serviceEnv: {
-      WEBHOOK_INSECURE_HOSTS: new URL(webhooks.url).hostname,
-      SMTP_URL: smtp.url,
-      CONVERSIONS_GA4_URL: ga4.baseUrl,
+      WEBHOOK_INSECURE_HOSTS: new URL(ready.webhooksUrl).hostname,
+      SMTP_URL: ready.smtpUrl,
+      CONVERSIONS_GA4_URL: ready.ga4Url,
     },
-    received: () => ({
-      webhooks: webhooks.received.length,
-      mails: smtp.messages.length,
-      ga4Hits: ga4.hits.length,
-    }),
+    received: async () => {
+      const answer = once(child, 'message');
+      child.send('received' satisfies ReceiversRequest);
+      const [counts] = (await answer) as [DeliveriesReceived];
+      return counts;
+    },
     close: async () => {
-      await Promise.all([webhooks.close(), smtp.close(), ga4.stop()]);
+      if (child.connected) child.send('close' satisfies ReceiversRequest);
+      await exited;
     },
   };
 }

@@ -13,6 +13,7 @@ import { runMigrations } from '../db/migrate';
 import { BULK_FIRST_START, bulkLoadCdrs } from './bench-bulk-load';
 import { loadManagementBenchConfig, type ManagementBenchConfig } from './bench-config';
 import { BENCH_PASSWORD, BENCH_USERNAME, seedBenchPartner, type BenchFixture } from './bench-fixtures';
+import { startCpuMeter } from './bench-cpu';
 import { BenchDigestClient, BenchSwitchClient } from './bench-http';
 import {
   measureIngestion,
@@ -21,7 +22,7 @@ import {
   type IngestionResult,
   type SingleCallResult,
 } from './bench-ingestion';
-import { startFeatureReceivers, type FeatureReceivers } from './bench-receivers';
+import { startFeatureReceivers, type DeliveriesReceived, type FeatureReceivers } from './bench-receivers';
 import { BENCH_TELEPHONY_TOKEN, startManagementService, type ServiceUnderTest } from './bench-service';
 import { measurePages, type PageCase, type PageResult } from './bench-statistics';
 import { measureHeaderFlood, type HeaderFloodResult } from './bench-header-flood';
@@ -73,9 +74,9 @@ async function main(): Promise<void> {
     const flood = await measureHeaderFlood(service.port, config.floodRounds);
     const dni: BenchDni = { poolNumbers: fixture.poolNumbers, redis, keyPrefix, advId: 'bench' };
     // One call at a time first: the batches leave the workers a backlog of deliveries to drain.
-    const single = await runSingleCalls(config, service.port, fixture, dni, tag);
+    const single = await runSingleCalls(config, service, databaseName, fixture, dni, tag);
     const ingestion = await runIngestion(config, service.port, fixture, dni, tag);
-    const delivered = receivers.received();
+    const delivered = await receivers.received();
     const retention =
       config.retentionCdrs === 0 ? null : await runRetention(config, databaseUrl, fixture, tag);
 
@@ -331,24 +332,37 @@ async function runReport(
 
 async function runSingleCalls(
   config: ManagementBenchConfig,
-  port: number,
+  service: ServiceUnderTest,
+  databaseName: string,
   fixture: BenchFixture,
   dni: BenchDni,
   tag: string,
 ): Promise<SingleCallResult | null> {
   if (config.singleCalls === 0) return null;
   // Enough connections that a slow answer never holds the next call back (a switch posts each call).
-  const clients = Array.from({ length: 16 }, () => new BenchSwitchClient(port, BENCH_TELEPHONY_TOKEN));
+  const clients = Array.from(
+    { length: 16 },
+    () => new BenchSwitchClient(service.port, BENCH_TELEPHONY_TOKEN),
+  );
+  const admin = new Client({ connectionString: config.serverUrl });
+  await admin.connect();
   try {
     log(`single calls: ${config.singleCalls} at ${config.singleCallRate}/s`);
-    return await measureSingleCalls(clients, fixture.lines, dni, {
-      calls: config.singleCalls,
-      ratePerSecond: config.singleCallRate,
-      runTag: `${tag}-single`,
-      now: new Date(),
-    });
+    return await measureSingleCalls(
+      clients,
+      fixture.lines,
+      dni,
+      {
+        calls: config.singleCalls,
+        ratePerSecond: config.singleCallRate,
+        runTag: `${tag}-single`,
+        now: new Date(),
+      },
+      () => startCpuMeter(admin, databaseName, service.pid),
+    );
   } finally {
     for (const client of clients) client.close();
+    await admin.end();
   }
 }
 
@@ -391,7 +405,7 @@ function printReport(
   report: ReportResult | null,
   flood: HeaderFloodResult,
   single: SingleCallResult | null,
-  delivered: ReturnType<FeatureReceivers['received']>,
+  delivered: DeliveriesReceived,
 ): void {
   const ms = (value: number) => value.toFixed(1).padStart(8);
   log('');
@@ -425,7 +439,9 @@ function printReport(
     log(
       `POST /telephony/cdrs, one call at a time: ${single.calls} at ${single.ratePerSecond}/s, ` +
         `p50 ${single.latencyMs.p50.toFixed(1)} ms, p95 ${single.latencyMs.p95.toFixed(1)} ms, ` +
-        `p99 ${single.latencyMs.p99.toFixed(1)} ms, max ${single.latencyMs.max.toFixed(1)} ms`,
+        `p99 ${single.latencyMs.p99.toFixed(1)} ms, max ${single.latencyMs.max.toFixed(1)} ms; per call ` +
+        `${single.cpu.serviceMs.toFixed(2)} ms CPU of the service, ${single.cpu.postgresMs.toFixed(2)} ms of ` +
+        `Postgres, ${single.cpu.transactions.toFixed(1)} transactions`,
     );
   log(
     `received while the bench ran: ${delivered.webhooks} webhook deliveries, ${delivered.mails} e-mails, ` +

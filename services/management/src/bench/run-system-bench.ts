@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, hostname, loadavg, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +31,7 @@ import { createManagementServices } from '../composition/management-services';
 import { createManagementStores } from '../composition/management-stores';
 import { createDataSource } from '../db/data-source';
 import { runMigrations } from '../db/migrate';
+import { processCpuUsec } from './bench-cpu';
 import { startManagementService, type ServiceUnderTest } from './bench-service';
 import { startPrivateRedis, type PrivateRedis } from '../test-support/private-redis';
 import { loadSystemBenchConfig, type SystemBenchConfig } from './system-bench-config';
@@ -225,21 +225,6 @@ interface PostgresCounters {
   statements: number;
   transactions: number;
 }
-
-/**
- * CPU time (user + system, µs) of a process so far, from /proc: unlike commandstats' wall-clock
- * usec it does not grow when other processes take the core, so it compares two runs on a busy machine.
- */
-function processCpuUsec(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return NaN;
-  }
-}
-// USER_HZ, 100 on Linux.
-const CLOCK_TICKS_PER_SECOND = 100;
 
 /** The service's partners in management's database, each with a pool, as the operator makes them. */
 async function seedServicePartners(databaseUrl: string): Promise<Record<Workload, string>> {

@@ -48,6 +48,12 @@ export function customerKey(partnerId: string, custnr: string): string {
   return `${partnerId} ${custnr}`;
 }
 
+/** The batch's dialled numbers and static numbers' sources, its first round of lookups. */
+export interface BatchNumbers {
+  numbers: Map<string, DialledNumber>;
+  sources: Map<string, { partnerId: string; sources: CdrSource[] }>;
+}
+
 /** The batch's lookups, answered from memory while its records are stored one by one. */
 export class CdrBatchLookup {
   private constructor(
@@ -62,17 +68,27 @@ export class CdrBatchLookup {
     private readonly attributedSourceIds: Set<string>,
   ) {}
 
-  static async load(
-    store: CdrLookupStore,
-    reader: CallAttributionReader,
-    webhooks: WebhookSubscriptions,
-    inputs: readonly CdrInput[],
-  ): Promise<CdrBatchLookup> {
+  /**
+   * The batch's first round: the dialled numbers (whose partner, country and settings) and the
+   * static numbers' sources. Everything else a record looks up needs the partner, so it comes after
+   * (`load`); what needs only the number (the caller's standing in Redis) can go alongside that.
+   */
+  static async numbers(store: CdrLookupStore, inputs: readonly CdrInput[]): Promise<BatchNumbers> {
     const bnums = unique(inputs.map((input) => input.bnum));
     const [numbers, sources] = await Promise.all([
       store.findDialledNumbers(bnums),
       store.findStaticSources(bnums),
     ]);
+    return { numbers, sources };
+  }
+
+  static async load(
+    store: CdrLookupStore,
+    reader: CallAttributionReader,
+    webhooks: WebhookSubscriptions,
+    inputs: readonly CdrInput[],
+    { numbers, sources }: BatchNumbers,
+  ): Promise<CdrBatchLookup> {
     const campaignIds = unique(
       [...sources.values()].flatMap(({ sources: candidates }) =>
         candidates.flatMap((source) => (source.campaignId === null ? [] : [source.campaignId])),
@@ -80,28 +96,26 @@ export class CdrBatchLookup {
     );
     // Whose call it is comes from the tracking number; a bnum that is none has no stored record.
     const calls = new Map<string, CallKey>();
-    for (const input of inputs) {
-      const partnerId = numbers.get(input.bnum)?.partnerId;
-      if (partnerId !== undefined)
-        calls.set(callKey(partnerId, input.callId), { partnerId, callId: input.callId });
+    const dialled = inputs.filter((input) => numbers.has(input.bnum));
+    for (const input of dialled) {
+      const partnerId = numbers.get(input.bnum)!.partnerId;
+      calls.set(callKey(partnerId, input.callId), { partnerId, callId: input.callId });
     }
-    const [stored, pricings] = await Promise.all([
+    // One round: a record stored already does not need the rest, but asking for it anyway is
+    // cheaper than a round trip more for every new one.
+    const [stored, pricings, subscribed, found] = await Promise.all([
       store.findByCallIds([...calls.values()]),
       store.findCampaignPricings(campaignIds),
-    ]);
-    const wanted = inputs.filter((input) => {
-      const partnerId = numbers.get(input.bnum)?.partnerId;
-      return partnerId !== undefined && !stored.has(callKey(partnerId, input.callId));
-    });
-    const [subscribed, found] = await Promise.all([
-      webhooks.subscribedEventTypes(unique(wanted.map((input) => numbers.get(input.bnum)!.partnerId))),
+      webhooks.subscribedEventTypes(unique(dialled.map((input) => numbers.get(input.bnum)!.partnerId))),
       // Concurrent GETs share the connection's pipeline: one round trip for the batch.
-      Promise.allSettled(wanted.map((input) => reader.find(numbers.get(input.bnum)!.advId, input.callId))),
+      Promise.allSettled(dialled.map((input) => reader.find(numbers.get(input.bnum)!.advId, input.callId))),
     ]);
     const attributions = new Map<string, CallAttribution | Error>();
     const custnrs: Array<{ partnerId: string; custnr: string }> = [];
     const sourceIds: Array<{ partnerId: string; sourceId: string }> = [];
-    wanted.forEach((input, i) => {
+    dialled.forEach((input, i) => {
+      const partnerId = numbers.get(input.bnum)!.partnerId;
+      if (stored.has(callKey(partnerId, input.callId))) return;
       const result = found[i]!;
       const key = attributionKey(input.callId, input.bnum);
       if (result.status === 'rejected') {
@@ -115,7 +129,6 @@ export class CdrBatchLookup {
       if (attribution == null || attribution.bnum !== input.bnum) return;
       attributions.set(key, attribution);
       const custnr = sessionCustnr(attribution);
-      const partnerId = numbers.get(input.bnum)!.partnerId;
       if (custnr !== null) custnrs.push({ partnerId, custnr });
       if (attribution.sourceId !== null) sourceIds.push({ partnerId, sourceId: attribution.sourceId });
     });

@@ -15,6 +15,7 @@ import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
 import type { CdrsService } from './cdrs.service';
 import { composeCdrFeature } from '../composition/cdrs-composition';
 import type { CdrFeature } from './create-cdrs';
+import { OutboxBell, type OutboxName } from '../db/outbox-bell';
 
 const TOKEN = 'switch-token-0123456789';
 const STORED_AT = new Date('2026-04-01T12:00:00Z');
@@ -24,6 +25,8 @@ type Body = Record<string, unknown>;
 /** What `trackline_cdrs_ingested_total` was told, by result. */
 const counted = new Map<CdrIngestResult, number>();
 const batches: CdrBatchPath[] = [];
+/** The outboxes the bell was rung for, one entry per ring (db/outbox-bell.ts). */
+const rung: OutboxName[] = [];
 
 // Faults a database can raise, raised by the database itself while a record's call id is claimed, for
 // the call ids named in test_faults; and every statement that wrote webhook deliveries, even one that
@@ -75,6 +78,9 @@ describe('call record ingestion: attribution and batch isolation', () => {
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
     await dataSource.query(FAULTS_SQL);
+    const bell = new OutboxBell();
+    for (const outbox of ['webhooks', 'notifications', 'conversions'] as const)
+      bell.listen(outbox, () => rung.push(outbox));
     feature = composeCdrFeature({
       dataSource,
       redis,
@@ -84,6 +90,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
         cdrIngested: (result, count = 1) => void counted.set(result, (counted.get(result) ?? 0) + count),
         cdrBatch: (path) => void batches.push(path),
       },
+      outboxBell: bell,
     });
     list = feature.list;
     // The switch's endpoint through the real route registration and error mapper.
@@ -103,6 +110,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
   afterEach(async () => {
     counted.clear();
     batches.length = 0;
+    rung.length = 0;
     await dataSource.query('DELETE FROM test_faults');
   });
 
@@ -513,12 +521,16 @@ describe('call record ingestion: attribution and batch isolation', () => {
       expect((await post([call(destnr)])).status).toBe(200);
       expect(await deliveryStatements()).toBe(statements);
       expect(await deliveryTypes()).toEqual([]);
+      // Nothing queued, so this process's workers are not woken either.
+      expect(rung).toEqual([]);
 
       await webhooks.update(partnerId, paused.id, { state: '0' });
       expect((await post([call(destnr, { answered: 0, duration: 0 })])).status).toBe(200);
       // Only what the webhook subscribed to: call.completed, not call.missed.
       expect(await deliveryStatements()).toBe(statements + 1);
       expect(await deliveryTypes()).toEqual(['call.completed']);
+      // Rung once the call's transaction committed: the webhook worker, not the others.
+      expect(rung).toEqual(['webhooks']);
       await webhooks.delete(partnerId, paused.id);
     });
   });

@@ -9,6 +9,7 @@ import { storeBatch } from './cdr-batch-write';
 import { storeCall, type PreparedCall } from './cdr-call-write';
 import { classifyFailure, type IngestOutcome } from './cdr-ingest-outcome';
 import type { CdrInput } from './cdr-input';
+import type { DialledNumber } from './cdr';
 import type { CdrBatchPath } from '../metrics/management-metrics';
 import type { CdrWriteStores } from './cdr-write-stores';
 import { callerStanding, noteStoredCall, type CallerHistory } from './cdr-spam';
@@ -43,8 +44,14 @@ export class CdrIngestionService implements CdrIngestion {
 
   async ingest(records: readonly CdrInput[], now: Date): Promise<IngestOutcome[]> {
     let lookup: CdrBatchLookup;
+    let prepared: Array<PreparedCall | { failure: IngestOutcome } | null>;
     try {
-      lookup = await CdrBatchLookup.load(this.lookups, this.attributions, this.webhookSubscriptions, records);
+      const numbers = await CdrBatchLookup.numbers(this.lookups, records);
+      // The callers' standing needs only the numbers: Redis answers while Postgres looks up the rest.
+      [lookup, prepared] = await Promise.all([
+        CdrBatchLookup.load(this.lookups, this.attributions, this.webhookSubscriptions, records, numbers),
+        this.prepare(numbers.numbers, records),
+      ]);
     } catch (error) {
       if (isStoreUnreachable(error))
         throw new ServiceUnavailableError('Call records cannot be stored right now; retry later');
@@ -52,9 +59,9 @@ export class CdrIngestionService implements CdrIngestion {
     }
     const outcomes: Array<IngestOutcome | undefined> = records.map(() => undefined);
     // A call id sent twice in one batch: the later copies are stored (found stored) after the first.
-    const twins = new Set<number>();
+    const twins: Array<{ index: number; prepared: PreparedCall }> = [];
+    const ready: Array<{ index: number; prepared: PreparedCall }> = [];
     const seen = new Set<string>();
-    const waiting: Array<{ index: number; call: CdrInput }> = [];
     for (const [index, call] of records.entries()) {
       // The tracking number names the partner, and call ids are unique per partner (docs/cdrs.md).
       const dialled = lookup.dialled(call.bnum);
@@ -67,19 +74,15 @@ export class CdrIngestionService implements CdrIngestion {
         outcomes[index] = { ok: true, cdr: existing, created: false };
         continue;
       }
+      const result = prepared[index]!;
+      if ('failure' in result) {
+        outcomes[index] = result.failure;
+        continue;
+      }
       const key = callKey(dialled.partnerId, call.callId);
-      if (seen.has(key)) twins.add(index);
-      else waiting.push({ index, call });
+      if (seen.has(key)) twins.push({ index, prepared: result });
+      else ready.push({ index, prepared: result });
       seen.add(key);
-    }
-    const prepared = await this.prepare(lookup, [
-      ...waiting,
-      ...[...twins].map((index) => ({ index, call: records[index]! })),
-    ]);
-    const ready: Array<{ index: number; prepared: PreparedCall }> = [];
-    for (const { index, result } of prepared) {
-      if ('failure' in result) outcomes[index] = result.failure;
-      else if (!twins.has(index)) ready.push({ index, prepared: result });
     }
     const stored = await this.storeAll(
       ready.map((call) => call.prepared),
@@ -87,23 +90,23 @@ export class CdrIngestionService implements CdrIngestion {
       now,
     );
     stored.forEach((outcome, i) => (outcomes[ready[i]!.index] = outcome));
-    for (const { index, result } of prepared)
-      if (twins.has(index) && !('failure' in result))
-        outcomes[index] = await this.storeOne(result, lookup, now);
+    for (const twin of twins) outcomes[twin.index] = await this.storeOne(twin.prepared, lookup, now);
     return outcomes as IngestOutcome[];
   }
 
   /**
-   * The callers in their stored form and each caller's spam standing, before any transaction (Redis
-   * is no part of it, and a retried record notes the same members). Every record's two commands are
-   * sent at once, in the records' order, so Redis applies them as it would one record after another.
+   * Per record, in order: the caller in its stored form and the caller's spam standing, before any
+   * transaction (Redis is no part of it, and a record stored already, or retried, notes the same
+   * members again). Every record's two commands are sent at once, in the records' order, so Redis
+   * applies them as it would one record after another. Null for a record whose number is none.
    */
   private async prepare(
-    lookup: CdrBatchLookup,
-    calls: ReadonlyArray<{ index: number; call: CdrInput }>,
-  ): Promise<Array<{ index: number; result: PreparedCall | { failure: IngestOutcome } }>> {
-    const pending = calls.map(({ index, call: sent }) => {
-      const dialled = lookup.dialled(sent.bnum)!;
+    numbers: ReadonlyMap<string, DialledNumber>,
+    records: readonly CdrInput[],
+  ): Promise<Array<PreparedCall | { failure: IngestOutcome } | null>> {
+    const pending = records.map((sent) => {
+      const dialled = numbers.get(sent.bnum);
+      if (dialled === undefined) return null;
       const call: CdrInput = {
         ...sent,
         anum: canonicalAnum(sent.anum, dialled.country),
@@ -111,15 +114,15 @@ export class CdrIngestionService implements CdrIngestion {
       };
       const standing = callerStanding(this.callers, dialled, call);
       const noted = noteStoredCall(this.callers, dialled, call);
-      return { index, call, dialled, settled: Promise.all([standing, noted]) };
+      return { call, dialled, settled: Promise.all([standing, noted]) };
     });
-    const results = await Promise.allSettled(pending.map(({ settled }) => settled));
-    return pending.map(({ index, call, dialled }, i) => {
+    const results = await Promise.allSettled(pending.map((entry) => entry?.settled));
+    return pending.map((entry, i) => {
+      if (entry === null) return null;
       const result = results[i]!;
-      if (result.status === 'rejected')
-        return { index, result: { failure: classifyFailure(call.callId, result.reason) } };
-      const standing: CallerStanding = result.value[0];
-      return { index, result: { call, dialled, standing } };
+      if (result.status === 'rejected') return { failure: classifyFailure(entry.call.callId, result.reason) };
+      const standing: CallerStanding = (result.value as [CallerStanding, void])[0];
+      return { call: entry.call, dialled: entry.dialled, standing };
     });
   }
 

@@ -1,9 +1,10 @@
 import { CallerHistoryStore, type CallerHistoryRedis } from '@trackline/contracts';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { RedisCallAttributionReader, type AttributionRedis } from '../cdrs/call-attribution.reader';
 import type { CdrWriteStores } from '../cdrs/cdr-write-stores';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
-import { typeormUnitOfWork } from '../db/unit-of-work';
+import type { OutboxBell, OutboxName } from '../db/outbox-bell';
+import type { UnitOfWork } from '../db/unit-of-work';
 import type { IngestMetrics } from '../metrics/counted-ingestion';
 import { cdrsStoreOn, storesOn } from './stores-on-manager';
 
@@ -18,6 +19,8 @@ export interface CdrConnections {
   /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
   telephonyToken: string | undefined;
   metrics: IngestMetrics;
+  /** Rung after a transaction that queued outbox rows, for this process's workers (db/outbox-bell.ts). */
+  outboxBell?: OutboxBell;
 }
 
 /**
@@ -32,16 +35,15 @@ export interface CdrConnections {
  */
 export function composeCdrFeature(connections: CdrConnections): CdrFeature {
   const { dataSource, readDataSource = dataSource } = connections;
-  const writes = typeormUnitOfWork<CdrWriteStores>(dataSource, (manager) => {
-    const stores = storesOn(manager);
-    return {
-      cdrs: stores.cdrs,
-      notifications: { enqueue: (items) => stores.outbox.enqueue(manager, items) },
-      webhooks: stores.webhookEvents,
-      customers: stores.customers,
-      conversions: stores.conversions,
-    };
-  });
+  const writes: UnitOfWork<CdrWriteStores> = {
+    run: async (work) => {
+      const queued = new Set<OutboxName>();
+      const result = await dataSource.transaction((manager) => work(cdrWriteStoresOn(manager, queued)));
+      // Only once committed: a worker woken earlier would not see the rows yet.
+      connections.outboxBell?.ring(queued);
+      return result;
+    },
+  };
   const main = storesOn(dataSource.manager);
   return createCdrFeature({
     writes,
@@ -53,4 +55,32 @@ export function composeCdrFeature(connections: CdrConnections): CdrFeature {
     telephonyToken: connections.telephonyToken,
     metrics: connections.metrics,
   });
+}
+
+/** The stores of one call transaction; `queued` collects the outboxes it wrote rows to. */
+function cdrWriteStoresOn(manager: EntityManager, queued: Set<OutboxName>): CdrWriteStores {
+  const stores = storesOn(manager);
+  return {
+    cdrs: stores.cdrs,
+    notifications: {
+      enqueue: async (items) => {
+        await stores.outbox.enqueue(manager, items);
+        if (items.length > 0) queued.add('notifications');
+      },
+    },
+    webhooks: {
+      enqueue: async (partnerId, events) => {
+        await stores.webhookEvents.enqueue(partnerId, events);
+        if (events.length > 0) queued.add('webhooks');
+      },
+    },
+    customers: stores.customers,
+    conversions: {
+      enqueueCalls: async (cdrs) => {
+        const count = await stores.conversions.enqueueCalls(cdrs);
+        if (count > 0) queued.add('conversions');
+        return count;
+      },
+    },
+  };
 }

@@ -9,25 +9,27 @@ import { createDataSource, createReadDataSource } from '../db/data-source';
 
 /** The service's main pool: the API, the customer-seen consumer, provider calls; also one CLI command's. */
 export function openMainDatabase(
-  config: Pick<ManagementConfig, 'databaseUrl' | 'databasePoolSize'>,
+  config: Pick<ManagementConfig, 'databaseUrl' | 'databasePoolSize' | 'databasePreparedStatements'>,
 ): Promise<DataSource> {
   return connected(
     createDataSource(config.databaseUrl, {
       applicationName: 'trackline-management',
       size: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements,
     }),
   );
 }
 
 /** The read replica's pool when DATABASE_READ_URL names one (docs/configuration.md, Stores). */
 export async function openReadDatabase(
-  config: Pick<ManagementConfig, 'databaseReadUrl' | 'databaseReadPoolSize'>,
+  config: Pick<ManagementConfig, 'databaseReadUrl' | 'databaseReadPoolSize' | 'databasePreparedStatements'>,
 ): Promise<DataSource | undefined> {
   if (config.databaseReadUrl === undefined) return undefined;
   return connected(
     createReadDataSource(config.databaseReadUrl, {
       applicationName: 'trackline-management-read',
       size: config.databaseReadPoolSize,
+      preparedStatements: config.databasePreparedStatements,
     }),
   );
 }
@@ -48,13 +50,15 @@ const WORKER_POOLS = {
 export type WorkerPool = keyof typeof WORKER_POOLS;
 
 export function openWorkerDatabase<P extends WorkerPool>(
-  config: Pick<ManagementConfig, 'databaseUrl'> & Record<P, { databasePoolSize: number }>,
+  config: Pick<ManagementConfig, 'databaseUrl' | 'databasePreparedStatements'> &
+    Record<P, { databasePoolSize: number }>,
   pool: P,
 ): Promise<DataSource> {
   return connected(
     createDataSource(config.databaseUrl, {
       applicationName: WORKER_POOLS[pool],
       size: config[pool].databasePoolSize,
+      preparedStatements: config.databasePreparedStatements,
     }),
   );
 }

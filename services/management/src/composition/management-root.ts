@@ -29,6 +29,7 @@ import {
 } from './management-services';
 import { createManagementStores, type ManagementStores } from './management-stores';
 import { storesOn } from './stores-on-manager';
+import type { OutboxBell } from '../db/outbox-bell';
 
 // Composition root, steps 2 and 3 of config → connections → stores → services → app
 // (docs/architecture.md, Composition). The HTTP app and the CLI build their objects here, once.
@@ -75,6 +76,8 @@ export interface ManagementApiDeps extends ManagementCoreDeps {
   /** The read replica's pool, when configured: CDR statistics pages read there. */
   readDataSource?: DataSource;
   clock: () => Date;
+  /** Rung after a call's transaction queued outbox rows (db/outbox-bell.ts). */
+  outboxBell?: OutboxBell;
 }
 
 /**
@@ -111,6 +114,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     keyPrefix: config.redis.keyPrefix,
     telephonyToken: config.telephonyToken,
     metrics,
+    outboxBell: deps.outboxBell,
   });
   const twilio = createTwilioTelephony({
     config,

@@ -8,6 +8,7 @@ import { createMonthlyReportMailing } from './monthly-report-composition';
 import { startMonthlyReportSchedule } from './start-monthly-report-schedule';
 import type { PoolExhaustionObserver } from '../pool-telemetry/pool-telemetry.rollup';
 import { startPoolTelemetry } from './start-pool-telemetry';
+import type { OutboxBell } from '../db/outbox-bell';
 
 // Composition root, the background work beside the HTTP app (docs/architecture.md, Composition).
 // Each worker opens its own pool (composition/management-connections.ts); the customer-seen
@@ -25,11 +26,13 @@ export interface RunningWorkers {
 export function startNotifications(
   config: ManagementConfig,
   logger: Logger,
+  bell?: OutboxBell,
 ): Promise<RunningNotificationWorker> {
   return startNotificationWorker({
     config,
     logger,
     composers: (dataSource) => createMonthlyReportMailing(dataSource, config).composers,
+    bell,
   });
 }
 
@@ -38,12 +41,14 @@ export async function startManagementWorkers(
   config: ManagementConfig,
   logger: Logger,
   observer: DataLifecycleObserver & PoolExhaustionObserver,
+  /** The same bell the app's call ingestion rings (db/outbox-bell.ts). */
+  bell?: OutboxBell,
 ): Promise<RunningWorkers> {
-  const notifications = await startNotifications(config, logger);
+  const notifications = await startNotifications(config, logger, bell);
   const reports = await startMonthlyReportSchedule({ config, logger });
   const lifecycle = await startDataLifecycle({ config, logger, observer });
   const poolTelemetry = await startPoolTelemetry({ config, logger, observer });
-  const conversions = await startConversionExporter(config, logger);
+  const conversions = await startConversionExporter(config, logger, bell);
   return {
     stop: () =>
       Promise.resolve(reports?.stop())

@@ -7,6 +7,7 @@ import { ConversionExporter } from '../conversions/conversion-exporter';
 import { GoogleAdsUploader } from '../conversions/google-ads-uploader';
 import { openWorkerDatabase } from './management-connections';
 import { storesOn } from './stores-on-manager';
+import type { OutboxBell } from '../db/outbox-bell';
 
 export interface ConversionExporterSetup {
   dataSource: DataSource;
@@ -58,15 +59,26 @@ export interface RunningConversionExporter {
 
 /** Starts the exporter on a pool of its own (composition/management-connections.ts). */
 export async function startConversionExporter(
-  config: Pick<ManagementConfig, 'databaseUrl' | 'notifications' | 'conversions'>,
+  config: Pick<
+    ManagementConfig,
+    | 'databaseUrl'
+    | 'databasePreparedStatements'
+    | 'databasePreparedStatements'
+    | 'notifications'
+    | 'conversions'
+  >,
   logger: Logger,
+  /** Rung by this process's transactions that queued conversions. */
+  bell?: OutboxBell,
 ): Promise<RunningConversionExporter> {
   const dataSource = await openWorkerDatabase(config, 'conversions');
   const workerId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const exporter = createConversionExporter({ dataSource, config, workerId, logger });
   exporter.start();
+  const unlisten = bell?.listen('conversions', () => exporter.wake());
   return {
     stop: async () => {
+      unlisten?.();
       await exporter.stop();
       await dataSource.destroy();
     },

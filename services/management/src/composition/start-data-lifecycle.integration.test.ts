@@ -30,6 +30,7 @@ describe('startDataLifecycle', () => {
     const running = await startDataLifecycle({
       config: {
         databaseUrl: database.url,
+        databasePreparedStatements: true,
         dataLifecycle: { hourUtc: 3, checkMs: 200, monthsAhead: 2, databasePoolSize: 2 },
       },
       logger: pino({ level: 'silent' }),

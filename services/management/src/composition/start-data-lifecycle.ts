@@ -15,7 +15,10 @@ export interface RunningDataLifecycle {
  * (docs/operations.md, "Data lifecycle").
  */
 export async function startDataLifecycle(deps: {
-  config: Pick<ManagementConfig, 'databaseUrl' | 'dataLifecycle'>;
+  config: Pick<
+    ManagementConfig,
+    'databaseUrl' | 'databasePreparedStatements' | 'databasePreparedStatements' | 'dataLifecycle'
+  >;
   logger: Logger;
   observer?: DataLifecycleObserver;
   clock?: () => Date;

@@ -10,15 +10,25 @@ import { storesOn } from './stores-on-manager';
 import { SqlRecordingReader } from '../cdrs/recording.reader';
 import { SmsChannel } from '../notifications/sms.channel';
 import { createWebhookDispatcher } from './start-webhook-dispatcher';
+import type { OutboxBell } from '../db/outbox-bell';
 
 export interface StartNotificationWorkerDeps {
   config: Pick<
     ManagementConfig,
-    'databaseUrl' | 'notifications' | 'smtpUrl' | 'smtpFrom' | 'smsGatewayUrl' | 'webhooks'
+    | 'databaseUrl'
+    | 'databasePreparedStatements'
+    | 'databasePreparedStatements'
+    | 'notifications'
+    | 'smtpUrl'
+    | 'smtpFrom'
+    | 'smsGatewayUrl'
+    | 'webhooks'
   >;
   logger: Logger;
   /** Messages built when sent (the monthly report), on the worker's own DataSource. */
   composers?: (dataSource: DataSource) => NotificationWorkerDeps['composers'];
+  /** Rung by this process's transactions that queued notifications or webhooks. */
+  bell?: OutboxBell;
 }
 
 export interface RunningNotificationWorker {
@@ -92,8 +102,13 @@ export async function startNotificationWorker(
   // up e-mail and SMS, nor they it.
   const webhooks = createWebhookDispatcher({ dataSource, config, workerId, logger: deps.logger });
   webhooks.start();
+  const unlisten = [
+    deps.bell?.listen('notifications', () => worker.wake()),
+    deps.bell?.listen('webhooks', () => webhooks.wake()),
+  ];
   return {
     stop: async () => {
+      for (const stopListening of unlisten) stopListening?.();
       await Promise.all([worker.stop(), webhooks.stop()]);
       email?.close();
       await dataSource.destroy();

@@ -41,7 +41,10 @@ export function createPoolTelemetryRollup(deps: {
 
 /** The rollup as the service process runs it, on a pool and a Redis connection of its own. */
 export async function startPoolTelemetry(deps: {
-  config: Pick<ManagementConfig, 'databaseUrl' | 'redis' | 'poolTelemetry'>;
+  config: Pick<
+    ManagementConfig,
+    'databaseUrl' | 'databasePreparedStatements' | 'databasePreparedStatements' | 'redis' | 'poolTelemetry'
+  >;
   logger: Logger;
   observer?: PoolExhaustionObserver;
   clock?: () => Date;

@@ -28,6 +28,11 @@ export interface ManagementConfig {
   /** Connections of the read replica's pool. */
   databaseReadPoolSize: number;
   /**
+   * Statements the process sends repeatedly go as named prepared statements (db/prepared-statements.ts);
+   * off for a pooler that cannot carry them (docs/operations.md, Prepared statements).
+   */
+  databasePreparedStatements: boolean;
+  /**
    * Shared with the replacement service (docs/configuration.md). A command unanswered for
    * commandTimeoutMs fails its request with 503 (a frozen Redis); connectTimeoutMs is also how long
    * the start waits for Redis before going on without it.
@@ -213,6 +218,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
     // node-postgres' own default pool size: what every pool had before it was a setting.
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 500 }),
     databaseReadPoolSize: read.integer('DATABASE_READ_POOL_SIZE', 10, { min: 1, max: 500 }),
+    databasePreparedStatements: read.oneOf('DATABASE_PREPARED_STATEMENTS', ['on', 'off'], 'on') === 'on',
     redis: readRedisSettings(read, {
       commandTimeoutMs: 500,
       connectTimeoutMs: 2_000,

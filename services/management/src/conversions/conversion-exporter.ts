@@ -62,6 +62,11 @@ export class ConversionExporter {
     this.loop.start();
   }
 
+  /** Rows were just committed for this worker (db/outbox-bell.ts): the idle wait ends now. */
+  wake(): void {
+    this.loop.wake();
+  }
+
   /** Stops claiming; resolves when the round in flight has finished (each request is bounded by the timeout). */
   stop(): Promise<void> {
     return this.loop.stop();

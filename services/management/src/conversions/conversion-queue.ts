@@ -10,7 +10,8 @@ import { callConversions, hasMarketingIds, outcomeConversions } from './conversi
  */
 export interface ConversionQueue {
   /** The conversions of newly stored records; each partner's integrations are read once. */
-  enqueueCalls(cdrs: readonly Cdr[]): Promise<void>;
+  /** Answers how many conversions were queued. */
+  enqueueCalls(cdrs: readonly Cdr[]): Promise<number>;
   enqueueOutcome(cdr: Cdr): Promise<void>;
 }
 
@@ -33,6 +34,7 @@ export function conversionQueue(stores: {
           queued.push({ partnerId: cdr.partnerId, cdrId: cdr.id, conversion });
       }
       await outbox.enqueueMany(queued);
+      return queued.length;
     },
     enqueueOutcome: async (cdr) => {
       if (!hasMarketingIds(cdr)) return;

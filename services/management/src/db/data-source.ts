@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { preparingPostgresDriver } from './prepared-statements';
 import { CustomerEntity } from '../customers/customer.entity';
 import { PartnerCustomFieldEntity } from '../partners/partner-custom-field.entity';
 import { PartnerEntity } from '../partners/partner.entity';
@@ -109,6 +110,8 @@ export interface PoolOptions {
   applicationName: string;
   /** Unset: node-postgres' default (10). */
   size?: number;
+  /** Repeated statements as named prepared statements (db/prepared-statements.ts); unset: off. */
+  preparedStatements?: boolean;
 }
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
@@ -144,5 +147,6 @@ function connectionOptions(databaseUrl: string, pool: PoolOptions): PostgresConn
     installExtensions: false,
     applicationName: pool.applicationName,
     ...(pool.size === undefined ? {} : { extra: { max: pool.size } }),
+    ...(pool.preparedStatements === true ? { driver: preparingPostgresDriver() } : {}),
   };
 }

@@ -75,6 +75,11 @@ export class NotificationWorker {
     this.loop.start();
   }
 
+  /** Rows were just committed for this worker (db/outbox-bell.ts): the idle wait ends now. */
+  wake(): void {
+    this.loop.wake();
+  }
+
   /** Finishes the round in flight (its rows are marked), then returns. */
   stop(): Promise<void> {
     return this.loop.stop();

@@ -68,6 +68,11 @@ export class WebhookDispatcher {
     this.loop.start();
   }
 
+  /** Rows were just committed for this worker (db/outbox-bell.ts): the idle wait ends now. */
+  wake(): void {
+    this.loop.wake();
+  }
+
   /** Stops claiming and lets the deliveries in flight finish (each is bounded by the timeout). */
   async stop(): Promise<void> {
     await this.loop.stop();

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * Named prepared statements for the statements a process sends again and again
+ * (docs/operations.md, Prepared statements).
+ *
+ * node-postgres sends every parameterized statement unnamed, so Postgres parses and plans it on
+ * each execution; for the short statements of a call record and of the outbox workers, that
+ * planning was about half of Postgres's time. A text seen `preparedAfter` times in this process is
+ * sent as a named statement instead: each connection parses it once, and after a few executions
+ * Postgres keeps a generic plan and skips planning. Statements without parameters (BEGIN, COMMIT,
+ * DDL) are left alone, and so is whatever comes after a connection's `maxPerConnection` names,
+ * which bounds what each backend keeps, whatever SQL is built at run time.
+ */
+export interface PreparedStatementPolicy {
+  /** Executions of one text in this process before it is prepared on the connections that run it. */
+  preparedAfter: number;
+  /** Named statements one connection keeps at most. */
+  maxPerConnection: number;
+}
+
+export const DEFAULT_PREPARED_STATEMENTS: PreparedStatementPolicy = {
+  preparedAfter: 3,
+  maxPerConnection: 200,
+};
+
+/** The texts counted so far; forgotten wholesale when this many, so one-off SQL cannot grow it without end. */
+const MAX_COUNTED_TEXTS = 10_000;
+
+/**
+ * The `pg` module as TypeORM's `driver` option takes it, whose pools' clients name the repeated
+ * statements (above). Everything else is node-postgres' own.
+ */
+export function preparingPostgresDriver(
+  policy: PreparedStatementPolicy = DEFAULT_PREPARED_STATEMENTS,
+): typeof pg {
+  const seen = new Map<string, number>();
+  const statementName = (text: string): string | null => {
+    const count = (seen.get(text) ?? 0) + 1;
+    if (count <= policy.preparedAfter) {
+      if (seen.size >= MAX_COUNTED_TEXTS) seen.clear();
+      seen.set(text, count);
+      return null;
+    }
+    // A name per text: two texts never share one, which node-postgres would refuse.
+    return `tl_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  };
+
+  class PreparingClient extends pg.Client {
+    private readonly named = new Set<string>();
+
+    // node-postgres' query() has many overloads; only (text, values[, callback]) is ever renamed.
+    override query(...args: unknown[]): never {
+      const [config, values, callback] = args;
+      if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+        const name = statementName(config);
+        if (name !== null && (this.named.has(name) || this.named.size < policy.maxPerConnection)) {
+          this.named.add(name);
+          return (super.query as (...a: unknown[]) => never)({ name, text: config }, values, callback);
+        }
+      }
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+  }
+
+  class PreparingPool extends pg.Pool {
+    constructor(options?: pg.PoolConfig) {
+      super({ ...options, Client: PreparingClient } as pg.PoolConfig);
+    }
+  }
+
+  // TypeORM reads Pool, types and the rest from the module object: only the pool differs.
+  return Object.assign(Object.create(pg) as typeof pg, { Pool: PreparingPool });
+}
