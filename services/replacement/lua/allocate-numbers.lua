@@ -11,15 +11,18 @@
 -- KEYS[5] customer-seen stream
 -- KEYS[6] customers:sent hash: custnr -> marker of the values last appended to the stream
 -- KEYS[7] pool-stats hash of the hour of `now` (fields in @trackline/contracts pool-stats.codec.ts)
+-- ARGV (written by services/replacement/src/pools/allocation-request.ts, which says why it is laid
+-- out so: a value only some requests read rides inside an argument split only by them)
 -- ARGV[1] now, epoch ms            ARGV[2] session ttl, ms
 -- ARGV[3] release time, epoch ms: now + session ttl + hold-back (a number is free again from then)
 -- ARGV[4] session end, epoch ms: now + session ttl
--- ARGV[5] on_exhausted             ARGV[6] id for a new session    ARGV[7] binding context JSON
+-- ARGV[5] mode, two characters: '1' when KEYS[1] may exist (a sessionId was sent, or an app
+--         visitor) or '0' for a first web request; then 'r' for on_exhausted=recycle, 'o' for original
+-- ARGV[6] id for a new session     ARGV[7] binding context JSON
 -- ARGV[8] custnr ('' when the request names no customer)           ARGV[9] customer marker
--- ARGV[10] stream MAXLEN (approximate)
--- ARGV[11] the event's field/value strings joined by NUL (no field can hold one: the edges refuse it)
--- ARGV[12] '1' when KEYS[1] may exist (a sessionId was sent, or an app visitor), '0' for a first web request
--- ARGV[13..] the numbers on the page (E.164)
+-- ARGV[10] the stream's MAXLEN (approximate), then the event's field/value strings, all joined by NUL
+--         (no field can hold one: the edges refuse it)
+-- ARGV[11..] the numbers on the page (E.164)
 --
 -- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), '+<E.164>' = the
 -- pool number bound for that number on the page.
@@ -34,28 +37,31 @@ local function integerArg(n)
   return string.format('%d', n)
 end
 
-local now = tonumber(ARGV[1])
+local nowText = ARGV[1]
 local releaseAt = ARGV[3]
-local releaseMs = tonumber(releaseAt)
-local recycle = ARGV[5] == 'recycle'
+-- Whole-string comparisons: the mode is never split (a string.byte would cost more than the argument).
+local mode = ARGV[5]
 local context = ARGV[7]
-local numbersAt = 12
+local numbersAt = 10
 local count = #ARGV - numbersAt
 
 -- A first web request names a session id made for it just now: nothing to read.
-local flat = ARGV[12] == '1' and redis.call('HGETALL', KEYS[1]) or {}
+local flat = (mode == '1r' or mode == '1o') and redis.call('HGETALL', KEYS[1]) or {}
 local session = {}
-local sessionNumbers = 0
-for i = 1, #flat, 2 do
-  local field = flat[i]
-  session[field] = flat[i + 1]
-  if string.byte(field, 1) == 43 then sessionNumbers = sessionNumbers + 1 end -- '+'
-end
+for i = 1, #flat, 2 do session[flat[i]] = flat[i + 1] end
+-- Every other field is a page number's ('+<E.164>'; 'c' is left in sessions written before). Counted
+-- by lookups, not by a string.byte per field: a call into a Lua library costs more than a lookup.
+local sessionNumbers = #flat / 2
+  - (session['id'] and 1 or 0) - (session['x'] and 1 or 0) - (session['c'] and 1 or 0)
 local sid = session['id']
 local sessionKey = KEYS[1]
 -- The session's end is kept in the hash and judged on the request's `now`, so the rules follow the
 -- time the service passes in; the key's PEXPIRE only frees the memory.
-if sid and tonumber(session['x'] or '0') <= now then sid = nil end
+-- Compared as decimal text (no sign, no leading zero): the longer text is the larger number, and
+-- texts of one length order as their digits do. tonumber (strtod) costs more than an argument of
+-- the call, and only a request that binds a number needs `now` as a number.
+local ends = session['x'] or '0'
+if sid and (#ends < #nowText or (#ends == #nowText and ends <= nowText)) then sid = nil end
 local isNew = not sid
 -- Fields of an ended session left under the same key (app sessions) are removed before it is reused.
 local clearOld = isNew and #flat > 0 and KEYS[1] == KEYS[2]
@@ -89,6 +95,8 @@ local function extend(number)
 end
 
 local candidates = nil
+local recycle = mode == '1r' or mode == '0r'
+local now
 
 -- Least recently used: the lowest score is the number free for the longest time. When none is
 -- free, recycle takes the one whose session went quiet first, never one of this session's own.
@@ -96,6 +104,7 @@ local candidates = nil
 local function chooseNumber()
   if not candidates then
     candidates = redis.call('ZRANGE', KEYS[3], '0', integerArg(count + sessionNumbers), 'WITHSCORES')
+    now = tonumber(nowText)
   end
   for j = 1, #candidates, 2 do
     local number = candidates[j]
@@ -149,7 +158,7 @@ for i = 1, count do
     if #candidates == 0 then return { 'no_pool' } end -- an empty sorted set does not exist
     if number then
       if recycled == 'true' then recycledCount = recycledCount + 1 end
-      local binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. ARGV[1] ..
+      local binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. nowText ..
         ',"context":' .. context .. '}'
       used[number] = binding
       bindingWrites = bindingWrites or {}
@@ -184,6 +193,7 @@ end
 -- millisecond, or recycling in a burst would keep taking the same lowest-sorting number. A
 -- thousandth of a millisecond above the current top keeps the order and changes no outcome.
 if newNumbers then
+  local releaseMs = tonumber(releaseAt)
   -- Only a top at or above the release time matters, so only such a top is read (and its score
   -- formatted by Redis): the first binding of a millisecond reads nothing.
   local top = redis.call('ZRANGE', KEYS[3], '+inf', releaseAt, 'BYSCORE', 'REV', 'LIMIT', '0', '1', 'WITHSCORES')
@@ -220,13 +230,16 @@ if newNumbers then
     firstRecycling = true
   end
   if issued > recycledCount or firstRecycling then
-    local leased = redis.call('ZCOUNT', KEYS[3], '(' .. ARGV[1], '+inf')
+    local leased = redis.call('ZCOUNT', KEYS[3], '(' .. nowText, '+inf')
     if leased > tonumber(redis.call('HGET', stats, 'peak') or '0') then redis.call('HSET', stats, 'peak', integerArg(leased)) end
   end
 end
 -- Until the end of the hour plus POOL_STATS_KEEP_HOURS (48, contracts' pool-stats.codec.ts), on
 -- the request's clock like every other rule here.
-if created then redis.call('PEXPIRE', stats, integerArg((math.floor(now / 3600000) + 49) * 3600000 - now)) end
+if created then
+  local nowMs = tonumber(nowText)
+  redis.call('PEXPIRE', stats, integerArg((math.floor(nowMs / 3600000) + 49) * 3600000 - nowMs))
+end
 if bindingWrites then redis.call('HSET', KEYS[4], unpack(bindingWrites)) end
 
 -- Sliding expiry: the session's numbers not shown on this page stay held as long as the session lives.
@@ -260,8 +273,10 @@ redis.call('PEXPIRE', sessionKey, ARGV[2])
 -- Events only on change: the partner's record of what was last sent for this custnr decides.
 local custnr = ARGV[8]
 if custnr ~= '' and redis.call('HGET', KEYS[6], custnr) ~= ARGV[9] then
-  local args = { 'XADD', KEYS[5], 'MAXLEN', '~', ARGV[10], '*' }
-  local fields, from = ARGV[11], 1
+  local fields = ARGV[10]
+  local from = string.find(fields, '\0', 1, true)
+  local args = { 'XADD', KEYS[5], 'MAXLEN', '~', string.sub(fields, 1, from - 1), '*' }
+  from = from + 1
   while true do
     local at = string.find(fields, '\0', from, true)
     if not at then break end

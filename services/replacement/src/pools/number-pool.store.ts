@@ -1,8 +1,4 @@
 import {
-  CUSTOMER_EVENTS_MAXLEN,
-  customerMarker,
-  encodeBindingContext,
-  encodeCustomerSeenEvent,
   partnerKeys,
   poolStatsHour,
   type BindingContext,
@@ -11,6 +7,7 @@ import {
 } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
 import { StoreUnavailableError } from '../resilience/store-unavailable-error';
+import { allocationArguments } from './allocation-request';
 import { defineReplacementScripts, type ReplacementScripts } from './lua-scripts';
 
 export interface AllocationInput {
@@ -60,26 +57,24 @@ export class RedisNumberPoolStore implements NumberPoolStore {
         : keys.webSession(input.newSessionId);
     const requested =
       input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
-    const event = input.customer === null ? '' : joinEventFields(encodeCustomerSeenEvent(input.customer));
     const ttlMs = input.sessionTtlSeconds * 1000;
+    const args = allocationArguments({
+      now: input.now,
+      sessionTtlMs: ttlMs,
+      releaseAt: input.now + ttlMs + input.holdBackSeconds * 1000,
+      onExhausted: input.onExhausted,
+      newSessionId: input.newSessionId,
+      sessionMayExist: requested !== fresh || input.context.type !== 'web',
+      context: input.context,
+      customer: input.customer,
+      numbersOnPage: input.numbersOnPage,
+    });
     let reply: string[];
     try {
       reply = await this.redis.allocateNumbers(
         requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
         keys.poolStats(poolStatsHour(input.now)),
-        input.now,
-        ttlMs,
-        input.now + ttlMs + input.holdBackSeconds * 1000,
-        input.now + ttlMs,
-        input.onExhausted,
-        input.newSessionId,
-        encodeBindingContext(input.context),
-        input.customer === null ? '' : input.customer.custnr,
-        input.customer === null ? '' : customerMarker(input.customer),
-        CUSTOMER_EVENTS_MAXLEN,
-        event,
-        requested === fresh && input.context.type === 'web' ? '0' : '1',
-        ...input.numbersOnPage,
+        ...args,
       ); // prettier-ignore
     } catch (error) {
       throw StoreUnavailableError.from(error);
@@ -91,12 +86,4 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       numbers: reply.slice(2).map((number) => (number === '' ? null : number)),
     };
   }
-}
-
-/** The script splits the event's fields at NUL, which no field can hold: the request parsers refuse it. */
-function joinEventFields(fields: string[]): string {
-  if (fields.some((field) => field.includes('\u0000'))) {
-    throw new RangeError('a customer-seen event field holds a NUL character');
-  }
-  return fields.join('\u0000');
 }

@@ -1,0 +1,70 @@
+import {
+  CUSTOMER_EVENTS_MAXLEN,
+  customerMarker,
+  encodeBindingContext,
+  encodeCustomerSeenEvent,
+  type BindingContext,
+  type CustomerSeenEvent,
+  type OnExhausted,
+} from '@trackline/contracts';
+
+/** What lua/allocate-numbers.lua needs besides its keys, with every time already worked out. */
+export interface AllocationRequest {
+  now: number;
+  sessionTtlMs: number;
+  /** Epoch ms from which the numbers are free again: now + session ttl + hold-back. */
+  releaseAt: number;
+  onExhausted: OnExhausted;
+  newSessionId: string;
+  /** False only for a first web request: its session id was made just now, so there is nothing to read. */
+  sessionMayExist: boolean;
+  context: BindingContext;
+  customer: CustomerSeenEvent | null;
+  numbersOnPage: string[];
+}
+
+/** Separates the event's fields in ARGV[10]; no field can hold one (see eventArgument). */
+export const EVENT_FIELD_SEPARATOR = '\u0000';
+
+/**
+ * The script's ARGV (docs/benchmarks.md, Fewer values per script call). Redis makes every argument
+ * a Lua string whether the script reads it or not, yet splitting a string in the script (a find
+ * and a sub per value) or reading one character of it costs more than an argument: so the values
+ * a request reads stay arguments of their own, two flags share one argument the script compares
+ * whole, and the stream's MAXLEN rides with the event, which is split only when it is sent.
+ *
+ * ARGV[1] now (epoch ms)   ARGV[2] session ttl (ms)   ARGV[3] release time (now + ttl + hold-back)
+ * ARGV[4] session end (now + ttl)
+ * ARGV[5] mode: '1' when the request names a session that may exist, '0' for a first web request;
+ *         then 'r' for on_exhausted=recycle, 'o' for original
+ * ARGV[6] id for a new session   ARGV[7] binding context JSON (binding.codec.ts)
+ * ARGV[8] custnr ('' when the request names no customer)   ARGV[9] customer marker ('' likewise)
+ * ARGV[10] the stream's MAXLEN and the customer-seen event's field/value strings, separated by
+ *         EVENT_FIELD_SEPARATOR ('' without a customer)
+ * ARGV[11..] the numbers on the page (E.164)
+ */
+export function allocationArguments(request: AllocationRequest): string[] {
+  const { customer } = request;
+  return [
+    String(request.now),
+    String(request.sessionTtlMs),
+    String(request.releaseAt),
+    String(request.now + request.sessionTtlMs),
+    (request.sessionMayExist ? '1' : '0') + (request.onExhausted === 'recycle' ? 'r' : 'o'),
+    request.newSessionId,
+    encodeBindingContext(request.context),
+    customer === null ? '' : customer.custnr,
+    customer === null ? '' : customerMarker(customer),
+    customer === null ? '' : eventArgument(customer),
+    ...request.numbersOnPage,
+  ];
+}
+
+/** The script splits this at NUL, which no field can hold: both services' edges refuse it (text-rules.ts). */
+function eventArgument(customer: CustomerSeenEvent): string {
+  const fields = [String(CUSTOMER_EVENTS_MAXLEN), ...encodeCustomerSeenEvent(customer)];
+  if (fields.some((field) => field.includes(EVENT_FIELD_SEPARATOR))) {
+    throw new RangeError('a customer-seen event field holds a NUL character');
+  }
+  return fields.join(EVENT_FIELD_SEPARATOR);
+}
