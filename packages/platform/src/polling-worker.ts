@@ -1,5 +1,3 @@
-import { setTimeout as timer } from 'node:timers/promises';
-
 /** What a round asks for next: another round at once (there may be more to do), or the idle wait. */
 export type RoundOutcome = 'again' | 'idle';
 
@@ -42,7 +40,24 @@ export function errorBackoffMs(failures: number, backoff: { firstMs: number; max
   return Math.min(backoff.maxMs, backoff.firstMs * 2 ** exponent);
 }
 
-const realSleep: Sleep = (ms, signal) => timer(ms, undefined, { signal }).catch(() => undefined);
+/** setTimeout, ended early by the signal; no error is made (timers/promises would build one per wake-up). */
+const realSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
+    const done = (): void => {
+      clearTimeout(timeout);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timeout = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/** Why a wait ended early (a wake-up or stop()); never thrown to a caller. */
+const WAIT_ENDED = Object.freeze({ reason: 'wait ended' });
 
 /**
  * The loop every background worker runs: a round, then another at once or the idle wait; after a
@@ -119,7 +134,8 @@ export class PollingWorker {
     }
     if (this.signal.aborted) return;
     const waiting = new AbortController();
-    const end = (): void => waiting.abort();
+    // A reason of its own: abort() without one builds a DOMException, on every wake-up.
+    const end = (): void => waiting.abort(WAIT_ENDED);
     this.signal.addEventListener('abort', end, { once: true });
     if (wakeable) this.interruptWait = end;
     try {

@@ -19,6 +19,12 @@ export interface ManagementBenchConfig {
   singleCalls: number;
   singleCallRate: number;
   /**
+   * Seconds of the same calls, untimed, before the measured ones: a process that has just started
+   * answers its first seconds of calls slower (connections opened, code compiled, statements
+   * prepared on each connection); the switch's calls go on for hours.
+   */
+  singleCallWarmUpSeconds: number;
+  /**
    * BENCH_FEATURES: `on` (the default) gives the partner a webhook taking every event, a GA4
    * integration and missed-call e-mails, delivered to local receivers while the bench runs; `off`
    * measures ingestion without them.
@@ -53,6 +59,7 @@ export function loadManagementBenchConfig(env: Env): ManagementBenchConfig {
     ingestConcurrency: read.integer('BENCH_INGEST_CONCURRENCY', 4, { min: 1, max: 64 }),
     singleCalls: read.integer('BENCH_SINGLE_CALLS', 2_000, { min: 0, max: 1_000_000 }),
     singleCallRate: read.integer('BENCH_SINGLE_CALL_RATE', 100, { min: 1, max: 10_000 }),
+    singleCallWarmUpSeconds: read.integer('BENCH_SINGLE_WARM_UP_SECONDS', 10, { min: 0, max: 600 }),
     features: read.oneOf('BENCH_FEATURES', ['on', 'off'], 'on') === 'on',
     retentionCdrs: read.integer('BENCH_RETENTION_CDRS', 1_000_000, { min: 0, max: 20_000_000 }),
     serviceLogLevel: read.string('LOG_LEVEL', 'warn'),

@@ -39,6 +39,8 @@ export interface SingleCallResult {
   ratePerSecond: number;
   /** Client-observed, from sending the one-record request to its complete answer. */
   latencyMs: LatencySummary;
+  /** The same, of the untimed warm-up calls before (null without a warm-up). */
+  warmUp: { calls: number; latencyMs: LatencySummary } | null;
   /** What the measured calls cost (bench-cpu.ts), the deliveries they set off included. */
   cpu: CpuPerCall;
 }
@@ -119,22 +121,28 @@ export async function measureSingleCalls(
   clients: readonly BenchSwitchClient[],
   lines: readonly BenchLine[],
   dni: BenchDni,
-  settings: { calls: number; ratePerSecond: number; runTag: string; now: Date },
+  settings: { calls: number; ratePerSecond: number; warmUpSeconds: number; runTag: string; now: Date },
   meter: () => Promise<{ stop(calls: number): Promise<CpuPerCall> }>,
 ): Promise<SingleCallResult> {
-  const warmUp = Math.ceil(settings.ratePerSecond * WARM_UP_SECONDS);
-  await postOneByOne(clients, lines, dni, { ...settings, calls: warmUp, runTag: `${settings.runTag}-warm` });
+  const warmUpCalls = Math.ceil(settings.ratePerSecond * settings.warmUpSeconds);
+  const warmUp =
+    warmUpCalls === 0
+      ? null
+      : await postOneByOne(clients, lines, dni, {
+          ...settings,
+          calls: warmUpCalls,
+          runTag: `${settings.runTag}-warm`,
+        });
   const counting = await meter();
   const latencies = await postOneByOne(clients, lines, dni, settings);
   return {
     calls: settings.calls,
     ratePerSecond: settings.ratePerSecond,
     latencyMs: summarize(latencies),
+    warmUp: warmUp === null ? null : { calls: warmUpCalls, latencyMs: summarize(warmUp) },
     cpu: await counting.stop(settings.calls),
   };
 }
-
-const WARM_UP_SECONDS = 3;
 
 /** The single calls on their schedule; the client-observed latency of each, in ms. */
 async function postOneByOne(

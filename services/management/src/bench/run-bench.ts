@@ -347,7 +347,10 @@ async function runSingleCalls(
   const admin = new Client({ connectionString: config.serverUrl });
   await admin.connect();
   try {
-    log(`single calls: ${config.singleCalls} at ${config.singleCallRate}/s`);
+    log(
+      `single calls: ${config.singleCalls} at ${config.singleCallRate}/s, ` +
+        `after ${config.singleCallWarmUpSeconds} s of the same untimed`,
+    );
     return await measureSingleCalls(
       clients,
       fixture.lines,
@@ -355,6 +358,7 @@ async function runSingleCalls(
       {
         calls: config.singleCalls,
         ratePerSecond: config.singleCallRate,
+        warmUpSeconds: config.singleCallWarmUpSeconds,
         runTag: `${tag}-single`,
         now: new Date(),
       },
@@ -441,7 +445,11 @@ function printReport(
         `p50 ${single.latencyMs.p50.toFixed(1)} ms, p95 ${single.latencyMs.p95.toFixed(1)} ms, ` +
         `p99 ${single.latencyMs.p99.toFixed(1)} ms, max ${single.latencyMs.max.toFixed(1)} ms; per call ` +
         `${single.cpu.serviceMs.toFixed(2)} ms CPU of the service, ${single.cpu.postgresMs.toFixed(2)} ms of ` +
-        `Postgres, ${single.cpu.transactions.toFixed(1)} transactions`,
+        `Postgres, ${single.cpu.transactions.toFixed(1)} transactions` +
+        (single.warmUp === null
+          ? ''
+          : `; the ${single.warmUp.calls} warm-up calls before: p50 ${single.warmUp.latencyMs.p50.toFixed(1)} ms, ` +
+            `p99 ${single.warmUp.latencyMs.p99.toFixed(1)} ms`),
     );
   log(
     `received while the bench ran: ${delivered.webhooks} webhook deliveries, ${delivered.mails} e-mails, ` +

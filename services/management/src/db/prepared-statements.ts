@@ -35,16 +35,20 @@ const MAX_COUNTED_TEXTS = 10_000;
 export function preparingPostgresDriver(
   policy: PreparedStatementPolicy = DEFAULT_PREPARED_STATEMENTS,
 ): typeof pg {
-  const seen = new Map<string, number>();
+  // Per text: how often it was seen while below the threshold, then its name (hashed once).
+  const texts = new Map<string, number | string>();
   const statementName = (text: string): string | null => {
-    const count = (seen.get(text) ?? 0) + 1;
-    if (count <= policy.preparedAfter) {
-      if (seen.size >= MAX_COUNTED_TEXTS) seen.clear();
-      seen.set(text, count);
+    const known = texts.get(text) ?? 0;
+    if (typeof known === 'string') return known;
+    if (known < policy.preparedAfter) {
+      if (texts.size >= MAX_COUNTED_TEXTS) texts.clear();
+      texts.set(text, known + 1);
       return null;
     }
     // A name per text: two texts never share one, which node-postgres would refuse.
-    return `tl_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    const name = `tl_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    texts.set(text, name);
+    return name;
   };
 
   class PreparingClient extends pg.Client {
