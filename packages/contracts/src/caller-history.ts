@@ -11,8 +11,23 @@ export const CALLER_HISTORY_LIMITS = {
   marksTtlSeconds: 90 * 24 * 3600,
 } as const;
 
+/**
+ * One call's commands, sent to Redis in one write: every key of a caller carries the partner's hash
+ * tag, so on a Cluster they all go to one node (docs/redis-keys.md).
+ */
+export interface CallerHistoryPipeline {
+  zadd(key: string, ...args: (string | number)[]): unknown;
+  zcount(key: string, min: string | number, max: string | number): unknown;
+  zremrangebyrank(key: string, start: number, stop: number): unknown;
+  expire(key: string, seconds: number): unknown;
+  hget(key: string, field: string): unknown;
+  hmget(key: string, ...fields: string[]): unknown;
+  exec(): Promise<Array<[error: Error | null, result: unknown]> | null>;
+}
+
 /** The Redis commands the history needs; ioredis' single client and Cluster client both fit. */
 export interface CallerHistoryRedis {
+  pipeline(): CallerHistoryPipeline;
   zadd(key: string, ...args: (string | number)[]): Promise<unknown>;
   zcount(key: string, min: string | number, max: string | number): Promise<number>;
   zremrangebyrank(key: string, start: number, stop: number): Promise<unknown>;
@@ -45,19 +60,24 @@ export class CallerHistoryStore {
   async noteCall(advId: string, anum: string, bnum: string, atMs: number): Promise<CallerStanding> {
     const keys = partnerKeys(this.keyPrefix, advId);
     const numbers = keys.callerNumbers(anum);
-    // One round trip: commands on one connection run in the order sent, so the count below sees
-    // this call (and a Cluster sends both to the node of the caller's key).
-    const [, listed, recentNumbers, shortCalls, marks] = await Promise.all([
-      // GT: a record stored late never moves a number's latest call back in time.
-      this.redis.zadd(numbers, 'GT', atMs, bnum),
-      this.redis.hget(keys.spamLists, anum),
-      this.redis.zcount(numbers, atMs - SPAM_HISTORY.numbersWindowMs, '+inf'),
-      // Before this call only: its own shortness is the record's `short_call`.
-      this.redis.zcount(keys.callerShortCalls(anum), atMs - SPAM_HISTORY.shortCallWindowMs, `(${atMs}`),
-      this.redis.hmget(keys.callerMarks(anum), 'spam', 'not_spam'),
-      this.redis.zremrangebyrank(numbers, 0, -CALLER_HISTORY_LIMITS.maxEntries - 1),
-      this.redis.expire(numbers, CALLER_HISTORY_LIMITS.callsTtlSeconds),
-    ]);
+    // One write, applied in order: the counts below see this call.
+    const pipeline = this.redis.pipeline();
+    // GT: a record stored late never moves a number's latest call back in time.
+    pipeline.zadd(numbers, 'GT', atMs, bnum);
+    pipeline.hget(keys.spamLists, anum);
+    pipeline.zcount(numbers, atMs - SPAM_HISTORY.numbersWindowMs, '+inf');
+    // Before this call only: its own shortness is the record's `short_call`.
+    pipeline.zcount(keys.callerShortCalls(anum), atMs - SPAM_HISTORY.shortCallWindowMs, `(${atMs}`);
+    pipeline.hmget(keys.callerMarks(anum), 'spam', 'not_spam');
+    pipeline.zremrangebyrank(numbers, 0, -CALLER_HISTORY_LIMITS.maxEntries - 1);
+    pipeline.expire(numbers, CALLER_HISTORY_LIMITS.callsTtlSeconds);
+    const [, listed, recentNumbers, shortCalls, marks] = replies(await pipeline.exec()) as [
+      unknown,
+      string | null,
+      number,
+      number,
+      Array<string | null>,
+    ];
     return {
       listed: listed === 'block' || listed === 'allow' ? listed : null,
       history: {
@@ -72,11 +92,11 @@ export class CallerHistoryStore {
   /** A short call, counted against the caller's later calls. */
   async noteShortCall(advId: string, anum: string, callId: string, atMs: number): Promise<void> {
     const key = partnerKeys(this.keyPrefix, advId).callerShortCalls(anum);
-    await Promise.all([
-      this.redis.zadd(key, atMs, callId),
-      this.redis.zremrangebyrank(key, 0, -CALLER_HISTORY_LIMITS.maxEntries - 1),
-      this.redis.expire(key, CALLER_HISTORY_LIMITS.callsTtlSeconds),
-    ]);
+    const pipeline = this.redis.pipeline();
+    pipeline.zadd(key, atMs, callId);
+    pipeline.zremrangebyrank(key, 0, -CALLER_HISTORY_LIMITS.maxEntries - 1);
+    pipeline.expire(key, CALLER_HISTORY_LIMITS.callsTtlSeconds);
+    replies(await pipeline.exec());
   }
 
   /** A partner's re-mark of one call: from what it was judged (`was`) to what the partner says. */
@@ -94,6 +114,13 @@ export class CallerHistoryStore {
       this.redis.expire(key, CALLER_HISTORY_LIMITS.marksTtlSeconds),
     ]);
   }
+}
+
+/** A pipeline's replies in order; the first command that failed fails the whole call. */
+function replies(results: Array<[error: Error | null, result: unknown]> | null): unknown[] {
+  if (results === null) throw new Error('Redis discarded the pipeline');
+  for (const [error] of results) if (error !== null) throw error;
+  return results.map(([, result]) => result);
 }
 
 function count(raw: string | null | undefined): number {
