@@ -49,6 +49,14 @@ const WORKER_POOLS = {
 
 export type WorkerPool = keyof typeof WORKER_POOLS;
 
+/**
+ * The outbox workers' pools commit without waiting for the disk: what they write is a lease or a
+ * mark of a row already durable, and a crash that loses the last of them only sends those rows
+ * again, which at-least-once delivery allows (docs/operations.md, Outbox workers' commits). Their
+ * flushes no longer queue with the call records' commits.
+ */
+const OUTBOX_POOLS: ReadonlySet<WorkerPool> = new Set(['notifications', 'conversions']);
+
 export function openWorkerDatabase<P extends WorkerPool>(
   config: Pick<ManagementConfig, 'databaseUrl' | 'databasePreparedStatements'> &
     Record<P, { databasePoolSize: number }>,
@@ -59,6 +67,7 @@ export function openWorkerDatabase<P extends WorkerPool>(
       applicationName: WORKER_POOLS[pool],
       size: config[pool].databasePoolSize,
       preparedStatements: config.databasePreparedStatements,
+      asynchronousCommit: OUTBOX_POOLS.has(pool),
     }),
   );
 }

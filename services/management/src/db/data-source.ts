@@ -112,6 +112,12 @@ export interface PoolOptions {
   size?: number;
   /** Repeated statements as named prepared statements (db/prepared-statements.ts); unset: off. */
   preparedStatements?: boolean;
+  /**
+   * Commits answer before their WAL reaches the disk (`synchronous_commit = off`): only for pools
+   * whose writes a crash may lose without harm, such as an outbox worker's leases and marks
+   * (docs/operations.md, Outbox workers' commits). Unset: every commit waits for its flush.
+   */
+  asynchronousCommit?: boolean;
 }
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
@@ -146,7 +152,10 @@ function connectionOptions(databaseUrl: string, pool: PoolOptions): PostgresConn
     uuidExtension: 'pgcrypto',
     installExtensions: false,
     applicationName: pool.applicationName,
-    ...(pool.size === undefined ? {} : { extra: { max: pool.size } }),
+    extra: {
+      ...(pool.size === undefined ? {} : { max: pool.size }),
+      ...(pool.asynchronousCommit === true ? { options: '-c synchronous_commit=off' } : {}),
+    },
     ...(pool.preparedStatements === true ? { driver: preparingPostgresDriver() } : {}),
   };
 }
