@@ -61,11 +61,7 @@ export interface RunningConversionExporter {
 export async function startConversionExporter(
   config: Pick<
     ManagementConfig,
-    | 'databaseUrl'
-    | 'databasePreparedStatements'
-    | 'databasePreparedStatements'
-    | 'notifications'
-    | 'conversions'
+    'databaseUrl' | 'databasePreparedStatements' | 'notifications' | 'conversions'
   >,
   logger: Logger,
   /** Rung by this process's transactions that queued conversions. */

@@ -15,10 +15,7 @@ export interface RunningDataLifecycle {
  * (docs/operations.md, "Data lifecycle").
  */
 export async function startDataLifecycle(deps: {
-  config: Pick<
-    ManagementConfig,
-    'databaseUrl' | 'databasePreparedStatements' | 'databasePreparedStatements' | 'dataLifecycle'
-  >;
+  config: Pick<ManagementConfig, 'databaseUrl' | 'databasePreparedStatements' | 'dataLifecycle'>;
   logger: Logger;
   observer?: DataLifecycleObserver;
   clock?: () => Date;

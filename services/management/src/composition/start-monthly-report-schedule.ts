@@ -9,10 +9,7 @@ import { startReportSchedule } from '../reports/report-schedule';
  * Undefined when REPORTS_SCHEDULE_ENABLED is off.
  */
 export async function startMonthlyReportSchedule(deps: {
-  config: Pick<
-    ManagementConfig,
-    'databaseUrl' | 'databasePreparedStatements' | 'databasePreparedStatements' | 'reports'
-  >;
+  config: Pick<ManagementConfig, 'databaseUrl' | 'databasePreparedStatements' | 'reports'>;
   logger: Logger;
 }): Promise<{ stop(): Promise<void> } | undefined> {
   if (!deps.config.reports.scheduleEnabled) {

@@ -17,7 +17,6 @@ export interface StartNotificationWorkerDeps {
     ManagementConfig,
     | 'databaseUrl'
     | 'databasePreparedStatements'
-    | 'databasePreparedStatements'
     | 'notifications'
     | 'smtpUrl'
     | 'smtpFrom'

@@ -41,10 +41,7 @@ export function createPoolTelemetryRollup(deps: {
 
 /** The rollup as the service process runs it, on a pool and a Redis connection of its own. */
 export async function startPoolTelemetry(deps: {
-  config: Pick<
-    ManagementConfig,
-    'databaseUrl' | 'databasePreparedStatements' | 'databasePreparedStatements' | 'redis' | 'poolTelemetry'
-  >;
+  config: Pick<ManagementConfig, 'databaseUrl' | 'databasePreparedStatements' | 'redis' | 'poolTelemetry'>;
   logger: Logger;
   observer?: PoolExhaustionObserver;
   clock?: () => Date;
