@@ -113,9 +113,9 @@ export async function measureIngestion(
 /**
  * Calls posted one at a time, as a switch posts each call when it ends: `calls` one-record requests
  * at a fixed `ratePerSecond` (sent on schedule whether or not the previous one has been answered),
- * the same mix as the batches, after three seconds of the same load untimed (the connections, the
- * pools and the JIT warm up: a phase's first second otherwise holds its slowest calls). Each answer
- * must be 201.
+ * the same mix as the batches, after `warmUpSeconds` of the same load untimed (connections, pools,
+ * compiled code and each connection's prepared statements warm up: a phase's first seconds otherwise
+ * hold its slowest calls). Each answer must be 201.
  */
 export async function measureSingleCalls(
   clients: readonly BenchSwitchClient[],

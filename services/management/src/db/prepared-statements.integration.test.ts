@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { Pool } from 'pg';
 import { createDataSource } from './data-source';
-import { preparingPostgresDriver } from './prepared-statements';
+import { preparingPostgresDriver, type PreparedStatementPolicy } from './prepared-statements';
 
 /** The named statements the (one) connection of a pool of size 1 holds, by their text. */
 async function preparedOn(pool: { query: Pool['query'] }): Promise<string[]> {
@@ -14,6 +14,19 @@ async function preparedOn(pool: { query: Pool['query'] }): Promise<string[]> {
 describe('named prepared statements (db/prepared-statements.ts)', () => {
   let database: TestDatabase;
 
+  /** One connection of a pool with the policy given, ended when `work` is done. */
+  async function onOneConnection(
+    policy: PreparedStatementPolicy,
+    work: (pool: Pool) => Promise<void>,
+  ): Promise<void> {
+    const pool = new (preparingPostgresDriver(policy).Pool)({ connectionString: database.url, max: 1 });
+    try {
+      await work(pool);
+    } finally {
+      await pool.end();
+    }
+  }
+
   beforeAll(async () => {
     database = await createTestDatabase();
   });
@@ -23,9 +36,7 @@ describe('named prepared statements (db/prepared-statements.ts)', () => {
   });
 
   it('prepares a parameterized text once it repeats, and answers the same before and after', async () => {
-    const driver = preparingPostgresDriver({ preparedAfter: 2, maxPerConnection: 10 });
-    const pool = new driver.Pool({ connectionString: database.url, max: 1 });
-    try {
+    await onOneConnection({ preparedAfter: 2, maxPerConnection: 10 }, async (pool) => {
       const sums: number[] = [];
       for (let i = 0; i < 5; i += 1) {
         const { rows } = await pool.query<{ sum: number }>('SELECT $1::int + $2::int AS sum', [i, 10]);
@@ -34,48 +45,34 @@ describe('named prepared statements (db/prepared-statements.ts)', () => {
         expect(await preparedOn(pool)).toEqual(i < 2 ? [] : ['SELECT $1::int + $2::int AS sum']);
       }
       expect(sums).toEqual([10, 11, 12, 13, 14]);
-    } finally {
-      await pool.end();
-    }
+    });
   });
 
   it('leaves statements without parameters alone', async () => {
-    const driver = preparingPostgresDriver({ preparedAfter: 0, maxPerConnection: 10 });
-    const pool = new driver.Pool({ connectionString: database.url, max: 1 });
-    try {
+    await onOneConnection({ preparedAfter: 0, maxPerConnection: 10 }, async (pool) => {
       for (let i = 0; i < 3; i += 1) await pool.query('SELECT 1 AS one');
       expect(await preparedOn(pool)).toEqual([]);
-    } finally {
-      await pool.end();
-    }
+    });
   });
 
   it('keeps at most maxPerConnection names on a connection; the texts beyond run unnamed', async () => {
-    const driver = preparingPostgresDriver({ preparedAfter: 0, maxPerConnection: 2 });
-    const pool = new driver.Pool({ connectionString: database.url, max: 1 });
-    try {
+    await onOneConnection({ preparedAfter: 0, maxPerConnection: 2 }, async (pool) => {
       for (let round = 0; round < 2; round += 1)
         for (const column of ['a', 'b', 'c', 'd']) {
           const { rows } = await pool.query<Record<string, string>>(`SELECT $1::text AS ${column}`, [column]);
           expect(rows).toEqual([{ [column]: column }]);
         }
       expect(await preparedOn(pool)).toEqual(['SELECT $1::text AS a', 'SELECT $1::text AS b']);
-    } finally {
-      await pool.end();
-    }
+    });
   });
 
   it('a prepared statement that fails fails alone, and runs again afterwards', async () => {
-    const driver = preparingPostgresDriver({ preparedAfter: 0, maxPerConnection: 10 });
-    const pool = new driver.Pool({ connectionString: database.url, max: 1 });
-    try {
+    await onOneConnection({ preparedAfter: 0, maxPerConnection: 10 }, async (pool) => {
       const divide = (by: number) => pool.query<{ q: number }>('SELECT 10 / $1::int AS q', [by]);
       expect((await divide(2)).rows).toEqual([{ q: 5 }]);
       await expect(divide(0)).rejects.toMatchObject({ code: '22012' });
       expect((await divide(5)).rows).toEqual([{ q: 2 }]);
-    } finally {
-      await pool.end();
-    }
+    });
   });
 
   it('is what a DataSource with preparedStatements sends, through TypeORM', async () => {
