@@ -53,6 +53,19 @@ describe('loadManagementConfig', () => {
     expect(config.cli.redisCommandTimeoutMs).toBe(900);
   });
 
+  it('sends repeated statements prepared unless DATABASE_PREPARED_STATEMENTS is off (docs/operations.md)', () => {
+    expect(loadManagementConfig({}).databasePreparedStatements).toBe(true);
+    expect(loadManagementConfig({ DATABASE_PREPARED_STATEMENTS: 'on' }).databasePreparedStatements).toBe(
+      true,
+    );
+    expect(loadManagementConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).databasePreparedStatements).toBe(
+      false,
+    );
+    const problems = problemsOf({ DATABASE_PREPARED_STATEMENTS: 'yes' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^DATABASE_PREPARED_STATEMENTS/);
+  });
+
   it('parses TRUST_PROXY and METRICS_ALLOW_IP into address lists, loopback by default for metrics', () => {
     const config = loadManagementConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' });
     expect(config.trustProxy.contains('10.1.2.3')).toBe(true);
