@@ -19,7 +19,8 @@
 -- ARGV[5] mode, two characters: '1' when KEYS[1] may exist (a sessionId was sent, or an app
 --         visitor) or '0' for a first web request; then 'r' for on_exhausted=recycle, 'o' for original
 -- ARGV[6] id for a new session     ARGV[7] binding context JSON
--- ARGV[8] custnr ('' when the request names no customer)           ARGV[9] customer marker
+-- ARGV[8] custnr ('' when the request names no customer, or one whose marker this process has
+--         just confirmed: sent-customers.memory.ts)                ARGV[9] customer marker
 -- ARGV[10] the stream's MAXLEN (approximate), then the event's field/value strings, all joined by NUL
 --         (no field can hold one: the edges refuse it)
 -- ARGV[11..] the numbers on the page (E.164)

@@ -29,6 +29,7 @@ import { RedisPartnerConfigStore } from './partners/partner-config.store';
 import { CachedProjectionGenerationStore } from './partners/projection-generation.cache';
 import { RedisProjectionGenerationStore } from './partners/projection-generation.store';
 import { RedisNumberPoolStore } from './pools/number-pool.store';
+import { SentCustomerMemory } from './pools/sent-customers.memory';
 import { CallRoutingService } from './telephony/call-routing.service';
 import { RedisCallRoutingStore } from './telephony/call-routing.store';
 import { telephonyRoutes } from './telephony/telephony.routes';
@@ -88,7 +89,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   const dynamicNumbers = new DynamicNumbersService({
     partners,
     generations,
-    pools: new RedisNumberPoolStore(redis, prefix),
+    pools: new RedisNumberPoolStore(redis, prefix, new SentCustomerMemory(config.partnerConfigCacheMs)),
     newSessionId: options.newSessionId ?? randomUUID,
     sessions: metrics,
     trackingNumbers: new CachedTrackingNumbersStore(

@@ -10,7 +10,8 @@ export interface SentCustomersRedis {
 /**
  * The replacement service's per-partner record of the customer values it last sent
  * (`<T>:customers:sent`, custnr → marker). Management removes a custnr from it after a committed
- * change of that customer, so the next request naming the custnr is sent again. When Redis fails
+ * change of that customer, so a request naming the custnr is sent again (within the replacement
+ * service's memory of confirmed markers, ≤ 1 s: docs/redis-keys.md, Customer-seen stream). When Redis fails
  * the error is logged; the record's hourly resend (CUSTOMER_SEEN_RESEND_MS) repairs it.
  */
 export class RedisSentCustomersRecord implements CustomerChangeListener {

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { CustomerSeenEvent } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
 import { RedisNumberPoolStore } from '../pools/number-pool.store';
+import { SentCustomerMemory } from '../pools/sent-customers.memory';
 import { createBaselineServer } from './baseline-http';
 
 /**
@@ -12,7 +13,8 @@ import { createBaselineServer } from './baseline-http';
  * nothing else (baseline-http.ts): no Express, no field validation, no phone-number parsing, no access log.
  */
 export function createBareServer(redis: RedisConnection, keyPrefix: string): Server {
-  const pools = new RedisNumberPoolStore(redis, keyPrefix);
+  // As the service composes it (app.ts), with the default PARTNER_CONFIG_CACHE_MS.
+  const pools = new RedisNumberPoolStore(redis, keyPrefix, new SentCustomerMemory(1000));
   return createBaselineServer(redis, keyPrefix, async (partner, body) => {
     const advId = partner.advId;
     const parameters = body.parameters as Record<string, string>;

@@ -52,7 +52,9 @@ describe('allocationArguments', () => {
 
   it("sends the stream's MAXLEN first in the event argument, then the event's fields, NUL-separated", () => {
     const customer = { advId: 'acme', custnr: 'Ø-1 "x"', custname: '', custemail: 'å@ø.no', at: 1 };
-    const args = allocationArguments(request({ customer }));
+    const args = allocationArguments(
+      request({ customer: { event: customer, marker: customerMarker(customer) } }),
+    );
     expect(args[7]).toBe('Ø-1 "x"');
     expect(args[8]).toBe(customerMarker(customer));
     expect(args[9]!.split('\u0000')).toEqual([
@@ -63,6 +65,8 @@ describe('allocationArguments', () => {
 
   it('refuses an event field holding the separator, which would shift every field after it', () => {
     const customer = { advId: 'acme', custnr: 'D-1', custname: 'a\u0000b', at: 1 };
-    expect(() => allocationArguments(request({ customer }))).toThrow(RangeError);
+    expect(() => allocationArguments(request({ customer: { event: customer, marker: 'm' } }))).toThrow(
+      RangeError,
+    );
   });
 });

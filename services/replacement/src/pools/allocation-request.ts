@@ -1,6 +1,5 @@
 import {
   CUSTOMER_EVENTS_MAXLEN,
-  customerMarker,
   encodeBindingContext,
   encodeCustomerSeenEvent,
   type BindingContext,
@@ -19,7 +18,8 @@ export interface AllocationRequest {
   /** False only for a first web request: its session id was made just now, so there is nothing to read. */
   sessionMayExist: boolean;
   context: BindingContext;
-  customer: CustomerSeenEvent | null;
+  /** The customer the script checks against the partner's `customers:sent` record, with its marker (customerMarker). */
+  customer: { event: CustomerSeenEvent; marker: string } | null;
   numbersOnPage: string[];
 }
 
@@ -38,7 +38,7 @@ export const EVENT_FIELD_SEPARATOR = '\u0000';
  * ARGV[5] mode: '1' when the request names a session that may exist, '0' for a first web request;
  *         then 'r' for on_exhausted=recycle, 'o' for original
  * ARGV[6] id for a new session   ARGV[7] binding context JSON (binding.codec.ts)
- * ARGV[8] custnr ('' when the request names no customer)   ARGV[9] customer marker ('' likewise)
+ * ARGV[8] custnr ('' when the request names no customer, or its marker was just confirmed)   ARGV[9] customer marker ('' likewise)
  * ARGV[10] the stream's MAXLEN and the customer-seen event's field/value strings, separated by
  *         EVENT_FIELD_SEPARATOR ('' without a customer)
  * ARGV[11..] the numbers on the page (E.164)
@@ -53,9 +53,9 @@ export function allocationArguments(request: AllocationRequest): string[] {
     (request.sessionMayExist ? '1' : '0') + (request.onExhausted === 'recycle' ? 'r' : 'o'),
     request.newSessionId,
     encodeBindingContext(request.context),
-    customer === null ? '' : customer.custnr,
-    customer === null ? '' : customerMarker(customer),
-    customer === null ? '' : eventArgument(customer),
+    customer === null ? '' : customer.event.custnr,
+    customer === null ? '' : customer.marker,
+    customer === null ? '' : eventArgument(customer.event),
     ...request.numbersOnPage,
   ];
 }

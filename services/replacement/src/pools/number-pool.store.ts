@@ -1,4 +1,5 @@
 import {
+  customerMarker,
   partnerKeys,
   poolStatsHour,
   type BindingContext,
@@ -9,6 +10,7 @@ import type { RedisConnection } from '@trackline/platform';
 import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 import { allocationArguments } from './allocation-request';
 import { defineReplacementScripts, type ReplacementScripts } from './lua-scripts';
+import { SentCustomerMemory } from './sent-customers.memory';
 
 export interface AllocationInput {
   advId: string;
@@ -41,9 +43,14 @@ export interface NumberPoolStore {
 export class RedisNumberPoolStore implements NumberPoolStore {
   private readonly redis: RedisConnection & ReplacementScripts;
 
+  /**
+   * `sentCustomers` spares the script its check of a customer confirmed moments ago; without one
+   * (tests of the script itself) every request's customer is checked.
+   */
   constructor(
     redis: RedisConnection,
     private readonly keyPrefix: string,
+    private readonly sentCustomers: SentCustomerMemory = new SentCustomerMemory(0),
   ) {
     this.redis = defineReplacementScripts(redis);
   }
@@ -58,6 +65,12 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     const requested =
       input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
     const ttlMs = input.sessionTtlSeconds * 1000;
+    const seen =
+      input.customer === null ? null : { event: input.customer, marker: customerMarker(input.customer) };
+    const checked =
+      seen !== null && this.sentCustomers.isCurrent(input.advId, seen.event.custnr, seen.marker)
+        ? null
+        : seen;
     const args = allocationArguments({
       now: input.now,
       sessionTtlMs: ttlMs,
@@ -66,7 +79,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       newSessionId: input.newSessionId,
       sessionMayExist: requested !== fresh || input.context.type !== 'web',
       context: input.context,
-      customer: input.customer,
+      customer: checked,
       numbersOnPage: input.numbersOnPage,
     });
     let reply: string[];
@@ -80,6 +93,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       throw StoreUnavailableError.from(error);
     }
     if (reply[0] === 'no_pool') return { kind: 'no_pool' };
+    if (checked !== null) this.sentCustomers.confirm(input.advId, checked.event.custnr, checked.marker);
     return {
       kind: 'allocated',
       sessionId: reply[1]!,
