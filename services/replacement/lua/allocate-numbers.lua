@@ -10,7 +10,6 @@
 -- KEYS[4] bindings hash: pool number -> binding JSON (layout in @trackline/contracts binding.codec.ts)
 -- KEYS[5] customer-seen stream
 -- KEYS[6] customers:sent hash: custnr -> marker of the values last appended to the stream
--- KEYS[7] pool-stats hash of the hour of `now` (fields in @trackline/contracts pool-stats.codec.ts)
 -- ARGV (written by services/replacement/src/pools/allocation-request.ts, which says why it is laid
 -- out so: a value only some requests read rides inside an argument split only by them)
 -- ARGV[1] now, epoch ms            ARGV[2] session ttl, ms
@@ -27,8 +26,10 @@
 --
 -- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), '+<E.164>' = the
 -- pool number bound for that number on the page.
--- Returns {'no_pool'} or {'ok', session id, pool number or '' per page number}; '' = no free
--- number under on_exhausted=original: the page keeps its own number.
+-- Returns {'no_pool'} or {'ok', session id, bindings made, of those recycled, pool number or '' per
+-- page number}; '' = no free number under on_exhausted=original: the page keeps its own number. The
+-- two counts are the pool telemetry's (services/replacement/src/pools/pool-telemetry.ts), which the
+-- service adds up and writes once a second instead of in every request.
 
 -- A Lua number passed to redis.call is formatted by Redis with snprintf("%.17g"), which costs
 -- more than a command's other arguments together. Small counts (one number on a page, usually)
@@ -118,7 +119,7 @@ local function chooseNumber()
   return nil
 end
 
-local result = { 'ok', sid }
+local result = { 'ok', sid, 0, 0 }
 local bindingWrites, newNumbers, sessionWrites, sessionDrops
 local recycledCount = 0
 -- Session numbers this request shows (each once), to know whether any is left to slide.
@@ -213,33 +214,9 @@ if newNumbers then
   redis.call('ZADD', KEYS[3], unpack(scores))
 end
 
--- Pool telemetry (docs/redis-keys.md, Pool telemetry). Only a request that starts a session or
--- binds a number counts, so a returning visitor's request pays nothing here. The held count rises
--- only when a free number is bound, so the hour's peak is compared and set only then; a recycled
--- binding leaves it unchanged at the whole pool (nothing was free), which the hour's first
--- recycling records, for an hour that began with the pool already full. The expiry is set when a
--- counter is created: a few times an hour, not per request.
-local stats = KEYS[7]
-local created = false
-if isNew then created = redis.call('HINCRBY', stats, 'sessions', '1') == 1 end
 if newNumbers then
-  local issued = #newNumbers
-  if redis.call('HINCRBY', stats, 'issued', integerArg(issued)) == issued then created = true end
-  local firstRecycling = false
-  if recycledCount > 0 and redis.call('HINCRBY', stats, 'recycled', integerArg(recycledCount)) == recycledCount then
-    created = true
-    firstRecycling = true
-  end
-  if issued > recycledCount or firstRecycling then
-    local leased = redis.call('ZCOUNT', KEYS[3], '(' .. nowText, '+inf')
-    if leased > tonumber(redis.call('HGET', stats, 'peak') or '0') then redis.call('HSET', stats, 'peak', integerArg(leased)) end
-  end
-end
--- Until the end of the hour plus POOL_STATS_KEEP_HOURS (48, contracts' pool-stats.codec.ts), on
--- the request's clock like every other rule here.
-if created then
-  local nowMs = tonumber(nowText)
-  redis.call('PEXPIRE', stats, integerArg((math.floor(nowMs / 3600000) + 49) * 3600000 - nowMs))
+  result[3] = #newNumbers
+  result[4] = recycledCount
 end
 if bindingWrites then redis.call('HSET', KEYS[4], unpack(bindingWrites)) end
 

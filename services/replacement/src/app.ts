@@ -29,6 +29,7 @@ import { RedisPartnerConfigStore } from './partners/partner-config.store';
 import { CachedProjectionGenerationStore } from './partners/projection-generation.cache';
 import { RedisProjectionGenerationStore } from './partners/projection-generation.store';
 import { RedisNumberPoolStore } from './pools/number-pool.store';
+import { PoolTelemetry } from './pools/pool-telemetry';
 import { SentCustomerMemory } from './pools/sent-customers.memory';
 import { CallRoutingService } from './telephony/call-routing.service';
 import { RedisCallRoutingStore } from './telephony/call-routing.store';
@@ -56,7 +57,9 @@ export interface ReplacementApp {
   redis: RedisConnection;
   /** What `GET /metrics` exposes. */
   metrics: ReplacementMetrics;
-  /** Closes the Redis connection when this app made it. */
+  /** Writes the pool telemetry counted so far now instead of within the second (tests, shutdown). */
+  flushPoolTelemetry(): Promise<void>;
+  /** Writes the last pool telemetry, then closes the Redis connection when this app made it. */
   close(): Promise<void>;
 }
 
@@ -86,10 +89,17 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     new RedisProjectionGenerationStore(redis, prefix),
     config.partnerConfigCacheMs,
   );
+  const poolTelemetry = new PoolTelemetry(redis, prefix, (error) =>
+    logger.warn({ err: error }, 'pool telemetry not written; the counts are kept for the next write'),
+  );
+  poolTelemetry.start();
   const dynamicNumbers = new DynamicNumbersService({
     partners,
     generations,
-    pools: new RedisNumberPoolStore(redis, prefix, new SentCustomerMemory(config.partnerConfigCacheMs)),
+    pools: new RedisNumberPoolStore(redis, prefix, {
+      sentCustomers: new SentCustomerMemory(config.partnerConfigCacheMs),
+      telemetry: poolTelemetry,
+    }),
     newSessionId: options.newSessionId ?? randomUUID,
     sessions: metrics,
     trackingNumbers: new CachedTrackingNumbersStore(
@@ -175,7 +185,9 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     handler,
     redis,
     metrics,
+    flushPoolTelemetry: () => poolTelemetry.flush(),
     close: async () => {
+      await poolTelemetry.close();
       if (ownsRedis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -99,6 +99,8 @@ describe('pool sizing end to end', () => {
       const number = await newSession(hourStart + i * 5 * MINUTE);
       if (i === 0 || i === 6) await placeCall(`sizing-${i}`, number, hourStart + i * 5 * MINUTE + MINUTE);
     }
+    // Replacement writes its pool telemetry once a second; the rollup should not wait for it.
+    await env.replacement.flushPoolTelemetry();
 
     const rollup = createPoolTelemetryRollup({
       dataSource: env.stores.dataSource,

@@ -29,6 +29,8 @@ export interface ReplacementService {
   baseUrl: string;
   /** Epoch ms the replacement's pool and routing rules run on; tests set it. */
   clock: { now: number };
+  /** Writes the pool telemetry counted so far (the app writes it once a second). */
+  flushPoolTelemetry(): Promise<void>;
 }
 
 export interface JsonAnswer {
@@ -120,7 +122,11 @@ export async function startE2eEnvironment(
   return {
     stores,
     management: running,
-    replacement: { baseUrl: replacement.baseUrl, clock: replacement.clock },
+    replacement: {
+      baseUrl: replacement.baseUrl,
+      clock: replacement.clock,
+      flushPoolTelemetry: () => replacement.flushPoolTelemetry(),
+    },
     partner,
     api: new PartnerApi(running.port, partner.username, partner.password),
     redis,
@@ -153,9 +159,7 @@ export async function startE2eEnvironment(
   };
 }
 
-interface RunningReplacement {
-  baseUrl: string;
-  clock: { now: number };
+interface RunningReplacement extends ReplacementService {
   close(): Promise<void>;
 }
 
@@ -182,6 +186,7 @@ async function startReplacement(redisUrl: string, keyPrefix: string): Promise<Ru
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     clock,
+    flushPoolTelemetry: () => app.flushPoolTelemetry(),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { CustomerSeenEvent } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
 import { RedisNumberPoolStore } from '../pools/number-pool.store';
+import { PoolTelemetry } from '../pools/pool-telemetry';
 import { SentCustomerMemory } from '../pools/sent-customers.memory';
 import { createBaselineServer } from './baseline-http';
 
@@ -14,7 +15,12 @@ import { createBaselineServer } from './baseline-http';
  */
 export function createBareServer(redis: RedisConnection, keyPrefix: string): Server {
   // As the service composes it (app.ts), with the default PARTNER_CONFIG_CACHE_MS.
-  const pools = new RedisNumberPoolStore(redis, keyPrefix, new SentCustomerMemory(1000));
+  const telemetry = new PoolTelemetry(redis, keyPrefix, () => {});
+  telemetry.start();
+  const pools = new RedisNumberPoolStore(redis, keyPrefix, {
+    sentCustomers: new SentCustomerMemory(1000),
+    telemetry,
+  });
   return createBaselineServer(redis, keyPrefix, async (partner, body) => {
     const advId = partner.advId;
     const parameters = body.parameters as Record<string, string>;

@@ -1,13 +1,20 @@
 import { defineLuaCommand, type RedisConnection } from '@trackline/platform';
 
-export const ALLOCATE_NUMBERS_KEYS = 7;
+export const ALLOCATE_NUMBERS_KEYS = 6;
+export const ADD_POOL_STATS_KEYS = 2;
 
 export interface ReplacementScripts {
-  allocateNumbers(...keysAndArgs: Array<string | number>): Promise<string[]>;
+  allocateNumbers(...keysAndArgs: Array<string | number>): Promise<Array<string | number>>;
+  addPoolStats(...keysAndArgs: string[]): Promise<number>;
 }
 
-/** Registers lua/allocate-numbers.lua on a client through the platform's loader. Idempotent per client. */
+/** Registers lua/allocate-numbers.lua and lua/add-pool-stats.lua on a client through the platform's loader. Idempotent per client. */
 export function defineReplacementScripts(redis: RedisConnection): RedisConnection & ReplacementScripts {
+  defineLuaCommand(redis, __dirname, {
+    name: 'addPoolStats',
+    file: 'add-pool-stats',
+    numberOfKeys: ADD_POOL_STATS_KEYS,
+  });
   return defineLuaCommand<ReplacementScripts>(redis, __dirname, {
     name: 'allocateNumbers',
     file: 'allocate-numbers',

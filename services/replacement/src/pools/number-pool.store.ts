@@ -10,7 +10,15 @@ import type { RedisConnection } from '@trackline/platform';
 import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 import { allocationArguments } from './allocation-request';
 import { defineReplacementScripts, type ReplacementScripts } from './lua-scripts';
+import type { PoolTelemetry } from './pool-telemetry';
 import { SentCustomerMemory } from './sent-customers.memory';
+
+export interface NumberPoolStoreOptions {
+  /** Spares the script its check of a customer confirmed moments ago; by default every customer is checked. */
+  sentCustomers?: SentCustomerMemory;
+  /** Where each allocation's counts go (docs/redis-keys.md, Pool telemetry); without it they are not kept (tests of the script alone). */
+  telemetry?: PoolTelemetry;
+}
 
 export interface AllocationInput {
   advId: string;
@@ -43,16 +51,17 @@ export interface NumberPoolStore {
 export class RedisNumberPoolStore implements NumberPoolStore {
   private readonly redis: RedisConnection & ReplacementScripts;
 
-  /**
-   * `sentCustomers` spares the script its check of a customer confirmed moments ago; without one
-   * (tests of the script itself) every request's customer is checked.
-   */
+  private readonly sentCustomers: SentCustomerMemory;
+  private readonly telemetry: PoolTelemetry | undefined;
+
   constructor(
     redis: RedisConnection,
     private readonly keyPrefix: string,
-    private readonly sentCustomers: SentCustomerMemory = new SentCustomerMemory(0),
+    options: NumberPoolStoreOptions = {},
   ) {
     this.redis = defineReplacementScripts(redis);
+    this.sentCustomers = options.sentCustomers ?? new SentCustomerMemory(0);
+    this.telemetry = options.telemetry;
   }
 
   async allocate(input: AllocationInput): Promise<AllocationResult> {
@@ -82,11 +91,11 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       customer: checked,
       numbersOnPage: input.numbersOnPage,
     });
-    let reply: string[];
+    if (this.telemetry?.holdsHourBefore(poolStatsHour(input.now))) await this.telemetry.flush();
+    let reply: Array<string | number>;
     try {
       reply = await this.redis.allocateNumbers(
         requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
-        keys.poolStats(poolStatsHour(input.now)),
         ...args,
       ); // prettier-ignore
     } catch (error) {
@@ -94,10 +103,17 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     }
     if (reply[0] === 'no_pool') return { kind: 'no_pool' };
     if (checked !== null) this.sentCustomers.confirm(input.advId, checked.event.custnr, checked.marker);
+    // {'ok', session id, bindings made, of those recycled, numbers…} (the script's header).
+    const sessionId = reply[1] as string;
+    this.telemetry?.record(input.advId, input.now, {
+      newSession: sessionId === input.newSessionId,
+      issued: reply[2] as number,
+      recycled: reply[3] as number,
+    });
     return {
       kind: 'allocated',
-      sessionId: reply[1]!,
-      numbers: reply.slice(2).map((number) => (number === '' ? null : number)),
+      sessionId,
+      numbers: (reply.slice(4) as string[]).map((number) => (number === '' ? null : number)),
     };
   }
 }

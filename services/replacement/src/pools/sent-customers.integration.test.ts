@@ -37,11 +37,9 @@ describe('customer-seen events with the memory of sent customers', () => {
     const advId = uniqueAdvId('sent');
     const keys = partnerKeys(target.keyPrefix, advId);
     await target.redis.zadd(keys.pool, '0', '+4791000000', '0', '+4791000001');
-    const store = new RedisNumberPoolStore(
-      target.redis,
-      target.keyPrefix,
-      new SentCustomerMemory(TTL_MS, () => monotonic),
-    );
+    const store = new RedisNumberPoolStore(target.redis, target.keyPrefix, {
+      sentCustomers: new SentCustomerMemory(TTL_MS, () => monotonic),
+    });
     const events = async () =>
       (await target.redis.xrange(keys.customerEvents, '-', '+')).map(([, fields]) => fields);
     return { store, advId, events };

@@ -330,7 +330,10 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     app.clock.now = (poolStatsHour(app.clock.now) + 1) * HOUR_MS + MINUTE;
     const hour = poolStatsHour(app.clock.now);
     const createdAt = app.clock.now;
-    const stats = async () => decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour)));
+    const stats = async () => {
+      await app.flushPoolTelemetry();
+      return decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour)));
+    };
 
     const first = await send(partner, webRequest(partner.advId, '22334455, 23456789'));
     expect(await stats()).toEqual({ sessions: 1, issued: 2, recycled: 0, peakLeased: 2 });
@@ -369,6 +372,7 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     app.clock.now += 1;
     await send(partner, webRequest(partner.advId, '22334455'));
     await send(partner, webRequest(partner.advId, '22334455'));
+    await app.flushPoolTelemetry();
     expect(decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour)))).toEqual({
       sessions: 1,
       issued: 1,
@@ -376,6 +380,7 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
       peakLeased: 1,
     });
     // The numbers bound in the hour before are still leased: the peak counts them.
+    await app.flushPoolTelemetry();
     expect(decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour + 1)))).toEqual({
       sessions: 2,
       issued: 2,
@@ -400,6 +405,7 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
       recycled.push(numbersOf(call)[0]!.replace_with.e164);
     }
     expect(recycled).toEqual(pool.slice(0, 3));
+    await app.flushPoolTelemetry();
     expect(
       decodePoolHourStats(await target.redis.hgetall(keys.poolStats(poolStatsHour(app.clock.now)))),
     ).toEqual({
@@ -422,6 +428,7 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     await send(partner, webRequest(partner.advId, '22334455'));
     await send(partner, webRequest(partner.advId, '22334455'));
     await send(partner, webRequest(partner.advId, '22334455'));
+    await app.flushPoolTelemetry();
     expect(decodePoolHourStats(await target.redis.hgetall(keys.poolStats(hour + 1)))).toEqual({
       sessions: 3,
       issued: 3,

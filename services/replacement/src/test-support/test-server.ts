@@ -9,6 +9,8 @@ export interface TestServer {
   server: Server;
   /** The clock the app's rules run on; tests set it. */
   clock: { now: number };
+  /** Writes the pool telemetry counted so far (it is otherwise written once a second). */
+  flushPoolTelemetry(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startTestServer(
     baseUrl: `http://127.0.0.1:${port}`,
     server,
     clock,
+    flushPoolTelemetry: () => replacement.flushPoolTelemetry(),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
