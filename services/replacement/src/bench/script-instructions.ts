@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { EnvReader } from '@trackline/platform';
 import { RedisNumberPoolStore, type AllocationInput } from '../pools/number-pool.store';
+import { SentCustomerMemory } from '../pools/sent-customers.memory';
 import { freePort } from './bench-servers';
 
 const SESSIONS = 500;
@@ -44,8 +45,12 @@ async function main(): Promise<void> {
   try {
     await waitForRedis(redis);
     const store = new RedisNumberPoolStore(redis, 'script:');
+    // As the service runs it: a customer confirmed moments ago is left out of the call (app.ts).
+    const remembering = new RedisNumberPoolStore(redis, 'script:', {
+      sentCustomers: new SentCustomerMemory(60 * 60_000),
+    });
     // Room for every session: a new one takes a free number and never recycles.
-    await redis.zadd('script:{p:acme}:pool', ...poolMembers(SESSIONS + calls));
+    await redis.zadd('script:{p:acme}:pool', ...poolMembers(SESSIONS + 2 * calls + 1));
     let now = Date.now();
     const sessions: string[] = [];
     for (let i = 0; i < SESSIONS; i++) {
@@ -53,19 +58,31 @@ async function main(): Promise<void> {
       if (result.kind !== 'allocated') throw new Error('the pool was not found');
       sessions.push(result.sessionId);
     }
-    for (const workload of ['existing', 'new'] as const) {
-      const { counted, inScript } = await countInstructions(redisServer.pid!, folder, workload, async () => {
-        for (let i = 0; i < calls; i += 50) {
-          const batch = Array.from({ length: Math.min(50, calls - i) }, (_, j) =>
-            store.allocate(
-              request((now += 1), workload === 'existing' ? sessions[(i + j) % SESSIONS]! : null),
-            ),
-          );
-          await Promise.all(batch);
-        }
-      });
+    const workloads = [
+      { name: 'existing session', existing: true, pools: store },
+      { name: 'new session', existing: false, pools: store },
+      { name: 'existing session, customer confirmed', existing: true, pools: remembering },
+      { name: 'new session, customer confirmed', existing: false, pools: remembering },
+    ];
+    await remembering.allocate(request((now += 1), null));
+    for (const workload of workloads) {
+      const { counted, inScript } = await countInstructions(
+        redisServer.pid!,
+        folder,
+        workload.name.replace(/\W+/g, '-'),
+        async () => {
+          for (let i = 0; i < calls; i += 50) {
+            const batch = Array.from({ length: Math.min(50, calls - i) }, (_, j) =>
+              workload.pools.allocate(
+                request((now += 1), workload.existing ? sessions[(i + j) % SESSIONS]! : null),
+              ),
+            );
+            await Promise.all(batch);
+          }
+        },
+      );
       process.stdout.write(
-        `${workload} session: ${Math.round(counted / calls)} instructions per script call, ` +
+        `${workload.name}: ${Math.round(counted / calls)} instructions per script call, ` +
           `${Math.round(inScript / calls)} of them inside EVALSHA (${calls} calls)\n`,
       );
     }
