@@ -277,7 +277,9 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
 
   /**
    * The record by its id: its `start` first, from the call id's claim, so the record is read from
-   * the one monthly partition that holds it rather than from every partition's index.
+   * the one monthly partition that holds it rather than from every partition's index. Two
+   * statements on purpose: with the start from a subquery of the same statement, Postgres can
+   * prune only while it runs, after it has opened every partition's index for the scan.
    */
   private async byId(partnerId: string, id: string, lock: '' | ' FOR UPDATE'): Promise<Cdr | null> {
     const start = await recordStart(this.manager, partnerId, id);

@@ -128,14 +128,23 @@ export class TypeormPartnersStore implements PartnersStore, PartnerReadsForOther
     return result.raw.length > 0;
   }
 
+  /** The partner and its custom fields in one statement: workers read a partner per claim. */
   private async findOne(
     where: { id: string } | { name: string } | { digestUsername: string },
   ): Promise<Partner | null> {
-    const row = await this.manager.getRepository(PartnerEntity).findOne({ where });
-    if (row === null) return null;
-    const fields = await this.manager
-      .getRepository(PartnerCustomFieldEntity)
-      .find({ where: { partnerId: row.id }, order: { id: 'ASC' } });
+    const { entities, raw } = await this.manager
+      .getRepository(PartnerEntity)
+      .createQueryBuilder('p')
+      .where(where)
+      .addSelect(
+        `(SELECT coalesce(json_agg(json_build_array(f."entity", f."field") ORDER BY f."id"), '[]')
+            FROM "partner_custom_fields" f WHERE f."partner_id" = p."id")`,
+        'custom_fields',
+      )
+      .getRawAndEntities<{ custom_fields: Array<[CustomFieldEntity, string]> }>();
+    const row = entities[0];
+    if (row === undefined) return null;
+    const fields = raw[0]!.custom_fields.map(([entity, field]) => ({ entity, field }));
     return toPartner(row, fields);
   }
 }
@@ -181,7 +190,10 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
 
-function toPartner(row: PartnerEntity, fields: PartnerCustomFieldEntity[]): Partner {
+function toPartner(
+  row: PartnerEntity,
+  fields: Array<Pick<PartnerCustomFieldEntity, 'entity' | 'field'>>,
+): Partner {
   return {
     id: row.id,
     name: row.name,
