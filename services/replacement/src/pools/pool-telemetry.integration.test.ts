@@ -5,10 +5,9 @@ import {
   POOL_STATS_KEEP_HOURS,
   poolStatsHour,
 } from '@trackline/contracts';
-import { createRedisClient, type RedisConnection } from '@trackline/platform';
-import { createTestRedis } from '@trackline/test-harness';
-import { silentLogger, uniqueAdvId } from '../test-support/fixtures';
-import { whenReady } from '../test-support/redis-target';
+import type { RedisConnection } from '@trackline/platform';
+import { uniqueAdvId } from '../test-support/fixtures';
+import { singleRedisTarget, whenReady, type RedisTarget } from '../test-support/redis-target';
 import { PoolTelemetry } from './pool-telemetry';
 
 const HOUR = poolStatsHour(Date.UTC(2026, 0, 5, 9, 0, 0));
@@ -20,41 +19,32 @@ const at = (minutes: number) => HOUR * HOUR_MS + minutes * MINUTE;
  * allocation, written per partner and hour by lua/add-pool-stats.lua, kept when a write fails.
  */
 describe('PoolTelemetry', () => {
-  const test = createTestRedis();
+  let target: RedisTarget;
   let redis: RedisConnection;
+  let keyPrefix: string;
   const failures: unknown[] = [];
 
   beforeAll(async () => {
-    redis = createRedisClient({
-      url: test.url,
-      clusterNodes: [],
-      connectTimeoutMs: 2000,
-      commandTimeoutMs: 2000,
-      maxReconnectDelayMs: 200,
-      queueWhileDisconnected: false,
-      name: 'pool-telemetry-test',
-      logger: silentLogger,
-    });
-    await whenReady(redis);
+    target = await singleRedisTarget();
+    ({ redis, keyPrefix } = target);
   });
   afterAll(async () => {
-    redis.disconnect();
-    await test.cleanup();
+    await target?.close();
   });
 
   function setUp(): { telemetry: PoolTelemetry; advId: string; stats: (hour?: number) => Promise<unknown> } {
     failures.length = 0;
     const advId = uniqueAdvId('telemetry');
-    const telemetry = new PoolTelemetry(redis, test.keyPrefix, (error) => failures.push(error));
+    const telemetry = new PoolTelemetry(redis, keyPrefix, (error) => failures.push(error));
     const stats = async (hour = HOUR) =>
-      decodePoolHourStats(await redis.hgetall(partnerKeys(test.keyPrefix, advId).poolStats(hour)));
+      decodePoolHourStats(await redis.hgetall(partnerKeys(keyPrefix, advId).poolStats(hour)));
     return { telemetry, advId, stats };
   }
 
   /** Numbers held until `until` (epoch ms): pool scores as the allocation script leaves them. */
   async function hold(advId: string, numbers: number, until: number): Promise<void> {
     const members = Array.from({ length: numbers }, (_, i) => [String(until), `+479100000${i}`]).flat();
-    await redis.zadd(partnerKeys(test.keyPrefix, advId).pool, ...members);
+    await redis.zadd(partnerKeys(keyPrefix, advId).pool, ...members);
   }
 
   it('adds up the allocations of a partner-hour into one write, and counts none that did nothing', async () => {
@@ -67,7 +57,7 @@ describe('PoolTelemetry', () => {
     await telemetry.flush();
     expect(await stats()).toEqual({ sessions: 2, issued: 3, recycled: 1, peakLeased: 2 });
     // Until the end of the hour plus POOL_STATS_KEEP_HOURS, on the requests' clock.
-    const ttl = await redis.pttl(partnerKeys(test.keyPrefix, advId).poolStats(HOUR));
+    const ttl = await redis.pttl(partnerKeys(keyPrefix, advId).poolStats(HOUR));
     expect(ttl).toBeLessThanOrEqual((HOUR + 1 + POOL_STATS_KEEP_HOURS) * HOUR_MS - at(3));
     expect(ttl).toBeGreaterThan((HOUR + 1 + POOL_STATS_KEEP_HOURS) * HOUR_MS - at(3) - MINUTE);
     // Nothing new: nothing written.
@@ -94,7 +84,7 @@ describe('PoolTelemetry', () => {
     await telemetry.flush();
     expect(await stats()).toMatchObject({ sessions: 4, issued: 4, recycled: 2, peakLeased: 4 });
     // A lower count never lowers the peak.
-    await redis.del(partnerKeys(test.keyPrefix, advId).pool);
+    await redis.del(partnerKeys(keyPrefix, advId).pool);
     await hold(advId, 1, at(40));
     telemetry.record(advId, at(5), { newSession: true, issued: 1, recycled: 0 });
     await telemetry.flush();
