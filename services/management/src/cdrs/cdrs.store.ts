@@ -271,6 +271,11 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return this.byId(partnerId, id, '');
   }
 
+  /** By id and start, when the caller kept the record's start (a webhook delivery): one statement. */
+  async findByIdAt(partnerId: string, id: string, start: Date): Promise<Cdr | null> {
+    return this.byIdAt(partnerId, id, start, '');
+  }
+
   async lockById(partnerId: string, id: string): Promise<Cdr | null> {
     return this.byId(partnerId, id, ' FOR UPDATE');
   }
@@ -283,7 +288,15 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
    */
   private async byId(partnerId: string, id: string, lock: '' | ' FOR UPDATE'): Promise<Cdr | null> {
     const start = await recordStart(this.manager, partnerId, id);
-    if (start === null) return null;
+    return start === null ? null : this.byIdAt(partnerId, id, start, lock);
+  }
+
+  private async byIdAt(
+    partnerId: string,
+    id: string,
+    start: Date,
+    lock: '' | ' FOR UPDATE',
+  ): Promise<Cdr | null> {
     const rows: Row[] = await this.manager.query(
       `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "partner_id" = $1 AND "id" = $2 AND "start" = $3${lock}`,
       [partnerId, id, start],

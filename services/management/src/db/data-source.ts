@@ -46,6 +46,7 @@ import { Spam1795540000001 } from './migrations/1795540000001-Spam';
 import { SourceSpamPolicy1795560000001 } from './migrations/1795560000001-SourceSpamPolicy';
 import { CdrCallIdsByRecord1795570000001 } from './migrations/1795570000001-CdrCallIdsByRecord';
 import { CdrOutcomeIndex1795570000002 } from './migrations/1795570000002-CdrOutcomeIndex';
+import { WebhookDeliveryRecordStart1795580000001 } from './migrations/1795580000001-WebhookDeliveryRecordStart';
 import { SpamNumberEntity } from '../spam/spam-number.entity';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
@@ -103,6 +104,7 @@ export const MIGRATIONS = [
   SourceSpamPolicy1795560000001,
   CdrCallIdsByRecord1795570000001,
   CdrOutcomeIndex1795570000002,
+  WebhookDeliveryRecordStart1795580000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

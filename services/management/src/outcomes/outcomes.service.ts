@@ -40,7 +40,9 @@ export class OutcomesService {
       const next = parseOutcomePut(body, cdr.outcome);
       if (sameOutcome(cdr.outcome, next)) return cdr;
       const updated = await records.setOutcome(cdr, { ...next, at: now });
-      await webhooks.enqueue(partnerId, [{ type: 'call.outcome', cdrId: updated.id }]);
+      await webhooks.enqueue(partnerId, [
+        { type: 'call.outcome', cdrId: updated.id, cdrStart: updated.start },
+      ]);
       await conversions.enqueueOutcome(updated);
       return updated;
     });

@@ -12,6 +12,8 @@ export interface ClaimedWebhookDelivery {
   partnerId: string;
   eventType: string;
   cdrId: string | null;
+  /** The record's start, kept with call events since it was kept (older rows: null). */
+  cdrStart: Date | null;
   customerId: string | null;
   occurredAt: Date;
   url: string;
@@ -58,10 +60,11 @@ export interface WebhookDeliveryQueue {
 // Only active webhooks that subscribed to the type get a row; each row draws its own message id,
 // which every attempt then carries as `webhook-id`.
 const ENQUEUE_SQL = `
-  INSERT INTO webhook_deliveries (message_id, webhook_id, partner_id, event_type, cdr_id, customer_id)
-  SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, w.partner_id, e.type, e.cdr_id, e.customer_id
+  INSERT INTO webhook_deliveries (message_id, webhook_id, partner_id, event_type, cdr_id, cdr_start, customer_id)
+  SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, w.partner_id, e.type, e.cdr_id, e.cdr_start,
+         e.customer_id
     FROM webhooks w
-    JOIN unnest($2::text[], $3::bigint[], $4::bigint[]) AS e(type, cdr_id, customer_id)
+    JOIN unnest($2::text[], $3::bigint[], $4::timestamptz[], $5::bigint[]) AS e(type, cdr_id, cdr_start, customer_id)
       ON e.type = ANY (w.events)
    WHERE w.partner_id = $1 AND w.state = '0'`;
 
@@ -112,6 +115,7 @@ type ClaimRow = {
   partner_id: string;
   event_type: string;
   cdr_id: string | null;
+  cdr_start: Date | null;
   customer_id: string | null;
   occurred_at: Date;
   url: string;
@@ -130,6 +134,7 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
         'o.partner_id::text AS partner_id',
         'o.event_type',
         'o.cdr_id::text AS cdr_id',
+        'o.cdr_start',
         'o.customer_id::text AS customer_id',
         'o.occurred_at',
       ],
@@ -153,6 +158,7 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
       partnerId,
       events.map((event) => event.type),
       events.map((event) => ('cdrId' in event ? event.cdrId : null)),
+      events.map((event) => ('cdrStart' in event ? event.cdrStart : null)),
       events.map((event) => ('customerId' in event ? event.customerId : null)),
     ]);
   }
@@ -206,6 +212,7 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
       partnerId: row.partner_id,
       eventType: row.event_type,
       cdrId: row.cdr_id,
+      cdrStart: row.cdr_start,
       customerId: row.customer_id,
       occurredAt: row.occurred_at,
       url: row.url,

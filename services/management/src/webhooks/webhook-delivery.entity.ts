@@ -58,6 +58,10 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'cdr_id', type: 'bigint', nullable: true })
   cdrId!: string | null;
 
+  /** The record's start (its monthly partition), for a call event's record; NULL for rows queued before it was kept. */
+  @Column({ name: 'cdr_start', type: 'timestamptz', nullable: true })
+  cdrStart!: Date | null;
+
   @Column({ name: 'customer_id', type: 'bigint', nullable: true })
   customerId!: string | null;
 

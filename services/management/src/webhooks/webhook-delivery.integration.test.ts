@@ -191,6 +191,37 @@ describe('webhook delivery', () => {
     return new Webhook(hook.secret).verify(request.body, request.headers);
   }
 
+  it("keeps a call event's record start on its deliveries, and still sends rows queued without it", async () => {
+    const { id, number } = await partner();
+    const target = await receiver();
+    const hook = await webhook(id, target.url);
+    const kept = await call(number, { answered: true });
+    const older = await call(number, { answered: true });
+    const rows: Array<{ cdr_id: string; same: boolean }> = await stores.dataSource.query(
+      `SELECT d.cdr_id::text AS cdr_id, d.cdr_start = c.start AS same
+         FROM webhook_deliveries d JOIN cdrs c ON c.id = d.cdr_id
+        WHERE d.webhook_id = $1 ORDER BY d.id`,
+      [hook.id],
+    );
+    expect(rows).toEqual([
+      { cdr_id: kept, same: true },
+      { cdr_id: older, same: true },
+    ]);
+    // As a row queued before the start was kept.
+    await stores.dataSource.query(`UPDATE webhook_deliveries SET cdr_start = NULL WHERE cdr_id = $1`, [
+      older,
+    ]);
+
+    await deliverUntil(dispatcher(), async () =>
+      (await deliveries(hook.id)).every((row) => row.status === 'sent'),
+    );
+    const sent = target.received.map(
+      (request) => (verified(hook, request) as { data: { cdr_id: string } }).data,
+    );
+    expect(sent.map((data) => data.cdr_id).sort()).toEqual([kept, older].sort());
+    expect(sent.every((data) => (data as Record<string, unknown>).bnum === number)).toBe(true);
+  });
+
   it('delivers each event type once, signed so that standardwebhooks verifies it', async () => {
     const { id, name, number, customerId } = await partner();
     const target = await receiver();

@@ -14,6 +14,7 @@ function claimed(overrides: Partial<ClaimedWebhookDelivery> = {}): ClaimedWebhoo
     partnerId: '3',
     eventType: 'call.completed',
     cdrId: '11',
+    cdrStart: null,
     customerId: null,
     occurredAt: NOW,
     url: 'https://hooks.example.com/in',

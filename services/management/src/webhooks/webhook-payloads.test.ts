@@ -27,6 +27,7 @@ function delivery(id: string): ClaimedWebhookDelivery {
     partnerId: '1',
     eventType: 'customer.created',
     cdrId: null,
+    cdrStart: null,
     customerId: '7',
     occurredAt: new Date('2026-11-27T10:00:00Z'),
     url: 'https://hooks.example/in',
@@ -38,8 +39,18 @@ function delivery(id: string): ClaimedWebhookDelivery {
 describe('webhook payloads', () => {
   function payloads() {
     const partnerReads: string[] = [];
+    const recordReads: string[] = [];
     const built = new WebhookPayloads({
-      cdrs: { findById: () => Promise.resolve(null) },
+      cdrs: {
+        findById: (_partnerId, id) => {
+          recordReads.push(`${id} by id`);
+          return Promise.resolve(null);
+        },
+        findByIdAt: (_partnerId, id, start) => {
+          recordReads.push(`${id} at ${start.toISOString()}`);
+          return Promise.resolve(null);
+        },
+      },
       customers: { findById: () => Promise.resolve(CUSTOMER) },
       partners: {
         findById: (id) => {
@@ -49,7 +60,7 @@ describe('webhook payloads', () => {
       },
       poolHours: { exhaustedHour: () => Promise.resolve(null) },
     });
-    return { built, partnerReads };
+    return { built, partnerReads, recordReads };
   }
 
   it('reads the partner once for the deliveries of one claim', async () => {
@@ -65,5 +76,15 @@ describe('webhook payloads', () => {
     await built.body(delivery('1'));
     await built.body(delivery('2'));
     expect(partnerReads).toEqual(['1', '1']);
+  });
+
+  it("reads a call event's record at the start kept with the delivery, and by id alone for older rows", async () => {
+    const { built, recordReads } = payloads();
+    const start = new Date('2026-11-27T09:59:00Z');
+    const call = { ...delivery('1'), eventType: 'call.completed', customerId: null, cdrId: '42' };
+    // Both records are gone here: the delivery fails for good either way.
+    await expect(built.body({ ...call, cdrStart: start })).rejects.toThrow('call record 42 no longer exists');
+    await expect(built.body({ ...call, cdrStart: null })).rejects.toThrow('call record 42 no longer exists');
+    expect(recordReads).toEqual(['42 at 2026-11-27T09:59:00.000Z', '42 by id']);
   });
 });

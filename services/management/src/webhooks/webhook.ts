@@ -55,7 +55,12 @@ export interface WebhookDelivery {
 
 /** What happened, naming the stored record the body is rendered from. */
 export type WebhookEvent =
-  | { type: 'call.completed' | 'call.missed' | 'voicemail.new' | 'call.outcome'; cdrId: string }
+  /** `cdrStart` is the record's start: the worker reads the record from its partition by it. */
+  | {
+      type: 'call.completed' | 'call.missed' | 'voicemail.new' | 'call.outcome';
+      cdrId: string;
+      cdrStart: Date;
+    }
   | { type: 'customer.created'; customerId: string }
   /** Names no record: the delivery's `occurred_at` finds the partner-hour (docs/pool-sizing.md). */
   | { type: 'pool.exhausted' };
@@ -65,9 +70,15 @@ export type WebhookEvent =
  * not answer is also `call.missed`, and one that left a voicemail also `voicemail.new`
  * (docs/webhooks.md).
  */
-export function callEvents(cdr: { id: string; answered: boolean; voicemail: boolean }): WebhookEvent[] {
-  const events: WebhookEvent[] = [{ type: 'call.completed', cdrId: cdr.id }];
-  if (!cdr.answered) events.push({ type: 'call.missed', cdrId: cdr.id });
-  if (cdr.voicemail) events.push({ type: 'voicemail.new', cdrId: cdr.id });
+export function callEvents(cdr: {
+  id: string;
+  start: Date;
+  answered: boolean;
+  voicemail: boolean;
+}): WebhookEvent[] {
+  const record = { cdrId: cdr.id, cdrStart: cdr.start };
+  const events: WebhookEvent[] = [{ type: 'call.completed', ...record }];
+  if (!cdr.answered) events.push({ type: 'call.missed', ...record });
+  if (cdr.voicemail) events.push({ type: 'voicemail.new', ...record });
   return events;
 }
