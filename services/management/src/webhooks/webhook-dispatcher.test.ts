@@ -56,6 +56,7 @@ async function dispatch(
           sent.push(attempt);
           return answer();
         },
+        close: () => {},
       },
       logger: createLogger({ service: 'test', level: 'silent' }),
       clock: () => NOW,

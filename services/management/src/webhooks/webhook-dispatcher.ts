@@ -22,7 +22,7 @@ export interface WebhookDispatcherSettings {
 export interface WebhookDispatcherDeps {
   queue: WebhookDeliveryQueue;
   payloads: Pick<WebhookPayloads, 'body'>;
-  sender: Pick<WebhookSender, 'send'>;
+  sender: Pick<WebhookSender, 'send' | 'close'>;
   logger: Logger;
   clock: () => Date;
 }
@@ -77,6 +77,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     await this.loop.stop();
     await Promise.all(this.inFlight);
+    this.deps.sender.close();
   }
 
   /** Claims what is due (up to the free slots), delivers it and waits for all of it; for tests. */

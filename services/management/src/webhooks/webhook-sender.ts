@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { WebhookConnections } from './webhook-connections';
 import { resolveWebhookTarget, type HostResolver, type InsecureHosts } from './webhook-url';
 
 /** One attempt: the signed request as the receiver gets it. */
@@ -31,32 +32,61 @@ export interface WebhookSenderSettings {
   maxResponseBytes: number;
 }
 
+/** Kept connections a receiver may have closed just as a request went out on them, tried in turn. */
+const STALE_CONNECTION_RETRIES = 4;
+
+/** The request failed on a kept connection before any answer: the receiver had closed it. */
+class StaleConnectionError extends Error {}
+
 /**
  * Sends one signed attempt (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
  * `webhook-signature`). The host is resolved and every address checked right before connecting, and
  * the connection goes to exactly the addresses checked, so a name re-pointed at a private address
- * after creation (DNS rebinding) gets nowhere. Redirects are not followed (a 3xx is a failed
+ * after creation (DNS rebinding) gets nowhere; a kept connection is reused only for the same
+ * checked addresses (webhook-connections.ts). Redirects are not followed (a 3xx is a failed
  * attempt), and the answer is read to at most a few KiB.
  */
 export class WebhookSender {
+  private readonly connections = new WebhookConnections();
+
   constructor(private readonly settings: WebhookSenderSettings) {}
 
   async send(attempt: WebhookAttempt, signal?: AbortSignal): Promise<WebhookAnswer> {
     const timeout = AbortSignal.timeout(this.settings.timeoutMs);
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
     try {
-      return await this.post(attempt, combined);
+      const url = new URL(attempt.url);
+      const addresses = await resolveWebhookTarget(url, this.settings.insecureHosts, this.settings.resolve);
+      combined.throwIfAborted();
+      const signature = new Webhook(attempt.secret).sign(attempt.messageId, attempt.timestamp, attempt.body);
+      for (let retry = 0; ; retry++) {
+        try {
+          return await this.post(url, addresses, attempt, signature, combined);
+        } catch (error) {
+          // Sent again on another connection: the receiver got nothing on the closed one (or, had
+          // it read the request, gets it twice with the same webhook-id, as on any retry).
+          if (!(error instanceof StaleConnectionError) || retry === STALE_CONNECTION_RETRIES)
+            throw error instanceof StaleConnectionError ? error.cause : error;
+        }
+      }
     } catch (error) {
       if (timeout.aborted) throw new Error(`no answer within ${this.settings.timeoutMs} ms`);
       throw error;
     }
   }
 
-  private async post(attempt: WebhookAttempt, signal: AbortSignal): Promise<WebhookAnswer> {
-    const url = new URL(attempt.url);
-    const addresses = await resolveWebhookTarget(url, this.settings.insecureHosts, this.settings.resolve);
-    signal.throwIfAborted();
-    const signature = new Webhook(attempt.secret).sign(attempt.messageId, attempt.timestamp, attempt.body);
+  /** Closes the kept connections (the worker stops). */
+  close(): void {
+    this.connections.close();
+  }
+
+  private post(
+    url: URL,
+    addresses: string[],
+    attempt: WebhookAttempt,
+    signature: string,
+    signal: AbortSignal,
+  ): Promise<WebhookAnswer> {
     const body = Buffer.from(attempt.body, 'utf8');
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<WebhookAnswer>((resolve, reject) => {
@@ -73,11 +103,19 @@ export class WebhookSender {
         // An IP literal is connected to as it is (and was checked as it is); a name only through
         // the addresses just checked.
         ...(isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 ? { lookup: pinnedLookup(addresses) } : {}),
-        agent: false,
+        agent: this.connections.agentFor(url, addresses),
         signal,
       });
-      request.on('error', reject);
+      let answered = false;
+      request.on('error', (error) =>
+        reject(
+          request.reusedSocket && !answered && !signal.aborted
+            ? new StaleConnectionError('kept connection closed by the receiver', { cause: error })
+            : error,
+        ),
+      );
       request.on('response', (response) => {
+        answered = true;
         readBounded(response, this.settings.maxResponseBytes).then(
           (text) =>
             resolve({
