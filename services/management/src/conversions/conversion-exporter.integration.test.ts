@@ -120,7 +120,8 @@ describe('the conversion exporter', () => {
     occurredAt = clock.now,
   ) {
     const integration = await integrations.find(partnerId, destination);
-    await outbox.enqueue(partnerId, cdrId, [
+    const record = await cdrsStoreOn(stores.dataSource.manager).findById(partnerId, cdrId);
+    await outbox.enqueue(record!, [
       {
         destination,
         integrationId: integration!.id,
@@ -223,6 +224,32 @@ describe('the conversion exporter', () => {
       lastError: 'older than the 72 hours GA4 accepts',
     });
     expect(ga4.collected).toHaveLength(1);
+  });
+
+  it("keeps the record's start on its conversions, and sends one queued without it", async () => {
+    const [a] = partners as [string];
+    await integrations.save(a, googleAds());
+    const kept = await storedCall(a, { gclid: 'gclid-a' });
+    const older = await storedCall(a, { gclid: 'gclid-a' });
+    await queue(a, kept, 'google_ads');
+    await queue(a, older, 'google_ads');
+    const rows: Array<{ cdr_id: string; same: boolean }> = await stores.dataSource.query(
+      `SELECT o.cdr_id::text AS cdr_id, o.cdr_start = c.start AS same
+         FROM conversion_outbox o JOIN cdrs c ON c.id = o.cdr_id
+        WHERE o.cdr_id IN ($1, $2) ORDER BY o.id`,
+      [kept, older],
+    );
+    expect(rows).toEqual([
+      { cdr_id: kept, same: true },
+      { cdr_id: older, same: true },
+    ]);
+    // As a row queued before the start was kept.
+    await stores.dataSource.query(`UPDATE conversion_outbox SET cdr_start = NULL WHERE cdr_id = $1`, [older]);
+    expect(await exporter().runOnce()).toBe(2);
+    for (const cdrId of [kept, older]) {
+      expect((await outbox.forRecord(a, cdrId))[0]).toMatchObject({ status: 'sent', lastError: null });
+      expect(ads.acceptedWithOrderId(conversionOrderId(cdrId, 'call'))).toHaveLength(1);
+    }
   });
 
   it('holds a paused integration’s queue until it is resumed, and drops a removed one’s', async () => {

@@ -40,6 +40,10 @@ export class ConversionOutboxEntity {
   @Column({ name: 'cdr_id', type: 'bigint' })
   cdrId!: string;
 
+  /** The record's start (its monthly partition); NULL for rows queued before it was kept. */
+  @Column({ name: 'cdr_start', type: 'timestamptz', nullable: true })
+  cdrStart!: Date | null;
+
   /** The integration it goes to: its lane; removing the integration removes its queue. */
   @Column({ name: 'integration_id', type: 'bigint' })
   integrationId!: string;

@@ -1,4 +1,5 @@
 import type { OutcomeStatus } from '@trackline/domain';
+import type { Cdr } from '../cdrs/cdr';
 import type { EntityManager } from 'typeorm';
 import { LeasedQueue } from '../db/leased-queue';
 import { deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
@@ -10,6 +11,8 @@ export interface ClaimedConversion {
   id: string;
   partnerId: string;
   cdrId: string;
+  /** The record's start, kept since it was (older rows: null). */
+  cdrStart: Date | null;
   destination: IntegrationKind;
   orderId: string;
   outcome: { status: OutcomeStatus; value: string | null; currency: string | null } | null;
@@ -46,21 +49,26 @@ export interface ConversionOutboxQueue {
 // Due from when it happened (or now, for a time ahead of the database's clock), so a worker whose
 // clock is the caller's sees it at once.
 const ENQUEUE_SQL = `
-  INSERT INTO "conversion_outbox" ("partner_id", "cdr_id", "integration_id", "destination", "order_id",
-    "outcome_status", "outcome_value", "outcome_currency", "occurred_at", "next_attempt_at")
+  INSERT INTO "conversion_outbox" ("partner_id", "cdr_id", "cdr_start", "integration_id", "destination",
+    "order_id", "outcome_status", "outcome_value", "outcome_currency", "occurred_at", "next_attempt_at")
   SELECT c.*, least(c."occurred_at", now())
-    FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::varchar[], $5::varchar[], $6::varchar[],
-                $7::numeric[], $8::varchar[], $9::timestamptz[])
-      AS c ("partner_id", "cdr_id", "integration_id", "destination", "order_id", "outcome_status",
-            "outcome_value", "outcome_currency", "occurred_at")
+    FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[], $4::bigint[], $5::varchar[], $6::varchar[],
+                $7::varchar[], $8::numeric[], $9::varchar[], $10::timestamptz[])
+      AS c ("partner_id", "cdr_id", "cdr_start", "integration_id", "destination", "order_id",
+            "outcome_status", "outcome_value", "outcome_currency", "occurred_at")
   ON CONFLICT ("partner_id", "destination", "order_id") DO NOTHING`;
 
 /** A conversion to queue with the record it belongs to. */
 export interface QueuedConversion {
   partnerId: string;
   cdrId: string;
+  /** The record's start: the worker reads the record from its partition by it. */
+  cdrStart: Date;
   conversion: ConversionToQueue;
 }
+
+/** The record a conversion belongs to. */
+export type ConversionRecord = Pick<Cdr, 'partnerId' | 'id' | 'start'>;
 
 // Longer messages are cut: last_error is for an operator reading the row, not an archive.
 const MAX_ERROR_LENGTH = 2_000;
@@ -77,6 +85,7 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
       claimColumns: [
         'o.partner_id::text AS partner_id',
         'o.cdr_id::text AS cdr_id',
+        'o.cdr_start',
         'o.destination',
         'o.order_id',
         'o.outcome_status',
@@ -98,8 +107,15 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
   }
 
   /** In the caller's transaction: the rows commit or roll back with the record or outcome. */
-  enqueue(partnerId: string, cdrId: string, conversions: readonly ConversionToQueue[]): Promise<void> {
-    return this.enqueueMany(conversions.map((conversion) => ({ partnerId, cdrId, conversion })));
+  enqueue(record: ConversionRecord, conversions: readonly ConversionToQueue[]): Promise<void> {
+    return this.enqueueMany(
+      conversions.map((conversion) => ({
+        partnerId: record.partnerId,
+        cdrId: record.id,
+        cdrStart: record.start,
+        conversion,
+      })),
+    );
   }
 
   /** Many records' conversions in one statement (a batch of call records, docs/cdrs.md, "Batches"). */
@@ -108,6 +124,7 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
     await this.manager.query(ENQUEUE_SQL, [
       queued.map((q) => q.partnerId),
       queued.map((q) => q.cdrId),
+      queued.map((q) => q.cdrStart),
       queued.map((q) => q.conversion.integrationId),
       queued.map((q) => q.conversion.destination),
       queued.map((q) => q.conversion.orderId),
@@ -181,6 +198,7 @@ function toClaimed(row: Row): ClaimedConversion {
     id: row.id as string,
     partnerId: row.partner_id as string,
     cdrId: row.cdr_id as string,
+    cdrStart: (row.cdr_start as Date | null) ?? null,
     destination: row.destination as IntegrationKind,
     orderId: row.order_id as string,
     outcome:

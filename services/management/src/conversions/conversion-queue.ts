@@ -31,18 +31,14 @@ export function conversionQueue(stores: {
         const partnerIntegrations = listed.get(cdr.partnerId) ?? (await integrationsOf(cdr.partnerId));
         listed.set(cdr.partnerId, partnerIntegrations);
         for (const conversion of callConversions(cdr, partnerIntegrations))
-          queued.push({ partnerId: cdr.partnerId, cdrId: cdr.id, conversion });
+          queued.push({ partnerId: cdr.partnerId, cdrId: cdr.id, cdrStart: cdr.start, conversion });
       }
       await outbox.enqueueMany(queued);
       return queued.length;
     },
     enqueueOutcome: async (cdr) => {
       if (!hasMarketingIds(cdr)) return;
-      await outbox.enqueue(
-        cdr.partnerId,
-        cdr.id,
-        outcomeConversions(cdr, await integrationsOf(cdr.partnerId)),
-      );
+      await outbox.enqueue(cdr, outcomeConversions(cdr, await integrationsOf(cdr.partnerId)));
     },
   };
 }

@@ -54,6 +54,7 @@ function claimed(fields: Partial<ClaimedConversion> = {}): ClaimedConversion {
     id: '1',
     partnerId: '9',
     cdrId: '42',
+    cdrStart: null,
     destination: 'google_ads',
     orderId: 'trackline-42-call',
     outcome: null,

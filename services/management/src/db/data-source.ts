@@ -47,6 +47,7 @@ import { SourceSpamPolicy1795560000001 } from './migrations/1795560000001-Source
 import { CdrCallIdsByRecord1795570000001 } from './migrations/1795570000001-CdrCallIdsByRecord';
 import { CdrOutcomeIndex1795570000002 } from './migrations/1795570000002-CdrOutcomeIndex';
 import { WebhookDeliveryRecordStart1795580000001 } from './migrations/1795580000001-WebhookDeliveryRecordStart';
+import { ConversionRecordStart1795580000002 } from './migrations/1795580000002-ConversionRecordStart';
 import { SpamNumberEntity } from '../spam/spam-number.entity';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
@@ -105,6 +106,7 @@ export const MIGRATIONS = [
   CdrCallIdsByRecord1795570000001,
   CdrOutcomeIndex1795570000002,
   WebhookDeliveryRecordStart1795580000001,
+  ConversionRecordStart1795580000002,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */
