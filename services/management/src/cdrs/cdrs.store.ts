@@ -267,13 +267,12 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
   }
 
   /** One of the partner's records by id (webhook bodies are rendered from it). */
-  async findById(partnerId: string, id: string): Promise<Cdr | null> {
-    return this.byId(partnerId, id, '');
-  }
-
-  /** By id and start, when the caller kept the record's start (a webhook delivery): one statement. */
-  async findByIdAt(partnerId: string, id: string, start: Date): Promise<Cdr | null> {
-    return this.byIdAt(partnerId, id, start, '');
+  /**
+   * `start`, when the caller kept the record's (an outbox row: a webhook delivery, a conversion),
+   * spares the read of the call id's claim: one statement instead of two.
+   */
+  async findById(partnerId: string, id: string, start: Date | null = null): Promise<Cdr | null> {
+    return start === null ? this.byId(partnerId, id, '') : this.byIdAt(partnerId, id, start, '');
   }
 
   async lockById(partnerId: string, id: string): Promise<Cdr | null> {

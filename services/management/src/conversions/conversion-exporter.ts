@@ -23,10 +23,8 @@ export interface ConversionExporterSettings {
 
 export interface ConversionExporterDeps {
   queue: ConversionOutboxQueue;
-  records: {
-    findById(partnerId: string, id: string): Promise<Cdr | null>;
-    findByIdAt(partnerId: string, id: string, start: Date): Promise<Cdr | null>;
-  };
+  /** `start`: the record's, when the row kept it (null for rows queued before it was kept). */
+  records: { findById(partnerId: string, id: string, start: Date | null): Promise<Cdr | null> };
   integrations: { find(partnerId: string, kind: 'google_ads' | 'ga4'): Promise<PartnerIntegration | null> };
   googleAds: Pick<GoogleAdsUploader, 'upload'>;
   logger: Logger;
@@ -170,10 +168,7 @@ export class ConversionExporter {
   }
 
   private async record(row: ClaimedConversion): Promise<Cdr> {
-    const cdr =
-      row.cdrStart === null
-        ? await this.deps.records.findById(row.partnerId, row.cdrId)
-        : await this.deps.records.findByIdAt(row.partnerId, row.cdrId, row.cdrStart);
+    const cdr = await this.deps.records.findById(row.partnerId, row.cdrId, row.cdrStart);
     if (cdr === null) throw new PermanentExportError(`call record ${row.cdrId} no longer exists`);
     return cdr;
   }

@@ -42,12 +42,8 @@ describe('webhook payloads', () => {
     const recordReads: string[] = [];
     const built = new WebhookPayloads({
       cdrs: {
-        findById: (_partnerId, id) => {
-          recordReads.push(`${id} by id`);
-          return Promise.resolve(null);
-        },
-        findByIdAt: (_partnerId, id, start) => {
-          recordReads.push(`${id} at ${start.toISOString()}`);
+        findById: (_partnerId, id, start) => {
+          recordReads.push(start === null ? `${id} by id` : `${id} at ${start.toISOString()}`);
           return Promise.resolve(null);
         },
       },

@@ -12,10 +12,8 @@ import type { ClaimedWebhookDelivery } from './webhook-deliveries.store';
 
 /** Where bodies are rendered from: each feature's own store. */
 export interface WebhookRecordSources {
-  cdrs: {
-    findById(partnerId: string, id: string): Promise<Cdr | null>;
-    findByIdAt(partnerId: string, id: string, start: Date): Promise<Cdr | null>;
-  };
+  /** `start`: the record's, when the delivery kept it (null for rows queued before it was kept). */
+  cdrs: { findById(partnerId: string, id: string, start: Date | null): Promise<Cdr | null> };
   customers: { findById(partnerId: string, id: string): Promise<Customer | null> };
   partners: { findById(id: string): Promise<Partner | null> };
   poolHours: { exhaustedHour(partnerId: string, exhaustedAt: Date): Promise<PoolTelemetryHour | null> };
@@ -61,10 +59,7 @@ export class WebhookPayloads {
     const partner = await read;
     if (partner === null) throw new PermanentDeliveryError(`partner ${delivery.partnerId} no longer exists`);
     if (delivery.cdrId !== null) {
-      const cdr =
-        delivery.cdrStart === null
-          ? await this.sources.cdrs.findById(delivery.partnerId, delivery.cdrId)
-          : await this.sources.cdrs.findByIdAt(delivery.partnerId, delivery.cdrId, delivery.cdrStart);
+      const cdr = await this.sources.cdrs.findById(delivery.partnerId, delivery.cdrId, delivery.cdrStart);
       if (cdr === null) throw new PermanentDeliveryError(`call record ${delivery.cdrId} no longer exists`);
       return toCdrRecord(cdr, { extended: true, showFullAnum: partner.showFullAnum });
     }
