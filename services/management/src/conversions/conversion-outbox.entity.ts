@@ -25,7 +25,9 @@ import { PartnerIntegrationEntity } from '../integrations/partner-integration.en
 @Index('IDX_conversion_outbox_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('IDX_conversion_outbox_lease', ['lockedUntil'], { where: `"status" = 'sending'` })
 @Index('IDX_conversion_outbox_cdr', ['partnerId', 'cdrId'])
-@Index('IDX_conversion_outbox_lane', ['integrationId', 'nextAttemptAt'], { where: `"status" = 'pending'` })
+@Index('IDX_conversion_outbox_lane', ['integrationId', 'nextAttemptAt', 'id'], {
+  where: `"status" = 'pending'`,
+})
 export class ConversionOutboxEntity {
   @PrimaryGeneratedColumn('identity', {
     type: 'bigint',

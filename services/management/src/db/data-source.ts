@@ -48,6 +48,7 @@ import { CdrCallIdsByRecord1795570000001 } from './migrations/1795570000001-CdrC
 import { CdrOutcomeIndex1795570000002 } from './migrations/1795570000002-CdrOutcomeIndex';
 import { WebhookDeliveryRecordStart1795580000001 } from './migrations/1795580000001-WebhookDeliveryRecordStart';
 import { ConversionRecordStart1795580000002 } from './migrations/1795580000002-ConversionRecordStart';
+import { LaneIndexesInClaimOrder1795590000001 } from './migrations/1795590000001-LaneIndexesInClaimOrder';
 import { SpamNumberEntity } from '../spam/spam-number.entity';
 import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
 import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
@@ -107,6 +108,7 @@ export const MIGRATIONS = [
   CdrOutcomeIndex1795570000002,
   WebhookDeliveryRecordStart1795580000001,
   ConversionRecordStart1795580000002,
+  LaneIndexesInClaimOrder1795590000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

@@ -198,8 +198,13 @@ function claimIdsSql(spec: LeasedQueueTable): string {
 // Per lane, the earliest due rows up to its free slots (the index on (lane, next_attempt_at) for
 // pending rows serves each lateral probe); then per tenant, up to its fair share of the worker's
 // slots less what it already has in flight, taken in turns: every tenant's first row before any
-// tenant's second. Rows whose worker died come back first, whatever the slots say. The lock
-// re-checks the state, so a row another worker claimed and committed in between is not taken twice.
+// tenant's second. Rows whose worker died come back first, whatever the slots say.
+//
+// Each step reads only what it answers, whatever the backlog: every lane's probe walks its index in
+// claim order and stops at its free slots, and the tenants with work are those the probes found plus
+// those with rows in flight (a lane that is switched off offers no work), not every due row read. The chosen rows are locked by their ids alone;
+// the UPDATE then checks their state on the row it locked, so a row another worker claimed and
+// committed in between is not taken twice (docs/webhooks.md, How it runs).
 /** $1 now, $2 limit, $3 worker, $4 lease end, $5 per lane, $6 slots. */
 function fairClaimSql(spec: LeasedQueueTable, share: FairShare): string {
   const { table } = spec;
@@ -213,11 +218,6 @@ function fairClaimSql(spec: LeasedQueueTable, share: FairShare): string {
     busy_tenant AS (
       SELECT ${tenant}, sum(n)::int AS n FROM busy GROUP BY ${tenant}
     ),
-    share AS (
-      SELECT GREATEST(1, $6::int / (count(DISTINCT ${tenant}) + 1))::int AS n
-        FROM ${table}
-       WHERE (status = 'pending' AND next_attempt_at <= $1) OR (status = 'sending' AND locked_until > $1)
-    ),
     per_lane AS (
       SELECT d.id, d.next_attempt_at, w.${tenant}
         FROM ${laneTable} w
@@ -229,6 +229,10 @@ function fairClaimSql(spec: LeasedQueueTable, share: FairShare): string {
            LIMIT GREATEST($5::int - COALESCE(b.n, 0), 0)
         ) d
        WHERE ${laneActive}
+    ),
+    share AS (
+      SELECT GREATEST(1, $6::int / (count(DISTINCT t.${tenant}) + 1))::int AS n
+        FROM (SELECT ${tenant} FROM per_lane UNION ALL SELECT ${tenant} FROM busy) t
     ),
     in_turn AS (
       SELECT c.id, c.next_attempt_at, COALESCE(bt.n, 0) AS tenant_busy,
@@ -244,15 +248,13 @@ function fairClaimSql(spec: LeasedQueueTable, share: FairShare): string {
       LIMIT $2
     ),
     due AS (
-      SELECT id FROM ${table}
-       WHERE id IN (SELECT id FROM candidates)
-         AND ((status = 'pending' AND next_attempt_at <= $1) OR (status = 'sending' AND locked_until <= $1))
-       FOR UPDATE SKIP LOCKED
+      SELECT id FROM ${table} WHERE id = ANY (ARRAY(SELECT id FROM candidates)) FOR UPDATE SKIP LOCKED
     )
     UPDATE ${table} o
        SET ${leaseSet(spec, '$1')}
       FROM due, ${laneTable} w
      WHERE o.id = due.id AND w.id = o.${lane}
+       AND ((o.status = 'pending' AND o.next_attempt_at <= $1) OR (o.status = 'sending' AND o.locked_until <= $1))
     RETURNING ${returning(spec, share.laneClaimColumns)}`;
 }
 

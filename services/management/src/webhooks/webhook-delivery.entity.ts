@@ -25,7 +25,7 @@ export type WebhookDeliveryStatus = 'pending' | 'sending' | 'sent' | 'dead';
 @Entity({ name: 'webhook_deliveries' })
 @Unique('UQ_webhook_deliveries_message_id', ['messageId'])
 @Check('CHK_webhook_deliveries_status', `"status" IN ('pending', 'sending', 'sent', 'dead')`)
-@Index('IDX_webhook_deliveries_due', ['webhookId', 'nextAttemptAt'], { where: `"status" = 'pending'` })
+@Index('IDX_webhook_deliveries_due', ['webhookId', 'nextAttemptAt', 'id'], { where: `"status" = 'pending'` })
 @Index('IDX_webhook_deliveries_lease', ['lockedUntil'], { where: `"status" = 'sending'` })
 @Index('IDX_webhook_deliveries_dead', ['created'], { where: `"status" = 'dead'` })
 @Index('IDX_webhook_deliveries_webhook', ['webhookId', 'id'])
