@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       redisUrl: redisServer.url,
       keyPrefix,
       serviceLogLevel: config.serviceLogLevel,
-      cpuProfileDir: undefined,
+      cpuProfileDir: config.cpuProfileDir,
     };
     servers.push(await startBareServer(settings, 'minimal'), await startService(settings));
     log(`minimal bare server pid ${servers[0]!.pid}, replacement service pid ${servers[1]!.pid}`);

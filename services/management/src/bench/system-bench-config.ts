@@ -17,6 +17,8 @@ export interface SystemBenchConfig {
   serviceLogLevel: string;
   /** Seconds to wait before reading Postgres' table counters (a backend reports them at the latest after 10 s idle). */
   statsSettleSeconds: number;
+  /** BENCH_CPU_PROF_DIR: both servers run under `--cpu-prof` and write their profiles there. */
+  cpuProfileDir: string | undefined;
 }
 
 export function loadSystemBenchConfig(env: Env): SystemBenchConfig {
@@ -36,6 +38,7 @@ export function loadSystemBenchConfig(env: Env): SystemBenchConfig {
     rateConnections: read.integer('BENCH_RATE_CONNECTIONS', 10, { min: 1, max: 1000 }),
     serviceLogLevel: read.string('LOG_LEVEL', 'info'),
     statsSettleSeconds: read.integer('BENCH_STATS_SETTLE_SECONDS', 11, { min: 0, max: 60 }),
+    cpuProfileDir: read.optionalString('BENCH_CPU_PROF_DIR'),
   };
   read.done();
   return config;
