@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { PartnerConfig } from '@trackline/contracts';
+import { verifySignature } from '@trackline/domain';
+import { EnvReader, type RedisConnection } from '@trackline/platform';
+import { DynamicNumbersService } from '../dynamic-numbers/dynamic-numbers.service';
+import { CachedTrackingNumbersStore } from '../dynamic-numbers/tracking-numbers.store';
+import type { ProjectionGenerationStore } from '../partners/projection-generation.store';
+import { RedisNumberPoolStore } from '../pools/number-pool.store';
+import { SentCustomerMemory } from '../pools/sent-customers.memory';
+import { NEW_SESSION_POOL, signedRequests } from './bench-fixtures';
+
+const PARTNER: PartnerConfig = {
+  advId: 'bench-request-work',
+  signingSecret: 'bench-request-work-secret',
+  country: 'NO',
+  timeZone: 'Europe/Oslo',
+  sessionTtlSeconds: 1800,
+  holdBackSeconds: 600,
+  onExhausted: 'recycle',
+  fallbackNumber: null,
+};
+
+/**
+ * The replacement service's own work per request, in one process and without sockets
+ * (docs/benchmarks.md, Whole system, "Five runs on a third machine"): `DynamicNumbersService.replace`
+ * on the bench's signed new-session body, the store building the allocation script's call as it
+ * does for Redis, with the partner, the tracking-number check and the script's answer given from
+ * memory; against the minimal server's work on the same body (JSON parse, HMAC, the seed's answer).
+ * Both answers are JSON-encoded. The script hands out the bench pool's 20,000 numbers in turn, and a
+ * warm-up goes round the pool once first, so the national forms are remembered as in a warm service.
+ * Prints µs per request of each, alternately, BENCH_WORK_ROUNDS times.
+ */
+async function main(): Promise<void> {
+  const read = new EnvReader(process.env);
+  const requests = read.integer('BENCH_WORK_REQUESTS', 200_000, { min: 1_000, max: 10_000_000 });
+  const rounds = read.integer('BENCH_WORK_ROUNDS', 3, { min: 1, max: 50 });
+  read.done();
+  const [{ body, signature }] = signedRequests(PARTNER, null);
+  const service = serviceAnsweredFromMemory();
+  const now = Date.now();
+  const serviceWork = async () => JSON.stringify(await service.replace(body!, signature, now)).length;
+  const minimalWork = async () => JSON.stringify(await minimalAnswer(body!, signature!)).length;
+  await time(serviceWork, NEW_SESSION_POOL + 1_000);
+  await time(minimalWork, 10_000);
+  for (let round = 1; round <= rounds; round++) {
+    const service = await time(serviceWork, requests);
+    const minimal = await time(minimalWork, requests);
+    process.stdout.write(
+      `round ${round}: service ${service.toFixed(2)} µs, minimal ${minimal.toFixed(2)} µs per request\n`,
+    );
+  }
+}
+
+function serviceAnsweredFromMemory(): DynamicNumbersService {
+  let issued = 0;
+  // What RedisNumberPoolStore needs of a connection: its scripts registered, and the allocation's
+  // answer ({'ok', session id, bound, recycled, number}); the new session's id is the script's ARGV[6].
+  const redis = {
+    defineCommand: () => undefined,
+    allocateNumbers: (...keysAndArgs: string[]) => {
+      issued = (issued + 1) % NEW_SESSION_POOL;
+      return Promise.resolve(['ok', keysAndArgs[11], 1, 0, `+47${90_000_000 + issued}`]);
+    },
+    addPoolStats: () => Promise.resolve(0),
+  } as unknown as RedisConnection;
+  return new DynamicNumbersService({
+    partners: { find: () => Promise.resolve(PARTNER) },
+    generations: {} as ProjectionGenerationStore,
+    pools: new RedisNumberPoolStore(redis, 'bench:', { sentCustomers: new SentCustomerMemory(1_000) }),
+    newSessionId: randomUUID,
+    trackingNumbers: new CachedTrackingNumbersStore(
+      { trackingNumbersAmong: () => Promise.resolve([]) },
+      1_000,
+    ),
+  });
+}
+
+// The minimal server's request (minimal-server.ts, baseline-http.ts) less its sockets and Redis.
+function minimalAnswer(body: Buffer, signature: string): Promise<unknown> {
+  const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  if (!verifySignature(PARTNER.signingSecret, body, signature)) throw new Error('bad signature');
+  const sessionId =
+    typeof parsed.sessionId === 'string' && parsed.sessionId !== '' ? parsed.sessionId : randomUUID();
+  const number = '+4790000001';
+  return Promise.resolve({
+    success: true,
+    numbers: [
+      { number_on_page: String(parsed.numbers).trim(), replace_with: { e164: number, local: number } },
+    ],
+    sessionId,
+  });
+}
+
+async function time(work: () => Promise<number>, requests: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < requests; i++) await work();
+  return Number(process.hrtime.bigint() - started) / 1e3 / requests;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`request-work bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
