@@ -27,6 +27,7 @@ import { BENCH_TELEPHONY_TOKEN, startManagementService, type ServiceUnderTest } 
 import { measurePages, type PageCase, type PageResult } from './bench-statistics';
 import { measureHeaderFlood, type HeaderFloodResult } from './bench-header-flood';
 import { measureReport, REPORT_MONTH, REPORT_MONTH_SPAN, type ReportResult } from './bench-reports';
+import { admin, withDatabase } from './bench-database';
 
 const PAGE_TARGET_MS = 100;
 const INGEST_TARGET_PER_SECOND = 1_000;
@@ -473,16 +474,6 @@ async function describeMachine(serverUrl: string) {
   };
 }
 
-async function admin(serverUrl: string, sql: string): Promise<Record<string, unknown>[]> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as Record<string, unknown>[];
-  } finally {
-    await client.end();
-  }
-}
-
 async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   let cursor = '0';
   do {
@@ -490,12 +481,6 @@ async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
     if (keys.length > 0) await redis.del(...keys);
     cursor = next;
   } while (cursor !== '0');
-}
-
-function withDatabase(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 function log(line: string): void {

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { runMigrations } from '../db/migrate';
 import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
+import { admin, withDatabase } from './bench-database';
 
 const BACKLOGS = [0, 100, 1_000, 5_000];
 const HISTORY = 50_000;
@@ -20,12 +21,11 @@ const RUNS = 40;
 async function main(): Promise<void> {
   const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `tl_bench_claim_${randomBytes(4).toString('hex')}`;
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const databaseUrl = withDatabase(serverUrl, name);
   await admin(serverUrl, `CREATE DATABASE "${name}"`);
-  const client = new Client({ connectionString: url.toString() });
+  const client = new Client({ connectionString: databaseUrl });
   try {
-    await runMigrations(url.toString());
+    await runMigrations(databaseUrl);
     await client.connect();
     await seed(client);
     await client.query('SET plan_cache_mode = force_generic_plan');
@@ -119,16 +119,6 @@ interface Plan {
   'Shared Hit Blocks': number;
   'Shared Read Blocks': number;
   'Actual Rows': number;
-}
-
-async function admin(serverUrl: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 main().catch((error: unknown) => {

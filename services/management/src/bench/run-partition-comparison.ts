@@ -1,7 +1,6 @@
 import { marketingIdsOf } from '@trackline/contracts';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
@@ -11,6 +10,7 @@ import { BULK_FIRST_START, bulkLoadCdrs } from './bench-bulk-load';
 import { seedBenchPartner, type BenchFixture } from './bench-fixtures';
 import { summarize, type LatencySummary } from './bench-stats';
 import { cdrsStoreOn } from '../composition/stores-on-manager';
+import { admin, withDatabase } from './bench-database';
 
 const RECORDS = Number(process.env.BENCH_CUSTOMER_CDRS ?? 1_000_000);
 const RUNS = 20;
@@ -26,12 +26,11 @@ const PAGE = 1_000;
 async function main(): Promise<void> {
   const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `tl_bench_part_${randomBytes(4).toString('hex')}`;
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const databaseUrl = withDatabase(serverUrl, name);
   await admin(serverUrl, `CREATE DATABASE "${name}"`);
-  const dataSource = createDataSource(url.toString());
+  const dataSource = createDataSource(databaseUrl);
   try {
-    await runMigrations(url.toString());
+    await runMigrations(databaseUrl);
     await dataSource.initialize();
     const fixture = await seedBenchPartner(dataSource, 5, new Date());
     await new CdrPartitionsStore(dataSource).ensureMonths(BULK_FIRST_START, new Date('2026-01-01Z'));
@@ -181,16 +180,6 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = process.hrtime.bigint();
   await work();
   return Number(process.hrtime.bigint() - started) / 1e6;
-}
-
-async function admin(serverUrl: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 function log(label: string, result: Measured): void {

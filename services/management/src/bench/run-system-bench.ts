@@ -45,6 +45,7 @@ import {
   type ScriptCost,
   type TargetCheck,
 } from './system-bench-report';
+import { admin, withDatabase } from './bench-database';
 
 type Server = 'minimal' | 'service';
 const READY_TIMEOUT_MS = 30_000;
@@ -462,22 +463,6 @@ async function describeMachine(redis: RedisConnection, serverUrl: string) {
   } finally {
     await client.end();
   }
-}
-
-async function admin(serverUrl: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function withDatabase(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
 }
 
 function sleep(ms: number): Promise<void> {

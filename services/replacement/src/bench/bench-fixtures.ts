@@ -21,16 +21,10 @@ export interface BenchPartner {
   workload: Workload;
 }
 
-/** One partner per server and workload, so no server sees the other's sessions or pool state. */
-export async function createBenchPartner(
-  redis: RedisConnection,
-  keyPrefix: string,
-  server: string,
-  workload: Workload,
-  index: number,
-): Promise<BenchPartner> {
-  const config: PartnerConfig = {
-    advId: `bench-${server}-${workload}`,
+/** A bench partner's settings: Norwegian numbers, 30-minute sessions, recycling when the pool runs out. */
+export function benchPartnerConfig(advId: string): PartnerConfig {
+  return {
+    advId,
     signingSecret: `bench-secret-${randomUUID()}`,
     country: 'NO',
     timeZone: 'Europe/Oslo',
@@ -39,6 +33,17 @@ export async function createBenchPartner(
     onExhausted: 'recycle',
     fallbackNumber: null,
   };
+}
+
+/** One partner per server and workload, so no server sees the other's sessions or pool state. */
+export async function createBenchPartner(
+  redis: RedisConnection,
+  keyPrefix: string,
+  server: string,
+  workload: Workload,
+  index: number,
+): Promise<BenchPartner> {
+  const config = benchPartnerConfig(`bench-${server}-${workload}`);
   const size = workload === 'new' ? NEW_SESSION_POOL : Math.ceil(EXISTING_SESSIONS * 1.25);
   // Distinct ranges: the tracking-number index maps each number to one partner.
   const pool = Array.from({ length: size }, (_, i) => `+47${90_000_000 + index * 100_000 + i}`);

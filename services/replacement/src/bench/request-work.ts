@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { PartnerConfig } from '@trackline/contracts';
 import { verifySignature } from '@trackline/domain';
 import { EnvReader, type RedisConnection } from '@trackline/platform';
 import { DynamicNumbersService } from '../dynamic-numbers/dynamic-numbers.service';
@@ -7,18 +6,9 @@ import { CachedTrackingNumbersStore } from '../dynamic-numbers/tracking-numbers.
 import type { ProjectionGenerationStore } from '../partners/projection-generation.store';
 import { RedisNumberPoolStore } from '../pools/number-pool.store';
 import { SentCustomerMemory } from '../pools/sent-customers.memory';
-import { NEW_SESSION_POOL, signedRequests } from './bench-fixtures';
+import { benchPartnerConfig, NEW_SESSION_POOL, signedRequests } from './bench-fixtures';
 
-const PARTNER: PartnerConfig = {
-  advId: 'bench-request-work',
-  signingSecret: 'bench-request-work-secret',
-  country: 'NO',
-  timeZone: 'Europe/Oslo',
-  sessionTtlSeconds: 1800,
-  holdBackSeconds: 600,
-  onExhausted: 'recycle',
-  fallbackNumber: null,
-};
+const PARTNER = benchPartnerConfig('bench-request-work');
 
 /**
  * The replacement service's own work per request, in one process and without sockets

@@ -1,0 +1,22 @@
+import { Client } from 'pg';
+
+/** The URL of `database` on the server `serverUrl` names (same host, user and options). */
+export function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/**
+ * One statement on a connection of its own, for what no pool may run (`CREATE DATABASE`,
+ * `DROP DATABASE … WITH (FORCE)`) or what a bench reads about the server; answers the rows.
+ */
+export async function admin(serverUrl: string, sql: string): Promise<Record<string, unknown>[]> {
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
