@@ -50,20 +50,6 @@ const cdr: Cdr = {
   timestamp: new Date('2026-11-27T07:01:05Z'),
 };
 
-const BASIC_FIELDS = [
-  'cdr_id',
-  'start',
-  'duration',
-  'anum',
-  'bnum',
-  'cnum',
-  'customer_id',
-  'source_id',
-  'custnr',
-  'answered',
-  'anum_ndc_name',
-];
-
 describe('toCdrRecord', () => {
   it('renders the basic record, the caller masked unless shown whole', () => {
     expect(toCdrRecord(cdr, { extended: false, showFullAnum: false })).toEqual({
@@ -85,11 +71,12 @@ describe('toCdrRecord', () => {
   it('starts the extended record with the basic one, in the same order, then the extended fields', () => {
     const basic = toCdrRecord(cdr, { extended: false, showFullAnum: false });
     const extended = toCdrRecord(cdr, { extended: true, showFullAnum: false });
-    expect(Object.keys(basic)).toEqual(BASIC_FIELDS);
-    // The extended fields' own order is held through the API by cdrs.integration.test.ts.
-    expect(Object.keys(extended).slice(0, BASIC_FIELDS.length)).toEqual(BASIC_FIELDS);
-    expect(Object.keys(extended)).toHaveLength(BASIC_FIELDS.length + 33);
-    for (const field of BASIC_FIELDS) expect(extended[field]).toEqual(basic[field]);
+    // Both orders are held through the API by cdrs.integration.test.ts; here, that the two shapes agree.
+    const basicFields = Object.keys(basic);
+    expect(basicFields).toHaveLength(11);
+    expect(Object.keys(extended).slice(0, basicFields.length)).toEqual(basicFields);
+    expect(Object.keys(extended)).toHaveLength(basicFields.length + 33);
+    for (const field of basicFields) expect(extended[field]).toEqual(basic[field]);
     expect(extended).toMatchObject({
       timestamp: '2026-11-27 07:01:05',
       bound_seconds: '12',

@@ -58,17 +58,14 @@ const ENQUEUE_SQL = `
             "outcome_status", "outcome_value", "outcome_currency", "occurred_at")
   ON CONFLICT ("partner_id", "destination", "order_id") DO NOTHING`;
 
+/** The record a conversion belongs to; its start is kept so the worker reads it from its partition. */
+export type ConversionRecord = Pick<Cdr, 'partnerId' | 'id' | 'start'>;
+
 /** A conversion to queue with the record it belongs to. */
 export interface QueuedConversion {
-  partnerId: string;
-  cdrId: string;
-  /** The record's start: the worker reads the record from its partition by it. */
-  cdrStart: Date;
+  record: ConversionRecord;
   conversion: ConversionToQueue;
 }
-
-/** The record a conversion belongs to. */
-export type ConversionRecord = Pick<Cdr, 'partnerId' | 'id' | 'start'>;
 
 // Longer messages are cut: last_error is for an operator reading the row, not an archive.
 const MAX_ERROR_LENGTH = 2_000;
@@ -108,23 +105,16 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
 
   /** In the caller's transaction: the rows commit or roll back with the record or outcome. */
   enqueue(record: ConversionRecord, conversions: readonly ConversionToQueue[]): Promise<void> {
-    return this.enqueueMany(
-      conversions.map((conversion) => ({
-        partnerId: record.partnerId,
-        cdrId: record.id,
-        cdrStart: record.start,
-        conversion,
-      })),
-    );
+    return this.enqueueMany(conversions.map((conversion) => ({ record, conversion })));
   }
 
   /** Many records' conversions in one statement (a batch of call records, docs/cdrs.md, "Batches"). */
   async enqueueMany(queued: readonly QueuedConversion[]): Promise<void> {
     if (queued.length === 0) return;
     await this.manager.query(ENQUEUE_SQL, [
-      queued.map((q) => q.partnerId),
-      queued.map((q) => q.cdrId),
-      queued.map((q) => q.cdrStart),
+      queued.map((q) => q.record.partnerId),
+      queued.map((q) => q.record.id),
+      queued.map((q) => q.record.start),
       queued.map((q) => q.conversion.integrationId),
       queued.map((q) => q.conversion.destination),
       queued.map((q) => q.conversion.orderId),

@@ -31,7 +31,7 @@ export function conversionQueue(stores: {
         const partnerIntegrations = listed.get(cdr.partnerId) ?? (await integrationsOf(cdr.partnerId));
         listed.set(cdr.partnerId, partnerIntegrations);
         for (const conversion of callConversions(cdr, partnerIntegrations))
-          queued.push({ partnerId: cdr.partnerId, cdrId: cdr.id, cdrStart: cdr.start, conversion });
+          queued.push({ record: cdr, conversion });
       }
       await outbox.enqueueMany(queued);
       return queued.length;
