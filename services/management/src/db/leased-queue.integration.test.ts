@@ -197,3 +197,91 @@ describe('LeasedQueue', () => {
     ).rejects.toThrow('export_queue has no lanes to share');
   });
 });
+
+// The fair claim on a queue with lanes (FairShare), apart from the webhook and conversion outboxes
+// whose workers' tests cover it end to end.
+describe('LeasedQueue with lanes', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let queue: LeasedQueue;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    await dataSource.query(`
+      CREATE TABLE export_lanes (id bigint PRIMARY KEY, tenant_id bigint NOT NULL, active boolean NOT NULL)`);
+    await dataSource.query(`
+      CREATE TABLE lane_queue (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        lane_id bigint NOT NULL REFERENCES export_lanes (id),
+        tenant_id bigint NOT NULL,
+        status varchar(8) NOT NULL DEFAULT 'pending',
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        last_error text,
+        locked_by varchar(200),
+        locked_until timestamptz,
+        sent_at timestamptz
+      )`);
+    queue = new LeasedQueue(dataSource.manager, {
+      table: 'lane_queue',
+      claimColumns: ['o.tenant_id::text AS tenant_id'],
+      maxErrorLength: 10,
+      fairShare: {
+        laneTable: 'export_lanes',
+        laneColumn: 'lane_id',
+        tenantColumn: 'tenant_id',
+        laneActive: 'w.active',
+        laneClaimColumns: [],
+      },
+    });
+  });
+
+  beforeEach(async () => {
+    await dataSource.query('TRUNCATE lane_queue RESTART IDENTITY');
+    await dataSource.query('DELETE FROM export_lanes');
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  async function lane(id: number, tenant: number, active: boolean, due: number): Promise<void> {
+    await dataSource.query('INSERT INTO export_lanes (id, tenant_id, active) VALUES ($1, $2, $3)', [
+      id,
+      tenant,
+      active,
+    ]);
+    await dataSource.query(
+      `INSERT INTO lane_queue (lane_id, tenant_id, next_attempt_at)
+       SELECT $1, $2, $3::timestamptz + g * interval '1 ms' FROM generate_series(1, $4) g`,
+      [id, tenant, at(-60), due],
+    );
+  }
+
+  const claimFair = (worker: string, limit: number, slots: number) =>
+    queue.claimFair({ worker, now: T0, leaseUntil: at(60), limit, perLane: 100, slots });
+
+  it('never gives one row to two fair claims running at once', async () => {
+    for (let i = 1; i <= 4; i++) await lane(i, i, true, 10);
+    // Claims running together may pick the same candidates; each takes only what it could lock, so
+    // rounds go on until every row is taken, and no row may be taken twice.
+    const ids: string[] = [];
+    for (let round = 0; round < 20 && ids.length < 40; round++) {
+      const claims = await Promise.all(['a', 'b', 'c', 'd'].map((worker) => claimFair(worker, 10, 400)));
+      ids.push(...claims.flat().map((row) => row.id));
+    }
+    expect(ids).toHaveLength(40);
+    expect(new Set(ids).size).toBe(40);
+  });
+
+  it('counts a tenant whose due rows wait only on a switched-off lane as having no work', async () => {
+    await lane(1, 1, true, 10);
+    await lane(2, 2, false, 10);
+    // Four slots shared by one tenant with work: four divided by one more than one tenant.
+    const claimed = await claimFair('w', 4, 4);
+    expect(claimed.map((row) => row.tenant_id)).toEqual(['1', '1']);
+  });
+});
