@@ -1,54 +1,5 @@
-import type { Cdr } from './cdr';
+import { SAMPLE_CDR as cdr } from '../test-support/sample-cdr';
 import { toCdrRecord } from './cdr-record';
-
-const cdr: Cdr = {
-  id: '42',
-  callId: 'call-42',
-  partnerId: '1',
-  customerId: '7',
-  custnr: 'B-7',
-  sourceId: '13',
-  campaignId: '4',
-  pricingModelId: '55e3d998-ee46-447f-a45a-6d98f9f9d120',
-  start: new Date('2026-11-27T07:00:01Z'),
-  durationSeconds: 64,
-  anum: '+4798765432',
-  bnum: '+4791000001',
-  cnum: null,
-  answered: true,
-  voicemail: false,
-  anumNdcName: 'mobile',
-  quarantined: false,
-  commission: '5.50',
-  media: 'web',
-  sourceClass: 'standard',
-  expire: null,
-  publisherId: null,
-  cliId: null,
-  orderId: null,
-  sessionId: 'b0c4a0d2-3f5e-4c1b-9a57-0d6f2c1e8a90',
-  trackingId: 'visitor-1',
-  fullUrl: 'https://www.example.no/ad/1234',
-  fullReferrer: 'https://www.google.com/',
-  parameters: { custnr: 'B-7', adId: '1234' },
-  attribution: 'session',
-  boundSeconds: 12,
-  marketing: { gclid: 'Cj0K', gbraid: null, wbraid: null, gaClientId: null, gaSessionId: null },
-  outcome: {
-    status: 'sale',
-    value: '1200.00',
-    currency: 'NOK',
-    note: null,
-    at: new Date('2026-11-27T09:30:00Z'),
-  },
-  stirVerstat: null,
-  spamScore: 10,
-  spamReasons: [],
-  spam: false,
-  spamMarked: null,
-  hasRecording: false,
-  timestamp: new Date('2026-11-27T07:01:05Z'),
-};
 
 describe('toCdrRecord', () => {
   it('renders the basic record, the caller masked unless shown whole', () => {

@@ -18,6 +18,11 @@ export interface ClaimedWebhookDelivery {
   occurredAt: Date;
   url: string;
   secret: string;
+  /**
+   * The partner's setting as the claim read it (docs/webhooks.md, How it runs): a call event's
+   * record shows the caller's number whole only when it is on.
+   */
+  showFullAnum: boolean;
   /** Including the one that starts now. */
   attempts: number;
 }
@@ -120,6 +125,7 @@ type ClaimRow = {
   occurred_at: Date;
   url: string;
   secret: string;
+  show_full_anum: boolean;
 };
 
 export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
@@ -146,7 +152,12 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
         laneColumn: 'webhook_id',
         tenantColumn: 'partner_id',
         laneActive: `w.state = '0'`,
-        laneClaimColumns: ['w.url', 'w.secret'],
+        // The one partner setting a call event's body needs, read with the claim instead of after it.
+        laneClaimColumns: [
+          'w.url',
+          'w.secret',
+          '(SELECT p.show_full_anum FROM partners p WHERE p.id = w.partner_id) AS show_full_anum',
+        ],
       },
     });
   }
@@ -217,6 +228,7 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
       occurredAt: row.occurred_at,
       url: row.url,
       secret: row.secret,
+      showFullAnum: row.show_full_anum,
       attempts: row.attempts,
     }));
   }

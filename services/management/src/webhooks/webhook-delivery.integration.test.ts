@@ -222,6 +222,30 @@ describe('webhook delivery', () => {
     expect(sent.every((data) => (data as Record<string, unknown>).bnum === number)).toBe(true);
   });
 
+  it("shows the caller whole in a call event only while the partner's setting says so at the claim", async () => {
+    const { id, number } = await partner();
+    const target = await receiver();
+    const hook = await webhook(id, target.url);
+    const showAnum = (on: boolean) =>
+      stores.dataSource.query(`UPDATE partners SET show_full_anum = $2 WHERE id = $1`, [id, on]);
+    const anums = async () => {
+      await deliverUntil(dispatcher(), async () =>
+        (await deliveries(hook.id)).every((row) => row.status === 'sent'),
+      );
+      const sent = target.received
+        .splice(0)
+        .map((request) => verified(hook, request) as { data: { anum: string } });
+      return sent.map((body) => body.data.anum);
+    };
+    // Queued while the setting was off, claimed after it was turned on: the claim's setting counts.
+    await call(number, { answered: true });
+    await showAnum(true);
+    expect(await anums()).toEqual(['+4798765432']);
+    await call(number, { answered: true });
+    await showAnum(false);
+    expect(await anums()).toEqual(['+4798765xxx']);
+  });
+
   it('delivers each event type once, signed so that standardwebhooks verifies it', async () => {
     const { id, name, number, customerId } = await partner();
     const target = await receiver();

@@ -19,6 +19,7 @@ function claimed(overrides: Partial<ClaimedWebhookDelivery> = {}): ClaimedWebhoo
     occurredAt: NOW,
     url: 'https://hooks.example.com/in',
     secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8/y+Vf5yY1k=',
+    showFullAnum: false,
     attempts: 1,
     ...overrides,
   };

@@ -1,5 +1,7 @@
 import type { Customer } from '../customers/customer';
+import type { Cdr } from '../cdrs/cdr';
 import type { Partner } from '../partners/partner';
+import { SAMPLE_CDR } from '../test-support/sample-cdr';
 import type { ClaimedWebhookDelivery } from './webhook-deliveries.store';
 import { WebhookPayloads, type ClaimRound } from './webhook-payloads';
 
@@ -32,19 +34,20 @@ function delivery(id: string): ClaimedWebhookDelivery {
     occurredAt: new Date('2026-11-27T10:00:00Z'),
     url: 'https://hooks.example/in',
     secret: 'whsec_x',
+    showFullAnum: false,
     attempts: 1,
   };
 }
 
 describe('webhook payloads', () => {
-  function payloads() {
+  function payloads(stored: Cdr | null = null) {
     const partnerReads: string[] = [];
     const recordReads: string[] = [];
     const built = new WebhookPayloads({
       cdrs: {
         findById: (_partnerId, id, start) => {
           recordReads.push(start === null ? `${id} by id` : `${id} at ${start.toISOString()}`);
-          return Promise.resolve(null);
+          return Promise.resolve(stored);
         },
       },
       customers: { findById: () => Promise.resolve(CUSTOMER) },
@@ -82,5 +85,15 @@ describe('webhook payloads', () => {
     await expect(built.body({ ...call, cdrStart: start })).rejects.toThrow('call record 42 no longer exists');
     await expect(built.body({ ...call, cdrStart: null })).rejects.toThrow('call record 42 no longer exists');
     expect(recordReads).toEqual(['42 at 2026-11-27T09:59:00.000Z', '42 by id']);
+  });
+
+  it("renders a call event's record with the claim's setting for the caller, reading no partner", async () => {
+    const { built, partnerReads } = payloads(SAMPLE_CDR);
+    const call = { ...delivery('1'), eventType: 'call.completed', customerId: null, cdrId: '42' };
+    const masked = await built.body(call);
+    const whole = await built.body({ ...call, showFullAnum: true });
+    expect(masked.data).toMatchObject({ cdr_id: '42', anum: '+4798765xxx' });
+    expect(whole.data).toMatchObject({ cdr_id: '42', anum: '+4798765432' });
+    expect(partnerReads).toEqual([]);
   });
 });

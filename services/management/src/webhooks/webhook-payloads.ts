@@ -40,7 +40,8 @@ export class WebhookPayloads {
 
   /**
    * `round` holds the partners read for the deliveries claimed together with this one: each is read
-   * once per claim (its settings, such as whether the caller is shown whole, as of that moment).
+   * once per claim (its settings as of that moment). A call event reads none: the claim brought the
+   * partner's one setting its record needs, whether the caller is shown whole.
    */
   async body(delivery: ClaimedWebhookDelivery, round: ClaimRound = new Map()): Promise<WebhookBody> {
     return {
@@ -54,15 +55,16 @@ export class WebhookPayloads {
     if (delivery.eventType === TEST_EVENT_TYPE) {
       return { webhook_id: delivery.webhookId, message: 'A test delivery: this endpoint receives webhooks.' };
     }
+    if (delivery.cdrId !== null) {
+      // The partner's one setting a record needs came with the claim: no read of the partner.
+      const cdr = await this.sources.cdrs.findById(delivery.partnerId, delivery.cdrId, delivery.cdrStart);
+      if (cdr === null) throw new PermanentDeliveryError(`call record ${delivery.cdrId} no longer exists`);
+      return toCdrRecord(cdr, { extended: true, showFullAnum: delivery.showFullAnum });
+    }
     const read = round.get(delivery.partnerId) ?? this.sources.partners.findById(delivery.partnerId);
     round.set(delivery.partnerId, read);
     const partner = await read;
     if (partner === null) throw new PermanentDeliveryError(`partner ${delivery.partnerId} no longer exists`);
-    if (delivery.cdrId !== null) {
-      const cdr = await this.sources.cdrs.findById(delivery.partnerId, delivery.cdrId, delivery.cdrStart);
-      if (cdr === null) throw new PermanentDeliveryError(`call record ${delivery.cdrId} no longer exists`);
-      return toCdrRecord(cdr, { extended: true, showFullAnum: partner.showFullAnum });
-    }
     if (delivery.customerId !== null) {
       const customer = await this.sources.customers.findById(delivery.partnerId, delivery.customerId);
       if (customer === null)
