@@ -1,6 +1,6 @@
 import type { Cdr } from '../cdrs/cdr';
 
-/** One stored call record with every field set, for tests that render records. */
+/** One stored call record, its attribution, outcome and spam fields filled in, for tests that render records. */
 export const SAMPLE_CDR: Cdr = {
   id: '42',
   callId: 'call-42',
