@@ -7,6 +7,25 @@ export function withDatabase(serverUrl: string, database: string): string {
   return url.toString();
 }
 
+/** A database a bench run creates for itself on the server `serverUrl` names. */
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  /** Removes it, ending whatever connections are still open on it. */
+  drop(): Promise<void>;
+}
+
+export async function createBenchDatabase(serverUrl: string, name: string): Promise<BenchDatabase> {
+  await admin(serverUrl, `CREATE DATABASE "${name}"`);
+  return {
+    name,
+    url: withDatabase(serverUrl, name),
+    drop: async () => {
+      await admin(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
 /**
  * One statement on a connection of its own, for what no pool may run (`CREATE DATABASE`,
  * `DROP DATABASE … WITH (FORCE)`) or what a bench reads about the server; answers the rows.

@@ -27,7 +27,7 @@ import { BENCH_TELEPHONY_TOKEN, startManagementService, type ServiceUnderTest } 
 import { measurePages, type PageCase, type PageResult } from './bench-statistics';
 import { measureHeaderFlood, type HeaderFloodResult } from './bench-header-flood';
 import { measureReport, REPORT_MONTH, REPORT_MONTH_SPAN, type ReportResult } from './bench-reports';
-import { admin, withDatabase } from './bench-database';
+import { admin, createBenchDatabase, withDatabase } from './bench-database';
 
 const PAGE_TARGET_MS = 100;
 const INGEST_TARGET_PER_SECOND = 1_000;
@@ -44,14 +44,13 @@ const SINGLE_CALL_P99_TARGET_MS = 20;
 async function main(): Promise<void> {
   const config = loadManagementBenchConfig(process.env);
   const tag = randomBytes(4).toString('hex');
-  const databaseName = `tl_bench_${tag}`;
-  const databaseUrl = withDatabase(config.serverUrl, databaseName);
   const keyPrefix = `tl_bench_${tag}:`;
   const dataDir = await mkdtemp(join(tmpdir(), 'tl-bench-'));
   const redis = new Redis(config.redisUrl, { lazyConnect: true });
   let service: ServiceUnderTest | undefined;
   const receivers = await startFeatureReceivers();
-  await admin(config.serverUrl, `CREATE DATABASE "${databaseName}"`);
+  const database = await createBenchDatabase(config.serverUrl, `tl_bench_${tag}`);
+  const { name: databaseName, url: databaseUrl } = database;
   try {
     const machine = await describeMachine(config.serverUrl);
     log(`machine: ${machine.cpus} × ${machine.cpuModel}, node ${machine.node}, ${machine.postgres}`);
@@ -134,7 +133,7 @@ async function main(): Promise<void> {
       log(`Redis clean-up failed: ${String(error)}`),
     );
     redis.disconnect();
-    await admin(config.serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await database.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

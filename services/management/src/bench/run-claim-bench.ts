@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { runMigrations } from '../db/migrate';
 import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
-import { admin, withDatabase } from './bench-database';
+import { createBenchDatabase } from './bench-database';
 
 const BACKLOGS = [0, 100, 1_000, 5_000];
 const HISTORY = 50_000;
@@ -20,9 +20,8 @@ const RUNS = 40;
  */
 async function main(): Promise<void> {
   const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `tl_bench_claim_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = withDatabase(serverUrl, name);
-  await admin(serverUrl, `CREATE DATABASE "${name}"`);
+  const database = await createBenchDatabase(serverUrl, `tl_bench_claim_${randomBytes(4).toString('hex')}`);
+  const databaseUrl = database.url;
   const client = new Client({ connectionString: databaseUrl });
   try {
     await runMigrations(databaseUrl);
@@ -38,7 +37,7 @@ async function main(): Promise<void> {
     console.table(rows);
   } finally {
     await client.end().catch(() => undefined);
-    await admin(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await database.drop();
   }
 }
 

@@ -10,7 +10,7 @@ import { BULK_FIRST_START, bulkLoadCdrs } from './bench-bulk-load';
 import { seedBenchPartner, type BenchFixture } from './bench-fixtures';
 import { summarize, type LatencySummary } from './bench-stats';
 import { cdrsStoreOn } from '../composition/stores-on-manager';
-import { admin, withDatabase } from './bench-database';
+import { createBenchDatabase } from './bench-database';
 
 const RECORDS = Number(process.env.BENCH_CUSTOMER_CDRS ?? 1_000_000);
 const RUNS = 20;
@@ -25,9 +25,8 @@ const PAGE = 1_000;
  */
 async function main(): Promise<void> {
   const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `tl_bench_part_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = withDatabase(serverUrl, name);
-  await admin(serverUrl, `CREATE DATABASE "${name}"`);
+  const database = await createBenchDatabase(serverUrl, `tl_bench_part_${randomBytes(4).toString('hex')}`);
+  const databaseUrl = database.url;
   const dataSource = createDataSource(databaseUrl);
   try {
     await runMigrations(databaseUrl);
@@ -59,7 +58,7 @@ async function main(): Promise<void> {
     log('unpartitioned', unpartitioned);
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
-    await admin(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await database.drop();
   }
 }
 

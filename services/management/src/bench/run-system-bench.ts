@@ -45,7 +45,7 @@ import {
   type ScriptCost,
   type TargetCheck,
 } from './system-bench-report';
-import { admin, withDatabase } from './bench-database';
+import { createBenchDatabase } from './bench-database';
 
 type Server = 'minimal' | 'service';
 const READY_TIMEOUT_MS = 30_000;
@@ -63,8 +63,6 @@ async function main(): Promise<void> {
   const config = loadSystemBenchConfig(process.env);
   const tag = randomBytes(4).toString('hex');
   const keyPrefix = `bench-${tag}:`;
-  const databaseName = `tl_bench_system_${tag}`;
-  const databaseUrl = withDatabase(config.serverUrl, databaseName);
   const dataDir = await mkdtemp(join(tmpdir(), 'tl-bench-system-'));
   // A hard bound on the whole run, whatever hangs: phases, settles, start-up and shutdown.
   const boundSeconds =
@@ -79,7 +77,8 @@ async function main(): Promise<void> {
   let redis: RedisConnection | undefined;
   let management: ServiceUnderTest | undefined;
   const servers: ServerUnderTest[] = [];
-  await admin(config.serverUrl, `CREATE DATABASE "${databaseName}"`);
+  const database = await createBenchDatabase(config.serverUrl, `tl_bench_system_${tag}`);
+  const { name: databaseName, url: databaseUrl } = database;
   try {
     redisServer = await startPrivateRedis(config.redisServer);
     redis = createRedisClient({
@@ -199,7 +198,7 @@ async function main(): Promise<void> {
     await management?.stop();
     redis?.disconnect();
     await redisServer?.stop();
-    await admin(config.serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await database.drop();
     await rm(dataDir, { recursive: true, force: true });
     clearTimeout(watchdog);
   }

@@ -6,17 +6,20 @@ import { LeasedQueue } from './leased-queue';
 // A queue of its own shape, as a new outbox would have it: the helper needs nothing but the table's
 // name and the columns a claim answers (the notification and webhook outboxes are covered by their
 // workers' tests).
-const TABLE = `
-  CREATE TABLE export_queue (
+// The columns every leased queue has (docs/architecture.md, Background work).
+const QUEUE_COLUMNS = `
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    target varchar(40) NOT NULL,
     status varchar(8) NOT NULL DEFAULT 'pending',
     attempts integer NOT NULL DEFAULT 0,
     next_attempt_at timestamptz NOT NULL DEFAULT now(),
     last_error text,
     locked_by varchar(200),
     locked_until timestamptz,
-    sent_at timestamptz,
+    sent_at timestamptz`;
+
+const TABLE = `
+  CREATE TABLE export_queue (${QUEUE_COLUMNS},
+    target varchar(40) NOT NULL,
     exported_rows integer
   )`;
 
@@ -212,17 +215,9 @@ describe('LeasedQueue with lanes', () => {
     await dataSource.query(`
       CREATE TABLE export_lanes (id bigint PRIMARY KEY, tenant_id bigint NOT NULL, active boolean NOT NULL)`);
     await dataSource.query(`
-      CREATE TABLE lane_queue (
-        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      CREATE TABLE lane_queue (${QUEUE_COLUMNS},
         lane_id bigint NOT NULL REFERENCES export_lanes (id),
-        tenant_id bigint NOT NULL,
-        status varchar(8) NOT NULL DEFAULT 'pending',
-        attempts integer NOT NULL DEFAULT 0,
-        next_attempt_at timestamptz NOT NULL DEFAULT now(),
-        last_error text,
-        locked_by varchar(200),
-        locked_until timestamptz,
-        sent_at timestamptz
+        tenant_id bigint NOT NULL
       )`);
     queue = new LeasedQueue(dataSource.manager, {
       table: 'lane_queue',

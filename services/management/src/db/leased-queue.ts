@@ -195,16 +195,17 @@ function claimIdsSql(spec: LeasedQueueTable): string {
     RETURNING ${returning(spec)}`;
 }
 
-// Per lane, the earliest due rows up to its free slots (the index on (lane, next_attempt_at) for
-// pending rows serves each lateral probe); then per tenant, up to its fair share of the worker's
-// slots less what it already has in flight, taken in turns: every tenant's first row before any
-// tenant's second. Rows whose worker died come back first, whatever the slots say.
+// Per lane, the earliest due rows up to its free slots (the index on (lane, next_attempt_at, id)
+// for pending rows serves each lateral probe); then per tenant, up to its fair share of the
+// worker's slots less what it already has in flight, taken in turns: every tenant's first row
+// before any tenant's second. Rows whose worker died come back first, whatever the slots say.
 //
 // Each step reads only what it answers, whatever the backlog: every lane's probe walks its index in
-// claim order and stops at its free slots, and the tenants with work are those the probes found plus
-// those with rows in flight (a lane that is switched off offers no work), not every due row read. The chosen rows are locked by their ids alone;
-// the UPDATE then checks their state on the row it locked, so a row another worker claimed and
-// committed in between is not taken twice (docs/webhooks.md, How it runs).
+// claim order and stops at its free slots, and the tenants with work are those the probes found
+// plus those with rows in flight (a lane that is switched off offers no work), not every due row
+// read. The chosen rows are locked by their ids alone; the UPDATE then checks their state on the
+// row it locked, so a row another worker claimed and committed in between is not taken twice
+// (docs/webhooks.md, How it runs).
 /** $1 now, $2 limit, $3 worker, $4 lease end, $5 per lane, $6 slots. */
 function fairClaimSql(spec: LeasedQueueTable, share: FairShare): string {
   const { table } = spec;
