@@ -1,6 +1,11 @@
 import { pingRedis, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
-import { createApiRedis, openMainDatabase, openReadDatabase } from './composition/management-connections';
+import {
+  createApiRedis,
+  openIngestionDatabase,
+  openMainDatabase,
+  openReadDatabase,
+} from './composition/management-connections';
 import { createManagementApi, createManagementCore } from './composition/management-root';
 import type { ManagementConfig } from './config/management-config';
 import type { ReadinessCheck } from './http/health.routes';
@@ -63,9 +68,12 @@ export async function createManagementApp(
   // The read replica (docs/configuration.md, Stores) when DATABASE_READ_URL names one; CDR
   // statistics pages read there.
   let readDataSource: DataSource | undefined;
+  let ingestionDataSource: DataSource;
   try {
     readDataSource = await openReadDatabase(config);
+    ingestionDataSource = await openIngestionDatabase(config);
   } catch (error) {
+    await readDataSource?.destroy();
     await dataSource.destroy();
     throw error;
   }
@@ -102,6 +110,7 @@ export async function createManagementApp(
     config,
     dataSource,
     readDataSource,
+    ingestionDataSource,
     redis,
     logger,
     clock,
@@ -159,6 +168,7 @@ export async function createManagementApp(
       await twilio.sweep.stop();
       await redis.quit().catch(() => redis.disconnect());
       await readDataSource?.destroy();
+      await ingestionDataSource.destroy();
       await dataSource.destroy();
     },
   };

@@ -61,7 +61,10 @@ export class BenchDigestClient {
 
 /** The switch: POST /telephony/cdrs with the bearer token, one keep-alive connection per worker. */
 export class BenchSwitchClient {
-  private readonly agent = new Agent({ keepAlive: true, rejectUnauthorized: false });
+  // Idle connections are closed after 4 s, before the service's keep-alive timeout (5 s by default)
+  // closes them: a call sent on a connection the service is closing at that moment fails with a
+  // reset, which a switch would retry but the bench counts as a failed run.
+  private readonly agent = new Agent({ keepAlive: true, timeout: 4_000, rejectUnauthorized: false });
 
   constructor(
     private readonly port: number,

@@ -173,21 +173,23 @@ async function postOneByOne(
     const due = started + BigInt(Math.round(i * intervalNs));
     const wait = Number(due - process.hrtime.bigint()) / 1e6;
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    sent.push(
-      (async () => {
-        const connection = await client();
-        const at = process.hrtime.bigint();
-        try {
-          const result = await connection.postCdrs(record);
-          latencies.push(Number(process.hrtime.bigint() - at) / 1e6);
-          if (result.status !== 201)
-            throw new Error(`single call: status ${result.status} ${result.text.slice(0, 300)}`);
-        } finally {
-          free.push(connection);
-          waiting.shift()?.();
-        }
-      })(),
-    );
+    const call = (async () => {
+      const connection = await client();
+      const at = process.hrtime.bigint();
+      try {
+        const result = await connection.postCdrs(record);
+        latencies.push(Number(process.hrtime.bigint() - at) / 1e6);
+        if (result.status !== 201)
+          throw new Error(`single call: status ${result.status} ${result.text.slice(0, 300)}`);
+      } finally {
+        free.push(connection);
+        waiting.shift()?.();
+      }
+    })();
+    // Handled at once and still rethrown by Promise.all below: a failed call while later ones are
+    // being scheduled must not end the process before the service and its database are cleaned up.
+    call.catch(() => undefined);
+    sent.push(call);
   }
   await Promise.all(sent);
   return latencies;

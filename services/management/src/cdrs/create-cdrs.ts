@@ -3,6 +3,7 @@ import type { RouteDefinition, SwitchRouteDefinition } from '../http/route-defin
 import { countedIngestion, countOutcomes, type IngestMetrics } from '../metrics/counted-ingestion';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { CallAttributionReader } from './call-attribution.reader';
+import type { CdrLookupStore } from './cdr-batch-lookup';
 import { CdrIngestionService, type CdrIngestion } from './cdr-ingestion.service';
 import type { CdrWriteStores } from './cdr-write-stores';
 import type { CallerHistory } from './cdr-spam';
@@ -14,8 +15,10 @@ import { switchCdrRoutes } from './switch-cdrs.routes';
 export interface CdrFeatureDeps {
   /** Each record's transaction: the CDR, its outbox rows and webhook deliveries commit together. */
   writes: UnitOfWork<CdrWriteStores>;
-  /** On the primary: ingestion's lookups and the customer a statistics request names. */
+  /** On the primary: the customer a statistics request names. */
   primary: TypeormCdrsStore;
+  /** On the primary too, in the call records' pool: ingestion's lookups before each batch's transaction. */
+  lookups: CdrLookupStore;
   /** The statistics pages' reads: the read replica when configured, else the primary. */
   replica: Pick<TypeormCdrsStore, 'page'>;
   /** Where replacement wrote each call's attribution. */
@@ -53,7 +56,7 @@ export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
   const ingestion = countedIngestion(
     new CdrIngestionService(
       deps.writes,
-      primary,
+      deps.lookups,
       deps.attributions,
       deps.webhooks,
       deps.callerHistory,

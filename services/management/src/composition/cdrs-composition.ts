@@ -9,10 +9,15 @@ import type { IngestMetrics } from '../metrics/counted-ingestion';
 import { cdrsStoreOn, storesOn } from './stores-on-manager';
 
 export interface CdrConnections {
-  /** The primary pool: ingestion writes and looks up there. */
+  /** The primary's main pool: the customer a statistics request names. */
   dataSource: DataSource;
   /** The read replica's pool (docs/operations.md, Read replica); the primary when not configured. */
   readDataSource?: DataSource;
+  /**
+   * The primary's pool for call records, where ingestion looks up and writes (docs/operations.md,
+   * Call records' pool); the main pool when not given.
+   */
+  ingestionDataSource?: DataSource;
   /** The Redis replacement writes attributions and callers' histories to, and its key prefix. */
   redis: AttributionRedis & CallerHistoryRedis;
   keyPrefix: string;
@@ -34,23 +39,27 @@ export interface CdrConnections {
  * records so far instead of 404.
  */
 export function composeCdrFeature(connections: CdrConnections): CdrFeature {
-  const { dataSource, readDataSource = dataSource } = connections;
+  const { dataSource, readDataSource = dataSource, ingestionDataSource = dataSource } = connections;
   const writes: UnitOfWork<CdrWriteStores> = {
     run: async (work) => {
       const queued = new Set<OutboxName>();
-      const result = await dataSource.transaction((manager) => work(cdrWriteStoresOn(manager, queued)));
+      const result = await ingestionDataSource.transaction((manager) =>
+        work(cdrWriteStoresOn(manager, queued)),
+      );
       // Only once committed: a worker woken earlier would not see the rows yet.
       connections.outboxBell?.ring(queued);
       return result;
     },
   };
   const main = storesOn(dataSource.manager);
+  const ingestion = ingestionDataSource === dataSource ? main : storesOn(ingestionDataSource.manager);
   return createCdrFeature({
     writes,
     primary: main.cdrs,
+    lookups: ingestion.cdrs,
     replica: readDataSource === dataSource ? main.cdrs : cdrsStoreOn(readDataSource.manager),
     attributions: new RedisCallAttributionReader(connections.redis, connections.keyPrefix),
-    webhooks: main.webhooks,
+    webhooks: ingestion.webhooks,
     callerHistory: new CallerHistoryStore(connections.redis, connections.keyPrefix),
     telephonyToken: connections.telephonyToken,
     metrics: connections.metrics,

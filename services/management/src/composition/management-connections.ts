@@ -1,7 +1,7 @@
 import { createRedisClient, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import type { ManagementConfig } from '../config/management-config';
-import { createDataSource, createReadDataSource } from '../db/data-source';
+import { createDataSource, createReadDataSource, type PoolOptions } from '../db/data-source';
 
 // Composition root, step 1 of config → connections → stores → services → app (docs/architecture.md,
 // Composition): every database pool and Redis connection of the management service is made here,
@@ -11,13 +11,24 @@ import { createDataSource, createReadDataSource } from '../db/data-source';
 export function openMainDatabase(
   config: Pick<ManagementConfig, 'databaseUrl' | 'databasePoolSize' | 'databasePreparedStatements'>,
 ): Promise<DataSource> {
-  return connected(
-    createDataSource(config.databaseUrl, {
-      applicationName: 'trackline-management',
-      size: config.databasePoolSize,
-      preparedStatements: config.databasePreparedStatements,
-    }),
-  );
+  return openPrimaryPool(config, { applicationName: 'trackline-management', size: config.databasePoolSize });
+}
+
+/**
+ * The call records' pool: `POST /telephony/cdrs` and the provider's calls look up and store each
+ * record here. Every statement of it finds rows by key (a number, a call id, a caller's leads in a
+ * window), so it runs on generic plans: Postgres stops planning the lookups whose parameters it
+ * would otherwise plan again on every call (docs/operations.md, Call records' pool). Apart from the
+ * API's pool, so a burst of records never waits behind statistics pages either.
+ */
+export function openIngestionDatabase(
+  config: Pick<ManagementConfig, 'databaseUrl' | 'databaseIngestionPoolSize' | 'databasePreparedStatements'>,
+): Promise<DataSource> {
+  return openPrimaryPool(config, {
+    applicationName: 'trackline-management-ingestion',
+    size: config.databaseIngestionPoolSize,
+    genericPlans: true,
+  });
 }
 
 /** The read replica's pool when DATABASE_READ_URL names one (docs/configuration.md, Stores). */
@@ -62,13 +73,20 @@ export function openWorkerDatabase<P extends WorkerPool>(
     Record<P, { databasePoolSize: number }>,
   pool: P,
 ): Promise<DataSource> {
+  return openPrimaryPool(config, {
+    applicationName: WORKER_POOLS[pool],
+    size: config[pool].databasePoolSize,
+    asynchronousCommit: OUTBOX_POOLS.has(pool),
+  });
+}
+
+/** A pool on the primary (DATABASE_URL), preparing statements as DATABASE_PREPARED_STATEMENTS says. */
+function openPrimaryPool(
+  config: Pick<ManagementConfig, 'databaseUrl' | 'databasePreparedStatements'>,
+  pool: Omit<PoolOptions, 'preparedStatements'>,
+): Promise<DataSource> {
   return connected(
-    createDataSource(config.databaseUrl, {
-      applicationName: WORKER_POOLS[pool],
-      size: config[pool].databasePoolSize,
-      preparedStatements: config.databasePreparedStatements,
-      asynchronousCommit: OUTBOX_POOLS.has(pool),
-    }),
+    createDataSource(config.databaseUrl, { ...pool, preparedStatements: config.databasePreparedStatements }),
   );
 }
 

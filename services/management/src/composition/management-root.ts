@@ -75,6 +75,8 @@ export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
 export interface ManagementApiDeps extends ManagementCoreDeps {
   /** The read replica's pool, when configured: CDR statistics pages read there. */
   readDataSource?: DataSource;
+  /** The call records' pool (composition/management-connections.ts); the main pool when not given. */
+  ingestionDataSource?: DataSource;
   clock: () => Date;
   /** Rung after a call's transaction queued outbox rows (db/outbox-bell.ts). */
   outboxBell?: OutboxBell;
@@ -110,6 +112,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
   const cdrs = composeCdrFeature({
     dataSource,
     readDataSource: deps.readDataSource,
+    ingestionDataSource: deps.ingestionDataSource,
     redis,
     keyPrefix: config.redis.keyPrefix,
     telephonyToken: config.telephonyToken,

@@ -17,6 +17,7 @@ describe('loadManagementConfig', () => {
     expect(config).toMatchObject({
       databasePoolSize: 10,
       databaseReadPoolSize: 10,
+      databaseIngestionPoolSize: 10,
       readinessTimeoutMs: 1_000,
       shutdownTimeoutMs: 10_000,
       telephonyToken: '',
@@ -40,6 +41,7 @@ describe('loadManagementConfig', () => {
     const config = loadManagementConfig({
       DATABASE_POOL_SIZE: '25',
       NOTIFY_DATABASE_POOL_SIZE: '3',
+      INGESTION_DATABASE_POOL_SIZE: '6',
       REDIS_MAX_RECONNECT_DELAY_MS: '800',
       READINESS_TIMEOUT_MS: '300',
       SHUTDOWN_TIMEOUT_MS: '0',
@@ -47,6 +49,7 @@ describe('loadManagementConfig', () => {
     });
     expect(config.databasePoolSize).toBe(25);
     expect(config.notifications.databasePoolSize).toBe(3);
+    expect(config.databaseIngestionPoolSize).toBe(6);
     expect(config.redis.maxReconnectDelayMs).toBe(800);
     expect(config.readinessTimeoutMs).toBe(300);
     expect(config.shutdownTimeoutMs).toBe(0);

@@ -28,6 +28,11 @@ export interface ManagementConfig {
   /** Connections of the read replica's pool. */
   databaseReadPoolSize: number;
   /**
+   * Connections of the call records' own pool (`POST /telephony/cdrs`, provider calls), whose
+   * statements always run on generic plans (docs/operations.md, Call records' pool).
+   */
+  databaseIngestionPoolSize: number;
+  /**
    * Statements the process sends repeatedly go as named prepared statements (db/prepared-statements.ts);
    * off for a pooler that cannot carry them (docs/operations.md, Prepared statements).
    */
@@ -218,6 +223,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
     // node-postgres' own default pool size: what every pool had before it was a setting.
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 500 }),
     databaseReadPoolSize: read.integer('DATABASE_READ_POOL_SIZE', 10, { min: 1, max: 500 }),
+    databaseIngestionPoolSize: read.integer('INGESTION_DATABASE_POOL_SIZE', 10, { min: 1, max: 500 }),
     databasePreparedStatements: read.oneOf('DATABASE_PREPARED_STATEMENTS', ['on', 'off'], 'on') === 'on',
     redis: readRedisSettings(read, {
       commandTimeoutMs: 500,

@@ -124,6 +124,12 @@ export interface PoolOptions {
    * (docs/operations.md, Outbox workers' commits). Unset: every commit waits for its flush.
    */
   asynchronousCommit?: boolean;
+  /**
+   * Prepared statements always run on their generic plan (`plan_cache_mode = force_generic_plan`):
+   * only for pools whose statements look rows up by key, so that no parameter value can make
+   * another plan better (docs/operations.md, Call records' pool). Unset: Postgres chooses.
+   */
+  genericPlans?: boolean;
 }
 
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
@@ -145,6 +151,15 @@ export function createReadDataSource(
   return new DataSource({ ...connectionOptions(databaseUrl, pool), migrations: [] });
 }
 
+/** The pool's session settings, sent with each connection's start-up (no statement of their own). */
+function sessionSettings(pool: PoolOptions): { options?: string } {
+  const settings = [
+    ...(pool.asynchronousCommit === true ? ['-c synchronous_commit=off'] : []),
+    ...(pool.genericPlans === true ? ['-c plan_cache_mode=force_generic_plan'] : []),
+  ];
+  return settings.length === 0 ? {} : { options: settings.join(' ') };
+}
+
 function connectionOptions(databaseUrl: string, pool: PoolOptions): PostgresConnectionOptions {
   return {
     type: 'postgres',
@@ -160,7 +175,7 @@ function connectionOptions(databaseUrl: string, pool: PoolOptions): PostgresConn
     applicationName: pool.applicationName,
     extra: {
       ...(pool.size === undefined ? {} : { max: pool.size }),
-      ...(pool.asynchronousCommit === true ? { options: '-c synchronous_commit=off' } : {}),
+      ...sessionSettings(pool),
     },
     ...(pool.preparedStatements === true ? { driver: preparingPostgresDriver() } : {}),
   };
