@@ -136,7 +136,14 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
   async claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedConversion[]> {
     // No lane limit of its own: a partner's share is the bound (GA4 events go one by one, Google
     // Ads conversions in one upload per partner).
-    const rows = await this.queue.claimFair({ worker, now, leaseUntil, limit, perLane: limit, slots: limit });
+    const { rows } = await this.queue.claimFair({
+      worker,
+      now,
+      leaseUntil,
+      limit,
+      perLane: limit,
+      slots: limit,
+    });
     return rows.map(toClaimed);
   }
 

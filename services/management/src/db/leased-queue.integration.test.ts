@@ -256,8 +256,8 @@ describe('LeasedQueue with lanes', () => {
     );
   }
 
-  const claimFair = (worker: string, limit: number, slots: number) =>
-    queue.claimFair({ worker, now: T0, leaseUntil: at(60), limit, perLane: 100, slots });
+  const claimFair = async (worker: string, limit: number, slots: number) =>
+    (await queue.claimFair({ worker, now: T0, leaseUntil: at(60), limit, perLane: 100, slots })).rows;
 
   it('never gives one row to two fair claims running at once', async () => {
     for (let i = 1; i <= 4; i++) await lane(i, i, true, 10);
@@ -270,6 +270,49 @@ describe('LeasedQueue with lanes', () => {
     }
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
+  });
+
+  describe('says whether due rows were left for want of a slot (FairClaim.leftWaiting)', () => {
+    const claimWith = (limit: number, perLane: number, slots: number) =>
+      queue.claimFair({ worker: 'w', now: T0, leaseUntil: at(60), limit, perLane, slots });
+
+    it('no: every due row was taken, or none is due', async () => {
+      expect(await claimWith(10, 10, 100)).toEqual({ rows: [], leftWaiting: false });
+      await lane(1, 1, true, 2);
+      const claim = await claimWith(10, 10, 100);
+      expect(claim.rows).toHaveLength(2);
+      expect(claim.leftWaiting).toBe(false);
+      // Taken and in flight: nothing is left.
+      expect(await claimWith(10, 10, 100)).toEqual({ rows: [], leftWaiting: false });
+    });
+
+    it('yes: a lane at its slots, first by this claim and then by the rows in flight', async () => {
+      await lane(1, 1, true, 3);
+      const first = await claimWith(10, 2, 100);
+      expect(first.rows).toHaveLength(2);
+      expect(first.leftWaiting).toBe(true);
+      expect(await claimWith(10, 2, 100)).toEqual({ rows: [], leftWaiting: true });
+    });
+
+    it('yes: a tenant at its share', async () => {
+      for (let id = 1; id <= 3; id++) await lane(id, 1, true, 1);
+      // Four slots and one tenant with work: a share of two.
+      const claim = await claimWith(10, 10, 4);
+      expect(claim.rows).toHaveLength(2);
+      expect(claim.leftWaiting).toBe(true);
+    });
+
+    it('yes: the claim’s limit', async () => {
+      await lane(1, 1, true, 3);
+      const claim = await claimWith(2, 10, 100);
+      expect(claim.rows).toHaveLength(2);
+      expect(claim.leftWaiting).toBe(true);
+    });
+
+    it('no: rows of a switched-off lane wait for the lane, not for a slot', async () => {
+      await lane(1, 1, false, 3);
+      expect(await claimWith(10, 1, 100)).toEqual({ rows: [], leftWaiting: false });
+    });
   });
 
   it('counts a tenant whose due rows wait only on a switched-off lane as having no work', async () => {

@@ -53,6 +53,18 @@ export interface FairClaimRequest extends ClaimRequest {
   slots: number;
 }
 
+/** What a fair claim answers. */
+export interface FairClaim {
+  /** In id order. */
+  rows: ClaimedRow[];
+  /**
+   * Due rows were left for want of a slot: a lane's or a tenant's in flight (this worker's or
+   * another's), or the claim's limit. A worker whose deliveries free slots claims again only then
+   * (docs/webhooks.md, How it runs); rows committed later ring the bell, and the poll finds the rest.
+   */
+  leftWaiting: boolean;
+}
+
 /** The row a claim answers: `id` as text, `attempts` including the attempt that starts now, and the table's columns. */
 export type ClaimedRow = { id: string; attempts: number } & Record<string, unknown>;
 
@@ -96,12 +108,22 @@ export class LeasedQueue {
   }
 
   /** Like `claim`, within each lane's and tenant's share (FairShare); rows whose worker died come back first. */
-  async claimFair(request: FairClaimRequest): Promise<ClaimedRow[]> {
+  async claimFair(request: FairClaimRequest): Promise<FairClaim> {
     if (this.spec.fairShare === undefined) throw new Error(`${this.spec.table} has no lanes to share`);
     const { now, limit, worker, leaseUntil, perLane, slots } = request;
-    return byId(
-      updatedRows(await this.manager.query(this.claimSql, [now, limit, worker, leaseUntil, perLane, slots])),
-    );
+    const answer = (await this.manager.query(this.claimSql, [
+      now,
+      limit,
+      worker,
+      leaseUntil,
+      perLane,
+      slots,
+    ])) as Array<ClaimedRow & { left_waiting: boolean }>;
+    // One row answers even when nothing was claimed: its id is null.
+    const rows = answer
+      .filter((row) => row.id !== null)
+      .map(({ left_waiting: _, ...row }) => row as ClaimedRow);
+    return { rows: byId(rows), leftWaiting: answer[0]?.left_waiting === true };
   }
 
   /**
@@ -201,11 +223,14 @@ function claimIdsSql(spec: LeasedQueueTable): string {
 // before any tenant's second. Rows whose worker died come back first, whatever the slots say.
 //
 // Each step reads only what it answers, whatever the backlog: every lane's probe walks its index in
-// claim order and stops at its free slots, and the tenants with work are those the probes found
-// plus those with rows in flight (a lane that is switched off offers no work), not every due row
-// read. The chosen rows are locked by their ids alone; the UPDATE then checks their state on the
-// row it locked, so a row another worker claimed and committed in between is not taken twice
-// (docs/webhooks.md, How it runs).
+// claim order and stops one row after its free slots (that row only tells that more wait), and the
+// tenants with work are those the probes found plus those with rows in flight (a lane that is
+// switched off offers no work), not every due row read. The chosen rows are locked by their ids
+// alone; the UPDATE then checks their state on the row it locked, so a row another worker claimed
+// and committed in between is not taken twice (docs/webhooks.md, How it runs).
+//
+// The answer has one row more, whose id is null, saying whether due rows were left for want of a
+// slot: a lane's, a tenant's share or the claim's limit (FairClaim.leftWaiting).
 /** $1 now, $2 limit, $3 worker, $4 lease end, $5 per lane, $6 slots. */
 function fairClaimSql(spec: LeasedQueueTable, share: FairShare): string {
   const { table } = spec;
@@ -219,17 +244,21 @@ function fairClaimSql(spec: LeasedQueueTable, share: FairShare): string {
     busy_tenant AS (
       SELECT ${tenant}, sum(n)::int AS n FROM busy GROUP BY ${tenant}
     ),
-    per_lane AS (
-      SELECT d.id, d.next_attempt_at, w.${tenant}
+    probed AS (
+      SELECT d.id, d.next_attempt_at, w.${tenant}, d.lane_turn > GREATEST($5::int - COALESCE(b.n, 0), 0) AS over_lane
         FROM ${laneTable} w
         LEFT JOIN busy b ON b.${lane} = w.id
         CROSS JOIN LATERAL (
-          SELECT id, next_attempt_at FROM ${table}
+          SELECT id, next_attempt_at, row_number() OVER (ORDER BY next_attempt_at, id) AS lane_turn
+            FROM ${table}
            WHERE ${lane} = w.id AND status = 'pending' AND next_attempt_at <= $1
            ORDER BY next_attempt_at, id
-           LIMIT GREATEST($5::int - COALESCE(b.n, 0), 0)
+           LIMIT GREATEST($5::int - COALESCE(b.n, 0), 0) + 1
         ) d
        WHERE ${laneActive}
+    ),
+    per_lane AS (
+      SELECT id, next_attempt_at, ${tenant} FROM probed WHERE NOT over_lane
     ),
     share AS (
       SELECT GREATEST(1, $6::int / (count(DISTINCT t.${tenant}) + 1))::int AS n
@@ -241,22 +270,39 @@ function fairClaimSql(spec: LeasedQueueTable, share: FairShare): string {
         FROM per_lane c
         LEFT JOIN busy_tenant bt ON bt.${tenant} = c.${tenant}
     ),
-    candidates AS (
-      (SELECT id, next_attempt_at, turn FROM in_turn, share WHERE turn <= share.n - tenant_busy)
+    expired AS (
+      SELECT id, locked_until FROM ${table} WHERE status = 'sending' AND locked_until <= $1
+    ),
+    eligible AS (
+      SELECT id, next_attempt_at, turn FROM in_turn, share WHERE turn <= share.n - tenant_busy
       UNION ALL
-      (SELECT id, locked_until, 0 FROM ${table} WHERE status = 'sending' AND locked_until <= $1)
-      ORDER BY turn, next_attempt_at, id
-      LIMIT $2
+      SELECT id, locked_until, 0 FROM expired
+    ),
+    candidates AS (
+      SELECT id FROM eligible ORDER BY turn, next_attempt_at, id LIMIT $2
+    ),
+    left_waiting AS (
+      -- Nothing due at all answers at once, without the probes (as the UPDATE below does).
+      SELECT CASE
+        WHEN NOT EXISTS (SELECT 1 FROM ${table} WHERE status = 'pending' AND next_attempt_at <= $1)
+         AND NOT EXISTS (SELECT 1 FROM expired) THEN false
+        ELSE EXISTS (SELECT 1 FROM probed WHERE over_lane)
+          OR EXISTS (SELECT 1 FROM in_turn, share WHERE turn > share.n - tenant_busy)
+          OR (SELECT count(*) FROM eligible) > $2
+      END AS left_waiting
     ),
     due AS (
       SELECT id FROM ${table} WHERE id = ANY (ARRAY(SELECT id FROM candidates)) FOR UPDATE SKIP LOCKED
+    ),
+    claimed AS (
+      UPDATE ${table} o
+         SET ${leaseSet(spec, '$1')}
+        FROM due, ${laneTable} w
+       WHERE o.id = due.id AND w.id = o.${lane}
+         AND ((o.status = 'pending' AND o.next_attempt_at <= $1) OR (o.status = 'sending' AND o.locked_until <= $1))
+      RETURNING ${returning(spec, share.laneClaimColumns)}
     )
-    UPDATE ${table} o
-       SET ${leaseSet(spec, '$1')}
-      FROM due, ${laneTable} w
-     WHERE o.id = due.id AND w.id = o.${lane}
-       AND ((o.status = 'pending' AND o.next_attempt_at <= $1) OR (o.status = 'sending' AND o.locked_until <= $1))
-    RETURNING ${returning(spec, share.laneClaimColumns)}`;
+    SELECT claimed.*, left_waiting.left_waiting FROM left_waiting LEFT JOIN claimed ON true`;
 }
 
 function assignments(

@@ -27,6 +27,12 @@ export interface ClaimedWebhookDelivery {
   attempts: number;
 }
 
+/** What a claim took, and whether due deliveries were left for want of a slot (db/leased-queue.ts, FairClaim). */
+export interface WebhookClaim {
+  deliveries: ClaimedWebhookDelivery[];
+  leftWaiting: boolean;
+}
+
 /** Which dead deliveries an operator sends again; every field narrows the set. */
 export interface DeadWebhookDeliveryFilter {
   partnerId?: string;
@@ -50,7 +56,7 @@ export interface WebhookDeliveryQueue {
     limit: number,
     perWebhook: number,
     slots: number,
-  ): Promise<ClaimedWebhookDelivery[]>;
+  ): Promise<WebhookClaim>;
   /** Final state sent. False when the lease was lost. */
   complete(id: string, worker: string, statusCode: number, now: Date): Promise<boolean>;
   /** Back to pending until `retryAt`, or dead when `retryAt` is null. False when the lease was lost. */
@@ -214,9 +220,16 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
     limit: number,
     perWebhook: number,
     slots: number,
-  ): Promise<ClaimedWebhookDelivery[]> {
-    const rows = await this.queue.claimFair({ worker, now, leaseUntil, limit, perLane: perWebhook, slots });
-    return (rows as ClaimRow[]).map((row) => ({
+  ): Promise<WebhookClaim> {
+    const { rows, leftWaiting } = await this.queue.claimFair({
+      worker,
+      now,
+      leaseUntil,
+      limit,
+      perLane: perWebhook,
+      slots,
+    });
+    const deliveries = (rows as ClaimRow[]).map((row) => ({
       id: row.id,
       messageId: row.message_id,
       webhookId: row.webhook_id,
@@ -231,6 +244,7 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
       showFullAnum: row.show_full_anum,
       attempts: row.attempts,
     }));
+    return { deliveries, leftWaiting };
   }
 
   complete(id: string, worker: string, statusCode: number, now: Date): Promise<boolean> {

@@ -25,6 +25,32 @@ function claimed(overrides: Partial<ClaimedWebhookDelivery> = {}): ClaimedWebhoo
   };
 }
 
+/** A dispatcher on a faked queue and sender; its poll is far off, so only a wake-up brings a claim. */
+function dispatcherOn(
+  queue: WebhookDeliveryQueue,
+  send: (attempt: WebhookAttempt) => Promise<WebhookAnswer>,
+  body: () => Promise<unknown>,
+): WebhookDispatcher {
+  return new WebhookDispatcher(
+    {
+      queue,
+      payloads: { body: body as never },
+      sender: { send, close: () => {} },
+      logger: createLogger({ service: 'test', level: 'silent' }),
+      clock: () => NOW,
+    },
+    {
+      workerId: 'w',
+      maxAttempts: 5,
+      baseDelayMs: 10_000,
+      leaseMs: 60_000,
+      pollMs: 600_000,
+      concurrency: 4,
+      perEndpoint: 2,
+    },
+  );
+}
+
 /** The dispatcher's decisions on one claimed row, with the queue, sender and bodies faked. */
 async function dispatch(
   row: ClaimedWebhookDelivery,
@@ -38,7 +64,7 @@ async function dispatch(
   const marks: unknown[] = [];
   const sent: WebhookAttempt[] = [];
   const queue: WebhookDeliveryQueue = {
-    claim: async () => [row],
+    claim: async () => ({ deliveries: [row], leftWaiting: false }),
     complete: async (id, _worker, statusCode) => {
       marks.push({ id, sent: statusCode });
       return true;
@@ -48,29 +74,13 @@ async function dispatch(
       return true;
     },
   };
-  const dispatcher = new WebhookDispatcher(
-    {
-      queue,
-      payloads: { body: body as never },
-      sender: {
-        send: async (attempt) => {
-          sent.push(attempt);
-          return answer();
-        },
-        close: () => {},
-      },
-      logger: createLogger({ service: 'test', level: 'silent' }),
-      clock: () => NOW,
+  const dispatcher = dispatcherOn(
+    queue,
+    async (attempt) => {
+      sent.push(attempt);
+      return answer();
     },
-    {
-      workerId: 'w',
-      maxAttempts: 5,
-      baseDelayMs: 10_000,
-      leaseMs: 60_000,
-      pollMs: 1_000,
-      concurrency: 4,
-      perEndpoint: 2,
-    },
+    body,
   );
   await dispatcher.runOnce();
   return { marks, sent };
@@ -156,5 +166,48 @@ describe('WebhookDispatcher', () => {
         retryAt: '2026-03-02T10:00:10.000Z',
       },
     ]);
+  });
+});
+
+// A slot that frees up claims at once only when the claim before left deliveries waiting for one
+// (docs/webhooks.md, How it runs): otherwise that claim would come back empty.
+describe('WebhookDispatcher, a freed slot', () => {
+  /** Claims made by a running dispatcher whose first claim takes one delivery, which is sent. */
+  async function claimsAroundOneDelivery(leftWaiting: boolean): Promise<number> {
+    let claims = 0;
+    let marked!: () => void;
+    const mark = new Promise<void>((resolve) => (marked = resolve));
+    const queue: WebhookDeliveryQueue = {
+      claim: async () => {
+        claims += 1;
+        return claims === 1
+          ? { deliveries: [claimed()], leftWaiting }
+          : { deliveries: [], leftWaiting: false };
+      },
+      complete: async () => {
+        marked();
+        return true;
+      },
+      fail: async () => true,
+    };
+    const dispatcher = dispatcherOn(
+      queue,
+      async () => ({ statusCode: 200, body: '', retryAfterSeconds: null }),
+      async () => ({ type: 'call.completed', data: {} }),
+    );
+    dispatcher.start();
+    await mark;
+    // The slot frees once the mark has returned; a wake-up's claim follows within a few turns.
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await dispatcher.stop();
+    return claims;
+  }
+
+  it('claims again when the claim left deliveries waiting for a slot', async () => {
+    expect(await claimsAroundOneDelivery(true)).toBe(2);
+  });
+
+  it('does not when nothing was left: deliveries committed later ring the bell, the poll finds the rest', async () => {
+    expect(await claimsAroundOneDelivery(false)).toBe(1);
   });
 });

@@ -45,6 +45,12 @@ const RETRYABLE_CLIENT_STATUSES = new Set([408, 429]);
  */
 export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
+  /**
+   * The last claim left due deliveries for want of a slot (WebhookClaim.leftWaiting): only then
+   * does a slot that frees up start a claim at once. Otherwise nothing due waits for a slot, and the
+   * claim would come back empty; deliveries committed later ring the bell, the poll finds the rest.
+   */
+  private leftWaiting = false;
   private readonly loop: PollingWorker;
   private readonly log: Logger;
 
@@ -88,6 +94,11 @@ export class WebhookDispatcher {
     return claimed.length;
   }
 
+  /** Whether a slot that frees up now would claim at once; for tests. */
+  get claimsWhenASlotFrees(): boolean {
+    return this.leftWaiting;
+  }
+
   /** Claims up to the free slots and starts each delivery on its own, without waiting for it. */
   private async fillFreeSlots(): Promise<'idle'> {
     const free = this.settings.concurrency - this.inFlight.size;
@@ -103,15 +114,15 @@ export class WebhookDispatcher {
   private track(delivery: Promise<void>): void {
     const tracked = delivery.finally(() => {
       this.inFlight.delete(tracked);
-      // A freed slot (and the endpoint's own slot) can take the next due row now.
-      this.loop.wake();
+      // A freed slot (and the endpoint's own slot) can take a row left waiting for one now.
+      if (this.leftWaiting) this.loop.wake();
     });
     this.inFlight.add(tracked);
   }
 
-  private claim(limit: number): Promise<ClaimedWebhookDelivery[]> {
+  private async claim(limit: number): Promise<ClaimedWebhookDelivery[]> {
     const now = this.deps.clock();
-    return this.deps.queue.claim(
+    const { deliveries, leftWaiting } = await this.deps.queue.claim(
       this.settings.workerId,
       now,
       new Date(now.getTime() + this.settings.leaseMs),
@@ -119,6 +130,8 @@ export class WebhookDispatcher {
       this.settings.perEndpoint,
       this.settings.concurrency,
     );
+    this.leftWaiting = leftWaiting;
+    return deliveries;
   }
 
   private async process(row: ClaimedWebhookDelivery, round: ClaimRound): Promise<void> {
