@@ -94,11 +94,6 @@ export class WebhookDispatcher {
     return claimed.length;
   }
 
-  /** Whether a slot that frees up now would claim at once; for tests. */
-  get claimsWhenASlotFrees(): boolean {
-    return this.leftWaiting;
-  }
-
   /** Claims up to the free slots and starts each delivery on its own, without waiting for it. */
   private async fillFreeSlots(): Promise<'idle'> {
     const free = this.settings.concurrency - this.inFlight.size;
