@@ -273,45 +273,47 @@ describe('LeasedQueue with lanes', () => {
   });
 
   describe('says whether due rows were left for want of a slot (FairClaim.leftWaiting)', () => {
-    const claimWith = (limit: number, perLane: number, slots: number) =>
-      queue.claimFair({ worker: 'w', now: T0, leaseUntil: at(60), limit, perLane, slots });
+    /** How many rows a claim took, and whether it left due rows waiting. */
+    const claimWith = async (limit: number, perLane: number, slots: number) => {
+      const claim = await queue.claimFair({
+        worker: 'w',
+        now: T0,
+        leaseUntil: at(60),
+        limit,
+        perLane,
+        slots,
+      });
+      return { taken: claim.rows.length, leftWaiting: claim.leftWaiting };
+    };
 
     it('no: every due row was taken, or none is due', async () => {
-      expect(await claimWith(10, 10, 100)).toEqual({ rows: [], leftWaiting: false });
+      expect(await claimWith(10, 10, 100)).toEqual({ taken: 0, leftWaiting: false });
       await lane(1, 1, true, 2);
-      const claim = await claimWith(10, 10, 100);
-      expect(claim.rows).toHaveLength(2);
-      expect(claim.leftWaiting).toBe(false);
+      expect(await claimWith(10, 10, 100)).toEqual({ taken: 2, leftWaiting: false });
       // Taken and in flight: nothing is left.
-      expect(await claimWith(10, 10, 100)).toEqual({ rows: [], leftWaiting: false });
+      expect(await claimWith(10, 10, 100)).toEqual({ taken: 0, leftWaiting: false });
     });
 
     it('yes: a lane at its slots, first by this claim and then by the rows in flight', async () => {
       await lane(1, 1, true, 3);
-      const first = await claimWith(10, 2, 100);
-      expect(first.rows).toHaveLength(2);
-      expect(first.leftWaiting).toBe(true);
-      expect(await claimWith(10, 2, 100)).toEqual({ rows: [], leftWaiting: true });
+      expect(await claimWith(10, 2, 100)).toEqual({ taken: 2, leftWaiting: true });
+      expect(await claimWith(10, 2, 100)).toEqual({ taken: 0, leftWaiting: true });
     });
 
     it('yes: a tenant at its share', async () => {
       for (let id = 1; id <= 3; id++) await lane(id, 1, true, 1);
       // Four slots and one tenant with work: a share of two.
-      const claim = await claimWith(10, 10, 4);
-      expect(claim.rows).toHaveLength(2);
-      expect(claim.leftWaiting).toBe(true);
+      expect(await claimWith(10, 10, 4)).toEqual({ taken: 2, leftWaiting: true });
     });
 
     it('yes: the claim’s limit', async () => {
       await lane(1, 1, true, 3);
-      const claim = await claimWith(2, 10, 100);
-      expect(claim.rows).toHaveLength(2);
-      expect(claim.leftWaiting).toBe(true);
+      expect(await claimWith(2, 10, 100)).toEqual({ taken: 2, leftWaiting: true });
     });
 
     it('no: rows of a switched-off lane wait for the lane, not for a slot', async () => {
       await lane(1, 1, false, 3);
-      expect(await claimWith(10, 1, 100)).toEqual({ rows: [], leftWaiting: false });
+      expect(await claimWith(10, 1, 100)).toEqual({ taken: 0, leftWaiting: false });
     });
   });
 
