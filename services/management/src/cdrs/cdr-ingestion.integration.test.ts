@@ -457,6 +457,68 @@ describe('call record ingestion: attribution and batch isolation', () => {
     });
   });
   // docs/webhooks.md, "When an event is queued": the batch reads the partner's subscriptions once.
+  // docs/cdrs.md, "Calls posted one at a time": requests that arrive while a write is under way are
+  // stored together, and each is answered as if it had been stored alone.
+  describe('calls posted one at a time while another is being stored', () => {
+    it('stores them in one merged batch, each request answered with its own records', async () => {
+      const bnum = await trackingNumber('static');
+      const [first, second, faulted] = [call(bnum), call(bnum), call(bnum)];
+      await fault(faulted.call_id as string, UNEXPECTED);
+      // The partner's row locked: the first request's write waits for it in its transaction.
+      const holder = dataSource.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      let answers: Array<{ status: number; body: Body }>;
+      try {
+        await holder.query('SELECT 1 FROM partners WHERE id = $1 FOR UPDATE', [partnerId]);
+        const firstAnswer = post(first);
+        await waitForLockWait();
+        const merged = [post(second), post({ ...second, duration: 5 }), post(faulted)];
+        // Let the three reach the queue behind the write under way.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await holder.commitTransaction();
+        answers = await Promise.all([firstAnswer, ...merged]);
+      } finally {
+        if (holder.isTransactionActive) await holder.rollbackTransaction();
+        await holder.release();
+      }
+
+      const [firstAnswer, secondAnswer, repeatAnswer, faultedAnswer] = answers;
+      expect(firstAnswer!.status).toBe(201);
+      expect(secondAnswer!.status).toBe(201);
+      // The same call id in a later request of the batch: the record the earlier one stored.
+      expect(repeatAnswer).toEqual({ status: 200, body: secondAnswer!.body });
+      expect(faultedAnswer).toEqual({
+        status: 500,
+        body: { error: { status: 500, message: 'Call record could not be stored (internal error, logged)' } },
+      });
+      // Two writes for four requests: the first alone, the three that waited in one transaction,
+      // which the faulted record failed, so each was then stored in one of its own.
+      expect(batches).toEqual(['one_transaction', 'per_record']);
+      expect(Object.fromEntries(counted)).toEqual({ stored: 2, duplicate: 1, error: 1 });
+      const stored: Array<{ call_id: string; duration: number }> = await dataSource.query(
+        'SELECT call_id, duration FROM cdrs WHERE bnum = $1 ORDER BY id',
+        [bnum],
+      );
+      expect(stored).toEqual([
+        { call_id: first.call_id, duration: 60 },
+        { call_id: second.call_id, duration: 60 },
+      ]);
+    });
+
+    async function waitForLockWait(): Promise<void> {
+      for (let tries = 0; tries < 200; tries += 1) {
+        const [{ waiting }] = await dataSource.query(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (waiting > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error('the first write never waited for the locked partner row');
+    }
+  });
+
   describe('a call id is unique per partner', () => {
     it('stores the same call_id once for each partner, and answers each repeat with its own record', async () => {
       const acmeNumber = await trackingNumber('static');

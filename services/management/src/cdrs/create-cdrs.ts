@@ -5,6 +5,7 @@ import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { CallAttributionReader } from './call-attribution.reader';
 import type { CdrLookupStore } from './cdr-batch-lookup';
 import { CdrIngestionService, type CdrIngestion } from './cdr-ingestion.service';
+import { mergedIngestion } from './cdr-merged-ingestion';
 import type { CdrWriteStores } from './cdr-write-stores';
 import type { CallerHistory } from './cdr-spam';
 import { cdrRoutes } from './cdrs.routes';
@@ -54,13 +55,15 @@ export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
     page: (query) => replica.page(query),
   });
   const ingestion = countedIngestion(
-    new CdrIngestionService(
-      deps.writes,
-      deps.lookups,
-      deps.attributions,
-      deps.webhooks,
-      deps.callerHistory,
-      (path) => metrics.cdrBatch(path),
+    mergedIngestion(
+      new CdrIngestionService(
+        deps.writes,
+        deps.lookups,
+        deps.attributions,
+        deps.webhooks,
+        deps.callerHistory,
+        (path) => metrics.cdrBatch(path),
+      ),
     ),
     metrics,
   );
