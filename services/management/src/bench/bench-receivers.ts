@@ -22,6 +22,8 @@ export interface DeliveriesReceived {
 
 /** The partner's receivers the service delivers to while the bench runs: webhooks, e-mail and GA4. */
 export interface FeatureReceivers {
+  /** Their process, whose CPU the single calls count with the bench's own. */
+  pid: number;
   features: BenchFeatures;
   /** The service's environment that points it at them. */
   serviceEnv: Record<string, string>;
@@ -40,6 +42,7 @@ export async function startFeatureReceivers(): Promise<FeatureReceivers> {
     exited.then(([code]) => Promise.reject(new Error(`bench receivers exited with ${String(code)}`))),
   ])) as [ReceiversReady];
   return {
+    pid: child.pid!,
     features: { webhookUrl: `${ready.webhooksUrl}/bench-hooks`, ga4: RECEIVERS_STREAM },
     serviceEnv: {
       WEBHOOK_INSECURE_HOSTS: new URL(ready.webhooksUrl).hostname,

@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     const flood = await measureHeaderFlood(service.port, config.floodRounds);
     const dni: BenchDni = { poolNumbers: fixture.poolNumbers, redis, keyPrefix, advId: 'bench' };
     // One call at a time first: the batches leave the workers a backlog of deliveries to drain.
-    const single = await runSingleCalls(config, service, databaseName, fixture, dni, tag);
+    const single = await runSingleCalls(config, service, receivers.pid, databaseName, fixture, dni, tag);
     const ingestion = await runIngestion(config, service.port, fixture, dni, tag);
     const delivered = await receivers.received();
     const retention =
@@ -337,6 +337,7 @@ async function runReport(
 async function runSingleCalls(
   config: ManagementBenchConfig,
   service: ServiceUnderTest,
+  receiversPid: number,
   databaseName: string,
   fixture: BenchFixture,
   dni: BenchDni,
@@ -368,7 +369,7 @@ async function runSingleCalls(
       },
       async () => {
         await analyzeQueueTables(withDatabase(config.serverUrl, databaseName));
-        return startCpuMeter(admin, databaseName, service.pid);
+        return startCpuMeter(admin, databaseName, service.pid, [process.pid, receiversPid]);
       },
     );
   } finally {
@@ -462,7 +463,8 @@ function printReport(
         `p50 ${single.latencyMs.p50.toFixed(1)} ms, p95 ${single.latencyMs.p95.toFixed(1)} ms, ` +
         `p99 ${single.latencyMs.p99.toFixed(1)} ms, max ${single.latencyMs.max.toFixed(1)} ms; per call ` +
         `${single.cpu.serviceMs.toFixed(2)} ms CPU of the service, ${single.cpu.postgresMs.toFixed(2)} ms of ` +
-        `Postgres, ${single.cpu.transactions.toFixed(1)} transactions` +
+        `Postgres, ${single.cpu.benchMs.toFixed(2)} ms of the bench's client and receivers, ` +
+        `${single.cpu.transactions.toFixed(1)} transactions; the cores ${(single.cpu.machineBusy * 100).toFixed(0)} % busy` +
         (single.warmUp === null
           ? ''
           : `; the ${single.warmUp.calls} warm-up calls before: p50 ${single.warmUp.latencyMs.p50.toFixed(1)} ms, ` +
