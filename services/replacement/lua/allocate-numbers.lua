@@ -103,6 +103,8 @@ local now
 -- Least recently used: the lowest score is the number free for the longest time. When none is
 -- free, recycle takes the one whose session went quiet first, never one of this session's own.
 -- One read serves every number of the page: it skips at most the page's numbers and the session's own.
+-- A session started by this request owns no binding but those it made here (`used`): its id is
+-- new, so it recycles without reading the candidate's binding.
 local function chooseNumber()
   if not candidates then
     candidates = redis.call('ZRANGE', KEYS[3], '0', integerArg(count + sessionNumbers), 'WITHSCORES')
@@ -113,7 +115,7 @@ local function chooseNumber()
     if not used[number] then
       if tonumber(candidates[j + 1]) <= now then return number, 'false' end
       if not recycle then return nil end
-      if not heldBySession(number, nil) then return number, 'true' end
+      if isNew or not heldBySession(number, nil) then return number, 'true' end
     end
   end
   return nil

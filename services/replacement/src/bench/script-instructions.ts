@@ -10,6 +10,8 @@ import { SentCustomerMemory } from '../pools/sent-customers.memory';
 import { freePort } from './bench-servers';
 
 const SESSIONS = 500;
+/** The pool of a partner whose every number is held: each new session there recycles one. */
+const USED_UP_POOL = 100;
 
 /**
  * CPU instructions Redis spends per allocation-script call (docs/benchmarks.md, Instructions per
@@ -58,13 +60,17 @@ async function main(): Promise<void> {
       if (result.kind !== 'allocated') throw new Error('the pool was not found');
       sessions.push(result.sessionId);
     }
+    await redis.zadd('script:{p:busy}:pool', ...poolMembers(USED_UP_POOL));
+    for (let i = 0; i < USED_UP_POOL; i++) await store.allocate(request((now += 1), null, 'busy'));
     const workloads = [
-      { name: 'existing session', existing: true, pools: store },
-      { name: 'new session', existing: false, pools: store },
-      { name: 'existing session, customer confirmed', existing: true, pools: remembering },
-      { name: 'new session, customer confirmed', existing: false, pools: remembering },
+      { name: 'existing session', existing: true, pools: store, advId: 'acme' },
+      { name: 'new session', existing: false, pools: store, advId: 'acme' },
+      { name: 'existing session, customer confirmed', existing: true, pools: remembering, advId: 'acme' },
+      { name: 'new session, customer confirmed', existing: false, pools: remembering, advId: 'acme' },
+      { name: 'new session, pool used up (recycles)', existing: false, pools: remembering, advId: 'busy' },
     ];
     await remembering.allocate(request((now += 1), null));
+    await remembering.allocate(request((now += 1), null, 'busy'));
     for (const workload of workloads) {
       const { counted, inScript } = await countInstructions(
         redisServer.pid!,
@@ -74,7 +80,7 @@ async function main(): Promise<void> {
           for (let i = 0; i < calls; i += 50) {
             const batch = Array.from({ length: Math.min(50, calls - i) }, (_, j) =>
               workload.pools.allocate(
-                request((now += 1), workload.existing ? sessions[(i + j) % SESSIONS]! : null),
+                request((now += 1), workload.existing ? sessions[(i + j) % SESSIONS]! : null, workload.advId),
               ),
             );
             await Promise.all(batch);
@@ -95,9 +101,9 @@ async function main(): Promise<void> {
 }
 
 /** A page with one number, a customer and a realistic context, as a classifieds page sends. */
-function request(now: number, sessionId: string | null): AllocationInput {
+function request(now: number, sessionId: string | null, advId = 'acme'): AllocationInput {
   return {
-    advId: 'acme',
+    advId,
     now,
     sessionTtlSeconds: 1_800,
     holdBackSeconds: 60,
@@ -112,7 +118,7 @@ function request(now: number, sessionId: string | null): AllocationInput {
       custnr: 'D-1',
       parameters: { custnr: 'D-1', custname: 'Dealer One', adid: '1234567' },
     },
-    customer: { advId: 'acme', custnr: 'D-1', custname: 'Dealer One', at: now },
+    customer: { advId, custnr: 'D-1', custname: 'Dealer One', at: now },
     numbersOnPage: ['+4722334455'],
   };
 }

@@ -246,6 +246,31 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     expect(numbersOf(back)[0]!.replace_with.e164).not.toBe(numbersOf(third)[0]!.replace_with.e164);
   });
 
+  it("recycles another session's number, never one the requesting session holds for another page number", async () => {
+    const partner = await partnerWithPool(2, { onExhausted: 'recycle' });
+    const t0 = app.clock.now;
+    const at = async (time: number, numbers: string, sessionId = ''): Promise<PartnerCall> => {
+      app.clock.now = time;
+      return send(partner, webRequest(partner.advId, numbers, { sessionId }));
+    };
+    // A holds the number bound first (the least recently used), B the other.
+    const a = await at(t0, '22334455');
+    const held = numbersOf(a)[0]!.replace_with.e164;
+    const b = await at(t0 + MINUTE, '22334466');
+    // A's next page shows another number only: the pool is used up, and A's own number, though the
+    // least recently used, stays A's; B's is recycled.
+    const aAgain = await at(t0 + 2 * MINUTE, '22334477', a.body.sessionId as string);
+    expect(aAgain.body.sessionId).toBe(a.body.sessionId);
+    expect(numbersOf(aAgain)[0]!.replace_with.e164).toBe(numbersOf(b)[0]!.replace_with.e164);
+    // A new session owns nothing yet: it recycles the least recently used number, A's first one.
+    const c = await at(t0 + 3 * MINUTE, '22334488');
+    expect(numbersOf(c)[0]!.replace_with.e164).toBe(held);
+    const binding = decodeBinding(
+      (await target.redis.hget(partnerKeys(target.keyPrefix, partner.advId).bindings, held))!,
+    );
+    expect(binding).toMatchObject({ sessionId: c.body.sessionId, recycled: true });
+  });
+
   it('on_exhausted original answers the number on the page, untracked', async () => {
     const partner = await partnerWithPool(1, { onExhausted: 'original' });
     await send(partner, webRequest(partner.advId, '22334455'));
