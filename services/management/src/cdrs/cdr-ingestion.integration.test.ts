@@ -456,7 +456,6 @@ describe('call record ingestion: attribution and batch isolation', () => {
       }
     });
   });
-  // docs/webhooks.md, "When an event is queued": the batch reads the partner's subscriptions once.
   // docs/cdrs.md, "Calls posted one at a time": requests that arrive while a write is under way are
   // stored together, and each is answered as if it had been stored alone.
   describe('calls posted one at a time while another is being stored', () => {
@@ -556,6 +555,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
     });
   });
 
+  // docs/webhooks.md, "When an event is queued": the batch reads the partner's subscriptions once.
   describe('webhook events', () => {
     async function deliveryTypes(): Promise<string[]> {
       const rows: Array<{ event_type: string }> = await dataSource.query(

@@ -44,7 +44,7 @@ describe('mergedIngestion', () => {
     const merged = mergedIngestion(inner);
     const answer = merged.ingest([record('a')], new Date(1_000));
     await settle();
-    expect(writes.map((write) => callIds(write.records.map(storedAs)))).toEqual([['a']]);
+    expect(writes.map((write) => write.records.map((sent) => sent.callId))).toEqual([['a']]);
     writes[0]!.finish();
     expect(callIds(await answer)).toEqual(['a']);
   });
