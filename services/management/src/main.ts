@@ -21,7 +21,19 @@ async function main(): Promise<void> {
   });
   const port = await app.listen();
   logger.info({ address: `https://${config.host}:${port}` }, 'management service listening');
-  const workers = await startManagementWorkers(config, logger, app.metrics, outboxBell);
+  const workers = await startManagementWorkers({
+    config,
+    logger,
+    observer: app.metrics,
+    bell: outboxBell,
+    env: process.env,
+    // As an uncaught error anywhere in the process would: logged, and the process ends for its
+    // supervisor to restart; the undelivered rows wait in their outboxes.
+    onDeliveryThreadCrash: (error) => {
+      logger.fatal({ err: error }, 'delivery thread ended on an error: stopping the service');
+      process.exit(1);
+    },
+  });
   onShutdownSignal(logger, () => app.close().finally(() => workers.stop()));
 }
 

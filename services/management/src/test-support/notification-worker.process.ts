@@ -1,9 +1,9 @@
 import { createLogger } from '@trackline/platform';
 import { loadManagementConfig } from '../config/management-config';
-import { startNotifications } from '../composition/management-workers';
+import { startNotifications } from '../composition/outbox-deliveries';
 
 // Run by notification-worker.kill.integration.test.ts as a child process (node -r ts-register.js):
-// the worker started the way main.ts starts it (composition/management-workers.ts), configured
+// the worker started the way main.ts starts it (composition/outbox-deliveries.ts), configured
 // from the environment. Prints the line `ready` on stdout (among its JSON logs) once it delivers;
 // stops cleanly on SIGTERM. The test ends it with SIGKILL, which no handler sees.
 async function main(): Promise<void> {
