@@ -2,7 +2,7 @@ import { PollingWorker, type Logger } from '@trackline/platform';
 import { PermanentDeliveryError } from '../notifications/delivery-channel';
 import { MAX_RETRY_DELAY_MS, nextAttemptAt } from '../notifications/retry-policy';
 import type { ClaimedWebhookDelivery, WebhookDeliveryQueue } from './webhook-deliveries.store';
-import type { ClaimRound, WebhookPayloads } from './webhook-payloads';
+import { newClaimRound, type ClaimRound, type WebhookPayloads } from './webhook-payloads';
 import type { WebhookAnswer, WebhookSender } from './webhook-sender';
 
 export interface WebhookDispatcherSettings {
@@ -89,7 +89,7 @@ export class WebhookDispatcher {
   /** Claims what is due (up to the free slots), delivers it and waits for all of it; for tests. */
   async runOnce(): Promise<number> {
     const claimed = await this.claim(this.settings.concurrency);
-    const round: ClaimRound = new Map();
+    const round = newClaimRound();
     await Promise.all(claimed.map((row) => this.process(row, round)));
     return claimed.length;
   }
@@ -99,8 +99,8 @@ export class WebhookDispatcher {
     const free = this.settings.concurrency - this.inFlight.size;
     if (free > 0) {
       const rows = await this.claim(free);
-      // The rows claimed together read each partner once (docs/webhooks.md, How it runs).
-      const round: ClaimRound = new Map();
+      // The rows claimed together read each partner and record once (docs/webhooks.md, How it runs).
+      const round = newClaimRound();
       for (const row of rows) this.track(this.process(row, round));
     }
     return 'idle';

@@ -3,7 +3,7 @@ import type { Cdr } from '../cdrs/cdr';
 import type { Partner } from '../partners/partner';
 import { SAMPLE_CDR } from '../test-support/sample-cdr';
 import type { ClaimedWebhookDelivery } from './webhook-deliveries.store';
-import { WebhookPayloads, type ClaimRound } from './webhook-payloads';
+import { newClaimRound, WebhookPayloads } from './webhook-payloads';
 
 const CUSTOMER = {
   id: '7',
@@ -64,7 +64,7 @@ describe('webhook payloads', () => {
 
   it('reads the partner once for the deliveries of one claim', async () => {
     const { built, partnerReads } = payloads();
-    const round: ClaimRound = new Map();
+    const round = newClaimRound();
     const bodies = await Promise.all([built.body(delivery('1'), round), built.body(delivery('2'), round)]);
     expect(partnerReads).toEqual(['1']);
     expect(bodies.map((body) => body.data.customer_id)).toEqual(['7', '7']);
@@ -85,6 +85,32 @@ describe('webhook payloads', () => {
     await expect(built.body({ ...call, cdrStart: start })).rejects.toThrow('call record 42 no longer exists');
     await expect(built.body({ ...call, cdrStart: null })).rejects.toThrow('call record 42 no longer exists');
     expect(recordReads).toEqual(['42 at 2026-11-27T09:59:00.000Z', '42 by id']);
+  });
+
+  it("reads a call's record once for its events claimed together, and anew for each claim", async () => {
+    const { built, recordReads } = payloads(SAMPLE_CDR);
+    const start = new Date('2026-11-27T09:59:00Z');
+    const event = (id: string, eventType: string) => ({
+      ...delivery(id),
+      eventType,
+      customerId: null,
+      cdrId: '42',
+      cdrStart: start,
+    });
+    const round = newClaimRound();
+    const bodies = await Promise.all([
+      built.body(event('1', 'call.completed'), round),
+      built.body(event('2', 'call.missed'), round),
+      built.body({ ...event('3', 'call.completed'), cdrId: '43' }, round),
+    ]);
+    expect(bodies.map((body) => [body.type, body.data.cdr_id])).toEqual([
+      ['call.completed', '42'],
+      ['call.missed', '42'],
+      ['call.completed', '42'],
+    ]);
+    expect(recordReads).toEqual(['42 at 2026-11-27T09:59:00.000Z', '43 at 2026-11-27T09:59:00.000Z']);
+    await built.body(event('4', 'call.completed'), newClaimRound());
+    expect(recordReads).toHaveLength(3);
   });
 
   it("renders a call event's record with the claim's setting for the caller, reading no partner", async () => {

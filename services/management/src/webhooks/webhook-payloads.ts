@@ -19,8 +19,19 @@ export interface WebhookRecordSources {
   poolHours: { exhaustedHour(partnerId: string, exhaustedAt: Date): Promise<PoolTelemetryHour | null> };
 }
 
-/** The partners read for one claim's deliveries, by id. */
-export type ClaimRound = Map<string, Promise<Partner | null>>;
+/**
+ * What the deliveries claimed together read once between them: partners by id, call records by
+ * partner and id (a call's events are queued in its transaction, so a claim usually takes them
+ * together).
+ */
+export interface ClaimRound {
+  partners: Map<string, Promise<Partner | null>>;
+  cdrs: Map<string, Promise<Cdr | null>>;
+}
+
+export function newClaimRound(): ClaimRound {
+  return { partners: new Map(), cdrs: new Map() };
+}
 
 /** The Standard Webhooks body (docs/webhooks.md): `{type, timestamp, data}`. */
 export interface WebhookBody {
@@ -39,11 +50,12 @@ export class WebhookPayloads {
   constructor(private readonly sources: WebhookRecordSources) {}
 
   /**
-   * `round` holds the partners read for the deliveries claimed together with this one: each is read
-   * once per claim (its settings as of that moment). A call event reads none: the claim brought the
-   * partner's one setting its record needs, whether the caller is shown whole.
+   * `round` holds what the deliveries claimed together with this one have read: each partner and
+   * each call record is read once per claim (as it is at that moment). A call event reads no
+   * partner: the claim brought the partner's one setting its record needs, whether the caller is
+   * shown whole.
    */
-  async body(delivery: ClaimedWebhookDelivery, round: ClaimRound = new Map()): Promise<WebhookBody> {
+  async body(delivery: ClaimedWebhookDelivery, round: ClaimRound = newClaimRound()): Promise<WebhookBody> {
     return {
       type: delivery.eventType,
       timestamp: delivery.occurredAt.toISOString(),
@@ -57,12 +69,17 @@ export class WebhookPayloads {
     }
     if (delivery.cdrId !== null) {
       // The partner's one setting a record needs came with the claim: no read of the partner.
-      const cdr = await this.sources.cdrs.findById(delivery.partnerId, delivery.cdrId, delivery.cdrStart);
+      const key = `${delivery.partnerId} ${delivery.cdrId}`;
+      const read =
+        round.cdrs.get(key) ??
+        this.sources.cdrs.findById(delivery.partnerId, delivery.cdrId, delivery.cdrStart);
+      round.cdrs.set(key, read);
+      const cdr = await read;
       if (cdr === null) throw new PermanentDeliveryError(`call record ${delivery.cdrId} no longer exists`);
       return toCdrRecord(cdr, { extended: true, showFullAnum: delivery.showFullAnum });
     }
-    const read = round.get(delivery.partnerId) ?? this.sources.partners.findById(delivery.partnerId);
-    round.set(delivery.partnerId, read);
+    const read = round.partners.get(delivery.partnerId) ?? this.sources.partners.findById(delivery.partnerId);
+    round.partners.set(delivery.partnerId, read);
     const partner = await read;
     if (partner === null) throw new PermanentDeliveryError(`partner ${delivery.partnerId} no longer exists`);
     if (delivery.customerId !== null) {
