@@ -14,11 +14,8 @@ import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 export interface CdrLookupStore {
   /** The partners' stored records by `callKey(partnerId, callId)`: call ids are unique per partner. */
   findByCallIds(calls: readonly CallKey[]): Promise<Map<string, Cdr>>;
-  findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>>;
-  /** Per static number: every source its partner ever had on it (chooseStaticSource picks). */
-  findStaticSources(
-    destnrs: readonly string[],
-  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>>;
+  /** The numbers with their owners and, per static number, every source its partner ever had on it. */
+  findDialledNumbers(e164s: readonly string[]): Promise<BatchNumbers>;
   findCampaignPricings(
     campaignIds: readonly string[],
   ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>>;
@@ -48,7 +45,7 @@ export function customerKey(partnerId: string, custnr: string): string {
   return `${partnerId} ${custnr}`;
 }
 
-/** The batch's dialled numbers and static numbers' sources, its first round of lookups. */
+/** The batch's dialled numbers and static numbers' sources (chooseStaticSource picks), its first lookup. */
 export interface BatchNumbers {
   numbers: Map<string, DialledNumber>;
   sources: Map<string, { partnerId: string; sources: CdrSource[] }>;
@@ -69,17 +66,13 @@ export class CdrBatchLookup {
   ) {}
 
   /**
-   * The batch's first round: the dialled numbers (whose partner, country and settings) and the
-   * static numbers' sources. Everything else a record looks up needs the partner, so it comes after
-   * (`load`); what needs only the number (the caller's standing in Redis) can go alongside that.
+   * The batch's first round, one query: the dialled numbers (whose partner, country and settings)
+   * and the static numbers' sources. Everything else a record looks up needs the partner, so it
+   * comes after (`load`); what needs only the number (the caller's standing in Redis) can go
+   * alongside that.
    */
-  static async numbers(store: CdrLookupStore, inputs: readonly CdrInput[]): Promise<BatchNumbers> {
-    const bnums = unique(inputs.map((input) => input.bnum));
-    const [numbers, sources] = await Promise.all([
-      store.findDialledNumbers(bnums),
-      store.findStaticSources(bnums),
-    ]);
-    return { numbers, sources };
+  static numbers(store: CdrLookupStore, inputs: readonly CdrInput[]): Promise<BatchNumbers> {
+    return store.findDialledNumbers(unique(inputs.map((input) => input.bnum)));
   }
 
   static async load(

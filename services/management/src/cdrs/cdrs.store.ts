@@ -11,8 +11,8 @@ import type { CustomerCallRecords } from '../customers/customer-call-records';
 import type { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
 import type { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
 import type { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
-import type { Cdr, CdrCampaignPricing, CdrOutcome, CdrSource, DialledNumber, NewCdr } from './cdr';
-import { callKey, type CallKey, type CdrLookupStore } from './cdr-batch-lookup';
+import type { Cdr, CdrCampaignPricing, CdrOutcome, CdrSource, NewCdr } from './cdr';
+import { callKey, type BatchNumbers, type CallKey, type CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, pageEnd, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
 /** What ingestion reads and writes inside a record's transaction (the batch's lookups come first). */
@@ -191,14 +191,8 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return this.customers.findCustomerId(partnerId, by);
   }
 
-  findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>> {
+  findDialledNumbers(e164s: readonly string[]): Promise<BatchNumbers> {
     return this.numbers.findDialledNumbers(e164s);
-  }
-
-  findStaticSources(
-    destnrs: readonly string[],
-  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>> {
-    return this.sources.findStaticSources(destnrs);
   }
 
   findSourcesByIds(

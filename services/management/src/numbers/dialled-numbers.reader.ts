@@ -1,38 +1,53 @@
 import type { CountryCode } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import type { DialledNumber } from '../cdrs/cdr';
+import type { BatchNumbers } from '../cdrs/cdr-batch-lookup';
+import { SOURCE_COLUMNS, toSource } from '../sources/cdr-sources.reader';
 
 type Row = Record<string, unknown>;
 
 /**
- * The dialled numbers of a CDR batch with their owners, for ingestion. It joins "partners" for the
- * owner's name, time zone and country: one query per batch (docs/architecture.md, Table ownership).
+ * The dialled numbers of a CDR batch with their owners and their sources, for ingestion: one query
+ * per batch (docs/architecture.md, Joins kept across owners). It joins "partners" for the owner's
+ * name, time zone, country and spam threshold, and "sources" (with "customers" for the custnr a
+ * record carries) for the sources the owner had on the number; the domain's chooseStaticSource
+ * picks one of them per call.
  */
 export class SqlDialledNumbersReader {
   constructor(private readonly manager: EntityManager) {}
 
-  async findDialledNumbers(e164s: readonly string[]): Promise<Map<string, DialledNumber>> {
-    if (e164s.length === 0) return new Map();
+  async findDialledNumbers(e164s: readonly string[]): Promise<BatchNumbers> {
+    const found: BatchNumbers = { numbers: new Map(), sources: new Map() };
+    if (e164s.length === 0) return found;
+    // One row per number and source; a number without sources comes once, its source columns null.
     const rows: Row[] = await this.manager.query(
-      `SELECT t."e164", t."partner_id"::text AS "partner_id", p."name", p."time_zone", p."country", t."kind", t."held_until",
-              p."spam_threshold"
-         FROM "tracking_numbers" t JOIN "partners" p ON p."id" = t."partner_id"
+      `SELECT t."e164", t."partner_id"::text AS "partner_id", p."name" AS "adv_id", p."time_zone", p."country",
+              t."kind", t."held_until", p."spam_threshold" AS "partner_spam_threshold", ${SOURCE_COLUMNS}
+         FROM "tracking_numbers" t
+         JOIN "partners" p ON p."id" = t."partner_id"
+         LEFT JOIN ("sources" s JOIN "customers" c ON c."id" = s."customer_id")
+                ON s."destnr" = t."e164" AND s."partner_id" = t."partner_id"
         WHERE t."e164" = ANY($1::varchar[])`,
       [e164s],
     );
-    return new Map(
-      rows.map((row) => [
-        row.e164 as string,
-        {
-          partnerId: row.partner_id as string,
-          advId: row.name as string,
+    for (const row of rows) {
+      const e164 = row.e164 as string;
+      const partnerId = row.partner_id as string;
+      if (!found.numbers.has(e164))
+        found.numbers.set(e164, {
+          partnerId,
+          advId: row.adv_id as string,
           timeZone: row.time_zone as string,
           country: row.country as CountryCode,
           kind: row.kind as DialledNumber['kind'],
           heldUntil: (row.held_until as Date | null) ?? null,
-          spamThreshold: row.spam_threshold as number,
-        },
-      ]),
-    );
+          spamThreshold: row.partner_spam_threshold as number,
+        });
+      if (row.id === null) continue;
+      const entry = found.sources.get(e164) ?? { partnerId, sources: [] };
+      entry.sources.push(toSource(row));
+      found.sources.set(e164, entry);
+    }
+    return found;
   }
 }

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { CdrSource } from '../cdrs/cdr';
 
-const SOURCE_COLUMNS = `
+/** A source as a call record needs it, from "sources" s joined with "customers" c. */
+export const SOURCE_COLUMNS = `
   s."id"::text AS "id", s."customer_id"::text AS "customer_id", c."custnr", s."name",
   s."campaign_id"::text AS "campaign_id", s."media", s."class", s."expire", s."publisher_id", s."status",
   s."closed_at", s."email", s."smsnumber", s."notify_on_missed_call", s."notify_on_new_voicemail",
@@ -10,38 +11,12 @@ const SOURCE_COLUMNS = `
 type Row = Record<string, unknown>;
 
 /**
- * The sources a CDR may belong to, for ingestion. It joins "customers" for the custnr the record
- * carries and "tracking_numbers" for the number's owner: one query per batch
- * (docs/architecture.md, Table ownership).
+ * The sources a CDR may belong to, for ingestion, joined with "customers" for the custnr the record
+ * carries (docs/architecture.md, Table ownership). A static number's sources come with the number
+ * (numbers/dialled-numbers.reader.ts).
  */
 export class SqlCdrSourcesReader {
   constructor(private readonly manager: EntityManager) {}
-
-  async findStaticSources(
-    destnrs: readonly string[],
-  ): Promise<Map<string, { partnerId: string; sources: CdrSource[] }>> {
-    if (destnrs.length === 0) return new Map();
-    // Every source the number's owner ever had on it; the domain's chooseStaticSource picks one.
-    const rows: Row[] = await this.manager.query(
-      `SELECT s."destnr", s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
-         FROM "sources" s
-         JOIN "customers" c ON c."id" = s."customer_id"
-         JOIN "tracking_numbers" t ON t."e164" = s."destnr" AND t."partner_id" = s."partner_id"
-        WHERE s."destnr" = ANY($1::varchar[])`,
-      [destnrs],
-    );
-    const found = new Map<string, { partnerId: string; sources: CdrSource[] }>();
-    for (const row of rows) {
-      const destnr = row.destnr as string;
-      let entry = found.get(destnr);
-      if (entry === undefined) {
-        entry = { partnerId: row.partner_id as string, sources: [] };
-        found.set(destnr, entry);
-      }
-      entry.sources.push(toSource(row));
-    }
-    return found;
-  }
 
   /** The sources named that are their partner's (a batch's pool calls' attributed sources), one query. */
   async findSourcesByIds(
@@ -81,7 +56,7 @@ export class SqlCdrSourcesReader {
   }
 }
 
-function toSource(row: Row): CdrSource {
+export function toSource(row: Row): CdrSource {
   return {
     id: row.id as string,
     customerId: row.customer_id as string,

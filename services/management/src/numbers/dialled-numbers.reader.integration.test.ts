@@ -1,0 +1,96 @@
+import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '../db/data-source';
+import { insertTestCustomer } from '../test-support/store-case-fixtures';
+import { insertTestPartners } from '../test-support/test-partners';
+import { SqlDialledNumbersReader } from './dialled-numbers.reader';
+
+// A batch's first lookup (docs/architecture.md, Joins kept across owners): the numbers with their
+// owners and the owners' sources on them, in one query.
+describe('the dialled numbers reader', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let acme: string;
+  let other: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url);
+    await dataSource.initialize();
+    [acme, other] = (await insertTestPartners(dataSource.manager, 'acme', 'other')) as [string, string];
+    await dataSource.query(`UPDATE partners SET spam_threshold = 90 WHERE id = $1`, [acme]);
+    await dataSource.query(
+      `INSERT INTO tracking_numbers (partner_id, e164, kind, added_at, held_until)
+       VALUES ($1, '+4791200001', 'static', now(), '2026-12-01T00:00:00Z'),
+              ($1, '+4791200002', 'static', now(), NULL),
+              ($1, '+4791200003', 'pool', now(), NULL),
+              ($2, '+4791200004', 'static', now(), NULL)`,
+      [acme, other],
+    );
+    const kari = await insertTestCustomer(dataSource.manager, acme, 'K-1');
+    const ola = await insertTestCustomer(dataSource.manager, other, 'O-1');
+    await dataSource.query(
+      `INSERT INTO sources (partner_id, customer_id, name, phonenr, destnr, status, closed_at, activated_at)
+       VALUES ($1, $2, 'Closed', '+4722000001', '+4791200001', 'closed', '2026-10-01T00:00:00Z', '2026-01-01T00:00:00Z'),
+              ($1, $2, 'Open', '+4722000002', '+4791200001', 'active', NULL, '2026-10-01T00:00:00Z'),
+              ($3, $4, 'Theirs', '+4722000003', '+4791200004', 'active', NULL, '2026-01-01T00:00:00Z'),
+              -- Another partner's source on acme's number is none of acme's.
+              ($3, $4, 'Stray', '+4722000004', '+4791200002', 'closed', '2026-09-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+      [acme, kari, other, ola],
+    );
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  it('answers each number once, with its owner, and every source its owner had on it', async () => {
+    const found = await new SqlDialledNumbersReader(dataSource.manager).findDialledNumbers([
+      '+4791200001',
+      '+4791200002',
+      '+4791200003',
+      '+4791200004',
+      '+4791299999',
+    ]);
+    expect([...found.numbers.keys()].sort()).toEqual([
+      '+4791200001',
+      '+4791200002',
+      '+4791200003',
+      '+4791200004',
+    ]);
+    expect(found.numbers.get('+4791200001')).toEqual({
+      partnerId: acme,
+      advId: 'acme',
+      timeZone: 'Europe/Oslo',
+      country: 'NO',
+      kind: 'static',
+      heldUntil: new Date('2026-12-01T00:00:00Z'),
+      spamThreshold: 90,
+    });
+    expect(found.numbers.get('+4791200004')).toMatchObject({
+      partnerId: other,
+      advId: 'other',
+      heldUntil: null,
+    });
+    expect(found.numbers.get('+4791200003')).toMatchObject({ partnerId: acme, kind: 'pool' });
+
+    // Numbers without sources of their owner have no entry; the sources carry their customer's custnr.
+    expect([...found.sources.keys()].sort()).toEqual(['+4791200001', '+4791200004']);
+    const acmeSources = found.sources.get('+4791200001')!;
+    expect(acmeSources.partnerId).toBe(acme);
+    expect(acmeSources.sources.map((source) => [source.name, source.status, source.custnr]).sort()).toEqual([
+      ['Closed', 'closed', 'K-1'],
+      ['Open', 'active', 'K-1'],
+    ]);
+    expect(found.sources.get('+4791200004')).toMatchObject({
+      partnerId: other,
+      sources: [{ name: 'Theirs', custnr: 'O-1', closedAt: null }],
+    });
+  });
+
+  it('asks nothing for no numbers', async () => {
+    const found = await new SqlDialledNumbersReader(dataSource.manager).findDialledNumbers([]);
+    expect(found.numbers.size + found.sources.size).toBe(0);
+  });
+});
