@@ -54,6 +54,7 @@ export function startDeliveryThread(options: DeliveryThreadOptions): Promise<Run
       pending.add(outbox);
     }),
   );
+  const stopListening = () => unlisten.forEach((stop) => stop());
 
   return new Promise((resolve, reject) => {
     let started = false;
@@ -69,7 +70,7 @@ export function startDeliveryThread(options: DeliveryThreadOptions): Promise<Run
         resolve({
           stop: async () => {
             stopping = true;
-            for (const stopListening of unlisten) stopListening();
+            stopListening();
             send({ type: 'stop' });
             await exited;
             clearTimeout(deadline);
@@ -83,13 +84,10 @@ export function startDeliveryThread(options: DeliveryThreadOptions): Promise<Run
       }
     });
     void exited.then(() => {
-      if (!started) {
-        for (const stopListening of unlisten) stopListening();
-        reject(lastError ?? new Error('delivery thread exited before it started'));
-      } else if (!stopping) {
-        for (const stopListening of unlisten) stopListening();
-        options.onCrash(lastError ?? new Error('delivery thread exited unexpectedly'));
-      }
+      if (stopping) return;
+      stopListening();
+      if (!started) reject(lastError ?? new Error('delivery thread exited before it started'));
+      else options.onCrash(lastError ?? new Error('delivery thread exited unexpectedly'));
     });
   });
 }

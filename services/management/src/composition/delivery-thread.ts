@@ -3,7 +3,7 @@ import { createLogger } from '@trackline/platform';
 import { loadManagementConfig } from '../config/management-config';
 import { OutboxBell } from '../db/outbox-bell';
 import type { FromDeliveryThread, ToDeliveryThread } from './delivery-thread-host';
-import { startOutboxDeliveries } from './outbox-deliveries';
+import { startOutboxDeliveries, type RunningOutboxDeliveries } from './outbox-deliveries';
 
 // Entry of the service's delivery thread, started by composition/delivery-thread-host.ts: the
 // outbox loops on an event loop of their own, configured from the same environment as the process,
@@ -16,7 +16,7 @@ async function run(port: MessagePort): Promise<void> {
     thread: 'deliveries',
   });
   const bell = new OutboxBell();
-  let deliveries: Awaited<ReturnType<typeof startOutboxDeliveries>>;
+  let deliveries: RunningOutboxDeliveries;
   try {
     deliveries = await startOutboxDeliveries(config, logger, bell);
   } catch (error) {
