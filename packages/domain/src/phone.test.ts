@@ -97,6 +97,22 @@ describe('readPhoneNumber', () => {
       expect(readPhoneNumber(input, null)).toBeUndefined();
     },
   );
+
+  it('answers a text asked again as the first time, per country, also after more texts than it keeps', () => {
+    const asked = () => [
+      readPhoneNumber('91100001', 'NO'),
+      readPhoneNumber('91100001', null),
+      readPhoneNumber('91100001', 'SE'),
+      readPhoneNumber('0046812345678', null),
+      readPhoneNumber('1881', 'NO'),
+    ];
+    const first = asked();
+    expect(first).toEqual(['+4791100001', undefined, '+4691100001', '+46812345678', undefined]);
+    expect(asked()).toEqual(first);
+    for (let i = 0; i < 12_000; i++) readPhoneNumber(`+4791${String(i).padStart(6, '0')}`, null);
+    expect(asked()).toEqual(first);
+    expect(readPhoneNumber('+4791011999', null)).toBe('+4791011999');
+  });
 });
 
 describe('phoneNumberSpellings', () => {

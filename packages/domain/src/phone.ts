@@ -32,6 +32,23 @@ export const PHONE_NUMBER_RULE = 'must be a phone number';
  */
 export function readPhoneNumber(input: string, country: CountryCode | null): string | undefined {
   if (typeof input !== 'string' || input.length > MAX_PHONE_INPUT_LENGTH) return undefined;
+  // The country (two letters or none) comes first, so no two questions share a key.
+  const key = `${country ?? ''}\u0000${input}`;
+  const known = readings.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const read = readUnremembered(input, country);
+  if (readings.size >= MAX_READINGS) readings.clear();
+  readings.set(key, read ?? null);
+  return read;
+}
+
+// The same few numbers are read again and again (a partner's tracking numbers on every call and on
+// its pages, its regular callers), and libphonenumber's strict parse costs tens of µs where a lookup
+// costs well under one. The answers are kept, up to a bound: past it they are dropped and refilled.
+const MAX_READINGS = 10_000;
+const readings = new Map<string, string | null>();
+
+function readUnremembered(input: string, country: CountryCode | null): string | undefined {
   const trimmed = input.trim();
   const international =
     country !== null || trimmed.startsWith('+')

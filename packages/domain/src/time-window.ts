@@ -1,6 +1,7 @@
 import { DateTime, IANAZone } from 'luxon';
 import { ValidationError } from './errors';
-import { hasSupportedYear, YEAR_RULE } from './timestamps';
+import { hasSupportedYear, isCalendarDate, YEAR_RULE } from './timestamps';
+import { zoneOffsetMs } from './zone-offsets';
 
 // Windows are wall-clock rules ("weekdays 08:00–16:00 in the partner's zone"), so every check
 // converts the instant to local time first. On a spring-forward day the skipped hour never
@@ -126,8 +127,22 @@ export function isValidTimeZone(tz: string): boolean {
 }
 
 export function localClock(instant: Date, timeZone: string): LocalClock {
-  if (Number.isNaN(instant.getTime())) throw new RangeError('invalid instant');
+  const ms = instant.getTime();
+  if (Number.isNaN(ms)) throw new RangeError('invalid instant');
   if (!isValidTimeZone(timeZone)) throw new RangeError(`unknown time zone: ${timeZone}`);
+  // The local wall clock as the fields of a UTC date shifted by the zone's offset.
+  const local = new Date(ms + zoneOffsetMs(ms, timeZone));
+  const year = local.getUTCFullYear();
+  // Years of five digits or before year 0 take ISO's expanded form; luxon writes those.
+  if (year < 0 || year > 9999) return luxonClock(instant, timeZone);
+  return {
+    weekday: WEEKDAYS[(local.getUTCDay() + 6) % 7]!,
+    minuteOfDay: local.getUTCHours() * 60 + local.getUTCMinutes(),
+    date: local.toISOString().slice(0, 10),
+  };
+}
+
+function luxonClock(instant: Date, timeZone: string): LocalClock {
   const local = DateTime.fromJSDate(instant, { zone: timeZone });
   return {
     weekday: WEEKDAYS[local.weekday - 1]!,
@@ -150,7 +165,7 @@ export function parseLocalDate(field: string, value: unknown): string {
   if (
     typeof value !== 'string' ||
     !LOCAL_DATE_PATTERN.test(value) ||
-    !DateTime.fromISO(value, { zone: 'UTC' }).isValid
+    !isCalendarDate(Number(value.slice(0, 4)), Number(value.slice(5, 7)), Number(value.slice(8, 10)))
   ) {
     throw new ValidationError(field, 'must be a date YYYY-MM-DD');
   }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import { ValidationError } from './errors';
 import { formatUtcTimestamp, parseCallTime } from './timestamps';
 
@@ -60,6 +61,49 @@ describe('parseCallTime', () => {
         const d = new Date(seconds * 1000);
         expect(parseCallTime('at', formatUtcTimestamp(d)).getTime()).toBe(d.getTime());
       }),
+    );
+  });
+
+  it('reads every time as luxon reads it, and refuses what luxon refuses', () => {
+    // luxon's readers of the two forms, with the same patterns in front: what parseCallTime was built on.
+    const byLuxon = (value: string): number | 'refused' => {
+      const parsed = / /.test(value)
+        ? DateTime.fromFormat(value, 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' })
+        : DateTime.fromISO(value, { setZone: true });
+      return parsed.isValid ? parsed.toMillis() : 'refused';
+    };
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    const timeText = fc
+      .tuple(
+        fc.integer({ min: 1900, max: 9999 }),
+        two(13),
+        two(32),
+        two(23),
+        two(59),
+        fc.option(two(59), { nil: undefined }),
+        fc.option(fc.stringMatching(/^\d{1,9}$/), { nil: undefined }),
+        fc.constantFrom('Z', '+', '-', ' '),
+        two(23),
+        two(59),
+        fc.boolean(),
+      )
+      .map(([year, month, day, hour, minute, second, fraction, zone, offHours, offMinutes, colon]) => {
+        const date = `${year}-${month}-${day}`;
+        if (zone === ' ') return `${date} ${hour}:${minute}:${second ?? '00'}`;
+        const clock = `${hour}:${minute}${second === undefined ? '' : `:${second}${fraction === undefined ? '' : `.${fraction}`}`}`;
+        return `${date}T${clock}${zone === 'Z' ? 'Z' : `${zone}${offHours}${colon ? ':' : ''}${offMinutes}`}`;
+      });
+    fc.assert(
+      fc.property(timeText, (value) => {
+        let ours: number | 'refused';
+        try {
+          ours = parseCallTime('start', value).getTime();
+        } catch {
+          ours = 'refused';
+        }
+        expect([value, ours]).toEqual([value, byLuxon(value)]);
+      }),
+      { numRuns: 20_000 },
     );
   });
 });

@@ -1,14 +1,16 @@
-import { DateTime } from 'luxon';
 import { ValidationError } from './errors';
 
 // The wire format for times is "YYYY-MM-DD HH:MM:SS" in UTC (as in the seeds); ISO 8601 is also
 // accepted, but only with an explicit offset, so no input is read in some server's local zone.
+// Read by hand rather than by a date library: every call record's start passes through here, and a
+// library's general ISO reader costs more than the rest of the record's checks together.
 
-// Hours stop at 23 here because luxon would otherwise read 24:00:00 as the next midnight.
-const CLOCK = '([01]\\d|2[0-3]):[0-5]\\d';
-const UTC_TIMESTAMP_PATTERN = new RegExp(`^\\d{4}-\\d{2}-\\d{2} ${CLOCK}:[0-5]\\d$`);
+const CLOCK = '([01]\\d|2[0-3]):([0-5]\\d)';
+const DATE = '(\\d{4})-(\\d{2})-(\\d{2})';
+const UTC_TIMESTAMP_PATTERN = new RegExp(`^${DATE} ${CLOCK}:([0-5]\\d)$`);
+// An offset as ±HH:MM or ±HHMM; its size is not checked (+99:99 is 99 hours and 99 minutes).
 const ISO_WITH_OFFSET_PATTERN = new RegExp(
-  `^\\d{4}-\\d{2}-\\d{2}T${CLOCK}(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$`,
+  `^${DATE}T${CLOCK}(?::([0-5]\\d)(?:\\.(\\d{1,9}))?)?(?:(Z)|([+-])(\\d{2}):?(\\d{2}))$`,
 );
 
 /**
@@ -33,14 +35,45 @@ export function formatUtcTimestamp(d: Date): string {
 
 export function parseCallTime(field: string, value: unknown): Date {
   if (typeof value === 'string') {
-    let parsed: DateTime | null = null;
-    if (UTC_TIMESTAMP_PATTERN.test(value))
-      parsed = DateTime.fromFormat(value, 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' });
-    else if (ISO_WITH_OFFSET_PATTERN.test(value)) parsed = DateTime.fromISO(value, { setZone: true });
-    if (parsed !== null && parsed.isValid) {
+    const instant = readUtcTimestamp(value) ?? readIsoWithOffset(value);
+    if (instant !== null) {
+      // Checked before the value is used: Date.UTC reads the years 0–99 as 1900–1999.
       if (!hasSupportedYear(value)) throw new ValidationError(field, YEAR_RULE);
-      return parsed.toJSDate();
+      return new Date(instant);
     }
   }
   throw new ValidationError(field, 'must be "YYYY-MM-DD HH:MM:SS" (UTC) or ISO 8601 with an offset');
+}
+
+/** Epoch ms of "YYYY-MM-DD HH:MM:SS" in UTC; null when the text is no valid time of that form. */
+function readUtcTimestamp(value: string): number | null {
+  const match = UTC_TIMESTAMP_PATTERN.exec(value);
+  if (match === null) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as number[];
+  if (!isCalendarDate(year!, month!, day!)) return null;
+  return Date.UTC(year!, month! - 1, day!, hour!, minute!, second!);
+}
+
+/** Epoch ms of an ISO 8601 time with an offset; null when the text is no valid time of that form. */
+function readIsoWithOffset(value: string): number | null {
+  const match = ISO_WITH_OFFSET_PATTERN.exec(value);
+  if (match === null) return null;
+  const [year, month, day, hour, minute] = match.slice(1, 6).map(Number) as number[];
+  if (!isCalendarDate(year!, month!, day!)) return null;
+  const second = match[6] === undefined ? 0 : Number(match[6]);
+  // The fraction's first three digits, cut off, not rounded (a time never moves to the next ms).
+  const millis = match[7] === undefined ? 0 : Math.floor(parseFloat(`0.${match[7]}`) * 1000);
+  const sign = match[9] === '-' ? -1 : 1;
+  const offsetMinutes = match[8] === 'Z' ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+  return Date.UTC(year!, month! - 1, day!, hour!, minute!, second, millis) - offsetMinutes * 60_000;
+}
+
+/** Month 1–12 and a day that month has, in the proleptic Gregorian calendar. */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
