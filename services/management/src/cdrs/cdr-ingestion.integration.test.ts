@@ -595,5 +595,42 @@ describe('call record ingestion: attribution and batch isolation', () => {
       expect(rung).toEqual(['webhooks']);
       await webhooks.delete(partnerId, paused.id);
     });
+
+    it('keeps to the webhooks of the moment for a partner known to have webhooks, unread', async () => {
+      const webhooks = new TypeormWebhooksStore(dataSource.manager);
+      const completed = await webhooks.insert(partnerId, {
+        url: 'https://hooks.example.com/completed',
+        events: ['call.completed'],
+        state: '0',
+        secret: 'whsec_Y29tcGxldGVkLXNlY3JldC0wMTIzNDU2Nzg5',
+      });
+      const destnr = (await trackingNumber('static')) as string;
+      await dataSource.query(
+        `INSERT INTO sources (partner_id, customer_id, name, phonenr, destnr, activated_at)
+         VALUES ($1, $2, 'Known hooks', '+4722000102', $3, now())`,
+        [partnerId, await customer('HOOK-2'), destnr],
+      );
+      // The first batch reads the partner's webhooks; the later ones, within the minute, do not.
+      expect((await post([call(destnr)])).status).toBe(200);
+      expect(await deliveryTypes()).toEqual(['call.completed']);
+
+      // Paused since: the outbox statement finds no active webhook and writes nothing.
+      await webhooks.update(partnerId, completed.id, { state: '1' });
+      expect((await post([call(destnr)])).status).toBe(200);
+      expect(await deliveryTypes()).toEqual(['call.completed']);
+
+      // A webhook for another event, created since: it gets the very next call's event.
+      await webhooks.update(partnerId, completed.id, { state: '0' });
+      const missed = await webhooks.insert(partnerId, {
+        url: 'https://hooks.example.com/missed',
+        events: ['call.missed'],
+        state: '0',
+        secret: 'whsec_bWlzc2VkLXNlY3JldC0wMTIzNDU2Nzg5MDEy',
+      });
+      expect((await post([call(destnr, { answered: 0, duration: 0 })])).status).toBe(200);
+      expect(await deliveryTypes()).toEqual(['call.completed', 'call.completed', 'call.missed']);
+      await webhooks.delete(partnerId, completed.id);
+      await webhooks.delete(partnerId, missed.id);
+    });
   });
 });

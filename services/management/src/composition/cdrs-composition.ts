@@ -7,6 +7,7 @@ import type { OutboxBell, OutboxName } from '../db/outbox-bell';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { IngestMetrics } from '../metrics/counted-ingestion';
 import { cdrsStoreOn, storesOn } from './stores-on-manager';
+import { rememberingSubscribers } from '../webhooks/remembered-subscribers';
 
 export interface CdrConnections {
   /** The primary's main pool: the customer a statistics request names. */
@@ -59,7 +60,7 @@ export function composeCdrFeature(connections: CdrConnections): CdrFeature {
     lookups: ingestion.cdrs,
     replica: readDataSource === dataSource ? main.cdrs : cdrsStoreOn(readDataSource.manager),
     attributions: new RedisCallAttributionReader(connections.redis, connections.keyPrefix),
-    webhooks: ingestion.webhooks,
+    webhooks: rememberingSubscribers(ingestion.webhooks),
     callerHistory: new CallerHistoryStore(connections.redis, connections.keyPrefix),
     telephonyToken: connections.telephonyToken,
     metrics: connections.metrics,

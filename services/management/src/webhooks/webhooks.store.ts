@@ -16,8 +16,9 @@ export interface WebhooksStore {
 
 /**
  * The event types the active webhooks of each partner subscribe to; a partner without any is
- * absent. Read once per batch of call records, so a partner without webhooks costs its records no
- * outbox statement (docs/webhooks.md, "When an event is queued").
+ * absent. Asked once per batch of call records, so a partner without webhooks costs its records no
+ * outbox statement (docs/webhooks.md, "When an event is queued"; remembered-subscribers.ts spares
+ * the read for partners known to have webhooks).
  */
 export interface WebhookSubscriptions {
   subscribedEventTypes(partnerIds: readonly string[]): Promise<Map<string, Set<WebhookEventType>>>;
