@@ -1,8 +1,16 @@
 import type { EntityManager } from 'typeorm';
 import type { CdrCampaignPricing } from '../cdrs/cdr';
 
-const PRICING_COLUMNS = `
-  c."state", c."pricing_model_id", m."unique_caller_time"::text AS "unique_caller_time", m."conditions"`;
+/**
+ * The pricing of campaign `campaign` joined with its model `model` (table aliases), as toPricing reads
+ * it; exported for the one join that reads a source's campaign with it (sources/cdr-sources.reader.ts).
+ */
+export function pricingColumns(campaign: string, model: string): string {
+  return `${campaign}."state", ${campaign}."pricing_model_id",
+    ${model}."unique_caller_time"::text AS "unique_caller_time", ${model}."conditions"`;
+}
+
+const PRICING_COLUMNS = pricingColumns('c', 'm');
 
 type Row = Record<string, unknown>;
 
@@ -42,7 +50,7 @@ export class SqlCampaignPricingReader {
   }
 }
 
-function toPricing(campaignId: string, row: Row): CdrCampaignPricing {
+export function toPricing(campaignId: string, row: Row): CdrCampaignPricing {
   return {
     campaignId,
     state: row.state as string,

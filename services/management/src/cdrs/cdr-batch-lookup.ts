@@ -3,6 +3,7 @@ import { custnrProblem } from '../customer-events/customer-seen-values';
 import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber } from './cdr';
 import type { CallAttributionReader } from './call-attribution.reader';
 import type { CdrInput } from './cdr-input';
+import type { AttributedSource } from '../sources/cdr-sources.reader';
 import type { WebhookEventType } from '../webhooks/webhook';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 
@@ -19,10 +20,10 @@ export interface CdrLookupStore {
   findCampaignPricings(
     campaignIds: readonly string[],
   ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>>;
-  /** The sources pool calls were attributed to, by `sourceKey(partnerId, sourceId)`. */
+  /** The sources pool calls were attributed to, each with its campaign's pricing. */
   findSourcesByIds(
     wanted: ReadonlyArray<{ partnerId: string; sourceId: string }>,
-  ): Promise<Array<{ partnerId: string; source: CdrSource }>>;
+  ): Promise<AttributedSource[]>;
   /** Customer ids by `customerKey(partnerId, custnr)`, for the custnrs DNI sessions named. */
   findCustomerIds(wanted: ReadonlyArray<{ partnerId: string; custnr: string }>): Promise<Map<string, string>>;
 }
@@ -129,6 +130,9 @@ export class CdrBatchLookup {
       store.findCustomerIds(custnrs),
       store.findSourcesByIds(sourceIds),
     ]);
+    // A pool call's campaign comes with its source, so its transaction need not read it.
+    for (const { source, campaign } of attributedSources)
+      if (campaign !== null && !pricings.has(source.campaignId!)) pricings.set(source.campaignId!, campaign);
     return new CdrBatchLookup(
       stored,
       numbers,

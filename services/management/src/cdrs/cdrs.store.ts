@@ -10,7 +10,7 @@ import type { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.rea
 import type { CustomerCallRecords } from '../customers/customer-call-records';
 import type { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
 import type { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
-import type { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
+import type { AttributedSource, SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
 import type { Cdr, CdrCampaignPricing, CdrOutcome, CdrSource, NewCdr } from './cdr';
 import { callKey, type BatchNumbers, type CallKey, type CdrLookupStore } from './cdr-batch-lookup';
 import { locatePage, pageEnd, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
@@ -197,7 +197,7 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
 
   findSourcesByIds(
     wanted: ReadonlyArray<{ partnerId: string; sourceId: string }>,
-  ): Promise<Array<{ partnerId: string; source: CdrSource }>> {
+  ): Promise<AttributedSource[]> {
     return this.sources.findSourcesByIds(wanted);
   }
 

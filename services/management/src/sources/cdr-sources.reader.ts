@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { CdrSource } from '../cdrs/cdr';
+import { pricingColumns, toPricing } from '../campaigns/campaign-pricing.reader';
+import type { CdrCampaignPricing, CdrSource } from '../cdrs/cdr';
 
 /** A source as a call record needs it, from "sources" s joined with "customers" c. */
 export const SOURCE_COLUMNS = `
@@ -10,6 +11,13 @@ export const SOURCE_COLUMNS = `
 
 type Row = Record<string, unknown>;
 
+/** A pool call's source, with its campaign's owner and pricing when it has a campaign. */
+export interface AttributedSource {
+  partnerId: string;
+  source: CdrSource;
+  campaign: { partnerId: string; pricing: CdrCampaignPricing } | null;
+}
+
 /**
  * The sources a CDR may belong to, for ingestion, joined with "customers" for the custnr the record
  * carries (docs/architecture.md, Table ownership). A static number's sources come with the number
@@ -18,20 +26,34 @@ type Row = Record<string, unknown>;
 export class SqlCdrSourcesReader {
   constructor(private readonly manager: EntityManager) {}
 
-  /** The sources named that are their partner's (a batch's pool calls' attributed sources), one query. */
+  /**
+   * The sources named that are their partner's (a batch's pool calls' attributed sources), each with
+   * its campaign's pricing (null without a campaign), one query: the campaign is read with the source
+   * rather than in the record's transaction (docs/architecture.md, Joins kept across owners).
+   */
   async findSourcesByIds(
     wanted: ReadonlyArray<{ partnerId: string; sourceId: string }>,
-  ): Promise<Array<{ partnerId: string; source: CdrSource }>> {
+  ): Promise<AttributedSource[]> {
     const valid = wanted.filter(({ sourceId }) => /^[1-9]\d{0,17}$/.test(sourceId));
     if (valid.length === 0) return [];
     const rows: Row[] = await this.manager.query(
-      `SELECT s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS}
+      `SELECT s."partner_id"::text AS "partner_id", ${SOURCE_COLUMNS},
+              cp."partner_id"::text AS "campaign_partner_id", ${pricingColumns('cp', 'pm')}
          FROM unnest($1::bigint[], $2::bigint[]) AS w ("partner_id", "id")
          JOIN "sources" s ON s."partner_id" = w."partner_id" AND s."id" = w."id"
-         JOIN "customers" c ON c."id" = s."customer_id"`,
+         JOIN "customers" c ON c."id" = s."customer_id"
+         LEFT JOIN ("campaigns" cp JOIN "pricing_models" pm ON pm."id" = cp."pricing_model_id")
+           ON cp."id" = s."campaign_id"`,
       [valid.map((w) => w.partnerId), valid.map((w) => w.sourceId)],
     );
-    return rows.map((row) => ({ partnerId: row.partner_id as string, source: toSource(row) }));
+    return rows.map((row) => {
+      const source = toSource(row);
+      const pricing =
+        source.campaignId === null || row.campaign_partner_id === null
+          ? null
+          : { partnerId: row.campaign_partner_id as string, pricing: toPricing(source.campaignId, row) };
+      return { partnerId: row.partner_id as string, source, campaign: pricing };
+    });
   }
 
   findSourceById(partnerId: string, sourceId: string): Promise<CdrSource | null> {
