@@ -1,7 +1,7 @@
 import type { OutcomeStatus } from '@trackline/domain';
 import type { Cdr } from '../cdrs/cdr';
 import type { EntityManager } from 'typeorm';
-import { LeasedQueue } from '../db/leased-queue';
+import { LeasedQueue, type LeasedQueueTable } from '../db/leased-queue';
 import { deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 import type { IntegrationKind } from '../integrations/integration';
 import type { ConversionToQueue } from './conversion-planner';
@@ -72,35 +72,37 @@ const MAX_ERROR_LENGTH = 2_000;
 
 type Row = Record<string, unknown>;
 
+const CONVERSION_QUEUE: LeasedQueueTable = {
+  table: 'conversion_outbox',
+  claimColumns: [
+    'o.partner_id::text AS partner_id',
+    'o.cdr_id::text AS cdr_id',
+    'o.cdr_start',
+    'o.destination',
+    'o.order_id',
+    'o.outcome_status',
+    'o.outcome_value::text AS outcome_value',
+    'o.outcome_currency',
+    'o.occurred_at',
+  ],
+  maxErrorLength: MAX_ERROR_LENGTH,
+  attemptedAtColumn: 'last_attempt_at',
+  fairShare: {
+    laneTable: 'partner_integrations',
+    laneColumn: 'integration_id',
+    tenantColumn: 'partner_id',
+    // A paused integration's queue waits until it is resumed.
+    laneActive: `(w.settings->>'paused')::boolean IS NOT TRUE`,
+    laneClaimColumns: [],
+  },
+};
+
 /** Reads and writes "conversion_outbox"; claims and marks through the one leased-queue helper. */
 export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
   private readonly queue: LeasedQueue;
 
   constructor(private readonly manager: EntityManager) {
-    this.queue = new LeasedQueue(manager, {
-      table: 'conversion_outbox',
-      claimColumns: [
-        'o.partner_id::text AS partner_id',
-        'o.cdr_id::text AS cdr_id',
-        'o.cdr_start',
-        'o.destination',
-        'o.order_id',
-        'o.outcome_status',
-        'o.outcome_value::text AS outcome_value',
-        'o.outcome_currency',
-        'o.occurred_at',
-      ],
-      maxErrorLength: MAX_ERROR_LENGTH,
-      attemptedAtColumn: 'last_attempt_at',
-      fairShare: {
-        laneTable: 'partner_integrations',
-        laneColumn: 'integration_id',
-        tenantColumn: 'partner_id',
-        // A paused integration's queue waits until it is resumed.
-        laneActive: `(w.settings->>'paused')::boolean IS NOT TRUE`,
-        laneClaimColumns: [],
-      },
-    });
+    this.queue = new LeasedQueue(manager, CONVERSION_QUEUE);
   }
 
   /** In the caller's transaction: the rows commit or roll back with the record or outcome. */

@@ -84,17 +84,12 @@ export class LeasedQueue {
   private readonly claimSql: string;
   private readonly claimIdsSql: string;
 
+  /** `spec` is best a module constant: its SQL is built once per spec, not per queue. */
   constructor(
     private readonly manager: EntityManager,
     private readonly spec: LeasedQueueTable,
   ) {
-    for (const name of [spec.table, spec.attemptedAtColumn ?? 'id']) checkIdentifier(name);
-    if (spec.fairShare !== undefined) {
-      const { laneTable, laneColumn, tenantColumn } = spec.fairShare;
-      for (const name of [laneTable, laneColumn, tenantColumn]) checkIdentifier(name);
-    }
-    this.claimSql = spec.fairShare === undefined ? dueClaimSql(spec) : fairClaimSql(spec, spec.fairShare);
-    this.claimIdsSql = claimIdsSql(spec);
+    ({ claimSql: this.claimSql, claimIdsSql: this.claimIdsSql } = queueSql(spec));
   }
 
   /**
@@ -186,6 +181,27 @@ function leaseSet(spec: LeasedQueueTable, now: string): string {
 }
 
 /** $1 now, $2 limit, $3 worker, $4 lease end. */
+// A queue is built per unit of work (composition/stores-on-manager.ts), on every call record's
+// transaction: its SQL, several kB of text, is kept per table spec rather than built each time.
+const sqlOfSpec = new WeakMap<LeasedQueueTable, { claimSql: string; claimIdsSql: string }>();
+
+function queueSql(spec: LeasedQueueTable): { claimSql: string; claimIdsSql: string } {
+  let sql = sqlOfSpec.get(spec);
+  if (sql === undefined) {
+    for (const name of [spec.table, spec.attemptedAtColumn ?? 'id']) checkIdentifier(name);
+    if (spec.fairShare !== undefined) {
+      const { laneTable, laneColumn, tenantColumn } = spec.fairShare;
+      for (const name of [laneTable, laneColumn, tenantColumn]) checkIdentifier(name);
+    }
+    sql = {
+      claimSql: spec.fairShare === undefined ? dueClaimSql(spec) : fairClaimSql(spec, spec.fairShare),
+      claimIdsSql: claimIdsSql(spec),
+    };
+    sqlOfSpec.set(spec, sql);
+  }
+  return sql;
+}
+
 function dueClaimSql(spec: LeasedQueueTable): string {
   return `
     WITH due AS (

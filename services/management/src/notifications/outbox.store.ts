@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { LeasedQueue, type ClaimedRow } from '../db/leased-queue';
+import { LeasedQueue, type ClaimedRow, type LeasedQueueTable } from '../db/leased-queue';
 import { NotificationOutboxEntity, type OutboxStatus } from './notification-outbox.entity';
 import { parseOutboxPayload, type OutboxPayload } from './outbox-payload';
 import type {
@@ -87,23 +87,25 @@ type ClaimRow = {
   attachment_cdr_id: string | null;
 };
 
+const NOTIFICATION_QUEUE: LeasedQueueTable = {
+  table: 'notification_outbox',
+  claimColumns: [
+    'o.delivery_key',
+    'o.channel',
+    'o.kind',
+    'o.recipient',
+    'o.cdr_id::text AS cdr_id',
+    'o.payload',
+    'o.attachment_cdr_id::text AS attachment_cdr_id',
+  ],
+  maxErrorLength: MAX_ERROR_LENGTH,
+};
+
 export class TypeormOutboxStore implements OutboxStore, OutboxWriter {
   private readonly queue: LeasedQueue;
 
   constructor(private readonly manager: EntityManager) {
-    this.queue = new LeasedQueue(manager, {
-      table: 'notification_outbox',
-      claimColumns: [
-        'o.delivery_key',
-        'o.channel',
-        'o.kind',
-        'o.recipient',
-        'o.cdr_id::text AS cdr_id',
-        'o.payload',
-        'o.attachment_cdr_id::text AS attachment_cdr_id',
-      ],
-      maxErrorLength: MAX_ERROR_LENGTH,
-    });
+    this.queue = new LeasedQueue(manager, NOTIFICATION_QUEUE);
   }
 
   /** Uses the caller's manager, so the rows commit or roll back with the CDR. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { LeasedQueue } from '../db/leased-queue';
+import { LeasedQueue, type LeasedQueueTable } from '../db/leased-queue';
 import type { Paging } from '../validation/paging';
 import type { WebhookDelivery, WebhookEvent } from './webhook';
 import { TEST_EVENT_TYPE } from './webhook';
@@ -134,38 +134,40 @@ type ClaimRow = {
   show_full_anum: boolean;
 };
 
+const WEBHOOK_QUEUE: LeasedQueueTable = {
+  table: 'webhook_deliveries',
+  claimColumns: [
+    'o.message_id',
+    'o.webhook_id::text AS webhook_id',
+    'o.partner_id::text AS partner_id',
+    'o.event_type',
+    'o.cdr_id::text AS cdr_id',
+    'o.cdr_start',
+    'o.customer_id::text AS customer_id',
+    'o.occurred_at',
+  ],
+  maxErrorLength: MAX_ERROR_LENGTH,
+  attemptedAtColumn: 'last_attempt_at',
+  // A paused webhook's queue waits.
+  fairShare: {
+    laneTable: 'webhooks',
+    laneColumn: 'webhook_id',
+    tenantColumn: 'partner_id',
+    laneActive: `w.state = '0'`,
+    // The one partner setting a call event's body needs, read with the claim instead of after it.
+    laneClaimColumns: [
+      'w.url',
+      'w.secret',
+      '(SELECT p.show_full_anum FROM partners p WHERE p.id = w.partner_id) AS show_full_anum',
+    ],
+  },
+};
+
 export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
   private readonly queue: LeasedQueue;
 
   constructor(private readonly manager: EntityManager) {
-    this.queue = new LeasedQueue(manager, {
-      table: 'webhook_deliveries',
-      claimColumns: [
-        'o.message_id',
-        'o.webhook_id::text AS webhook_id',
-        'o.partner_id::text AS partner_id',
-        'o.event_type',
-        'o.cdr_id::text AS cdr_id',
-        'o.cdr_start',
-        'o.customer_id::text AS customer_id',
-        'o.occurred_at',
-      ],
-      maxErrorLength: MAX_ERROR_LENGTH,
-      attemptedAtColumn: 'last_attempt_at',
-      // A paused webhook's queue waits.
-      fairShare: {
-        laneTable: 'webhooks',
-        laneColumn: 'webhook_id',
-        tenantColumn: 'partner_id',
-        laneActive: `w.state = '0'`,
-        // The one partner setting a call event's body needs, read with the claim instead of after it.
-        laneClaimColumns: [
-          'w.url',
-          'w.secret',
-          '(SELECT p.show_full_anum FROM partners p WHERE p.id = w.partner_id) AS show_full_anum',
-        ],
-      },
-    });
+    this.queue = new LeasedQueue(manager, WEBHOOK_QUEUE);
   }
 
   /** Uses the caller's manager, so the rows commit or roll back with the event's record. */
