@@ -1,9 +1,4 @@
-import {
-  formatNationalDisplay,
-  isTracklineError,
-  normalizePhoneNumber,
-  type CountryCode,
-} from '@trackline/domain';
+import { formatNationalDisplay, readPhoneNumber, type CountryCode } from '@trackline/domain';
 import { InvalidRequestError } from '../http/replacement-errors';
 
 export const MAX_NUMBERS_PER_REQUEST = 20;
@@ -14,11 +9,6 @@ export interface NumberOnPage {
   e164: string;
 }
 
-// A partner's pages show the same few answering numbers again and again; parsing with the full
-// metadata costs tens of microseconds, so parsed numbers are remembered. That cache is keyed by
-// what callers send, so it stays small.
-const PARSED_CACHE_LIMIT = 10_000;
-const parsedCache = new Map<string, string | null>();
 // Display forms are asked for the pool numbers the script hands out (and a kept page number), a set
 // bounded by the number inventory. Pools hand numbers out least-recently-used first, so a cache
 // smaller than a pool never hits (first-in-first-out eviction drops each number just before it
@@ -37,8 +27,9 @@ export function parseNumbersOnPage(numbers: string, country: CountryCode): Numbe
     throw InvalidRequestError.invalid('numbers', `max ${MAX_NUMBERS_PER_REQUEST} numbers`);
   }
   return entries.map((asSent) => {
-    const e164 = toE164(asSent, country);
-    if (e164 === null) {
+    // readPhoneNumber remembers what it read: a partner's pages show the same few numbers again and again.
+    const e164 = readPhoneNumber(asSent, country);
+    if (e164 === undefined) {
       throw InvalidRequestError.invalid(
         'numbers',
         `not a phone number in ${country}: ${JSON.stringify(asSent)}`,
@@ -55,21 +46,6 @@ export function nationalDisplay(e164: string): string {
     remember(displayCache, e164, display, DISPLAY_CACHE_LIMIT);
   }
   return display;
-}
-
-function toE164(input: string, country: CountryCode): string | null {
-  const key = `${country}|${input}`;
-  const cached = parsedCache.get(key);
-  if (cached !== undefined) return cached;
-  let e164: string | null;
-  try {
-    e164 = normalizePhoneNumber('numbers', input, country);
-  } catch (error) {
-    if (!isTracklineError(error)) throw error;
-    e164 = null;
-  }
-  remember(parsedCache, key, e164, PARSED_CACHE_LIMIT);
-  return e164;
 }
 
 function remember<V>(cache: Map<string, V>, key: string, value: V, limit: number): void {
