@@ -61,7 +61,8 @@ function readIsoWithOffset(value: string): number | null {
   const [year, month, day, hour, minute] = match.slice(1, 6).map(Number) as number[];
   if (!isCalendarDate(year!, month!, day!)) return null;
   const second = match[6] === undefined ? 0 : Number(match[6]);
-  // The fraction's first three digits, cut off, not rounded (a time never moves to the next ms).
+  // The fraction × 1000, cut off rather than rounded, as luxon reads it (the property test in
+  // timestamps.test.ts holds the two together).
   const millis = match[7] === undefined ? 0 : Math.floor(parseFloat(`0.${match[7]}`) * 1000);
   const sign = match[9] === '-' ? -1 : 1;
   const offsetMinutes = match[8] === 'Z' ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));

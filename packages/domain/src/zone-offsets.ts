@@ -19,8 +19,8 @@ const zones = new Map<string, ZoneOffsets>();
  * Local time minus UTC, in ms, at `instantMs` in the IANA zone `timeZone` (which the caller has
  * checked). A quarter hour's offset is kept only when its first and last second agree, so an
  * instant in a quarter hour that holds a change (on the hour in most zones, at odd times in old
- * local mean time) is always asked of Intl itself; this assumes no zone changes its offset and back
- * within one quarter hour, which none in the IANA database does.
+ * local mean time) is always asked of Intl itself. This assumes no zone changes its offset and back
+ * within one quarter hour, which no zone's rules do.
  */
 export function zoneOffsetMs(instantMs: number, timeZone: string): number {
   const zone = zoneOffsets(timeZone);

@@ -180,7 +180,6 @@ function leaseSet(spec: LeasedQueueTable, now: string): string {
   return `status = 'sending', locked_by = $3, locked_until = $4, attempts = o.attempts + 1${stamp}`;
 }
 
-/** $1 now, $2 limit, $3 worker, $4 lease end. */
 // A queue is built per unit of work (composition/stores-on-manager.ts), on every call record's
 // transaction: its SQL, several kB of text, is kept per table spec rather than built each time.
 const sqlOfSpec = new WeakMap<LeasedQueueTable, { claimSql: string; claimIdsSql: string }>();
@@ -202,6 +201,7 @@ function queueSql(spec: LeasedQueueTable): { claimSql: string; claimIdsSql: stri
   return sql;
 }
 
+/** $1 now, $2 limit, $3 worker, $4 lease end. */
 function dueClaimSql(spec: LeasedQueueTable): string {
   return `
     WITH due AS (

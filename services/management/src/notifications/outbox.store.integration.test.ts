@@ -47,4 +47,49 @@ describe('TypeormOutboxStore claims', () => {
       },
     ]);
   });
+
+  it('queues notifications in the order given, each due at once under a key of its own', async () => {
+    await store.enqueue(dataSource.manager, [
+      {
+        channel: 'email',
+        kind: 'new_voicemail',
+        recipient: 'kari@example.com',
+        subject: 'New voicemail',
+        text: 'A voicemail from +4791234xxx',
+        cdrId: '41',
+        attachment: { filename: 'voicemail.wav', contentType: 'audio/wav', sourceCdrId: '41' },
+      },
+      { channel: 'sms', kind: 'missed_call', recipient: '+4790000003', text: 'Missed call', cdrId: '42' },
+    ]);
+
+    // Due from the database's now; asked a moment later.
+    const now = new Date(Date.now() + 1_000);
+    const claimed = await store.claim('w2', now, new Date(now.getTime() + 60_000), 10);
+
+    expect(claimed).toEqual([
+      expect.objectContaining({
+        channel: 'email',
+        kind: 'new_voicemail',
+        recipient: 'kari@example.com',
+        cdrId: '41',
+        payload: {
+          text: 'A voicemail from +4791234xxx',
+          subject: 'New voicemail',
+          attachment: { filename: 'voicemail.wav', contentType: 'audio/wav' },
+        },
+        attachmentCdrId: '41',
+        attempts: 1,
+      }),
+      expect.objectContaining({
+        channel: 'sms',
+        recipient: '+4790000003',
+        cdrId: '42',
+        payload: { text: 'Missed call' },
+        attachmentCdrId: null,
+      }),
+    ]);
+    expect(Number(claimed[1]!.id)).toBeGreaterThan(Number(claimed[0]!.id));
+    expect(claimed[0]!.deliveryKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(claimed[0]!.deliveryKey).not.toBe(claimed[1]!.deliveryKey);
+  });
 });

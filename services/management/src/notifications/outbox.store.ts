@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { LeasedQueue, type ClaimedRow, type LeasedQueueTable } from '../db/leased-queue';
-import { NotificationOutboxEntity, type OutboxStatus } from './notification-outbox.entity';
+import type { OutboxStatus } from './notification-outbox.entity';
 import { parseOutboxPayload, type OutboxPayload } from './outbox-payload';
 import type {
   NotificationChannel,
@@ -65,6 +65,11 @@ export interface OutboxStore {
   ): Promise<ClaimedNotification[]>;
 }
 
+// One statement text whatever the number of rows, so it is prepared once (db/prepared-statements.ts).
+const ENQUEUE_SQL = `
+  INSERT INTO notification_outbox (channel, kind, recipient, cdr_id, payload, attachment_cdr_id)
+  SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::bigint[], $5::jsonb[], $6::bigint[])`;
+
 const ENQUEUE_UNIQUE_SQL = `
   INSERT INTO notification_outbox (unique_key, channel, kind, recipient, payload, next_attempt_at)
   SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[], $6::timestamptz[])
@@ -108,15 +113,17 @@ export class TypeormOutboxStore implements OutboxStore, OutboxWriter {
     this.queue = new LeasedQueue(manager, NOTIFICATION_QUEUE);
   }
 
-  /** Uses the caller's manager, so the rows commit or roll back with the CDR. */
+  /** Uses the caller's manager, so the rows commit or roll back with the CDR; in the order given. */
   async enqueue(manager: EntityManager, items: NotificationToSend[]): Promise<void> {
     if (items.length === 0) return;
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(NotificationOutboxEntity)
-      .values(items.map(toRow))
-      .execute();
+    await manager.query(ENQUEUE_SQL, [
+      items.map((item) => item.channel),
+      items.map((item) => item.kind),
+      items.map((item) => item.recipient),
+      items.map((item) => item.cdrId),
+      items.map((item) => JSON.stringify(payloadOf(item))),
+      items.map((item) => item.attachment?.sourceCdrId ?? null),
+    ]);
   }
 
   async claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedNotification[]> {
@@ -221,18 +228,11 @@ function toClaimed(row: ClaimRow, payload: OutboxPayload): ClaimedNotification {
   };
 }
 
-function toRow(item: NotificationToSend): Partial<NotificationOutboxEntity> {
+function payloadOf(item: NotificationToSend): OutboxPayload {
   const payload: OutboxPayload = { text: item.text };
   if (item.subject !== undefined) payload.subject = item.subject;
   if (item.attachment !== undefined) {
     payload.attachment = { filename: item.attachment.filename, contentType: item.attachment.contentType };
   }
-  return {
-    channel: item.channel,
-    kind: item.kind,
-    recipient: item.recipient,
-    cdrId: item.cdrId,
-    payload,
-    attachmentCdrId: item.attachment?.sourceCdrId ?? null,
-  };
+  return payload;
 }
