@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { rawRequest } from '../test-support/https-request';
@@ -25,9 +26,16 @@ export interface ServiceSettings {
 /** The real management service (dist/main.js) in a child process, configured as deployed. */
 export async function startManagementService(settings: ServiceSettings): Promise<ServiceUnderTest> {
   const port = await freePort();
-  // BENCH_CPU_PROF_DIR: a V8 CPU profile of the service, written when it stops (docs/benchmarks.md).
+  // BENCH_CPU_PROF_DIR: a V8 CPU profile of the service, written when it stops; BENCH_SERVICE_NODE_FLAGS:
+  // more of Node's and V8's flags (e.g. `--trace-gc`), whose output goes to BENCH_SERVICE_STDOUT
+  // (docs/benchmarks.md, Management).
   const profile = process.env.BENCH_CPU_PROF_DIR;
-  const flags = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
+  const flags = [
+    ...(profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`]),
+    ...(process.env.BENCH_SERVICE_NODE_FLAGS?.split(/\s+/).filter((flag) => flag !== '') ?? []),
+  ];
+  const stdoutPath = process.env.BENCH_SERVICE_STDOUT;
+  const stdout = stdoutPath === undefined ? 'ignore' : openSync(stdoutPath, 'a');
   const child = spawn(process.execPath, [...flags, join(__dirname, '..', 'main.js')], {
     env: {
       PATH: process.env.PATH,
@@ -47,8 +55,9 @@ export async function startManagementService(settings: ServiceSettings): Promise
       DATA_LIFECYCLE_CHECK_MS: '3600000',
       ...settings.env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   });
+  if (typeof stdout === 'number') closeSync(stdout);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     await waitUntilReady(port, child);
