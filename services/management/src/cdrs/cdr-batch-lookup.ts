@@ -61,7 +61,7 @@ export class CdrBatchLookup {
     private readonly pricings: Map<string, { partnerId: string; pricing: CdrCampaignPricing }>,
     private readonly attributions: Map<string, CallAttribution | Error>,
     private readonly customers: Map<string, string>,
-    private readonly subscribed: Map<string, Set<WebhookEventType>>,
+    private readonly subscribed: Map<string, ReadonlySet<WebhookEventType>>,
     private readonly attributedSources: Map<string, CdrSource>,
     private readonly attributedSourceIds: Set<string>,
   ) {}

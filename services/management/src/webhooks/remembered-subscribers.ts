@@ -4,6 +4,8 @@ import type { WebhookSubscriptions } from './webhooks.store';
 /** How long a partner seen with an active webhook is taken to have one still. */
 export const SUBSCRIBER_MEMORY_MS = 60_000;
 
+const EVERY_EVENT_TYPE: ReadonlySet<WebhookEventType> = new Set(WEBHOOK_EVENT_TYPES);
+
 /**
  * The subscriptions read, left out for partners seen with an active webhook within the last
  * minute (docs/webhooks.md, "When an event is queued"). Their records queue every event type, and
@@ -20,10 +22,10 @@ export function rememberingSubscribers(
   return {
     async subscribedEventTypes(partnerIds) {
       const now = clock();
-      const answer = new Map<string, Set<WebhookEventType>>();
+      const answer = new Map<string, ReadonlySet<WebhookEventType>>();
       const unread: string[] = [];
       for (const partnerId of partnerIds) {
-        if ((seenUntil.get(partnerId) ?? 0) > now) answer.set(partnerId, new Set(WEBHOOK_EVENT_TYPES));
+        if ((seenUntil.get(partnerId) ?? 0) > now) answer.set(partnerId, EVERY_EVENT_TYPE);
         else unread.push(partnerId);
       }
       if (unread.length === 0) return answer;

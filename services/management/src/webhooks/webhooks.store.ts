@@ -21,7 +21,7 @@ export interface WebhooksStore {
  * the read for partners known to have webhooks).
  */
 export interface WebhookSubscriptions {
-  subscribedEventTypes(partnerIds: readonly string[]): Promise<Map<string, Set<WebhookEventType>>>;
+  subscribedEventTypes(partnerIds: readonly string[]): Promise<Map<string, ReadonlySet<WebhookEventType>>>;
 }
 
 export class TypeormWebhooksStore implements WebhooksStore, WebhookSubscriptions {
@@ -64,7 +64,9 @@ export class TypeormWebhooksStore implements WebhooksStore, WebhookSubscriptions
     await this.manager.getRepository(WebhookEntity).delete({ partnerId, id });
   }
 
-  async subscribedEventTypes(partnerIds: readonly string[]): Promise<Map<string, Set<WebhookEventType>>> {
+  async subscribedEventTypes(
+    partnerIds: readonly string[],
+  ): Promise<Map<string, ReadonlySet<WebhookEventType>>> {
     const subscribed = new Map<string, Set<WebhookEventType>>();
     if (partnerIds.length === 0) return subscribed;
     const rows = (await this.manager.query(
