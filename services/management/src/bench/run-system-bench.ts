@@ -193,6 +193,7 @@ async function main(): Promise<void> {
       targets,
     });
     process.stdout.write(`\nresults: ${file}\n`);
+    if (targets.some((target) => !target.met)) process.exitCode = 1;
   } finally {
     for (const server of servers) await server.stop();
     await management?.stop();

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+/** One part of `pnpm bench`: a bench script run as a child process of its own. */
+export interface BenchPart {
+  name: string;
+  script: string;
+}
+
+/** How a part ended: its exit status, or the signal that stopped it. */
+export interface PartOutcome {
+  name: string;
+  status: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** The built bench scripts, in the order `pnpm bench` runs them. */
+function benchParts(): BenchPart[] {
+  return [
+    { name: 'replacement', script: require.resolve('@trackline/replacement/dist-test/bench/run-bench.js') },
+    { name: 'management', script: join(__dirname, 'run-bench.js') },
+    { name: 'whole system', script: join(__dirname, 'run-system-bench.js') },
+  ];
+}
+
+/**
+ * `pnpm bench` (docs/benchmarks.md): the replacement, management and whole-system benches one after
+ * the other, every part whatever the one before reported, so one run gives every target's verdict.
+ * Each part exits 1 when one of its targets is missed or it could not run; this exits 1 when any
+ * part did. A part stopped by a signal (Ctrl-C reaches every process of the terminal) ends the run.
+ */
+export async function runParts(
+  parts: readonly BenchPart[],
+  run: (part: BenchPart) => Promise<PartOutcome> = runPart,
+): Promise<PartOutcome[]> {
+  const outcomes: PartOutcome[] = [];
+  for (const part of parts) {
+    const outcome = await run(part);
+    outcomes.push(outcome);
+    if (outcome.signal !== null) break;
+  }
+  return outcomes;
+}
+
+/** The closing lines: each part's verdict, and the parts not run after an interruption. */
+export function summary(parts: readonly BenchPart[], outcomes: readonly PartOutcome[]): string[] {
+  return parts.map((part, i) => {
+    const outcome = outcomes[i];
+    if (outcome === undefined) return `${part.name}: not run`;
+    if (outcome.signal !== null) return `${part.name}: stopped by ${outcome.signal}`;
+    return outcome.status === 0
+      ? `${part.name}: every target met`
+      : `${part.name}: a target missed or the run failed (exit status ${outcome.status}; its output above says which)`;
+  });
+}
+
+export function exitStatusOf(outcomes: readonly PartOutcome[]): number {
+  return outcomes.every((outcome) => outcome.status === 0) ? 0 : 1;
+}
+
+function runPart(part: BenchPart): Promise<PartOutcome> {
+  process.stderr.write(`[bench] ${part.name}: ${part.script}\n`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [part.script], { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (status, signal) => resolve({ name: part.name, status, signal }));
+  });
+}
+
+async function main(): Promise<void> {
+  const parts = benchParts();
+  const outcomes = await runParts(parts);
+  process.stdout.write(`\n${summary(parts, outcomes).join('\n')}\n`);
+  process.exitCode = exitStatusOf(outcomes);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}
