@@ -209,6 +209,16 @@ describe('phoneNumberTypeName', () => {
   it.each([['+4759000000'], ['not a number'], ['22334455'], ['']])('%p has no known type', (value) => {
     expect(phoneNumberTypeName(value)).toBeNull();
   });
+
+  it('answers a number asked again as the first time, also after more numbers than it keeps', () => {
+    const asked = () => ['+4791234567', '+4722334455', '+4759000000'].map(phoneNumberTypeName);
+    const first = asked();
+    expect(first).toEqual(['mobile', 'fixed_line', null]);
+    expect(asked()).toEqual(first);
+    for (let i = 0; i < 12_000; i++) phoneNumberTypeName(`+4722${String(i).padStart(6, '0')}`);
+    expect(asked()).toEqual(first);
+    expect(phoneNumberTypeName('+4722011999')).toBe('fixed_line');
+  });
 });
 
 describe('isE164', () => {

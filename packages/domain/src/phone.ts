@@ -33,20 +33,32 @@ export const PHONE_NUMBER_RULE = 'must be a phone number';
 export function readPhoneNumber(input: string, country: CountryCode | null): string | undefined {
   if (typeof input !== 'string' || input.length > MAX_PHONE_INPUT_LENGTH) return undefined;
   // The country (two letters or none) comes first, so no two questions share a key.
-  const key = `${country ?? ''}\u0000${input}`;
-  const known = readings.get(key);
-  if (known !== undefined) return known ?? undefined;
-  const read = readUnremembered(input, country);
-  if (readings.size >= MAX_READINGS) readings.clear();
-  readings.set(key, read ?? null);
-  return read;
+  return readings.answer(`${country ?? ''}\u0000${input}`, () => readUnremembered(input, country));
 }
 
-// The same few numbers are read again and again (a partner's tracking numbers on every call and on
-// its pages, its regular callers), and libphonenumber's strict parse costs tens of µs where a lookup
-// costs well under one. The answers are kept, up to a bound: past it they are dropped and refilled.
-const MAX_READINGS = 10_000;
-const readings = new Map<string, string | null>();
+/**
+ * The same few numbers are read again and again (a partner's tracking numbers on every call and on
+ * its pages, its regular callers), and each of libphonenumber's parses costs tens of µs where a
+ * lookup costs well under one. The answers are kept, up to a bound: past it they are dropped and
+ * refilled (a cleared map costs less to keep bounded than any eviction order).
+ */
+class RememberedAnswers<T> {
+  private readonly answers = new Map<string, T | null>();
+
+  constructor(private readonly limit: number) {}
+
+  answer(key: string, compute: () => T | undefined): T | undefined {
+    const known = this.answers.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const computed = compute();
+    if (this.answers.size >= this.limit) this.answers.clear();
+    this.answers.set(key, computed ?? null);
+    return computed;
+  }
+}
+
+const REMEMBERED_NUMBERS = 10_000;
+const readings = new RememberedAnswers<string>(REMEMBERED_NUMBERS);
 
 function readUnremembered(input: string, country: CountryCode | null): string | undefined {
   const trimmed = input.trim();
@@ -120,11 +132,19 @@ export function formatNationalDisplay(e164: string): string {
   return parsed === undefined ? e164 : parsed.formatNational();
 }
 
-/** The number's type as the library knows it ('mobile', 'fixed_line', 'toll_free', …), or null. */
+/**
+ * The number's type as the library knows it ('mobile', 'fixed_line', 'toll_free', …), or null. Every
+ * call record asks it of its caller, so the answers are remembered as readPhoneNumber's are.
+ */
 export function phoneNumberTypeName(e164: string): string | null {
   if (!isE164(e164)) return null;
-  const type = parsePhoneNumberFromString(e164, { extract: false })?.getType();
-  return type === undefined ? null : type.toLowerCase();
+  return numberTypes.answer(e164, () => typeOf(e164)) ?? null;
+}
+
+const numberTypes = new RememberedAnswers<string>(REMEMBERED_NUMBERS);
+
+function typeOf(e164: string): string | undefined {
+  return parsePhoneNumberFromString(e164, { extract: false })?.getType()?.toLowerCase();
 }
 
 /**
