@@ -10,6 +10,8 @@
 -- KEYS[4] bindings hash: pool number -> binding JSON (layout in @trackline/contracts binding.codec.ts)
 -- KEYS[5] customer-seen stream
 -- KEYS[6] customers:sent hash: custnr -> marker of the values last appended to the stream
+--         (KEYS[5] and KEYS[6] are passed only with a customer to check, ARGV[8] not ''; without
+--         one the service calls the script with four keys, as each key costs what an argument does)
 -- ARGV (written by services/replacement/src/pools/allocation-request.ts, which says why it is laid
 -- out so: a value only some requests read rides inside an argument split only by them)
 -- ARGV[1] now, epoch ms            ARGV[2] session ttl, ms

@@ -44,13 +44,16 @@ async function main(): Promise<void> {
 function serviceAnsweredFromMemory(): DynamicNumbersService {
   let issued = 0;
   // What RedisNumberPoolStore needs of a connection: its scripts registered, and the allocation's
-  // answer ({'ok', session id, bound, recycled, number}); the new session's id is the script's ARGV[6].
+  // answer ({'ok', session id, bound, recycled, number}); the new session's id is the script's ARGV[6],
+  // after six keys with a customer to check and four without.
+  const answer = (newSessionId: string | undefined) => {
+    issued = (issued + 1) % NEW_SESSION_POOL;
+    return Promise.resolve(['ok', newSessionId, 1, 0, `+47${90_000_000 + issued}`]);
+  };
   const redis = {
     defineCommand: () => undefined,
-    allocateNumbers: (...keysAndArgs: string[]) => {
-      issued = (issued + 1) % NEW_SESSION_POOL;
-      return Promise.resolve(['ok', keysAndArgs[11], 1, 0, `+47${90_000_000 + issued}`]);
-    },
+    allocateNumbers: (...keysAndArgs: string[]) => answer(keysAndArgs[11]),
+    allocateNumbersWithoutCustomer: (...keysAndArgs: string[]) => answer(keysAndArgs[9]),
     addPoolStats: () => Promise.resolve(0),
   } as unknown as RedisConnection;
   return new DynamicNumbersService({

@@ -1,10 +1,13 @@
 import { defineLuaCommand, type RedisConnection } from '@trackline/platform';
 
 export const ALLOCATE_NUMBERS_KEYS = 6;
+/** The same script without the customer's two keys, for a call with no customer to check (lua/allocate-numbers.lua). */
+export const ALLOCATE_WITHOUT_CUSTOMER_KEYS = 4;
 export const ADD_POOL_STATS_KEYS = 2;
 
 export interface ReplacementScripts {
   allocateNumbers(...keysAndArgs: Array<string | number>): Promise<Array<string | number>>;
+  allocateNumbersWithoutCustomer(...keysAndArgs: Array<string | number>): Promise<Array<string | number>>;
   addPoolStats(...keysAndArgs: string[]): Promise<number>;
 }
 
@@ -14,6 +17,11 @@ export function defineReplacementScripts(redis: RedisConnection): RedisConnectio
     name: 'addPoolStats',
     file: 'add-pool-stats',
     numberOfKeys: ADD_POOL_STATS_KEYS,
+  });
+  defineLuaCommand(redis, __dirname, {
+    name: 'allocateNumbersWithoutCustomer',
+    file: 'allocate-numbers',
+    numberOfKeys: ALLOCATE_WITHOUT_CUSTOMER_KEYS,
   });
   return defineLuaCommand<ReplacementScripts>(redis, __dirname, {
     name: 'allocateNumbers',

@@ -94,10 +94,15 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     if (this.telemetry?.holdsHourBefore(poolStatsHour(input.now))) await this.telemetry.flush();
     let reply: Array<string | number>;
     try {
-      reply = await this.redis.allocateNumbers(
-        requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
-        ...args,
-      ); // prettier-ignore
+      // Every key a call passes costs Redis as an argument does; the customer's two are passed only
+      // when there is a customer to check, the one branch of the script that touches them.
+      reply =
+        checked === null
+          ? await this.redis.allocateNumbersWithoutCustomer(requested, fresh, keys.pool, keys.bindings, ...args)
+          : await this.redis.allocateNumbers(
+              requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
+              ...args,
+            ); // prettier-ignore
     } catch (error) {
       throw StoreUnavailableError.from(error);
     }

@@ -109,4 +109,36 @@ describe('customer-seen events with the memory of sent customers', () => {
     expect(await target.redis.xlen(keys.customerEvents)).toBe(1);
     expect(await events()).toEqual([]);
   });
+
+  it("passes the customer's two keys only to a call that checks a customer", async () => {
+    const { store, advId, events } = await setUp();
+    const keys = partnerKeys(target.keyPrefix, advId);
+    const scripts = target.redis as unknown as Record<string, (...args: string[]) => Promise<unknown>>;
+    const withCustomer = jest.spyOn(scripts, 'allocateNumbers');
+    const without = jest.spyOn(scripts, 'allocateNumbersWithoutCustomer');
+    try {
+      const first = await store.allocate(request(advId));
+      expect(withCustomer).toHaveBeenCalledTimes(1);
+      expect(withCustomer.mock.calls[0]!.slice(4, 6)).toEqual([keys.customerEvents, keys.customersSent]);
+      // Confirmed: the same session's next request runs the script with the first four keys only.
+      const sessionId = first.kind === 'allocated' ? first.sessionId : null;
+      const again = await store.allocate({ ...request(advId), sessionId });
+      expect(without).toHaveBeenCalledTimes(1);
+      expect(without.mock.calls[0]!.slice(0, 4)).toEqual([
+        keys.webSession(sessionId!),
+        expect.stringContaining(':session:'),
+        keys.pool,
+        keys.bindings,
+      ]);
+      expect(without.mock.calls[0]![4]).toBe(String(NOW));
+      expect(again).toEqual(first);
+      // A changed value is checked (and sent) with all six again.
+      await store.allocate({ ...request(advId, { custname: 'Dealer AS' }), sessionId });
+      expect(withCustomer).toHaveBeenCalledTimes(2);
+      expect((await events()).length).toBe(2);
+    } finally {
+      withCustomer.mockRestore();
+      without.mockRestore();
+    }
+  });
 });
