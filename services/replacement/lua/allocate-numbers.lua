@@ -10,8 +10,9 @@
 -- KEYS[4] bindings hash: pool number -> binding JSON (layout in @trackline/contracts binding.codec.ts)
 -- KEYS[5] customer-seen stream
 -- KEYS[6] customers:sent hash: custnr -> marker of the values last appended to the stream
---         (KEYS[5] and KEYS[6] are passed only with a customer to check, ARGV[8] not ''; without
---         one the service calls the script with four keys, as each key costs what an argument does)
+--         KEYS[5], KEYS[6] and ARGV[8..10] come only with a customer to check: without one the
+--         service passes four keys and the numbers follow ARGV[7] (each key or value costs Redis
+--         about as much as a command's argument, whether the script reads it or not)
 -- ARGV (written by services/replacement/src/pools/allocation-request.ts, which says why it is laid
 -- out so: a value only some requests read rides inside an argument split only by them)
 -- ARGV[1] now, epoch ms            ARGV[2] session ttl, ms
@@ -20,11 +21,12 @@
 -- ARGV[5] mode, two characters: '1' when KEYS[1] may exist (a sessionId was sent, or an app
 --         visitor) or '0' for a first web request; then 'r' for on_exhausted=recycle, 'o' for original
 -- ARGV[6] id for a new session     ARGV[7] binding context JSON
--- ARGV[8] custnr ('' when the request names no customer, or one whose marker this process has
---         just confirmed: sent-customers.memory.ts)                ARGV[9] customer marker
+-- With a customer to check (six keys):
+-- ARGV[8] custnr                   ARGV[9] customer marker
 -- ARGV[10] the stream's MAXLEN (approximate), then the event's field/value strings, all joined by NUL
 --         (no field can hold one: the edges refuse it)
 -- ARGV[11..] the numbers on the page (E.164)
+-- Without one (four keys): ARGV[8..] the numbers on the page
 --
 -- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), '+<E.164>' = the
 -- pool number bound for that number on the page.
@@ -46,7 +48,8 @@ local releaseAt = ARGV[3]
 -- Whole-string comparisons: the mode is never split (a string.byte would cost more than the argument).
 local mode = ARGV[5]
 local context = ARGV[7]
-local numbersAt = 10
+local checksCustomer = #KEYS == 6
+local numbersAt = checksCustomer and 10 or 7
 local count = #ARGV - numbersAt
 
 -- A first web request names a session id made for it just now: nothing to read.
@@ -253,8 +256,8 @@ end
 redis.call('PEXPIRE', sessionKey, ARGV[2])
 
 -- Events only on change: the partner's record of what was last sent for this custnr decides.
-local custnr = ARGV[8]
-if custnr ~= '' and redis.call('HGET', KEYS[6], custnr) ~= ARGV[9] then
+local custnr = checksCustomer and ARGV[8]
+if custnr and redis.call('HGET', KEYS[6], custnr) ~= ARGV[9] then
   local fields = ARGV[10]
   local from = string.find(fields, '\0', 1, true)
   local args = { 'XADD', KEYS[5], 'MAXLEN', '~', string.sub(fields, 1, from - 1), '*' }

@@ -37,7 +37,17 @@ describe('allocationArguments', () => {
       '0b5c2f7e-93a4-4c11-8f2e-5d6a7b8c9d0e',
     ]);
     expect(JSON.parse(args[6]!)).toMatchObject({ type: 'web', tracking_id: 't-1', full_referrer: '' });
-    expect(args.slice(7, 10)).toEqual(['', '', '']);
+    // No customer to check: the numbers follow the context (the script is called with four keys).
+    expect(args.slice(7)).toEqual(['+4722334455', '+4723456789']);
+  });
+
+  it('puts a customer to check between the context and the numbers', () => {
+    const customer = { advId: 'acme', custnr: 'D-1', at: 1 };
+    const args = allocationArguments(
+      request({ customer: { event: customer, marker: customerMarker(customer) } }),
+    );
+    expect(args).toHaveLength(12);
+    expect(args.slice(7, 9)).toEqual(['D-1', customerMarker(customer)]);
     expect(args.slice(10)).toEqual(['+4722334455', '+4723456789']);
   });
 

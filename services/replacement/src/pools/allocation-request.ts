@@ -38,14 +38,16 @@ export const EVENT_FIELD_SEPARATOR = '\u0000';
  * ARGV[5] mode: '1' when the request names a session that may exist, '0' for a first web request;
  *         then 'r' for on_exhausted=recycle, 'o' for original
  * ARGV[6] id for a new session   ARGV[7] binding context JSON (binding.codec.ts)
- * ARGV[8] custnr ('' when the request names no customer, or its marker was just confirmed)   ARGV[9] customer marker ('' likewise)
+ * With a customer to check (the script is then called with six keys, number-pool.store.ts):
+ * ARGV[8] custnr   ARGV[9] customer marker
  * ARGV[10] the stream's MAXLEN and the customer-seen event's field/value strings, separated by
- *         EVENT_FIELD_SEPARATOR ('' without a customer)
+ *         EVENT_FIELD_SEPARATOR
  * ARGV[11..] the numbers on the page (E.164)
+ * Without one (no custnr, or its marker just confirmed; four keys): ARGV[8..] the numbers on the page.
  */
 export function allocationArguments(request: AllocationRequest): string[] {
   const { customer } = request;
-  return [
+  const fixed = [
     String(request.now),
     String(request.sessionTtlMs),
     String(request.releaseAt),
@@ -53,11 +55,14 @@ export function allocationArguments(request: AllocationRequest): string[] {
     (request.sessionMayExist ? '1' : '0') + (request.onExhausted === 'recycle' ? 'r' : 'o'),
     request.newSessionId,
     encodeBindingContext(request.context),
-    customer === null ? '' : customer.event.custnr,
-    customer === null ? '' : customer.marker,
-    customer === null ? '' : eventArgument(customer.event),
-    ...request.numbersOnPage,
   ];
+  if (customer === null) return fixed.concat(request.numbersOnPage);
+  return fixed.concat(
+    customer.event.custnr,
+    customer.marker,
+    eventArgument(customer.event),
+    request.numbersOnPage,
+  );
 }
 
 /** The script splits this at NUL, which no field can hold: both services' edges refuse it (text-rules.ts). */

@@ -131,6 +131,8 @@ describe('customer-seen events with the memory of sent customers', () => {
         keys.bindings,
       ]);
       expect(without.mock.calls[0]![4]).toBe(String(NOW));
+      // Four keys and seven values, then the numbers: nothing of the customer's.
+      expect(without.mock.calls[0]!.slice(11)).toEqual(['+4722334455']);
       expect(again).toEqual(first);
       // A changed value is checked (and sent) with all six again.
       await store.allocate({ ...request(advId, { custname: 'Dealer AS' }), sessionId });
