@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exitStatusOf, runParts, summary, type BenchPart } from './run-all-benches';
+import { exitStatusOf, missedTargets, runParts, summary, type BenchPart } from './run-all-benches';
 
 describe('pnpm bench runs every part', () => {
   let folder: string;
@@ -29,10 +29,11 @@ describe('pnpm bench runs every part', () => {
     ];
     const outcomes = await runParts(parts);
     expect(outcomes.map((o) => o.status)).toEqual([1, 0]);
+    expect(outcomes.map((o) => o.missed)).toEqual([[], []]);
     expect(readFileSync(ran, 'utf8')).toBe('yes');
     expect(exitStatusOf(outcomes)).toBe(1);
     expect(summary(parts, outcomes)).toEqual([
-      'first: a target missed or the run failed (exit status 1; its output above says which)',
+      'first: failed (exit status 1; its output above says why)',
       'second: every target met',
     ]);
   });
@@ -50,8 +51,27 @@ describe('pnpm bench runs every part', () => {
       await script('after', ''),
     ];
     const outcomes = await runParts(parts);
-    expect(outcomes).toEqual([{ name: 'interrupted', status: null, signal: 'SIGINT' }]);
+    expect(outcomes).toEqual([{ name: 'interrupted', status: null, signal: 'SIGINT', missed: [] }]);
     expect(exitStatusOf(outcomes)).toBe(1);
     expect(summary(parts, outcomes)).toEqual(['interrupted: stopped by SIGINT', 'after: not run']);
+  });
+
+  it('names the missed targets of a part from what it wrote', () => {
+    const parts = [{ name: 'whole system', script: 'x.js' }];
+    const missed = missedTargets({
+      targets: [
+        { target: 'new sessions: throughput ≥ 0.75 × minimal', measured: '0.63 ×', met: false },
+        { target: 'processing p99 ≤ 5 ms', measured: '1.9 ms', met: true },
+      ],
+    });
+    expect(summary(parts, [{ name: 'whole system', status: 1, signal: null, missed }])).toEqual([
+      'whole system: missed new sessions: throughput ≥ 0.75 × minimal',
+    ]);
+    // The management bench calls them verdicts.
+    expect(missedTargets({ verdicts: [{ target: 'ingestion ≥ 1000 calls/s', met: false }] })).toEqual([
+      'ingestion ≥ 1000 calls/s',
+    ]);
+    expect(missedTargets(null)).toEqual([]);
+    expect(missedTargets({ phases: [] })).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { benchResultsDir } from '@trackline/replacement/dist-test/bench';
 
 /** One part of `pnpm bench`: a bench script run as a child process of its own. */
 export interface BenchPart {
@@ -7,11 +9,13 @@ export interface BenchPart {
   script: string;
 }
 
-/** How a part ended: its exit status, or the signal that stopped it. */
+/** How a part ended: its exit status, or the signal that stopped it, and the targets it missed. */
 export interface PartOutcome {
   name: string;
   status: number | null;
   signal: NodeJS.Signals | null;
+  /** The missed targets its results file names (empty when it wrote none). */
+  missed: string[];
 }
 
 /** The built bench scripts, in the order `pnpm bench` runs them. */
@@ -27,7 +31,7 @@ function benchParts(): BenchPart[] {
  * `pnpm bench` (docs/benchmarks.md): the replacement, management and whole-system benches one after
  * the other, every part whatever the one before reported, so one run gives every target's verdict.
  * Each part exits 1 when one of its targets is missed or it could not run; this exits 1 when any
- * part did. A part stopped by a signal (Ctrl-C reaches every process of the terminal) ends the run.
+ * part did, and names the missed targets from the results file each part wrote. A part stopped by a signal (Ctrl-C reaches every process of the terminal) ends the run.
  */
 export async function runParts(
   parts: readonly BenchPart[],
@@ -48,9 +52,23 @@ export function summary(parts: readonly BenchPart[], outcomes: readonly PartOutc
     const outcome = outcomes[i];
     if (outcome === undefined) return `${part.name}: not run`;
     if (outcome.signal !== null) return `${part.name}: stopped by ${outcome.signal}`;
-    return outcome.status === 0
-      ? `${part.name}: every target met`
-      : `${part.name}: a target missed or the run failed (exit status ${outcome.status}; its output above says which)`;
+    if (outcome.status === 0) return `${part.name}: every target met`;
+    if (outcome.missed.length > 0) return `${part.name}: missed ${outcome.missed.join('; ')}`;
+    return `${part.name}: failed (exit status ${outcome.status}; its output above says why)`;
+  });
+}
+
+/**
+ * The targets a results file records as missed: the replacement and whole-system benches list
+ * them as `targets`, the management bench as `verdicts`, each `{ target, met }`.
+ */
+export function missedTargets(results: unknown): string[] {
+  if (typeof results !== 'object' || results === null) return [];
+  const { targets, verdicts } = results as { targets?: unknown; verdicts?: unknown };
+  const checks = Array.isArray(targets) ? targets : Array.isArray(verdicts) ? verdicts : [];
+  return checks.flatMap((check: unknown) => {
+    const { target, met } = (check ?? {}) as { target?: unknown; met?: unknown };
+    return met === false && typeof target === 'string' ? [target] : [];
   });
 }
 
@@ -58,13 +76,24 @@ export function exitStatusOf(outcomes: readonly PartOutcome[]): number {
   return outcomes.every((outcome) => outcome.status === 0) ? 0 : 1;
 }
 
-function runPart(part: BenchPart): Promise<PartOutcome> {
+async function runPart(part: BenchPart): Promise<PartOutcome> {
   process.stderr.write(`[bench] ${part.name}: ${part.script}\n`);
-  return new Promise((resolve, reject) => {
+  const dir = benchResultsDir();
+  const before = new Set(await resultFiles(dir));
+  const { status, signal } = await new Promise<Pick<PartOutcome, 'status' | 'signal'>>((resolve, reject) => {
     const child = spawn(process.execPath, [part.script], { stdio: 'inherit' });
     child.once('error', reject);
-    child.once('exit', (status, signal) => resolve({ name: part.name, status, signal }));
+    child.once('exit', (code, stopSignal) => resolve({ status: code, signal: stopSignal }));
   });
+  const written = (await resultFiles(dir)).filter((file) => !before.has(file));
+  const missed: string[] = [];
+  for (const file of written)
+    missed.push(...missedTargets(JSON.parse(await readFile(join(dir, file), 'utf8'))));
+  return { name: part.name, status, signal, missed };
+}
+
+async function resultFiles(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
 }
 
 async function main(): Promise<void> {

@@ -7,11 +7,16 @@ import { dirname, join } from 'node:path';
  * wherever the command was started from; returns the file's path.
  */
 export async function writeBenchResults(kind: string, results: object): Promise<string> {
-  const dir = join(workspaceRoot(), 'bench-results');
+  const dir = benchResultsDir();
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
   return file;
+}
+
+/** Where every bench writes its results file. */
+export function benchResultsDir(): string {
+  return join(workspaceRoot(), 'bench-results');
 }
 
 function workspaceRoot(): string {

@@ -18,4 +18,4 @@ export {
   type ServerSettings,
 } from './bench-servers';
 export { minimalAllocator } from './minimal-server';
-export { writeBenchResults } from './bench-results';
+export { benchResultsDir, writeBenchResults } from './bench-results';
