@@ -30,10 +30,13 @@
 --
 -- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), '+<E.164>' = the
 -- pool number bound for that number on the page.
--- Returns {'no_pool'} or {'ok', session id, bindings made, of those recycled, pool number or '' per
--- page number}; '' = no free number under on_exhausted=original: the page keeps its own number. The
--- two counts are the pool telemetry's (services/replacement/src/pools/pool-telemetry.ts), which the
--- service adds up and writes once a second instead of in every request.
+-- Returns false (a nil reply) when the partner has no pool, else one string of space-separated
+-- fields: session id, bindings made, of those recycled, then the pool number or '' per page number
+-- ('' = no free number under on_exhausted=original: the page keeps its own number). One string, not
+-- a table: Redis converts a returned table field by field, probing it for error, status, double, map
+-- and set markers first, which cost more than a command (docs/benchmarks.md). The two counts are the
+-- pool telemetry's (services/replacement/src/pools/pool-telemetry.ts), which the service adds up and
+-- writes once a second instead of in every request.
 
 -- A Lua number passed to redis.call is formatted by Redis with snprintf("%.17g"), which costs
 -- more than a command's other arguments together. Small counts (one number on a page, usually)
@@ -126,7 +129,8 @@ local function chooseNumber()
   return nil
 end
 
-local result = { 'ok', sid, 0, 0 }
+-- The answer's page numbers, each after a space.
+local answer = ''
 local bindingWrites, newNumbers, sessionWrites, sessionDrops
 local recycledCount = 0
 -- Session numbers this request shows (each once), to know whether any is left to slide.
@@ -142,11 +146,13 @@ for i = 1, count do
       repeated = true
     elseif binding then
       -- Sticky: still this session's binding and still in the pool; the score moves in the same step.
-      local recycled, boundAt = string.match(binding, '^(%a+),"bound_at":(%d+),', prefixLength + 1)
-      if recycled and extend(number) then
+      -- Only recycled and bound_at lie between the owner prefix and the context: the first
+      -- ',"context":' after the prefix is the context's (a plain find; the match is for a rewrite).
+      local _, tail = string.find(binding, ',"context":', prefixLength + 1, true)
+      if tail and extend(number) then
         -- The binding carries the data of the session's latest request: rewritten only when it differs.
-        local tail = prefixLength + #recycled + 12 + #boundAt + 11
         if #binding ~= tail + #context + 1 or string.find(binding, context, tail + 1, true) ~= tail + 1 then
+          local recycled, boundAt = string.match(binding, '^(%a+),"bound_at":(%d+),', prefixLength + 1)
           binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. boundAt ..
             ',"context":' .. context .. '}'
           bindingWrites = bindingWrites or {}
@@ -164,7 +170,7 @@ for i = 1, count do
   if not number then
     local recycled
     number, recycled = chooseNumber()
-    if #candidates == 0 then return { 'no_pool' } end -- an empty sorted set does not exist
+    if #candidates == 0 then return false end -- an empty sorted set does not exist
     if number then
       if recycled == 'true' then recycledCount = recycledCount + 1 end
       local binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. nowText ..
@@ -186,7 +192,7 @@ for i = 1, count do
       sessionWrites[#sessionWrites + 1] = onPage
       sessionWrites[#sessionWrites + 1] = number
     end
-    result[#result + 1] = number
+    answer = answer .. ' ' .. number
   else
     if session[onPage] then
       session[onPage] = nil
@@ -194,7 +200,7 @@ for i = 1, count do
       sessionDrops = sessionDrops or {}
       sessionDrops[#sessionDrops + 1] = onPage
     end
-    result[#result + 1] = ''
+    answer = answer .. ' '
   end
 end
 
@@ -221,10 +227,6 @@ if newNumbers then
   redis.call('ZADD', KEYS[3], unpack(scores))
 end
 
-if newNumbers then
-  result[3] = #newNumbers
-  result[4] = recycledCount
-end
 if bindingWrites then redis.call('HSET', KEYS[4], unpack(bindingWrites)) end
 
 -- Sliding expiry: the session's numbers not shown on this page stay held as long as the session lives.
@@ -272,4 +274,5 @@ if custnr and redis.call('HGET', KEYS[6], custnr) ~= ARGV[9] then
   redis.call(unpack(args))
   redis.call('HSET', KEYS[6], custnr, ARGV[9])
 end
-return result
+if not newNumbers then return sid .. ' 0 0' .. answer end
+return sid .. ' ' .. integerArg(#newNumbers) .. ' ' .. integerArg(recycledCount) .. answer

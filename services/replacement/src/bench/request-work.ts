@@ -44,11 +44,11 @@ async function main(): Promise<void> {
 function serviceAnsweredFromMemory(): DynamicNumbersService {
   let issued = 0;
   // What RedisNumberPoolStore needs of a connection: its scripts registered, and the allocation's
-  // answer ({'ok', session id, bound, recycled, number}); the new session's id is the script's ARGV[6],
+  // answer ("<session id> <bound> <recycled> <number>"); the new session's id is the script's ARGV[6],
   // after six keys with a customer to check and four without.
   const answer = (newSessionId: string | undefined) => {
     issued = (issued + 1) % NEW_SESSION_POOL;
-    return Promise.resolve(['ok', newSessionId, 1, 0, `+47${90_000_000 + issued}`]);
+    return Promise.resolve(`${newSessionId} 1 0 +47${90_000_000 + issued}`);
   };
   const redis = {
     defineCommand: () => undefined,

@@ -6,8 +6,9 @@ export const ALLOCATE_WITHOUT_CUSTOMER_KEYS = 4;
 export const ADD_POOL_STATS_KEYS = 2;
 
 export interface ReplacementScripts {
-  allocateNumbers(...keysAndArgs: Array<string | number>): Promise<Array<string | number>>;
-  allocateNumbersWithoutCustomer(...keysAndArgs: Array<string | number>): Promise<Array<string | number>>;
+  /** The allocation's answer: null without a pool, else space-separated fields (lua/allocate-numbers.lua). */
+  allocateNumbers(...keysAndArgs: Array<string | number>): Promise<string | null>;
+  allocateNumbersWithoutCustomer(...keysAndArgs: Array<string | number>): Promise<string | null>;
   addPoolStats(...keysAndArgs: string[]): Promise<number>;
 }
 

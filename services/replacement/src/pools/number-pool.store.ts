@@ -92,7 +92,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       numbersOnPage: input.numbersOnPage,
     });
     if (this.telemetry?.holdsHourBefore(poolStatsHour(input.now))) await this.telemetry.flush();
-    let reply: Array<string | number>;
+    let reply: string | null;
     try {
       // Every key a call passes costs Redis as an argument does; the customer's two are passed only
       // when there is a customer to check, the one branch of the script that touches them.
@@ -106,19 +106,19 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     } catch (error) {
       throw StoreUnavailableError.from(error);
     }
-    if (reply[0] === 'no_pool') return { kind: 'no_pool' };
+    if (reply === null) return { kind: 'no_pool' };
     if (checked !== null) this.sentCustomers.confirm(input.advId, checked.event.custnr, checked.marker);
-    // {'ok', session id, bindings made, of those recycled, numbers…} (the script's header).
-    const sessionId = reply[1] as string;
+    // "<session id> <bindings made> <of those recycled> <number or ''>…" (the script's header).
+    const [sessionId, issued, recycled, ...numbers] = reply.split(' ') as [string, string, string, ...string[]];
     this.telemetry?.record(input.advId, input.now, {
       newSession: sessionId === input.newSessionId,
-      issued: reply[2] as number,
-      recycled: reply[3] as number,
+      issued: Number(issued),
+      recycled: Number(recycled),
     });
     return {
       kind: 'allocated',
       sessionId,
-      numbers: (reply.slice(4) as string[]).map((number) => (number === '' ? null : number)),
+      numbers: numbers.map((number) => (number === '' ? null : number)),
     };
   }
 }
