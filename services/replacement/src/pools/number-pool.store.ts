@@ -109,7 +109,12 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     if (reply === null) return { kind: 'no_pool' };
     if (checked !== null) this.sentCustomers.confirm(input.advId, checked.event.custnr, checked.marker);
     // "<session id> <bindings made> <of those recycled> <number or ''>…" (the script's header).
-    const [sessionId, issued, recycled, ...numbers] = reply.split(' ') as [string, string, string, ...string[]];
+    const [sessionId, issued, recycled, ...numbers] = reply.split(' ') as [
+      string,
+      string,
+      string,
+      ...string[],
+    ];
     this.telemetry?.record(input.advId, input.now, {
       newSession: sessionId === input.newSessionId,
       issued: Number(issued),
