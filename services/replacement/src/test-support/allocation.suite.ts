@@ -281,6 +281,30 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     ]);
   });
 
+  it('answers each number of a page in order, the untracked ones between tracked ones included', async () => {
+    const partner = await partnerWithPool(1, { onExhausted: 'original' });
+    const call = await send(partner, webRequest(partner.advId, '22334455, 22334466'));
+    expect(numbersOf(call).map((entry) => entry.replace_with.e164)).toEqual([
+      poolNumbers(1)[0],
+      '+4722334466',
+    ]);
+    const again = await send(partner, {
+      ...webRequest(partner.advId, '22334466, 22334455'),
+      sessionId: call.body.sessionId,
+    });
+    expect(numbersOf(again).map((entry) => entry.replace_with.e164)).toEqual([
+      '+4722334466',
+      poolNumbers(1)[0],
+    ]);
+  });
+
+  it('answers 501 for a partner without a pool', async () => {
+    const partner = await partnerWithPool(0);
+    const call = await send(partner, webRequest(partner.advId, '22334455'));
+    expect(call.status).toBe(501);
+    expect(call.body).toEqual({ success: false, error: 'No number pool configured' });
+  });
+
   it('keeps the request data with the binding', async () => {
     const partner = await partnerWithPool(2);
     const call = await send(
