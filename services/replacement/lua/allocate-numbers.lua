@@ -32,7 +32,8 @@
 -- pool number bound for that number on the page.
 -- Returns false (a nil reply) when the partner has no pool, else one string of space-separated
 -- fields: session id, bindings made, of those recycled, then the pool number or '' per page number
--- ('' = no free number under on_exhausted=original: the page keeps its own number). One string, not
+-- ('' = no free number under on_exhausted=original: the page keeps its own number; no field holds a
+-- space: session ids are UUIDs the service makes, numbers are E.164). One string, not
 -- a table: Redis converts a returned table field by field, probing it for error, status, double, map
 -- and set markers first, which cost more than a command (docs/benchmarks.md). The two counts are the
 -- pool telemetry's (services/replacement/src/pools/pool-telemetry.ts), which the service adds up and
