@@ -281,21 +281,17 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     ]);
   });
 
-  it('answers each number of a page in order, the untracked ones between tracked ones included', async () => {
-    const partner = await partnerWithPool(1, { onExhausted: 'original' });
-    const call = await send(partner, webRequest(partner.advId, '22334455, 22334466'));
-    expect(numbersOf(call).map((entry) => entry.replace_with.e164)).toEqual([
-      poolNumbers(1)[0],
-      '+4722334466',
-    ]);
-    const again = await send(partner, {
-      ...webRequest(partner.advId, '22334466, 22334455'),
-      sessionId: call.body.sessionId,
-    });
-    expect(numbersOf(again).map((entry) => entry.replace_with.e164)).toEqual([
-      '+4722334466',
-      poolNumbers(1)[0],
-    ]);
+  it('answers each number of a page in its place, an untracked one first, between or last', async () => {
+    const partner = await partnerWithPool(2, { onExhausted: 'original' });
+    const e164s = (call: PartnerCall) => numbersOf(call).map((entry) => entry.replace_with.e164);
+    const first = await send(partner, webRequest(partner.advId, '22334455, 22334466, 22334477'));
+    const [a, b] = e164s(first);
+    expect(poolNumbers(2)).toEqual(expect.arrayContaining([a, b]));
+    expect(e164s(first)).toEqual([a, b, '+4722334477']);
+    const again = (numbers: string) =>
+      send(partner, { ...webRequest(partner.advId, numbers), sessionId: first.body.sessionId });
+    expect(e164s(await again('22334455, 22334477, 22334466'))).toEqual([a, '+4722334477', b]);
+    expect(e164s(await again('22334477, 22334466, 22334455'))).toEqual(['+4722334477', b, a]);
   });
 
   it('answers 501 for a partner without a pool', async () => {
