@@ -16,7 +16,8 @@
 -- ARGV (written by services/replacement/src/pools/allocation-request.ts, which says why it is laid
 -- out so: a value only some requests read rides inside an argument split only by them)
 -- ARGV[1] now, epoch ms            ARGV[2] session ttl, ms
--- ARGV[3] release time, epoch ms: now + session ttl + hold-back (a number is free again from then)
+-- ARGV[3] release time, epoch ms: now + session ttl + hold-back (a number is free again from then),
+--         thousandths above it keeping the service's bindings of one millisecond in order
 -- ARGV[4] session end, epoch ms: now + session ttl
 -- ARGV[5] mode, two characters: '1' when KEYS[1] may exist (a sessionId was sent, or an app
 --         visitor) or '0' for a first web request; then 'r' for on_exhausted=recycle, 'o' for original
@@ -206,24 +207,18 @@ for i = 1, count do
 end
 
 -- A number bound now must rank after every number bound before it, even within the same
--- millisecond, or recycling in a burst would keep taking the same lowest-sorting number. A
--- thousandth of a millisecond above the current top keeps the order and changes no outcome.
+-- millisecond, or recycling in a burst could take a number it has just recycled again. The service
+-- passes the release time already that order's thousandths above the millisecond (ARGV[3]) and
+-- reserves one per number on the page, so a page's further numbers go a thousandth apart; the
+-- arithmetic and formatting run only for them.
 if newNumbers then
-  local releaseMs = tonumber(releaseAt)
-  -- Only a top at or above the release time matters, so only such a top is read (and its score
-  -- formatted by Redis): the first binding of a millisecond reads nothing.
-  local top = redis.call('ZRANGE', KEYS[3], '+inf', releaseAt, 'BYSCORE', 'REV', 'LIMIT', '0', '1', 'WITHSCORES')
-  local score = tonumber(top[2] or '0')
-  local scores = {}
-  for j = 1, #newNumbers do
-    if score >= releaseMs then
-      score = score + 0.001
-      scores[#scores + 1] = string.format('%.3f', score)
-    else
-      score = releaseMs
-      scores[#scores + 1] = releaseAt
+  local scores = { releaseAt, newNumbers[1] }
+  if #newNumbers > 1 then
+    local score = tonumber(releaseAt)
+    for j = 2, #newNumbers do
+      scores[#scores + 1] = string.format('%.3f', score + (j - 1) / 1000)
+      scores[#scores + 1] = newNumbers[j]
     end
-    scores[#scores + 1] = newNumbers[j]
   end
   redis.call('ZADD', KEYS[3], unpack(scores))
 end

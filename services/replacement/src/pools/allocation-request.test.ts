@@ -8,6 +8,7 @@ function request(overrides: Partial<AllocationRequest> = {}): AllocationRequest 
     now: 1_764_201_234_567,
     sessionTtlMs: 1_800_000,
     releaseAt: 1_764_203_094_567,
+    releaseOffset: 0,
     onExhausted: 'recycle',
     newSessionId: '0b5c2f7e-93a4-4c11-8f2e-5d6a7b8c9d0e',
     sessionMayExist: true,
@@ -39,6 +40,13 @@ describe('allocationArguments', () => {
     expect(JSON.parse(args[6]!)).toMatchObject({ type: 'web', tracking_id: 't-1', full_referrer: '' });
     // No customer to check: the numbers follow the context (the script is called with four keys).
     expect(args.slice(7)).toEqual(['+4722334455', '+4723456789']);
+  });
+
+  it('scores above the release time by the thousandths an earlier request of the millisecond took', () => {
+    expect(allocationArguments(request({ releaseOffset: 1 }))[2]).toBe('1764203094567.001');
+    expect(allocationArguments(request({ releaseOffset: 13 }))[2]).toBe('1764203094567.013');
+    // Past a thousand in one millisecond the score runs into the next one: held a millisecond longer.
+    expect(allocationArguments(request({ releaseOffset: 1_002 }))[2]).toBe('1764203094568.002');
   });
 
   it('puts a customer to check between the context and the numbers', () => {

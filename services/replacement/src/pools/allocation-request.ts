@@ -13,6 +13,8 @@ export interface AllocationRequest {
   sessionTtlMs: number;
   /** Epoch ms from which the numbers are free again: now + session ttl + hold-back. */
   releaseAt: number;
+  /** Thousandths of a ms the request's scores go above releaseAt (release-order.ts). */
+  releaseOffset: number;
   onExhausted: OnExhausted;
   newSessionId: string;
   /** False only for a first web request: its session id was made just now, so there is nothing to read. */
@@ -33,7 +35,8 @@ export const EVENT_FIELD_SEPARATOR = '\u0000';
  * a request reads stay arguments of their own, two flags share one argument the script compares
  * whole, and the stream's MAXLEN rides with the event, which is split only when it is sent.
  *
- * ARGV[1] now (epoch ms)   ARGV[2] session ttl (ms)   ARGV[3] release time (now + ttl + hold-back)
+ * ARGV[1] now (epoch ms)   ARGV[2] session ttl (ms)
+ * ARGV[3] release time (now + ttl + hold-back, plus the request's thousandths: release-order.ts)
  * ARGV[4] session end (now + ttl)
  * ARGV[5] mode: '1' when the request names a session that may exist, '0' for a first web request;
  *         then 'r' for on_exhausted=recycle, 'o' for original
@@ -50,7 +53,7 @@ export function allocationArguments(request: AllocationRequest): string[] {
   const fixed = [
     String(request.now),
     String(request.sessionTtlMs),
-    String(request.releaseAt),
+    releaseScore(request.releaseAt, request.releaseOffset),
     String(request.now + request.sessionTtlMs),
     (request.sessionMayExist ? '1' : '0') + (request.onExhausted === 'recycle' ? 'r' : 'o'),
     request.newSessionId,
@@ -63,6 +66,11 @@ export function allocationArguments(request: AllocationRequest): string[] {
     eventArgument(customer.event),
     request.numbersOnPage,
   );
+}
+
+/** The release time as the pool score's text; whole milliseconds unless an earlier request of the millisecond took some. */
+function releaseScore(releaseAt: number, thousandths: number): string {
+  return thousandths === 0 ? String(releaseAt) : (releaseAt + thousandths / 1000).toFixed(3);
 }
 
 /** The script splits this at NUL, which no field can hold: both services' edges refuse it (text-rules.ts). */

@@ -11,6 +11,7 @@ import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 import { allocationArguments } from './allocation-request';
 import { defineReplacementScripts, type ReplacementScripts } from './lua-scripts';
 import type { PoolTelemetry } from './pool-telemetry';
+import { ReleaseOrder } from './release-order';
 import { SentCustomerMemory } from './sent-customers.memory';
 
 export interface NumberPoolStoreOptions {
@@ -53,6 +54,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
 
   private readonly sentCustomers: SentCustomerMemory;
   private readonly telemetry: PoolTelemetry | undefined;
+  private readonly releaseOrder = new ReleaseOrder();
 
   constructor(
     redis: RedisConnection,
@@ -84,6 +86,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       now: input.now,
       sessionTtlMs: ttlMs,
       releaseAt: input.now + ttlMs + input.holdBackSeconds * 1000,
+      releaseOffset: this.releaseOrder.next(input.now, input.numbersOnPage.length),
       onExhausted: input.onExhausted,
       newSessionId: input.newSessionId,
       sessionMayExist: requested !== fresh || input.context.type !== 'web',
