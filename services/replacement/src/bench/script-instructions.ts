@@ -10,6 +10,9 @@ import { SentCustomerMemory } from '../pools/sent-customers.memory';
 import { freePort } from './bench-servers';
 
 const SESSIONS = 500;
+/** Sessions that saw one number on each of several pages (a visitor going through ads), and the pages. */
+const BROWSING_SESSIONS = 100;
+const BROWSED_PAGES = ['+4722334455', '+4722334466', '+4722334477', '+4722334488', '+4722334499'];
 /** The pool of a partner whose every number is held: each new session there recycles one. */
 const USED_UP_POOL = 100;
 
@@ -52,7 +55,8 @@ async function main(): Promise<void> {
       sentCustomers: new SentCustomerMemory(60 * 60_000),
     });
     // Room for every session: a new one takes a free number and never recycles.
-    await redis.zadd('script:{p:acme}:pool', ...poolMembers(SESSIONS + 2 * calls + 1));
+    const browsingNumbers = BROWSING_SESSIONS * BROWSED_PAGES.length;
+    await redis.zadd('script:{p:acme}:pool', ...poolMembers(SESSIONS + browsingNumbers + 2 * calls + 1));
     let now = Date.now();
     const sessions: string[] = [];
     for (let i = 0; i < SESSIONS; i++) {
@@ -60,14 +64,37 @@ async function main(): Promise<void> {
       if (result.kind !== 'allocated') throw new Error('the pool was not found');
       sessions.push(result.sessionId);
     }
+    const browsing: string[] = [];
+    for (let i = 0; i < BROWSING_SESSIONS; i++) {
+      let sessionId: string | null = null;
+      for (const page of BROWSED_PAGES) {
+        const result = await store.allocate(request((now += 1), sessionId, 'acme', page));
+        if (result.kind !== 'allocated') throw new Error('the pool was not found');
+        sessionId = result.sessionId;
+      }
+      browsing.push(sessionId!);
+    }
     await redis.zadd('script:{p:busy}:pool', ...poolMembers(USED_UP_POOL));
     for (let i = 0; i < USED_UP_POOL; i++) await store.allocate(request((now += 1), null, 'busy'));
+    const existing = (i: number) => request((now += 1), sessions[i % SESSIONS]!);
+    const fresh = (advId: string) => () => request((now += 1), null, advId);
     const workloads = [
-      { name: 'existing session', existing: true, pools: store, advId: 'acme' },
-      { name: 'new session', existing: false, pools: store, advId: 'acme' },
-      { name: 'existing session, customer confirmed', existing: true, pools: remembering, advId: 'acme' },
-      { name: 'new session, customer confirmed', existing: false, pools: remembering, advId: 'acme' },
-      { name: 'new session, pool used up (recycles)', existing: false, pools: remembering, advId: 'busy' },
+      { name: 'existing session', pools: store, call: existing },
+      { name: 'new session', pools: store, call: fresh('acme') },
+      { name: 'existing session, customer confirmed', pools: remembering, call: existing },
+      { name: 'new session, customer confirmed', pools: remembering, call: fresh('acme') },
+      { name: 'new session, pool used up (recycles)', pools: remembering, call: fresh('busy') },
+      {
+        name: `existing session holding ${BROWSED_PAGES.length} numbers, one shown, customer confirmed`,
+        pools: remembering,
+        call: (i: number) =>
+          request(
+            (now += 1),
+            browsing[i % BROWSING_SESSIONS]!,
+            'acme',
+            BROWSED_PAGES[Math.floor(i / BROWSING_SESSIONS) % BROWSED_PAGES.length],
+          ),
+      },
     ];
     await remembering.allocate(request((now += 1), null));
     await remembering.allocate(request((now += 1), null, 'busy'));
@@ -79,9 +106,7 @@ async function main(): Promise<void> {
         async () => {
           for (let i = 0; i < calls; i += 50) {
             const batch = Array.from({ length: Math.min(50, calls - i) }, (_, j) =>
-              workload.pools.allocate(
-                request((now += 1), workload.existing ? sessions[(i + j) % SESSIONS]! : null, workload.advId),
-              ),
+              workload.pools.allocate(workload.call(i + j)),
             );
             await Promise.all(batch);
           }
@@ -101,7 +126,12 @@ async function main(): Promise<void> {
 }
 
 /** A page with one number, a customer and a realistic context, as a classifieds page sends. */
-function request(now: number, sessionId: string | null, advId = 'acme'): AllocationInput {
+function request(
+  now: number,
+  sessionId: string | null,
+  advId = 'acme',
+  numberOnPage = '+4722334455',
+): AllocationInput {
   return {
     advId,
     now,
@@ -119,7 +149,7 @@ function request(now: number, sessionId: string | null, advId = 'acme'): Allocat
       parameters: { custnr: 'D-1', custname: 'Dealer One', adid: '1234567' },
     },
     customer: { advId, custnr: 'D-1', custname: 'Dealer One', at: now },
-    numbersOnPage: ['+4722334455'],
+    numbersOnPage: [numberOnPage],
   };
 }
 
