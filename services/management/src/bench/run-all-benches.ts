@@ -31,7 +31,8 @@ function benchParts(): BenchPart[] {
  * `pnpm bench` (docs/benchmarks.md): the replacement, management and whole-system benches one after
  * the other, every part whatever the one before reported, so one run gives every target's verdict.
  * Each part exits 1 when one of its targets is missed or it could not run; this exits 1 when any
- * part did, and names the missed targets from the results file each part wrote. A part stopped by a signal (Ctrl-C reaches every process of the terminal) ends the run.
+ * part did, and names the missed targets from the results file each part wrote. A part stopped by
+ * a signal (Ctrl-C reaches every process of the terminal) ends the run.
  */
 export async function runParts(
   parts: readonly BenchPart[],
