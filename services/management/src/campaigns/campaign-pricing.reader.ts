@@ -3,7 +3,8 @@ import type { CdrCampaignPricing } from '../cdrs/cdr';
 
 /**
  * The pricing of campaign `campaign` joined with its model `model` (table aliases), as toPricing reads
- * it; exported for the one join that reads a source's campaign with it (sources/cdr-sources.reader.ts).
+ * it; exported for the joins that read a source's campaign with it (sources/cdr-sources.reader.ts,
+ * numbers/dialled-numbers.reader.ts).
  */
 export function pricingColumns(campaign: string, model: string): string {
   return `${campaign}."state", ${campaign}."pricing_model_id",
@@ -15,29 +16,11 @@ const PRICING_COLUMNS = pricingColumns('c', 'm');
 type Row = Record<string, unknown>;
 
 /**
- * Campaigns with the pricing model that prices their calls, for ingestion. It joins
- * "pricing_models": one query per batch (docs/architecture.md, Table ownership).
+ * A campaign with the pricing model that prices its calls, for a record whose batch lookup did not
+ * bring it (docs/architecture.md, Table ownership); a batch's campaigns come with their sources.
  */
 export class SqlCampaignPricingReader {
   constructor(private readonly manager: EntityManager) {}
-
-  async findCampaignPricings(
-    campaignIds: readonly string[],
-  ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>> {
-    if (campaignIds.length === 0) return new Map();
-    const rows: Row[] = await this.manager.query(
-      `SELECT c."id"::text AS "campaign_id", c."partner_id"::text AS "partner_id", ${PRICING_COLUMNS}
-         FROM "campaigns" c JOIN "pricing_models" m ON m."id" = c."pricing_model_id"
-        WHERE c."id" = ANY($1::bigint[])`,
-      [campaignIds],
-    );
-    return new Map(
-      rows.map((row) => [
-        row.campaign_id as string,
-        { partnerId: row.partner_id as string, pricing: toPricing(row.campaign_id as string, row) },
-      ]),
-    );
-  }
 
   async findCampaignPricing(partnerId: string, campaignId: string): Promise<CdrCampaignPricing | null> {
     const rows: Row[] = await this.manager.query(

@@ -1,6 +1,6 @@
 import type { CallAttribution } from '@trackline/contracts';
 import type { CdrCampaignPricing, CdrSource, DialledNumber } from './cdr';
-import { CdrBatchLookup, type CdrLookupStore } from './cdr-batch-lookup';
+import { CdrBatchLookup, type BatchNumbers, type CdrLookupStore } from './cdr-batch-lookup';
 import type { CdrInput } from './cdr-input';
 
 const POOL_NUMBER: DialledNumber = {
@@ -72,45 +72,67 @@ const ATTRIBUTION: CallAttribution = {
   boundAt: null,
 };
 
-/** The lookups of one batch against a store that answers from memory and counts its campaign reads. */
-async function loadPoolCall(campaign: { partnerId: string; pricing: CdrCampaignPricing } | null) {
-  const campaignReads: string[][] = [];
+/** The lookups of one batch against a store that answers from memory. */
+async function loadCall(
+  call: CdrInput,
+  numbers: BatchNumbers,
+  attributed: { partnerId: string; pricing: CdrCampaignPricing } | null,
+) {
   const store: CdrLookupStore = {
     findByCallIds: async () => new Map(),
-    findDialledNumbers: async () => ({ numbers: new Map(), sources: new Map() }),
-    findCampaignPricings: async (ids) => {
-      campaignReads.push([...ids]);
-      return new Map();
-    },
-    findSourcesByIds: async () => [{ partnerId: '1', source: SOURCE, campaign }],
+    findDialledNumbers: async () => numbers,
+    findSourcesByIds: async () => [{ partnerId: '1', source: SOURCE, campaign: attributed }],
     findCustomerIds: async () => new Map(),
   };
-  const lookup = await CdrBatchLookup.load(
+  return CdrBatchLookup.load(
     store,
-    { find: async () => ATTRIBUTION },
+    { find: async () => (call.bnum === POOL_NUMBER_E164 ? ATTRIBUTION : null) },
     { subscribedEventTypes: async () => new Map() },
-    [CALL],
-    { numbers: new Map([[CALL.bnum, POOL_NUMBER]]), sources: new Map() },
+    [call],
+    numbers,
   );
-  return { lookup, campaignReads };
 }
 
-// docs/cdrs.md, Batches: a pool call's campaign comes with its attributed source, before the transaction.
+const POOL_NUMBER_E164 = CALL.bnum;
+
+function loadPoolCall(campaign: { partnerId: string; pricing: CdrCampaignPricing } | null) {
+  return loadCall(
+    CALL,
+    { numbers: new Map([[CALL.bnum, POOL_NUMBER]]), sources: new Map(), pricings: new Map() },
+    campaign,
+  );
+}
+
+// docs/cdrs.md, Batches: a call's campaign comes with its source, before the transaction.
 describe('CdrBatchLookup', () => {
-  it("answers a pool call's campaign pricing from its attributed source, without a campaign read of its own", async () => {
-    const { lookup, campaignReads } = await loadPoolCall({ partnerId: '1', pricing: PRICING });
+  it("answers a pool call's campaign pricing from its attributed source", async () => {
+    const lookup = await loadPoolCall({ partnerId: '1', pricing: PRICING });
 
     expect(lookup.sourceById('1', '13')).toEqual(SOURCE);
     expect(lookup.pricing('1', '4')).toEqual(PRICING);
     // Another partner's campaign of that id is none of this one's.
     expect(lookup.pricing('2', '4')).toBeNull();
-    // Only the static numbers' campaigns are read in the round before (none here).
-    expect(campaignReads).toEqual([[]]);
   });
 
   it('leaves the pricing unknown when the source has no campaign to read', async () => {
-    const { lookup } = await loadPoolCall(null);
+    const lookup = await loadPoolCall(null);
 
     expect(lookup.pricing('1', '4')).toBeUndefined();
+  });
+
+  it("answers a static number's campaign pricing from the numbers' round, for its own partner only", async () => {
+    const staticCall: CdrInput = { ...CALL, bnum: '+4791000002' };
+    const lookup = await loadCall(
+      staticCall,
+      {
+        numbers: new Map([[staticCall.bnum, { ...POOL_NUMBER, kind: 'static' }]]),
+        sources: new Map([[staticCall.bnum, { partnerId: '1', sources: [SOURCE] }]]),
+        pricings: new Map([['4', { partnerId: '1', pricing: PRICING }]]),
+      },
+      null,
+    );
+
+    expect(lookup.pricing('1', '4')).toEqual(PRICING);
+    expect(lookup.pricing('2', '4')).toBeNull();
   });
 });

@@ -17,9 +17,6 @@ export interface CdrLookupStore {
   findByCallIds(calls: readonly CallKey[]): Promise<Map<string, Cdr>>;
   /** The numbers with their owners and, per static number, every source its partner ever had on it. */
   findDialledNumbers(e164s: readonly string[]): Promise<BatchNumbers>;
-  findCampaignPricings(
-    campaignIds: readonly string[],
-  ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>>;
   /** The sources pool calls were attributed to, each with its campaign's pricing. */
   findSourcesByIds(
     wanted: ReadonlyArray<{ partnerId: string; sourceId: string }>,
@@ -50,6 +47,8 @@ export function customerKey(partnerId: string, custnr: string): string {
 export interface BatchNumbers {
   numbers: Map<string, DialledNumber>;
   sources: Map<string, { partnerId: string; sources: CdrSource[] }>;
+  /** The campaigns of those sources, by id, with the partner each belongs to and its pricing. */
+  pricings: Map<string, { partnerId: string; pricing: CdrCampaignPricing }>;
 }
 
 /** The batch's lookups, answered from memory while its records are stored one by one. */
@@ -68,7 +67,7 @@ export class CdrBatchLookup {
 
   /**
    * The batch's first round, one query: the dialled numbers (whose partner, country and settings)
-   * and the static numbers' sources. Everything else a record looks up needs the partner, so it
+   * and the static numbers' sources with their campaigns' pricing. Everything else a record looks up needs the partner, so it
    * comes after (`load`); what needs only the number (the caller's standing in Redis) can go
    * alongside that.
    */
@@ -81,13 +80,8 @@ export class CdrBatchLookup {
     reader: CallAttributionReader,
     webhooks: WebhookSubscriptions,
     inputs: readonly CdrInput[],
-    { numbers, sources }: BatchNumbers,
+    { numbers, sources, pricings: staticPricings }: BatchNumbers,
   ): Promise<CdrBatchLookup> {
-    const campaignIds = unique(
-      [...sources.values()].flatMap(({ sources: candidates }) =>
-        candidates.flatMap((source) => (source.campaignId === null ? [] : [source.campaignId])),
-      ),
-    );
     // Whose call it is comes from the tracking number; a bnum that is none has no stored record.
     const calls = new Map<string, CallKey>();
     const dialled = inputs.filter((input) => numbers.has(input.bnum));
@@ -97,9 +91,8 @@ export class CdrBatchLookup {
     }
     // One round: a record stored already does not need the rest, but asking for it anyway is
     // cheaper than a round trip more for every new one.
-    const [stored, pricings, subscribed, found] = await Promise.all([
+    const [stored, subscribed, found] = await Promise.all([
       store.findByCallIds([...calls.values()]),
-      store.findCampaignPricings(campaignIds),
       webhooks.subscribedEventTypes(unique(dialled.map((input) => numbers.get(input.bnum)!.partnerId))),
       // Concurrent GETs share the connection's pipeline: one round trip for the batch.
       Promise.allSettled(dialled.map((input) => reader.find(numbers.get(input.bnum)!.advId, input.callId))),
@@ -130,7 +123,9 @@ export class CdrBatchLookup {
       store.findCustomerIds(custnrs),
       store.findSourcesByIds(sourceIds),
     ]);
-    // A pool call's campaign comes with its source, so its transaction need not read it.
+    // A static source's campaign came with the numbers, a pool call's comes with its source: no
+    // record's transaction reads one.
+    const pricings = new Map(staticPricings);
     for (const { source, campaign } of attributedSources)
       if (campaign !== null && !pricings.has(source.campaignId!)) pricings.set(source.campaignId!, campaign);
     return new CdrBatchLookup(

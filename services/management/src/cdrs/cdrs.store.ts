@@ -209,12 +209,6 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return this.sources.findActiveSourceByPhonenr(partnerId, phonenr);
   }
 
-  findCampaignPricings(
-    campaignIds: readonly string[],
-  ): Promise<Map<string, { partnerId: string; pricing: CdrCampaignPricing }>> {
-    return this.campaigns.findCampaignPricings(campaignIds);
-  }
-
   findCampaignPricing(partnerId: string, campaignId: string): Promise<CdrCampaignPricing | null> {
     return this.campaigns.findCampaignPricing(partnerId, campaignId);
   }

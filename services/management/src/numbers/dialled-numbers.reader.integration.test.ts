@@ -1,17 +1,23 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../db/data-source';
-import { insertTestCustomer } from '../test-support/store-case-fixtures';
+import {
+  insertTestCampaign,
+  insertTestCustomer,
+  insertTestPricingModel,
+} from '../test-support/store-case-fixtures';
 import { insertTestPartners } from '../test-support/test-partners';
 import { SqlDialledNumbersReader } from './dialled-numbers.reader';
 
 // A batch's first lookup (docs/architecture.md, Joins kept across owners): the numbers with their
-// owners and the owners' sources on them, in one query.
+// owners, the owners' sources on them and those sources' campaigns, in one query.
 describe('the dialled numbers reader', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
   let acme: string;
   let other: string;
+  let campaign: string;
+  let model: string;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -38,6 +44,12 @@ describe('the dialled numbers reader', () => {
               ($3, $4, 'Stray', '+4722000004', '+4791200002', 'closed', '2026-09-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
       [acme, kari, other, ola],
     );
+    model = await insertTestPricingModel(dataSource.manager, acme, 'Per lead');
+    campaign = await insertTestCampaign(dataSource.manager, acme, kari, model, 'Spring');
+    await dataSource.query(`UPDATE sources SET campaign_id = $1 WHERE partner_id = $2 AND name = 'Open'`, [
+      campaign,
+      acme,
+    ]);
   });
 
   afterAll(async () => {
@@ -87,10 +99,24 @@ describe('the dialled numbers reader', () => {
       partnerId: other,
       sources: [{ name: 'Theirs', custnr: 'O-1', closedAt: null }],
     });
+
+    // The one source with a campaign brings its pricing, named with the campaign's partner.
+    expect(acmeSources.sources.find((source) => source.name === 'Open')!.campaignId).toBe(campaign);
+    expect([...found.pricings.keys()]).toEqual([campaign]);
+    expect(found.pricings.get(campaign)).toEqual({
+      partnerId: acme,
+      pricing: {
+        campaignId: campaign,
+        state: '0',
+        pricingModelId: model,
+        uniqueCallerSeconds: 3600,
+        conditions: expect.any(Array),
+      },
+    });
   });
 
   it('asks nothing for no numbers', async () => {
     const found = await new SqlDialledNumbersReader(dataSource.manager).findDialledNumbers([]);
-    expect(found.numbers.size + found.sources.size).toBe(0);
+    expect(found.numbers.size + found.sources.size + found.pricings.size).toBe(0);
   });
 });
