@@ -1,7 +1,14 @@
 import type { CallAttribution } from '@trackline/contracts';
 import type { CdrCampaignPricing, CdrSource, DialledNumber } from './cdr';
-import { CdrBatchLookup, type BatchNumbers, type CdrLookupStore } from './cdr-batch-lookup';
+import {
+  callKey,
+  CdrBatchLookup,
+  type BatchNumbers,
+  type CallClaim,
+  type CdrLookupStore,
+} from './cdr-batch-lookup';
 import type { CdrInput } from './cdr-input';
+import { SAMPLE_CDR } from '../test-support/sample-cdr';
 
 const POOL_NUMBER: DialledNumber = {
   partnerId: '1',
@@ -78,27 +85,40 @@ async function loadCall(
   numbers: BatchNumbers,
   attributed: { partnerId: string; pricing: CdrCampaignPricing } | null,
 ) {
+  const claimReads: CallClaim[][] = [];
   const store: CdrLookupStore = {
-    findByCallIds: async () => new Map(),
+    findClaimedRecords: async (claims) => {
+      claimReads.push([...claims]);
+      return new Map(
+        claims.map((claim) => [
+          callKey('1', CALL.callId),
+          { ...SAMPLE_CDR, partnerId: '1', callId: CALL.callId, id: claim.cdrId },
+        ]),
+      );
+    },
     findDialledNumbers: async () => numbers,
     findSourcesByIds: async () => [{ partnerId: '1', source: SOURCE, campaign: attributed }],
     findCustomerIds: async () => new Map(),
   };
-  return CdrBatchLookup.load(
+  const lookup = await CdrBatchLookup.load(
     store,
     { find: async () => (call.bnum === POOL_NUMBER_E164 ? ATTRIBUTION : null) },
     { subscribedEventTypes: async () => new Map() },
     [call],
     numbers,
   );
+  return Object.assign(lookup, { claimReads });
 }
 
 const POOL_NUMBER_E164 = CALL.bnum;
 
-function loadPoolCall(campaign: { partnerId: string; pricing: CdrCampaignPricing } | null) {
+function loadPoolCall(
+  campaign: { partnerId: string; pricing: CdrCampaignPricing } | null,
+  claims: Map<string, CallClaim> = new Map(),
+) {
   return loadCall(
     CALL,
-    { numbers: new Map([[CALL.bnum, POOL_NUMBER]]), sources: new Map(), pricings: new Map() },
+    { numbers: new Map([[CALL.bnum, POOL_NUMBER]]), sources: new Map(), pricings: new Map(), claims },
     campaign,
   );
 }
@@ -112,6 +132,21 @@ describe('CdrBatchLookup', () => {
     expect(lookup.pricing('1', '4')).toEqual(PRICING);
     // Another partner's campaign of that id is none of this one's.
     expect(lookup.pricing('2', '4')).toBeNull();
+  });
+
+  it('reads no record for a batch of new calls: the numbers round found no claim', async () => {
+    const lookup = await loadPoolCall(null);
+
+    expect(lookup.claimReads).toEqual([[]]);
+    expect(lookup.existing('1', CALL.callId)).toBeNull();
+  });
+
+  it('reads the record of a call id the numbers round found claimed, and answers it as existing', async () => {
+    const claim = { cdrId: '900', start: CALL.start };
+    const lookup = await loadPoolCall(null, new Map([[callKey('1', CALL.callId), claim]]));
+
+    expect(lookup.claimReads).toEqual([[claim]]);
+    expect(lookup.existing('1', CALL.callId)).toMatchObject({ id: '900', callId: CALL.callId });
   });
 
   it('leaves the pricing unknown when the source has no campaign to read', async () => {
@@ -128,6 +163,7 @@ describe('CdrBatchLookup', () => {
         numbers: new Map([[staticCall.bnum, { ...POOL_NUMBER, kind: 'static' }]]),
         sources: new Map([[staticCall.bnum, { partnerId: '1', sources: [SOURCE] }]]),
         pricings: new Map([['4', { partnerId: '1', pricing: PRICING }]]),
+        claims: new Map(),
       },
       null,
     );

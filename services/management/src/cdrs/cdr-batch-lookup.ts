@@ -13,16 +13,31 @@ import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
  * sees what the same read inside it would, and the insert's ON CONFLICT still catches a twin stored since.
  */
 export interface CdrLookupStore {
-  /** The partners' stored records by `callKey(partnerId, callId)`: call ids are unique per partner. */
-  findByCallIds(calls: readonly CallKey[]): Promise<Map<string, Cdr>>;
-  /** The numbers with their owners and, per static number, every source its partner ever had on it. */
-  findDialledNumbers(e164s: readonly string[]): Promise<BatchNumbers>;
+  /**
+   * The numbers the calls dialled with their owners; per static number, every source its partner
+   * ever had on it; and which of the calls' ids the number's partner has stored a record for.
+   */
+  findDialledNumbers(calls: readonly SentCall[]): Promise<BatchNumbers>;
+  /** The records of claimed call ids, by `callKey(partnerId, callId)`. */
+  findClaimedRecords(claims: readonly CallClaim[]): Promise<Map<string, Cdr>>;
   /** The sources pool calls were attributed to, each with its campaign's pricing. */
   findSourcesByIds(
     wanted: ReadonlyArray<{ partnerId: string; sourceId: string }>,
   ): Promise<AttributedSource[]>;
   /** Customer ids by `customerKey(partnerId, custnr)`, for the custnrs DNI sessions named. */
   findCustomerIds(wanted: ReadonlyArray<{ partnerId: string; custnr: string }>): Promise<Map<string, string>>;
+}
+
+/** A call as the switch sent it: the number dialled names the partner whose call id it is. */
+export interface SentCall {
+  bnum: string;
+  callId: string;
+}
+
+/** A call id's claim (`cdr_call_ids`): the partner's record of that call, and when it started. */
+export interface CallClaim {
+  cdrId: string;
+  start: Date;
 }
 
 /** A call record's idempotency key (docs/cdrs.md, "Idempotency"): the partner is the tracking number's. */
@@ -49,6 +64,8 @@ export interface BatchNumbers {
   sources: Map<string, { partnerId: string; sources: CdrSource[] }>;
   /** The campaigns of those sources, by id, with the partner each belongs to and its pricing. */
   pricings: Map<string, { partnerId: string; pricing: CdrCampaignPricing }>;
+  /** The calls' ids already claimed by the dialled number's partner, by `callKey(partnerId, callId)`. */
+  claims: Map<string, CallClaim>;
 }
 
 /** The batch's lookups, answered from memory while its records are stored one by one. */
@@ -66,13 +83,13 @@ export class CdrBatchLookup {
   ) {}
 
   /**
-   * The batch's first round, one query: the dialled numbers (whose partner, country and settings)
-   * and the static numbers' sources with their campaigns' pricing. Everything else a record looks up needs the partner, so it
-   * comes after (`load`); what needs only the number (the caller's standing in Redis) can go
-   * alongside that.
+   * The batch's first round, one query: the dialled numbers (whose partner, country and settings),
+   * the static numbers' sources with their campaigns' pricing, and the call ids their partners have
+   * stored already. Everything else a record looks up needs the partner, so it comes after
+   * (`load`); what needs only the number (the caller's standing in Redis) can go alongside that.
    */
   static numbers(store: CdrLookupStore, inputs: readonly CdrInput[]): Promise<BatchNumbers> {
-    return store.findDialledNumbers(unique(inputs.map((input) => input.bnum)));
+    return store.findDialledNumbers(inputs.map(({ bnum, callId }) => ({ bnum, callId })));
   }
 
   static async load(
@@ -80,19 +97,15 @@ export class CdrBatchLookup {
     reader: CallAttributionReader,
     webhooks: WebhookSubscriptions,
     inputs: readonly CdrInput[],
-    { numbers, sources, pricings: staticPricings }: BatchNumbers,
+    { numbers, sources, pricings: staticPricings, claims }: BatchNumbers,
   ): Promise<CdrBatchLookup> {
     // Whose call it is comes from the tracking number; a bnum that is none has no stored record.
-    const calls = new Map<string, CallKey>();
     const dialled = inputs.filter((input) => numbers.has(input.bnum));
-    for (const input of dialled) {
-      const partnerId = numbers.get(input.bnum)!.partnerId;
-      calls.set(callKey(partnerId, input.callId), { partnerId, callId: input.callId });
-    }
     // One round: a record stored already does not need the rest, but asking for it anyway is
-    // cheaper than a round trip more for every new one.
+    // cheaper than a round trip more for every new one. A batch of new calls claimed no id and
+    // reads no record.
     const [stored, subscribed, found] = await Promise.all([
-      store.findByCallIds([...calls.values()]),
+      store.findClaimedRecords([...claims.values()]),
       webhooks.subscribedEventTypes(unique(dialled.map((input) => numbers.get(input.bnum)!.partnerId))),
       // Concurrent GETs share the connection's pipeline: one round trip for the batch.
       Promise.allSettled(dialled.map((input) => reader.find(numbers.get(input.bnum)!.advId, input.callId))),

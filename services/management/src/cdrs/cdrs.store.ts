@@ -12,7 +12,14 @@ import type { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
 import type { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
 import type { AttributedSource, SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
 import type { Cdr, CdrCampaignPricing, CdrOutcome, CdrSource, NewCdr } from './cdr';
-import { callKey, type BatchNumbers, type CallKey, type CdrLookupStore } from './cdr-batch-lookup';
+import {
+  callKey,
+  type BatchNumbers,
+  type CallClaim,
+  type SentCall,
+  type CallKey,
+  type CdrLookupStore,
+} from './cdr-batch-lookup';
 import { locatePage, pageEnd, splitAtUtcDays, totalOf, type Span, type SplitCounts } from './cdr-page-plan';
 
 /** What ingestion reads and writes inside a record's transaction (the batch's lookups come first). */
@@ -191,8 +198,8 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     return this.customers.findCustomerId(partnerId, by);
   }
 
-  findDialledNumbers(e164s: readonly string[]): Promise<BatchNumbers> {
-    return this.numbers.findDialledNumbers(e164s);
+  findDialledNumbers(calls: readonly SentCall[]): Promise<BatchNumbers> {
+    return this.numbers.findDialledNumbers(calls);
   }
 
   findSourcesByIds(
@@ -237,14 +244,21 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
          JOIN "cdr_call_ids" k ON k."partner_id" = w."partner_id" AND k."call_id" = w."call_id"`,
       [calls.map((call) => call.partnerId), calls.map((call) => call.callId)],
     );
+    return this.findClaimedRecords(
+      claims.map((claim) => ({ cdrId: claim.cdr_id as string, start: claim.start as Date })),
+    );
+  }
+
+  /** The records of call ids found claimed (`cdr_call_ids`), by `callKey`; none asked, none read. */
+  async findClaimedRecords(claims: readonly CallClaim[]): Promise<Map<string, Cdr>> {
     if (claims.length === 0) return new Map();
-    const starts = claims.map((claim) => (claim.start as Date).getTime());
+    const starts = claims.map((claim) => claim.start.getTime());
     const rows: Row[] = await this.manager.query(
       `SELECT ${CDR_COLUMNS} FROM "cdrs"
         WHERE ("id", "start") IN (SELECT * FROM unnest($1::bigint[], $2::timestamptz[]))
           AND "start" >= $3 AND "start" <= $4`,
       [
-        claims.map((claim) => claim.cdr_id),
+        claims.map((claim) => claim.cdrId),
         claims.map((claim) => claim.start),
         new Date(Math.min(...starts)),
         new Date(Math.max(...starts)),

@@ -7,6 +7,7 @@ import {
   insertTestPricingModel,
 } from '../test-support/store-case-fixtures';
 import { insertTestPartners } from '../test-support/test-partners';
+import { callKey } from '../cdrs/cdr-batch-lookup';
 import { SqlDialledNumbersReader } from './dialled-numbers.reader';
 
 // A batch's first lookup (docs/architecture.md, Joins kept across owners): the numbers with their
@@ -58,13 +59,12 @@ describe('the dialled numbers reader', () => {
   });
 
   it('answers each number once, with its owner, and every source its owner had on it', async () => {
-    const found = await new SqlDialledNumbersReader(dataSource.manager).findDialledNumbers([
-      '+4791200001',
-      '+4791200002',
-      '+4791200003',
-      '+4791200004',
-      '+4791299999',
-    ]);
+    const found = await new SqlDialledNumbersReader(dataSource.manager).findDialledNumbers(
+      ['+4791200001', '+4791200002', '+4791200003', '+4791200004', '+4791299999'].map((bnum, i) => ({
+        bnum,
+        callId: `new-${i}`,
+      })),
+    );
     expect([...found.numbers.keys()].sort()).toEqual([
       '+4791200001',
       '+4791200002',
@@ -115,8 +115,32 @@ describe('the dialled numbers reader', () => {
     });
   });
 
+  it("answers the call ids the dialled number's partner has claimed, and no other partner's", async () => {
+    const start = new Date('2026-11-20T10:00:00.123Z');
+    await dataSource.query(
+      `INSERT INTO cdr_call_ids (partner_id, call_id, cdr_id, start)
+       VALUES ($1, 'stored-1', 501, $3), ($2, 'stored-2', 502, $3), ($1, 'stored-3', 503, $3)`,
+      [acme, other, start],
+    );
+    const found = await new SqlDialledNumbersReader(dataSource.manager).findDialledNumbers([
+      { bnum: '+4791200001', callId: 'stored-1' },
+      // The same call sent twice in one batch is one claim.
+      { bnum: '+4791200001', callId: 'stored-1' },
+      // Another partner's call id is none of acme's: a call to acme's number has not been stored.
+      { bnum: '+4791200002', callId: 'stored-2' },
+      // acme's call id sent with another partner's number is that partner's call.
+      { bnum: '+4791200004', callId: 'stored-3' },
+      { bnum: '+4791200001', callId: 'new-1' },
+      { bnum: '+4791299999', callId: 'stored-1' },
+    ]);
+
+    expect([...found.claims.entries()]).toEqual([[callKey(acme, 'stored-1'), { cdrId: '501', start }]]);
+    // The number with two sources still comes once, with its claims.
+    expect(found.sources.get('+4791200001')!.sources).toHaveLength(2);
+  });
+
   it('asks nothing for no numbers', async () => {
     const found = await new SqlDialledNumbersReader(dataSource.manager).findDialledNumbers([]);
-    expect(found.numbers.size + found.sources.size + found.pricings.size).toBe(0);
+    expect(found.numbers.size + found.sources.size + found.pricings.size + found.claims.size).toBe(0);
   });
 });
