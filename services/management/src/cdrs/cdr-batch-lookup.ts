@@ -6,6 +6,7 @@ import type { CdrInput } from './cdr-input';
 import type { AttributedSource } from '../sources/cdr-sources.reader';
 import type { WebhookEventType } from '../webhooks/webhook';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
+import type { StoredIntegration } from '../integrations/integration';
 
 /**
  * What a batch's records look up before their transactions, one query per kind for the whole batch
@@ -66,6 +67,8 @@ export interface BatchNumbers {
   pricings: Map<string, { partnerId: string; pricing: CdrCampaignPricing }>;
   /** The calls' ids already claimed by the dialled number's partner, by `callKey(partnerId, callId)`. */
   claims: Map<string, CallClaim>;
+  /** Every integration of each partner whose number was dialled (none: an empty list). */
+  integrations: Map<string, StoredIntegration[]>;
 }
 
 /** The batch's lookups, answered from memory while its records are stored one by one. */
@@ -80,6 +83,7 @@ export class CdrBatchLookup {
     private readonly subscribed: Map<string, ReadonlySet<WebhookEventType>>,
     private readonly attributedSources: Map<string, CdrSource>,
     private readonly attributedSourceIds: Set<string>,
+    private readonly partnerIntegrations: Map<string, StoredIntegration[]>,
   ) {}
 
   /**
@@ -97,7 +101,7 @@ export class CdrBatchLookup {
     reader: CallAttributionReader,
     webhooks: WebhookSubscriptions,
     inputs: readonly CdrInput[],
-    { numbers, sources, pricings: staticPricings, claims }: BatchNumbers,
+    { numbers, sources, pricings: staticPricings, claims, integrations }: BatchNumbers,
   ): Promise<CdrBatchLookup> {
     // Whose call it is comes from the tracking number; a bnum that is none has no stored record.
     const dialled = inputs.filter((input) => numbers.has(input.bnum));
@@ -151,6 +155,7 @@ export class CdrBatchLookup {
       subscribed,
       new Map(attributedSources.map(({ partnerId, source }) => [sourceKey(partnerId, source.id), source])),
       new Set(sourceIds.map(({ partnerId, sourceId }) => sourceKey(partnerId, sourceId))),
+      integrations,
     );
   }
 
@@ -208,6 +213,13 @@ export class CdrBatchLookup {
     const found = this.pricings.get(campaignId);
     if (found === undefined) return undefined;
     return found.partnerId === partnerId ? found.pricing : null;
+  }
+  /**
+   * The partner's integrations as the batch's first round read them (its conversions are queued
+   * from these); undefined for a partner whose number the batch did not dial.
+   */
+  integrations(partnerId: string): readonly StoredIntegration[] | undefined {
+    return this.partnerIntegrations.get(partnerId);
   }
 }
 

@@ -83,7 +83,7 @@ export async function storeBatch(
   await notifications.enqueue(stored.flatMap((cdr, i) => notificationsOf(cdr, sourced[i]!.source)));
   for (const [partnerId, partnerEvents] of events)
     await enqueueSubscribed(webhooks, lookup, partnerId, partnerEvents);
-  await conversions.enqueueCalls(stored);
+  await conversions.enqueueCalls(stored, (partnerId) => lookup.integrations(partnerId));
   return stored;
 }
 

@@ -79,7 +79,7 @@ export async function storeCall(
   }
   await notifications.enqueue(notificationsOf(cdr, source));
   await enqueueSubscribed(webhooks, lookup, cdr.partnerId, callEvents(cdr));
-  await conversions.enqueueCalls([cdr]);
+  await conversions.enqueueCalls([cdr], (partnerId) => lookup.integrations(partnerId));
   return { ok: true, cdr, created: true };
 }
 

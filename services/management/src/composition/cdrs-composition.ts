@@ -86,8 +86,8 @@ function cdrWriteStoresOn(manager: EntityManager, queued: Set<OutboxName>): CdrW
     },
     customers: stores.customers,
     conversions: {
-      enqueueCalls: async (cdrs) => {
-        const count = await stores.conversions.enqueueCalls(cdrs);
+      enqueueCalls: async (cdrs, known) => {
+        const count = await stores.conversions.enqueueCalls(cdrs, known);
         if (count > 0) queued.add('conversions');
         return count;
       },

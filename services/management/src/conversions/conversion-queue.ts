@@ -1,4 +1,5 @@
 import type { Cdr } from '../cdrs/cdr';
+import type { StoredIntegration } from '../integrations/integration';
 import type { TypeormIntegrationsStore } from '../integrations/integrations.store';
 import type { QueuedConversion, TypeormConversionOutboxStore } from './conversion-outbox.store';
 import { callConversions, hasMarketingIds, outcomeConversions } from './conversion-planner';
@@ -9,11 +10,16 @@ import { callConversions, hasMarketingIds, outcomeConversions } from './conversi
  * ids costs no query.
  */
 export interface ConversionQueue {
-  /** The conversions of newly stored records; each partner's integrations are read once. */
-  /** Answers how many conversions were queued. */
-  enqueueCalls(cdrs: readonly Cdr[]): Promise<number>;
+  /**
+   * The conversions of newly stored records; answers how many were queued. Each partner's
+   * integrations are read once, unless `known` has them (the batch's lookup read them already).
+   */
+  enqueueCalls(cdrs: readonly Cdr[], known?: KnownIntegrations): Promise<number>;
   enqueueOutcome(cdr: Cdr): Promise<void>;
 }
+
+/** A partner's integrations read before the transaction; undefined when they were not. */
+export type KnownIntegrations = (partnerId: string) => readonly StoredIntegration[] | undefined;
 
 /** The queue on a transaction's stores (composition/stores-on-manager.ts builds them). */
 export function conversionQueue(stores: {
@@ -23,12 +29,13 @@ export function conversionQueue(stores: {
   const { integrations, outbox } = stores;
   const integrationsOf = (partnerId: string) => integrations.list(partnerId);
   return {
-    enqueueCalls: async (cdrs) => {
-      const listed = new Map<string, Awaited<ReturnType<typeof integrationsOf>>>();
+    enqueueCalls: async (cdrs, known = () => undefined) => {
+      const listed = new Map<string, readonly StoredIntegration[]>();
       const queued: QueuedConversion[] = [];
       for (const cdr of cdrs) {
         if (!hasMarketingIds(cdr)) continue;
-        const partnerIntegrations = listed.get(cdr.partnerId) ?? (await integrationsOf(cdr.partnerId));
+        const partnerIntegrations =
+          listed.get(cdr.partnerId) ?? known(cdr.partnerId) ?? (await integrationsOf(cdr.partnerId));
         listed.set(cdr.partnerId, partnerIntegrations);
         for (const conversion of callConversions(cdr, partnerIntegrations))
           queued.push({ record: cdr, conversion });

@@ -55,6 +55,25 @@ export class TypeormIntegrationsStore implements IntegrationsStore {
   }
 }
 
+/**
+ * A scalar subquery: every integration of the partner `partnerId` (an SQL expression) as one JSON
+ * array in `list`'s order, null when it has none; for the join that reads them with a batch's
+ * numbers (numbers/dialled-numbers.reader.ts), which integrationsFromJson reads back.
+ */
+export function integrationsJsonOf(partnerId: string): string {
+  return `(SELECT json_agg(json_build_object('id', i."id"::text, 'kind', i."kind", 'settings', i."settings",
+                                            'secrets', i."secrets", 'modified', i."modified") ORDER BY i."kind")
+             FROM "partner_integrations" i WHERE i."partner_id" = ${partnerId})`;
+}
+
+/** What integrationsFromJson's subquery answered, each integration as `list` answers it. */
+export function integrationsFromJson(aggregated: unknown): StoredIntegration[] {
+  if (aggregated === null) return [];
+  return (aggregated as Row[]).map((row) =>
+    toIntegration({ ...row, modified: new Date(row.modified as string) }),
+  );
+}
+
 function toIntegration(row: Row): StoredIntegration {
   const settings = row.settings as Record<string, unknown>;
   const secrets = row.secrets as Record<string, string>;

@@ -8,6 +8,7 @@ import {
 } from '../test-support/store-case-fixtures';
 import { insertTestPartners } from '../test-support/test-partners';
 import { callKey } from '../cdrs/cdr-batch-lookup';
+import { TypeormIntegrationsStore } from '../integrations/integrations.store';
 import { SqlDialledNumbersReader } from './dialled-numbers.reader';
 
 // A batch's first lookup (docs/architecture.md, Joins kept across owners): the numbers with their
@@ -139,8 +140,32 @@ describe('the dialled numbers reader', () => {
     expect(found.sources.get('+4791200001')!.sources).toHaveLength(2);
   });
 
+  it("answers every integration of each dialled number's partner, as the integrations store lists them", async () => {
+    const integrations = new TypeormIntegrationsStore(dataSource.manager);
+    await integrations.save(acme, {
+      kind: 'ga4',
+      paused: false,
+      measurementId: 'G-ACME',
+      secrets: { apiSecret: 'acme-secret' },
+      modified: new Date('2026-11-02T03:04:05.678Z'),
+    });
+    const found = await new SqlDialledNumbersReader(dataSource.manager).findDialledNumbers([
+      { bnum: '+4791200001', callId: 'i-1' },
+      { bnum: '+4791200002', callId: 'i-2' },
+      { bnum: '+4791200004', callId: 'i-3' },
+    ]);
+
+    expect([...found.integrations.keys()].sort()).toEqual([acme, other].sort());
+    expect(found.integrations.get(acme)).toEqual(await integrations.list(acme));
+    expect(found.integrations.get(acme)).toMatchObject([
+      { kind: 'ga4', measurementId: 'G-ACME', modified: new Date('2026-11-02T03:04:05.678Z') },
+    ]);
+    expect(found.integrations.get(other)).toEqual([]);
+  });
+
   it('asks nothing for no numbers', async () => {
     const found = await new SqlDialledNumbersReader(dataSource.manager).findDialledNumbers([]);
     expect(found.numbers.size + found.sources.size + found.pricings.size + found.claims.size).toBe(0);
+    expect(found.integrations.size).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { pricingColumns, toPricing } from '../campaigns/campaign-pricing.reader';
 import type { DialledNumber } from '../cdrs/cdr';
 import { callKey, type BatchNumbers, type SentCall } from '../cdrs/cdr-batch-lookup';
+import { integrationsFromJson, integrationsJsonOf } from '../integrations/integrations.store';
 import { SOURCE_COLUMNS, toSource } from '../sources/cdr-sources.reader';
 
 type Row = Record<string, unknown>;
@@ -15,7 +16,8 @@ type Row = Record<string, unknown>;
  * picks one of them per call. Each source's campaign comes with it, with the pricing model that
  * prices its calls, so a batch of static-number calls reads no campaign of its own; and each
  * number's partner's claims ("cdr_call_ids") of the calls' ids, so a batch of new calls learns that
- * none is stored in the same round trip.
+ * none is stored in the same round trip; and each partner's integrations ("partner_integrations"),
+ * so the records' conversions are queued without a read in their transaction.
  */
 export class SqlDialledNumbersReader {
   constructor(private readonly manager: EntityManager) {}
@@ -26,6 +28,7 @@ export class SqlDialledNumbersReader {
       sources: new Map(),
       pricings: new Map(),
       claims: new Map(),
+      integrations: new Map(),
     };
     if (calls.length === 0) return found;
     // One row per number and source; a number without sources comes once, its source columns null.
@@ -41,14 +44,19 @@ export class SqlDialledNumbersReader {
            JOIN "tracking_numbers" t ON t."e164" = w."bnum"
            JOIN "cdr_call_ids" k ON k."partner_id" = t."partner_id" AND k."call_id" = w."call_id"
           GROUP BY t."e164"
+       ), "owners" AS (
+         SELECT DISTINCT t."partner_id" FROM "tracking_numbers" t WHERE t."e164" IN (SELECT "bnum" FROM "sent")
+       ), "owner_integrations" AS (
+         SELECT o."partner_id", ${integrationsJsonOf('o."partner_id"')} AS "integrations" FROM "owners" o
        )
        SELECT t."e164", t."partner_id"::text AS "partner_id", p."name" AS "adv_id", p."time_zone", p."country",
               t."kind", t."held_until", p."spam_threshold" AS "partner_spam_threshold", ${SOURCE_COLUMNS},
               cp."partner_id"::text AS "campaign_partner_id", ${pricingColumns('cp', 'pm')},
-              cl."claimed_call_ids", cl."claimed_cdr_ids", cl."claimed_starts"
+              cl."claimed_call_ids", cl."claimed_cdr_ids", cl."claimed_starts", o."integrations"
          FROM "tracking_numbers" t
          JOIN "partners" p ON p."id" = t."partner_id"
          LEFT JOIN "claimed" cl ON cl."e164" = t."e164"
+         JOIN "owner_integrations" o ON o."partner_id" = t."partner_id"
          LEFT JOIN ("sources" s JOIN "customers" c ON c."id" = s."customer_id")
                 ON s."destnr" = t."e164" AND s."partner_id" = t."partner_id"
          LEFT JOIN ("campaigns" cp JOIN "pricing_models" pm ON pm."id" = cp."pricing_model_id")
@@ -59,6 +67,8 @@ export class SqlDialledNumbersReader {
     for (const row of rows) {
       const e164 = row.e164 as string;
       const partnerId = row.partner_id as string;
+      if (!found.integrations.has(partnerId))
+        found.integrations.set(partnerId, integrationsFromJson(row.integrations));
       if (!found.numbers.has(e164)) {
         const callIds = (row.claimed_call_ids as string[] | null) ?? [];
         callIds.forEach((callId, i) =>
