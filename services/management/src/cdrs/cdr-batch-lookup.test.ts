@@ -9,7 +9,7 @@ import {
 } from './cdr-batch-lookup';
 import type { CdrInput } from './cdr-input';
 import { SAMPLE_CDR } from '../test-support/sample-cdr';
-import type { StoredIntegration } from '../integrations/integration';
+import { SAMPLE_GA4 } from '../test-support/sample-integration';
 
 const POOL_NUMBER: DialledNumber = {
   partnerId: '1',
@@ -44,15 +44,6 @@ const PRICING: CdrCampaignPricing = {
   pricingModelId: '55e3d998-ee46-447f-a45a-6d98f9f9d120',
   uniqueCallerSeconds: 86_400,
   conditions: [],
-};
-
-const GA4: StoredIntegration = {
-  id: '3',
-  kind: 'ga4',
-  paused: false,
-  measurementId: 'G-TEST',
-  secrets: { apiSecret: 'secret' },
-  modified: new Date('2026-11-01T00:00:00Z'),
 };
 
 const CALL: CdrInput = {
@@ -180,7 +171,7 @@ describe('CdrBatchLookup', () => {
         sources: new Map([[staticCall.bnum, { partnerId: '1', sources: [SOURCE] }]]),
         pricings: new Map([['4', { partnerId: '1', pricing: PRICING }]]),
         claims: new Map(),
-        integrations: new Map([['1', [GA4]]]),
+        integrations: new Map([['1', [SAMPLE_GA4]]]),
       },
       null,
     );
@@ -188,7 +179,7 @@ describe('CdrBatchLookup', () => {
     expect(lookup.pricing('1', '4')).toEqual(PRICING);
     expect(lookup.pricing('2', '4')).toBeNull();
     // The partner's integrations came with its number: its conversions are queued from these.
-    expect(lookup.integrations('1')).toEqual([GA4]);
+    expect(lookup.integrations('1')).toEqual([SAMPLE_GA4]);
     expect(lookup.integrations('2')).toBeUndefined();
   });
 });

@@ -1,17 +1,9 @@
 import type { Cdr } from '../cdrs/cdr';
 import type { StoredIntegration } from '../integrations/integration';
 import { SAMPLE_CDR } from '../test-support/sample-cdr';
+import { SAMPLE_GA4 } from '../test-support/sample-integration';
 import type { QueuedConversion } from './conversion-outbox.store';
 import { conversionQueue } from './conversion-queue';
-
-const GA4: StoredIntegration = {
-  id: '3',
-  kind: 'ga4',
-  paused: false,
-  measurementId: 'G-TEST',
-  secrets: { apiSecret: 'secret' },
-  modified: new Date('2026-11-01T00:00:00Z'),
-};
 
 const WITH_CLIENT_ID: Cdr = {
   ...SAMPLE_CDR,
@@ -46,7 +38,7 @@ describe('conversionQueue.enqueueCalls', () => {
     const { queue, reads, queued } = queueCounting([]);
 
     const count = await queue.enqueueCalls([WITH_CLIENT_ID, { ...WITH_CLIENT_ID, id: '43' }], (partnerId) =>
-      partnerId === WITH_CLIENT_ID.partnerId ? [GA4] : undefined,
+      partnerId === WITH_CLIENT_ID.partnerId ? [SAMPLE_GA4] : undefined,
     );
 
     expect(reads).toEqual([]);
@@ -55,7 +47,7 @@ describe('conversionQueue.enqueueCalls', () => {
   });
 
   it("reads a partner's integrations once when the batch did not", async () => {
-    const { queue, reads } = queueCounting([GA4]);
+    const { queue, reads } = queueCounting([SAMPLE_GA4]);
 
     const count = await queue.enqueueCalls([WITH_CLIENT_ID, { ...WITH_CLIENT_ID, id: '43' }]);
 
@@ -64,7 +56,7 @@ describe('conversionQueue.enqueueCalls', () => {
   });
 
   it('reads nothing for records without click or analytics ids', async () => {
-    const { queue, reads } = queueCounting([GA4]);
+    const { queue, reads } = queueCounting([SAMPLE_GA4]);
     const none: Cdr = {
       ...SAMPLE_CDR,
       marketing: { gclid: null, gbraid: null, wbraid: null, gaClientId: null, gaSessionId: null },
