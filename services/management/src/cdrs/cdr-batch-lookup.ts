@@ -16,7 +16,8 @@ import type { StoredIntegration } from '../integrations/integration';
 export interface CdrLookupStore {
   /**
    * The numbers the calls dialled with their owners; per static number, every source its partner
-   * ever had on it; and which of the calls' ids the number's partner has stored a record for.
+   * ever had on it, with its campaign's pricing; which of the calls' ids the number's partner has
+   * stored a record for; and each owner's conversion integrations.
    */
   findDialledNumbers(calls: readonly SentCall[]): Promise<BatchNumbers>;
   /** The records of claimed call ids, by `callKey(partnerId, callId)`. */
@@ -88,8 +89,8 @@ export class CdrBatchLookup {
 
   /**
    * The batch's first round, one query: the dialled numbers (whose partner, country and settings),
-   * the static numbers' sources with their campaigns' pricing, and the call ids their partners have
-   * stored already. Everything else a record looks up needs the partner, so it comes after
+   * the static numbers' sources with their campaigns' pricing, the call ids their partners have
+   * stored already and the partners' integrations. Everything else a record looks up needs the partner, so it comes after
    * (`load`); what needs only the number (the caller's standing in Redis) can go alongside that.
    */
   static numbers(store: CdrLookupStore, inputs: readonly CdrInput[]): Promise<BatchNumbers> {
@@ -214,6 +215,7 @@ export class CdrBatchLookup {
     if (found === undefined) return undefined;
     return found.partnerId === partnerId ? found.pricing : null;
   }
+
   /**
    * The partner's integrations as the batch's first round read them (its conversions are queued
    * from these); undefined for a partner whose number the batch did not dial.
