@@ -5,6 +5,7 @@ import {
   type BindingContext,
   type CustomerSeenEvent,
   type OnExhausted,
+  type PartnerKeys,
 } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
 import { StoreUnavailableError } from '../resilience/store-unavailable-error';
@@ -13,6 +14,8 @@ import { defineReplacementScripts, type ReplacementScripts } from './lua-scripts
 import type { PoolTelemetry } from './pool-telemetry';
 import { ReleaseOrder } from './release-order';
 import { SentCustomerMemory } from './sent-customers.memory';
+
+const MAX_REMEMBERED_PARTNERS = 10_000;
 
 export interface NumberPoolStoreOptions {
   /** Spares the script its check of a customer confirmed moments ago; by default every customer is checked. */
@@ -55,6 +58,13 @@ export class RedisNumberPoolStore implements NumberPoolStore {
   private readonly sentCustomers: SentCustomerMemory;
   private readonly telemetry: PoolTelemetry | undefined;
   private readonly releaseOrder = new ReleaseOrder();
+  /**
+   * Each partner's key names, made once: building them (ten strings and nine closures) on every
+   * request was a visible part of the service's instructions per request (docs/benchmarks.md). Only
+   * partners whose signature checked out get here, so the map holds at most the partners there are;
+   * the bound only keeps a misconfiguration from growing it without end.
+   */
+  private readonly keysByPartner = new Map<string, PartnerKeys>();
 
   constructor(
     redis: RedisConnection,
@@ -67,7 +77,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
   }
 
   async allocate(input: AllocationInput): Promise<AllocationResult> {
-    const keys = partnerKeys(this.keyPrefix, input.advId);
+    const keys = this.keysOf(input.advId);
     // An app visitor's session is found by trackingId, so its key is the same whether it is new or not.
     const fresh =
       input.context.type === 'app'
@@ -128,5 +138,15 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       sessionId,
       numbers: numbers.map((number) => (number === '' ? null : number)),
     };
+  }
+
+  private keysOf(advId: string): PartnerKeys {
+    let keys = this.keysByPartner.get(advId);
+    if (keys === undefined) {
+      if (this.keysByPartner.size >= MAX_REMEMBERED_PARTNERS) this.keysByPartner.clear();
+      keys = partnerKeys(this.keyPrefix, advId);
+      this.keysByPartner.set(advId, keys);
+    }
+    return keys;
   }
 }
