@@ -86,6 +86,14 @@ export function canonicalAnum(anum: string, country: CountryCode): string {
  */
 export function textProblem(value: string, maxCharacters?: number): string | undefined {
   if (findUnstorableCharacter(value) !== -1) return UNSTORABLE_TEXT_RULE;
+  return lengthProblem(value, maxCharacters);
+}
+
+/**
+ * The length rule of textProblem alone, for text already known to be storable (a string parsed from
+ * JSON that `jsonMayHoldUnstorableText` cleared).
+ */
+export function lengthProblem(value: string, maxCharacters?: number): string | undefined {
   // Within the limit in UTF-16 units is within it in code points too: most values skip the count.
   if (
     maxCharacters !== undefined &&

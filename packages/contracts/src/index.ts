@@ -12,13 +12,19 @@ export * from './projection-generation.codec';
 // The request checks every replacement request runs are exported by name: a name re-exported with
 // `export *` is read through one getter shared by every such name, which V8 can only look up the
 // slow way, on each of the twenty-odd calls a request makes (docs/benchmarks.md).
-export { findUnstorableCharacter, isStorableText, UNSTORABLE_TEXT_RULE } from './text-rules';
+export {
+  findUnstorableCharacter,
+  isStorableText,
+  jsonMayHoldUnstorableText,
+  UNSTORABLE_TEXT_RULE,
+} from './text-rules';
 export {
   ANUM_RULE,
   CALL_ID_RULE,
   callIdProblem,
   canonicalAnum,
   characterCount,
+  lengthProblem,
   parameterLimit,
   readAnum,
   TEXT_LIMITS,

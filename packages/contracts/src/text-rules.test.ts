@@ -1,4 +1,4 @@
-import { findUnstorableCharacter, isStorableText } from './text-rules';
+import { findUnstorableCharacter, isStorableText, jsonMayHoldUnstorableText } from './text-rules';
 
 describe('findUnstorableCharacter', () => {
   it.each([
@@ -21,5 +21,33 @@ describe('findUnstorableCharacter', () => {
       const roundTrips = Buffer.from(text, 'utf8').toString('utf8') === text;
       expect(isStorableText(text)).toBe(roundTrips && !text.includes('\u0000'));
     }
+  });
+});
+
+describe('jsonMayHoldUnstorableText', () => {
+  it('is true for JSON text whose strings hold a NUL or a lone surrogate, as encoders write it', () => {
+    for (const text of ['a\u0000', '\ud800', 'x\udfff', '\u0000']) {
+      const json = Buffer.from(JSON.stringify({ field: text }));
+      expect(jsonMayHoldUnstorableText(json)).toBe(true);
+    }
+  });
+
+  it('is false only where every string JSON.parse makes of the text is storable', () => {
+    const samples = [
+      Buffer.from(JSON.stringify({ a: 'Ærlig Øl – 🚗', b: ['x', 'y'], kø: 'ok' })),
+      // Bytes that are not UTF-8 (a lone surrogate's encoding, a cut-off sequence) decode to U+FFFD.
+      Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xed, 0xa0, 0x80, 0xf0, 0x9f]), Buffer.from('"}')]),
+      Buffer.from('{"a":"tab\\t, quote \\" and slash \\/ escapes"}'),
+    ];
+    for (const json of samples) {
+      expect(jsonMayHoldUnstorableText(json)).toBe(false);
+      const parsed = JSON.parse(json.toString('utf8')) as Record<string, unknown>;
+      const strings = JSON.stringify(parsed).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
+      for (const quoted of strings) expect(isStorableText(JSON.parse(quoted) as string)).toBe(true);
+    }
+  });
+
+  it('is true for an escaped backslash before a u, which is not an escape: a check too many, never one too few', () => {
+    expect(jsonMayHoldUnstorableText(Buffer.from('{"a":"C:\\\\users"}'))).toBe(true);
   });
 });

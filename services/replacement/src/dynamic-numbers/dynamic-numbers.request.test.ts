@@ -6,9 +6,15 @@ const web = {
   parameters: { custnr: 'C1' }, userAgent: 'UA', requestIpAddress: '203.0.113.0', sessionId: '',
 }; // prettier-ignore
 
+// As the service calls it: with the bytes the object was parsed from, as a partner's JSON encoder
+// writes them (a NUL or a lone surrogate as a \u escape).
+function parse(body: Record<string, unknown>) {
+  return parseReplacementRequest(body, Buffer.from(JSON.stringify(body)));
+}
+
 function errorOf(body: Record<string, unknown>): string {
   try {
-    parseReplacementRequest(body);
+    parse(body);
   } catch (error) {
     expect(error).toBeInstanceOf(InvalidRequestError);
     return (error as Error).message;
@@ -41,14 +47,14 @@ describe('readAdvId', () => {
 
 describe('parseReplacementRequest', () => {
   it('accepts a web request and treats an empty sessionId as none', () => {
-    expect(parseReplacementRequest(web)).toMatchObject({
+    expect(parse(web)).toMatchObject({
       advId: 'acme',
       type: 'web',
       sessionId: null,
       userAgent: 'UA',
     });
-    expect(parseReplacementRequest(without('sessionId')).sessionId).toBeNull();
-    expect(parseReplacementRequest({ ...web, sessionId: 'abc' }).sessionId).toBe('abc');
+    expect(parse(without('sessionId')).sessionId).toBeNull();
+    expect(parse({ ...web, sessionId: 'abc' }).sessionId).toBe('abc');
   });
 
   it('names each missing web field, in the seed order', () => {
@@ -77,7 +83,7 @@ describe('parseReplacementRequest', () => {
       fullReferrer: '',
       parameters: {},
     };
-    expect(parseReplacementRequest(app)).toMatchObject({ type: 'app', userAgent: null, sessionId: null });
+    expect(parse(app)).toMatchObject({ type: 'app', userAgent: null, sessionId: null });
     expect(errorOf({ ...app, trackingId: ' ' })).toBe(
       'Invalid parameter: trackingId (must not be empty for type app)',
     );
@@ -102,10 +108,10 @@ describe('parseReplacementRequest', () => {
       custemail: 'e'.repeat(150),
       adUrl: 'u'.repeat(2048),
     };
-    expect(parseReplacementRequest({ ...web, parameters: ok }).parameters).toEqual(ok);
-    expect(
-      parseReplacementRequest({ ...web, parameters: { custname: '😀'.repeat(60) } }).parameters.custname,
-    ).toHaveLength(120);
+    expect(parse({ ...web, parameters: ok }).parameters).toEqual(ok);
+    expect(parse({ ...web, parameters: { custname: '😀'.repeat(60) } }).parameters.custname).toHaveLength(
+      120,
+    );
     expect(errorOf({ ...web, parameters: { custnr: 'x'.repeat(46) } })).toBe(
       'Invalid parameter: parameters.custnr (max 45 characters)',
     );
@@ -149,11 +155,26 @@ describe('parseReplacementRequest', () => {
       'Invalid parameter: parameters (keys must not contain NUL characters or unpaired UTF-16 surrogates)',
     );
     // Paired surrogates (an emoji) are ordinary text.
-    expect(parseReplacementRequest({ ...web, parameters: { adId: '🚗' } }).parameters.adId).toBe('🚗');
+    expect(parse({ ...web, parameters: { adId: '🚗' } }).parameters.adId).toBe('🚗');
+  });
+
+  it('checks the length rules alone when the raw body holds no \\u escape, every rule when it does', () => {
+    // A raw emoji (UTF-8 bytes, no escape) is storable text; its length still counts.
+    const emoji = { ...web, parameters: { custnr: '🚗'.repeat(46) } };
+    const raw = Buffer.from(JSON.stringify(emoji));
+    expect(raw.includes('\\u')).toBe(false);
+    expect(() => parseReplacementRequest(emoji, raw)).toThrow(
+      'Invalid parameter: parameters.custnr (max 45 characters)',
+    );
+    // The same field escaped: the escape sends it through the NUL and surrogate check as well.
+    const escaped = { ...web, parameters: { custnr: 'C\u0000' } };
+    expect(() =>
+      parseReplacementRequest(escaped, Buffer.from('{"parameters":{"custnr":"C\\u0000"}}')),
+    ).toThrow('Invalid parameter: parameters.custnr (must not contain NUL characters');
   });
 
   it('holds trackingId to the 100 characters a call record keeps', () => {
-    expect(parseReplacementRequest({ ...web, trackingId: '🚗'.repeat(100) }).trackingId).toHaveLength(200);
+    expect(parse({ ...web, trackingId: '🚗'.repeat(100) }).trackingId).toHaveLength(200);
     expect(errorOf({ ...web, trackingId: 't'.repeat(101) })).toBe(
       'Invalid parameter: trackingId (max 100 characters)',
     );
@@ -171,7 +192,7 @@ describe('parseReplacementRequest', () => {
       ga_session_id: '1700000000',
       gclid_note: 'any text, as a custom dimension',
     };
-    expect(parseReplacementRequest({ ...web, parameters: ids }).parameters).toEqual(ids);
+    expect(parse({ ...web, parameters: ids }).parameters).toEqual(ids);
     expect(errorOf({ ...web, parameters: { gclid: 'has space' } })).toBe(
       'Invalid parameter: parameters.gclid (must be 1 to 150 characters of A-Z, a-z, 0-9, "-" and "_")',
     );

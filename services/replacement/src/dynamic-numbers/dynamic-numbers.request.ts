@@ -1,6 +1,8 @@
 import {
   fieldLabel,
   isMarketingIdKey,
+  jsonMayHoldUnstorableText,
+  lengthProblem,
   marketingIdProblem,
   parameterLimit,
   TEXT_LIMITS,
@@ -56,33 +58,40 @@ export function parseJsonBody(body: Buffer): JsonObject {
 
 /** advId is checked first: without it the signature cannot be verified. */
 export function readAdvId(body: JsonObject): string {
-  return requiredString('advId', body.advId);
+  return requiredString(textProblem, 'advId', body.advId);
 }
 
-/** Every other check, run after the signature has been verified. */
-export function parseReplacementRequest(body: JsonObject): ReplacementRequest {
-  // Each field is read by its name, not through one helper's body[name]: a lookup whose key varies
-  // falls back to V8's slowest property access on every request (docs/benchmarks.md).
-  const advId = requiredString('advId', body.advId);
-  const fullUrl = requiredString('fullUrl', body.fullUrl);
+type TextRule = (value: string, maxCharacters?: number) => string | undefined;
+
+/**
+ * Every other check, run after the signature has been verified. `rawBody` is the text `body` was
+ * parsed from: when it holds no `\u` escape, no field can hold an unstorable character and only
+ * the length rules are checked (jsonMayHoldUnstorableText).
+ */
+export function parseReplacementRequest(body: JsonObject, rawBody: Buffer): ReplacementRequest {
   // Every text of the request is held to the rules of what both services accept (docs/cdrs.md, "What
   // both services accept"): what lands on a binding and then on a call record must be storable there.
-  const trackingId = requiredString('trackingId', body.trackingId, TEXT_LIMITS.trackingId);
-  const numbers = requiredString('numbers', body.numbers);
-  const type = requiredString('type', body.type);
+  const rule: TextRule = jsonMayHoldUnstorableText(rawBody) ? textProblem : lengthProblem;
+  // Each field is read by its name, not through one helper's body[name]: a lookup whose key varies
+  // falls back to V8's slowest property access on every request (docs/benchmarks.md).
+  const advId = requiredString(rule, 'advId', body.advId);
+  const fullUrl = requiredString(rule, 'fullUrl', body.fullUrl);
+  const trackingId = requiredString(rule, 'trackingId', body.trackingId, TEXT_LIMITS.trackingId);
+  const numbers = requiredString(rule, 'numbers', body.numbers);
+  const type = requiredString(rule, 'type', body.type);
   if (type !== 'web' && type !== 'app') throw InvalidRequestError.invalid('type', 'must be web or app');
-  const fullReferrer = requiredString('fullReferrer', body.fullReferrer);
-  const parameters = readParameters(body.parameters);
+  const fullReferrer = requiredString(rule, 'fullReferrer', body.fullReferrer);
+  const parameters = readParameters(rule, body.parameters);
   // App requests come from a native app, which sends none of these; if it does, they must still be strings.
   const userAgent =
     type === 'web'
-      ? requiredString('userAgent', body.userAgent)
-      : optionalString('userAgent', body.userAgent);
+      ? requiredString(rule, 'userAgent', body.userAgent)
+      : optionalString(rule, 'userAgent', body.userAgent);
   const requestIpAddress =
     type === 'web'
-      ? requiredString('requestIpAddress', body.requestIpAddress)
-      : optionalString('requestIpAddress', body.requestIpAddress);
-  const sessionId = optionalString('sessionId', body.sessionId);
+      ? requiredString(rule, 'requestIpAddress', body.requestIpAddress)
+      : optionalString(rule, 'requestIpAddress', body.requestIpAddress);
+  const sessionId = optionalString(rule, 'sessionId', body.sessionId);
   if (type === 'app' && trackingId.trim() === '') {
     throw InvalidRequestError.invalid('trackingId', 'must not be empty for type app');
   }
@@ -103,24 +112,24 @@ export function parseReplacementRequest(body: JsonObject): ReplacementRequest {
   };
 }
 
-function requiredString(name: string, value: unknown, limit?: number): string {
+function requiredString(rule: TextRule, name: string, value: unknown, limit?: number): string {
   if (value === undefined) throw InvalidRequestError.missing(name);
-  return checkedText(name, value, limit);
+  return checkedText(rule, name, value, limit);
 }
 
-function optionalString(name: string, value: unknown): string | null {
+function optionalString(rule: TextRule, name: string, value: unknown): string | null {
   if (value === undefined) return null;
-  return checkedText(name, value, undefined);
+  return checkedText(rule, name, value, undefined);
 }
 
-function checkedText(name: string, value: unknown, limit: number | undefined): string {
+function checkedText(rule: TextRule, name: string, value: unknown, limit: number | undefined): string {
   if (typeof value !== 'string') throw InvalidRequestError.invalid(name, 'must be a string');
-  const problem = textProblem(value, limit);
+  const problem = rule(value, limit);
   if (problem !== undefined) throw InvalidRequestError.invalid(name, problem);
   return value;
 }
 
-function readParameters(value: unknown): Record<string, string> {
+function readParameters(rule: TextRule, value: unknown): Record<string, string> {
   if (value === undefined) throw InvalidRequestError.missing('parameters');
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw InvalidRequestError.invalid('parameters', 'must be an object');
@@ -128,13 +137,20 @@ function readParameters(value: unknown): Record<string, string> {
   const parameters = value as JsonObject;
   for (const key of Object.keys(parameters)) {
     // A key is stored too (the record's parameters); one that cannot be is not echoed back.
-    if (textProblem(key) !== undefined)
+    if (rule(key) !== undefined)
       throw InvalidRequestError.invalid('parameters', `keys ${UNSTORABLE_TEXT_RULE}`);
     // Characters are Unicode code points, so "ø" or an emoji counts once.
-    const text = checkedText(`parameters.${key}`, parameters[key], parameterLimit(key));
+    const text = checkedParameter(rule, key, parameters[key]);
     // Click and analytics ids go to Google as they are (docs/number-replacement.md).
     const problem = isMarketingIdKey(key) ? marketingIdProblem(key, text) : undefined;
     if (problem !== undefined) throw InvalidRequestError.invalid(`parameters.${key}`, problem);
   }
   return parameters as Record<string, string>;
+}
+
+// checkedText for one parameter, its `parameters.<key>` label made only for the error it names.
+function checkedParameter(rule: TextRule, key: string, value: unknown): string {
+  const problem = typeof value !== 'string' ? 'must be a string' : rule(value, parameterLimit(key));
+  if (problem !== undefined) throw InvalidRequestError.invalid(`parameters.${key}`, problem);
+  return value as string;
 }

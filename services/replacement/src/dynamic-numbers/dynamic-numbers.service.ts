@@ -62,7 +62,7 @@ export class DynamicNumbersService {
       else await complete.catch(() => undefined);
       throw new ForbiddenError('Invalid signature');
     }
-    const request = parseReplacementRequest(body);
+    const request = parseReplacementRequest(body, rawBody);
     const numbers = parseNumbersOnPage(request.numbers, partner.country);
     await this.refuseTrackingNumbers(numbers);
     const newSessionId = this.deps.newSessionId();
