@@ -130,6 +130,8 @@ async function measure(
     ],
     {
       stdio: ['ignore', 'ignore', 'inherit'],
+      // The V8 log --perf-basic-prof also writes lands in the folder removed at the end.
+      cwd: folder,
       env: {
         ...process.env,
         REPLACEMENT_HOST: '127.0.0.1',
