@@ -41,6 +41,7 @@ import {
   parseCommandStats,
   perCall,
   perThousand,
+  resendPeriodsBegun,
   type DownstreamCost,
   type ScriptCost,
   type TargetCheck,
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
         await settle(config);
         const countersBefore = await postgresCounters(pg);
         const eventsBefore = await streamLength(redis, keyPrefix, workload);
+        const startedAt = Date.now();
         const usage = new Map<Server, Usage>([
           ['minimal', { calls: 0, usec: 0, cpuUsec: 0, serverCpuUsec: 0, managementCpuUsec: 0 }],
           ['service', { calls: 0, usec: 0, cpuUsec: 0, serverCpuUsec: 0, managementCpuUsec: 0 }],
@@ -162,6 +164,7 @@ async function main(): Promise<void> {
           );
         }
         for (const [server, cost] of usage) scripts.push({ server, workload, ...cost });
+        const endedAt = Date.now();
         await settle(config);
         const served = phases
           .filter((p) => p.server === 'service' && p.workload === workload)
@@ -174,6 +177,7 @@ async function main(): Promise<void> {
           postgresWrites: countersAfter.writes - countersBefore.writes,
           customerScans: countersAfter.statements - countersBefore.statements,
           transactions: countersAfter.transactions - countersBefore.transactions,
+          resendPeriodsBegun: resendPeriodsBegun(startedAt, endedAt),
         });
       }
     } finally {

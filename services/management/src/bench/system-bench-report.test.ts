@@ -1,5 +1,13 @@
 import type { PhaseResult } from '@trackline/replacement/dist-test/bench';
-import { checkSystemTargets, commandDelta, parseCommandStats, perCall } from './system-bench-report';
+import { CUSTOMER_SEEN_RESEND_MS } from '@trackline/contracts';
+import {
+  checkSystemTargets,
+  commandDelta,
+  parseCommandStats,
+  perCall,
+  resendPeriodsBegun,
+  type DownstreamCost,
+} from './system-bench-report';
 
 const INFO = [
   '# Commandstats',
@@ -72,7 +80,17 @@ describe('whole-system bench arithmetic', () => {
           managementCpuUsec: 10,
         },
       ],
-      [{ workload: 'new', requests: 2000, events: 0, postgresWrites: 0, customerScans: 0, transactions: 40 }],
+      [
+        {
+          workload: 'new',
+          requests: 2000,
+          events: 0,
+          postgresWrites: 0,
+          customerScans: 0,
+          transactions: 40,
+          resendPeriodsBegun: 0,
+        },
+      ],
     );
     expect(checks.map((c) => [c.target.split(':')[0], c.met])).toEqual([
       ['new sessions', true],
@@ -81,5 +99,40 @@ describe('whole-system bench arithmetic', () => {
       ['existing sessions', false],
       ['existing sessions', false],
     ]);
+  });
+});
+
+describe('the zero-write target and the hourly re-send', () => {
+  const hour = CUSTOMER_SEEN_RESEND_MS;
+  const cost = (overrides: Partial<DownstreamCost>): DownstreamCost => ({
+    workload: 'existing',
+    requests: 100_000,
+    events: 0,
+    postgresWrites: 0,
+    customerScans: 0,
+    transactions: 30,
+    resendPeriodsBegun: 0,
+    ...overrides,
+  });
+  const verdict = (overrides: Partial<DownstreamCost>) =>
+    checkSystemTargets([], [], [cost(overrides)]).find((c) => c.target.includes('unchanged customer'))!;
+
+  it('counts the periods that begin within the run', () => {
+    expect(resendPeriodsBegun(10 * hour + 1, 10 * hour + 5_000)).toBe(0);
+    expect(resendPeriodsBegun(10 * hour - 1_000, 10 * hour + 5_000)).toBe(1);
+    expect(resendPeriodsBegun(10 * hour - 1, 12 * hour - 1)).toBe(2);
+  });
+
+  it('allows the one event and its upsert per period begun, never a row written', () => {
+    expect(verdict({}).met).toBe(true);
+    expect(verdict({ events: 1, customerScans: 3 }).met).toBe(false);
+    const resent = verdict({ events: 1, customerScans: 3, resendPeriodsBegun: 1 });
+    expect(resent.met).toBe(true);
+    expect(resent.measured).toContain('1 hourly re-send period began');
+    expect(verdict({ events: 2, customerScans: 6, resendPeriodsBegun: 1 }).met).toBe(false);
+    expect(verdict({ events: 0, customerScans: 1, resendPeriodsBegun: 1 }).met).toBe(false);
+    expect(verdict({ events: 1, customerScans: 3, postgresWrites: 1, resendPeriodsBegun: 1 }).met).toBe(
+      false,
+    );
   });
 });

