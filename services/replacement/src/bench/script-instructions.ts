@@ -8,6 +8,7 @@ import { EnvReader } from '@trackline/platform';
 import { RedisNumberPoolStore, type AllocationInput } from '../pools/number-pool.store';
 import { SentCustomerMemory } from '../pools/sent-customers.memory';
 import { freePort } from './bench-servers';
+import { dumpTotal } from './instruction-report';
 
 const SESSIONS = 500;
 /** Sessions that saw one number on each of several pages (a visitor going through ads), and the pages. */
@@ -177,9 +178,7 @@ async function countInstructions(
   const latest = dumps.sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).pop();
   if (latest === undefined) throw new Error('callgrind wrote no dump');
   const text = await readFile(join(folder, latest), 'utf8');
-  const totals = /^totals: (\d+)/m.exec(text) ?? /^summary: (\d+)/m.exec(text);
-  if (totals === null) throw new Error(`no totals in ${latest}`);
-  return { counted: Number(totals[1]), inScript: inclusiveCount(join(folder, latest), 'evalShaCommand') };
+  return { counted: dumpTotal(text), inScript: inclusiveCount(join(folder, latest), 'evalShaCommand') };
 }
 
 /** Instructions spent in `fn` and everything it called, from callgrind_annotate's inclusive view. */

@@ -21,9 +21,10 @@ const SLOW_TIMEOUT_MS = '10000';
  * --tool=callgrind` with counting off, warmed up with BENCH_INSTRUCTIONS_WARM_UP requests (enough
  * for the bench pool's 20,000 numbers to have been handed out once, so the service's national
  * forms are remembered), then counted over BENCH_INSTRUCTIONS_REQUESTS more, eight at a time over
- * keep-alive connections, against a private Redis. Unlike CPU time on a shared machine, the count
- * moves by well under one per cent between runs, so a change to the request path can be judged
- * by one run of each build. Prints instructions per request, the minimal server's ÷ the service's
+ * keep-alive connections, against a private Redis. Unlike CPU time, the count does not grow while
+ * other processes hold the core; on a quiet machine runs of one build agree within 0.5–2 %, but
+ * V8's compilation and garbage collection are counted too, and a busy machine moves when they land
+ * in the counted window: compare builds run for run on a quiet machine. Prints instructions per request, the minimal server's ÷ the service's
  * (the throughput ratio a server bound by its own core would show), and the service's most costly
  * functions, JavaScript named through `--perf-basic-prof`.
  */
