@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Command } from 'ioredis';
 import type { RedisConnection } from './redis-client';
 
-/** One Lua script of a package, run as a command of the client (ioredis `defineCommand`, docs/architecture.md). */
+/** One Lua script of a package, run as a method of the client (docs/architecture.md). */
 export interface LuaCommand {
   /** The method name the client gets, e.g. `allocateNumbers`. */
   name: string;
@@ -28,9 +30,10 @@ export function readLuaScript(fromDir: string, file: string): string {
 }
 
 /**
- * Registers the script on the client with ioredis `defineCommand` (EVALSHA, falling back to EVAL
- * once after a restart emptied the server's script cache) and returns the client typed with the
- * command. Idempotent per client, so every store built on a shared client may call it.
+ * Gives the client a method `command.name(...keysAndArgs)` that runs the script: EVALSHA, and once
+ * more as EVAL when the server answers NOSCRIPT (a restart or SCRIPT FLUSH emptied its script
+ * cache; EVAL caches it again). Returns the client typed with the method. Idempotent per client, so
+ * every store built on a shared client may call it.
  */
 export function defineLuaCommand<Commands extends object>(
   redis: RedisConnection,
@@ -39,10 +42,38 @@ export function defineLuaCommand<Commands extends object>(
 ): RedisConnection & Commands {
   const client = redis as unknown as Record<string, unknown>;
   if (typeof client[command.name] !== 'function') {
-    redis.defineCommand(command.name, {
-      numberOfKeys: command.numberOfKeys,
-      lua: readLuaScript(fromDir, command.file),
-    });
+    client[command.name] = scriptMethod(readLuaScript(fromDir, command.file), command.numberOfKeys);
   }
   return redis as RedisConnection & Commands;
+}
+
+type ScriptArgument = string | number | Buffer;
+
+function scriptMethod(lua: string, numberOfKeys: number) {
+  const sha = createHash('sha1').update(lua).digest('hex');
+  const keyCount = String(numberOfKeys);
+  return function runScript(this: RedisConnection, ...keysAndArgs: ScriptArgument[]): Promise<unknown> {
+    const args = [sha, keyCount, ...keysAndArgs];
+    return (this.sendCommand(new ScriptCall('evalsha', args)) as Promise<unknown>).catch((error: unknown) => {
+      if (!(error instanceof Error) || !error.message.includes('NOSCRIPT')) throw error;
+      args[0] = lua;
+      return this.sendCommand(new ScriptCall('eval', args));
+    });
+  };
+}
+
+/**
+ * EVALSHA or EVAL through the client's own command path, so its reconnection, command timeout,
+ * offline queue and Cluster routing (on the keys the command names) apply unchanged. Its arguments
+ * are set after construction: ioredis's constructor copies them with `Array.prototype.flat`, which V8
+ * runs through its generic path at about 1,300 instructions an argument, a visible share of the
+ * replacement service's request (docs/benchmarks.md, Instructions per request); they are flat already.
+ */
+class ScriptCall extends Command {
+  constructor(name: 'evalsha' | 'eval', args: ScriptArgument[]) {
+    super(name, [], { replyEncoding: 'utf8' });
+    this.args = args;
+    // What the constructor would have done to them: numbers to strings, Buffers into buffer mode.
+    this.stringifyArguments();
+  }
 }
