@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parse } from 'yaml';
 import { referenceView } from './api-reference-view';
+import { parseYamlText } from './yaml-text';
 
 /** A service's OpenAPI document, read once at start, in the forms `GET /openapi.{yaml,json}` serve. */
 export interface ApiDocument {
@@ -39,7 +39,7 @@ export const API_REFERENCE_CSP =
 export function loadApiDocument(file: string, root = join(__dirname, '../../..')): ApiDocument {
   const path = join(root, 'docs/openapi', file);
   const yaml = readFileSync(path, 'utf8');
-  const parsed = parse(yaml) as { info?: { title?: unknown } };
+  const parsed = parseYamlText(yaml) as { info?: { title?: unknown } };
   if (typeof parsed?.info?.title !== 'string') throw new Error(`${path} is not an OpenAPI document`);
   return {
     title: parsed.info.title,

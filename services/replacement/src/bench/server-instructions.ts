@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,14 +26,17 @@ const SLOW_TIMEOUT_MS = '10000';
  * V8's compilation and garbage collection are counted too, and a busy machine moves when they land
  * in the counted window: compare builds run for run on a quiet machine. Prints instructions per request, the minimal server's ÷ the service's
  * (the throughput ratio a server bound by its own core would show), and the service's most costly
- * functions, JavaScript named through `--perf-basic-prof`.
+ * functions, JavaScript named through `--perf-basic-prof`. With BENCH_INSTRUCTIONS_KEEP_DIR, each
+ * counted window's callgrind dump and perf map are kept there.
  */
 async function main(): Promise<void> {
   const read = new EnvReader(process.env);
   const warmUp = read.integer('BENCH_INSTRUCTIONS_WARM_UP', 22_000, { min: 0, max: 1_000_000 });
   const counted = read.integer('BENCH_INSTRUCTIONS_REQUESTS', 3_000, { min: 100, max: 100_000 });
   const top = read.integer('BENCH_INSTRUCTIONS_TOP', 30, { min: 0, max: 500 });
+  const keep = read.optionalString('BENCH_INSTRUCTIONS_KEEP_DIR');
   read.done();
+  if (keep !== undefined) await mkdir(keep, { recursive: true });
   const folder = await mkdtemp(join(tmpdir(), 'tl-instructions-'));
   const redisPort = await freePort();
   const redisServer = spawn(
@@ -61,6 +64,11 @@ async function main(): Promise<void> {
         const requests = await prepare(redis, server, workload);
         process.stdout.write(`${server}, ${workload} sessions: warming up with ${warmUp} requests\n`);
         const measured = await measure(server, redisUrl, requests, warmUp, counted, folder);
+        if (keep !== undefined) {
+          // For callgrind_annotate --tree=caller: which code calls a costly function.
+          await copyFile(measured.dump, join(keep, `callgrind.${server}.${workload}`));
+          await writeFile(join(keep, `perf.${server}.${workload}.map`), measured.perfMap);
+        }
         perServer[server] = measured.perRequest;
         process.stdout.write(
           `${server}, ${workload} sessions: ${Math.round(measured.perRequest)} instructions per request\n`,
@@ -110,7 +118,7 @@ async function measure(
   warmUp: number,
   counted: number,
   folder: string,
-): Promise<{ perRequest: number; functions: ReturnType<typeof selfCosts> }> {
+): Promise<{ perRequest: number; functions: ReturnType<typeof selfCosts>; dump: string; perfMap: string }> {
   const port = await freePort();
   const dump = join(folder, `callgrind.${server}`);
   const target =
@@ -163,7 +171,12 @@ async function measure(
     });
     // valgrind runs Node in its own process, so the perf map is named after valgrind's pid.
     const perfMap = await readFile(`/tmp/perf-${child.pid}.map`, 'utf8').catch(() => '');
-    return { perRequest: total / counted, functions: selfCosts(annotated, parsePerfMap(perfMap)) };
+    return {
+      perRequest: total / counted,
+      functions: selfCosts(annotated, parsePerfMap(perfMap)),
+      dump: latest,
+      perfMap,
+    };
   } finally {
     agent.destroy();
     child.kill('SIGTERM');
