@@ -74,6 +74,10 @@ export function decodeCustomerSeenEvent(fields: readonly string[]): CustomerSeen
 export const CUSTOMER_SEEN_RESEND_MS = 60 * 60 * 1000;
 
 export function customerMarker(event: Pick<CustomerSeenEvent, 'custname' | 'custemail' | 'at'>): string {
-  const period = Math.floor(event.at / CUSTOMER_SEEN_RESEND_MS);
-  return `${period}:${JSON.stringify([event.custname ?? null, event.custemail ?? null])}`;
+  return `${customerSeenPeriod(event.at)}:${JSON.stringify([event.custname ?? null, event.custemail ?? null])}`;
+}
+
+/** The CUSTOMER_SEEN_RESEND_MS period a time falls in: two events of one period and values share a marker. */
+export function customerSeenPeriod(at: number): number {
+  return Math.floor(at / CUSTOMER_SEEN_RESEND_MS);
 }

@@ -1,17 +1,34 @@
+// What every replacement request calls is exported by name: a name re-exported with `export *` is
+// read through one getter shared by every such name, which V8 can only look up the slow way, on
+// each of the twenty-odd calls a request makes (docs/benchmarks.md).
 export * from './projection-version';
 export { ProjectionDecodeError } from './projection-error';
 export * from './redis-keys';
 export * from './partner-config.codec';
 export * from './source-route.codec';
 export * from './number-index.codec';
-export * from './binding.codec';
+export {
+  decodeBinding,
+  encodeBindingContext,
+  type Binding,
+  type BindingContext,
+  type VisitorType,
+} from './binding.codec';
 export * from './call-attribution.codec';
-export * from './customer-seen-event.codec';
+export {
+  CUSTOMER_EVENTS_GROUP,
+  CUSTOMER_EVENTS_MAXLEN,
+  CUSTOMER_SEEN_EVENT_TYPE,
+  CUSTOMER_SEEN_EVENT_VERSION,
+  CUSTOMER_SEEN_RESEND_MS,
+  customerMarker,
+  customerSeenPeriod,
+  decodeCustomerSeenEvent,
+  encodeCustomerSeenEvent,
+  type CustomerSeenEvent,
+} from './customer-seen-event.codec';
 export * from './projection-writer';
 export * from './projection-generation.codec';
-// The request checks every replacement request runs are exported by name: a name re-exported with
-// `export *` is read through one getter shared by every such name, which V8 can only look up the
-// slow way, on each of the twenty-odd calls a request makes (docs/benchmarks.md).
 export {
   findUnstorableCharacter,
   isStorableText,
@@ -34,7 +51,14 @@ export {
 } from './accept-rules';
 export * from './field-label';
 export * from './dial-outcome.codec';
-export * from './pool-stats.codec';
+export {
+  decodePoolHourStats,
+  HOUR_MS,
+  POOL_STATS_FIELDS,
+  POOL_STATS_KEEP_HOURS,
+  poolStatsHour,
+  type PoolHourStats,
+} from './pool-stats.codec';
 export {
   isMarketingIdKey,
   MARKETING_ID_KEYS,

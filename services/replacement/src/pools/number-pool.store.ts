@@ -86,12 +86,11 @@ export class RedisNumberPoolStore implements NumberPoolStore {
     const requested =
       input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
     const ttlMs = input.sessionTtlSeconds * 1000;
-    const seen =
-      input.customer === null ? null : { event: input.customer, marker: customerMarker(input.customer) };
+    const { customer } = input;
     const checked =
-      seen !== null && this.sentCustomers.isCurrent(input.advId, seen.event.custnr, seen.marker)
+      customer === null || this.sentCustomers.isCurrent(input.advId, customer)
         ? null
-        : seen;
+        : { event: customer, marker: customerMarker(customer) };
     const args = allocationArguments({
       now: input.now,
       sessionTtlMs: ttlMs,
@@ -120,7 +119,7 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       throw StoreUnavailableError.from(error);
     }
     if (reply === null) return { kind: 'no_pool' };
-    if (checked !== null) this.sentCustomers.confirm(input.advId, checked.event.custnr, checked.marker);
+    if (checked !== null) this.sentCustomers.confirm(input.advId, checked.event);
     // "<session id> <bindings made> <of those recycled> <number or ''>…" (the script's header).
     const [sessionId, issued, recycled, ...numbers] = reply.split(' ') as [
       string,
