@@ -1,4 +1,4 @@
-import { codeAt, dumpTotal, parsePerfMap, selfCosts } from './instruction-report';
+import { garbageCollectionCost, codeAt, dumpTotal, parsePerfMap, selfCosts } from './instruction-report';
 
 const PERF_MAP = [
   'd1f4940 f14 JS:*allocate /srv/trackline/services/replacement/dist/pools/number-pool.store.js:27:19',
@@ -50,5 +50,28 @@ describe('a callgrind dump', () => {
       { name: '_int_free [/usr/lib/x86_64-linux-gnu/libc.so.6]', instructions: 5_908_129 },
       { name: 'JIT code (unnamed)', instructions: 120_000 },
     ]);
+  });
+
+  it("adds up V8's garbage collection, and not the program's own allocation", () => {
+    const costs = [
+      { name: 'v8::internal::ConcurrentMarking::RunMajor [/usr/bin/node]', instructions: 7_000 },
+      { name: 'v8::internal::Sweeper::RawSweep [/usr/bin/node]', instructions: 6_000 },
+      {
+        name: 'heap::base::SlotCallbackResult v8::internal::Scavenger::ScavengeObject<v8::internal::FullHeapObjectSlot> [/usr/bin/node]',
+        instructions: 900,
+      },
+      {
+        name: 'std::__detail::_Map_base<v8::internal::MemoryChunk*, std::pair<v8::internal::MemoryChunk* const, v8::internal::MemoryChunkData>>::operator[] [/usr/bin/node]',
+        instructions: 100,
+      },
+      { name: 'v8::internal::Factory::AllocateRaw [/usr/bin/node]', instructions: 3_000 },
+      {
+        name: 'JS:*allocate services/replacement/dist/pools/number-pool.store.js:27:19',
+        instructions: 1_400,
+      },
+      { name: 'v8::internal::JsonStringifier::SerializeString [/usr/bin/node]', instructions: 9_000 },
+    ];
+    expect(garbageCollectionCost(costs)).toBe(14_000);
+    expect(garbageCollectionCost([])).toBe(0);
   });
 });

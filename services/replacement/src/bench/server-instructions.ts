@@ -7,7 +7,7 @@ import { createLogger, createRedisClient, EnvReader, type RedisConnection } from
 import { createBenchPartner, createSessions, signedRequests, type Workload } from './bench-fixtures';
 import type { SignedRequest } from './bench-load';
 import { freePort } from './bench-servers';
-import { dumpTotal, parsePerfMap, selfCosts } from './instruction-report';
+import { dumpTotal, garbageCollectionCost, parsePerfMap, selfCosts } from './instruction-report';
 
 const KEY_PREFIX = 'instr:';
 const CONCURRENCY = 8;
@@ -26,7 +26,8 @@ const SLOW_TIMEOUT_MS = '10000';
  * V8's compilation and garbage collection are counted too, and a busy machine moves when they land
  * in the counted window: compare builds run for run on a quiet machine. Prints instructions per request, the minimal server's ÷ the service's
  * (the throughput ratio a server bound by its own core would show), and the service's most costly
- * functions, JavaScript named through `--perf-basic-prof`. With BENCH_INSTRUCTIONS_KEEP_DIR, each
+ * functions, JavaScript named through `--perf-basic-prof`; and each count without V8's garbage
+ * collection (garbageCollectionCost), which a counted window holds more or less of by chance. With BENCH_INSTRUCTIONS_KEEP_DIR, each
  * counted window's callgrind dump and perf map are kept there.
  */
 async function main(): Promise<void> {
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     const results: string[][] = [];
     for (const workload of ['new', 'existing'] as const) {
       const perServer: Record<string, number> = {};
+      const withoutGc: Record<string, number> = {};
       for (const server of ['minimal', 'service'] as const) {
         await redis.flushall();
         const requests = await prepare(redis, server, workload);
@@ -69,9 +71,12 @@ async function main(): Promise<void> {
           await copyFile(measured.dump, join(keep, `callgrind.${server}.${workload}`));
           await writeFile(join(keep, `perf.${server}.${workload}.map`), measured.perfMap);
         }
+        const collecting = garbageCollectionCost(measured.functions) / counted;
         perServer[server] = measured.perRequest;
+        withoutGc[server] = measured.perRequest - collecting;
         process.stdout.write(
-          `${server}, ${workload} sessions: ${Math.round(measured.perRequest)} instructions per request\n`,
+          `${server}, ${workload} sessions: ${Math.round(measured.perRequest)} instructions per request, ` +
+            `${Math.round(collecting)} of them garbage collection\n`,
         );
         if (server === 'service' && top > 0) {
           process.stdout.write(
@@ -89,9 +94,15 @@ async function main(): Promise<void> {
         String(Math.round(perServer.service!)),
         String(Math.round(perServer.minimal!)),
         (perServer.minimal! / perServer.service!).toFixed(2),
+        String(Math.round(withoutGc.service!)),
+        String(Math.round(withoutGc.minimal!)),
+        (withoutGc.minimal! / withoutGc.service!).toFixed(2),
       ]);
     }
-    process.stdout.write('\n| workload | service | minimal | minimal ÷ service |\n|---|---|---|---|\n');
+    process.stdout.write(
+      '\n| workload | service | minimal | minimal ÷ service | service without GC | minimal without GC | ratio without GC |\n' +
+        '|---|---|---|---|---|---|---|\n',
+    );
     for (const row of results) process.stdout.write(`| ${row.join(' | ')} |\n`);
   } finally {
     redis.disconnect();
