@@ -30,9 +30,10 @@ export function readLuaScript(fromDir: string, file: string): string {
 }
 
 /**
- * Gives the client a method `command.name(...keysAndArgs)` that runs the script: EVALSHA, and once
- * more as EVAL when the server answers NOSCRIPT (a restart or SCRIPT FLUSH emptied its script
- * cache; EVAL caches it again). Returns the client typed with the method. Idempotent per client, so
+ * Gives the client a method `command.name(...keysAndArgs)` that runs the script: EVAL on the
+ * client's first call, EVALSHA after that, and once more as EVAL when the server answers NOSCRIPT
+ * (a restart or SCRIPT FLUSH emptied its script cache, or a Cluster node has not seen the script
+ * yet; EVAL caches it again). Returns the client typed with the method. Idempotent per client, so
  * every store built on a shared client may call it.
  */
 export function defineLuaCommand<Commands extends object>(
@@ -52,8 +53,16 @@ type ScriptArgument = string | number | Buffer;
 function scriptMethod(lua: string, numberOfKeys: number) {
   const sha = createHash('sha1').update(lua).digest('hex');
   const keyCount = String(numberOfKeys);
+  // A client's first call sends the script itself: a server just started has no script cached, and
+  // EVALSHA would cost it a NOSCRIPT answer and a second round trip before its first allocation.
+  const sentTo = new WeakSet<object>();
   return function runScript(this: RedisConnection, ...keysAndArgs: ScriptArgument[]): Promise<unknown> {
     const args = [sha, keyCount, ...keysAndArgs];
+    if (!sentTo.has(this)) {
+      sentTo.add(this);
+      args[0] = lua;
+      return this.sendCommand(new ScriptCall('eval', args)) as Promise<unknown>;
+    }
     return (this.sendCommand(new ScriptCall('evalsha', args)) as Promise<unknown>).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.includes('NOSCRIPT')) throw error;
       args[0] = lua;
