@@ -49,8 +49,8 @@ export class SentCustomerMemory {
   /** The allocation script has just left this customer's marker in the record (it was there, or it wrote it). */
   confirm(advId: string, customer: CustomerSeenEvent): void {
     if (this.ttlMs <= 0) return;
-    // Entries live for a second at most: when this many custnrs were confirmed within one, starting
-    // over costs only a check of each by the script again.
+    // Entries live for `ttlMs`, a second at most in the service: when this many custnrs were confirmed
+    // within it, starting over costs only a check of each by the script again.
     if (this.size >= MAX_ENTRIES && this.partners.get(advId)?.has(customer.custnr) !== true) {
       this.partners.clear();
       this.size = 0;
