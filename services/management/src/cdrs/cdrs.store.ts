@@ -6,6 +6,7 @@ import {
   type OutcomeStatus,
 } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
+import { deferredStatement, joinableStatement } from '../db/statement-pipelining';
 import type { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import type { CustomerCallRecords } from '../customers/customer-call-records';
 import type { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
@@ -330,10 +331,12 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     if (callers.length === 0) return;
     // Sorted by the lock's key and taken in that order (the sorted subquery is not flattened); two
     // 32-bit halves of one hash, as the lock space is shared with other advisory-lock users.
+    // Nothing waits for its answer: it goes to Postgres with the next statement, the probe for the
+    // callers' leads, whose snapshot is taken after the locks are held (db/statement-pipelining.ts).
     await this.manager.query(
-      `SELECT count(pg_advisory_xact_lock(hashtext('cdr-lead'), "key")) AS "locked"
+      deferredStatement(`SELECT count(pg_advisory_xact_lock(hashtext('cdr-lead'), "key")) AS "locked"
          FROM (SELECT DISTINCT hashtext("caller") AS "key" FROM unnest($1::text[]) AS "caller"
-                ORDER BY 1 OFFSET 0) AS "sorted"`,
+                ORDER BY 1 OFFSET 0) AS "sorted"`),
       [callers.map((caller) => callerLockKey(caller.campaignId, caller.anum))],
     );
   }
@@ -359,8 +362,9 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
           AND "start" >= $6 AND "start" <= $7 AND ${bound}`;
     const from = queries.map((query) => new Date(query.at.getTime() - query.withinSeconds * 1000));
     const to = queries.map((query) => new Date(query.at.getTime() + query.withinSeconds * 1000));
+    // Carries the callers' locks, and START TRANSACTION (db/statement-pipelining.ts).
     const rows: Row[] = await this.manager.query(
-      `SELECT "q"."ord", "lead"."start" FROM
+      joinableStatement(`SELECT "q"."ord", "lead"."start" FROM
          unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[])
            WITH ORDINALITY AS "q"("campaign_id", "anum", "at", "from", "to", "ord")
          CROSS JOIN LATERAL (
@@ -369,7 +373,7 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
              UNION ALL
              (${leads(`"start" > "q"."at"`)} ORDER BY "start" LIMIT 1)
            ) AS "nearest" ORDER BY abs(extract(epoch FROM "nearest"."start" - "q"."at")) LIMIT 1
-         ) AS "lead"`,
+         ) AS "lead"`),
       [
         queries.map((query) => query.campaignId),
         queries.map((query) => query.anum),
@@ -391,8 +395,9 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
    * and then return nothing, as a unique index on the record would.
    */
   async insert(cdr: NewCdr): Promise<Cdr | null> {
+    // Often a transaction's first statement: it carries START TRANSACTION (db/statement-pipelining.ts).
     const rows: Row[] = await this.manager.query(
-      `WITH "claimed" AS (
+      joinableStatement(`WITH "claimed" AS (
          INSERT INTO "cdr_call_ids" ("partner_id", "call_id", "cdr_id", "start")
          VALUES ($2::bigint, $1, nextval(pg_get_serial_sequence('"cdrs"', 'id')), $8)
          ON CONFLICT ("partner_id", "call_id") DO NOTHING
@@ -402,7 +407,7 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
        OVERRIDING SYSTEM VALUE
        SELECT "cdr_id", ${INSERTED.map((column, i) => `$${i + 1}::${column.type}`).join(', ')}
          FROM "claimed"
-       RETURNING ${CDR_COLUMNS}`,
+       RETURNING ${CDR_COLUMNS}`),
       INSERTED.map((column) => column.value(cdr)),
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
@@ -416,8 +421,9 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
    */
   async insertMany(cdrs: readonly NewCdr[]): Promise<Cdr[]> {
     if (cdrs.length === 0) return [];
+    // Often a transaction's first statement: it carries START TRANSACTION (db/statement-pipelining.ts).
     const rows: Row[] = await this.manager.query(
-      `WITH "input" AS (
+      joinableStatement(`WITH "input" AS (
          SELECT * FROM unnest(${INSERTED.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ')})
            WITH ORDINALITY AS "given"(${INSERTED_NAMES}, "ord")
        ), "claimed" AS (
@@ -432,7 +438,7 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
        SELECT "claimed"."cdr_id", ${INSERTED.map((column) => `"input"."${column.name}"`).join(', ')}
          FROM "input" JOIN "claimed" USING ("partner_id", "call_id")
         ORDER BY "input"."ord"
-       RETURNING ${CDR_COLUMNS}`,
+       RETURNING ${CDR_COLUMNS}`),
       INSERTED.map((column) => cdrs.map((cdr) => column.value(cdr))),
     );
     const stored = new Map(

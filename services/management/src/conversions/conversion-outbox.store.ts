@@ -1,6 +1,7 @@
 import type { OutcomeStatus } from '@trackline/domain';
 import type { Cdr } from '../cdrs/cdr';
 import type { EntityManager } from 'typeorm';
+import { deferredStatement } from '../db/statement-pipelining';
 import { LeasedQueue, type LeasedQueueTable } from '../db/leased-queue';
 import { deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 import type { IntegrationKind } from '../integrations/integration';
@@ -47,8 +48,9 @@ export interface ConversionOutboxQueue {
 }
 
 // Due from when it happened (or now, for a time ahead of the database's clock), so a worker whose
-// clock is the caller's sees it at once.
-const ENQUEUE_SQL = `
+// clock is the caller's sees it at once. In a transaction it goes to Postgres with the transaction's
+// next statement (db/statement-pipelining.ts).
+const ENQUEUE_SQL = deferredStatement(`
   INSERT INTO "conversion_outbox" ("partner_id", "cdr_id", "cdr_start", "integration_id", "destination",
     "order_id", "outcome_status", "outcome_value", "outcome_currency", "occurred_at", "next_attempt_at")
   SELECT c.*, least(c."occurred_at", now())
@@ -56,7 +58,7 @@ const ENQUEUE_SQL = `
                 $7::varchar[], $8::numeric[], $9::varchar[], $10::timestamptz[])
       AS c ("partner_id", "cdr_id", "cdr_start", "integration_id", "destination", "order_id",
             "outcome_status", "outcome_value", "outcome_currency", "occurred_at")
-  ON CONFLICT ("partner_id", "destination", "order_id") DO NOTHING`;
+  ON CONFLICT ("partner_id", "destination", "order_id") DO NOTHING`);
 
 /** The record a conversion belongs to; its start is kept so the worker reads it from its partition. */
 export type ConversionRecord = Pick<Cdr, 'partnerId' | 'id' | 'start'>;

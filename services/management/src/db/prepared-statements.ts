@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { StatementPipeline } from './statement-pipelining';
 
 /**
  * Named prepared statements for the statements a process sends again and again
@@ -53,9 +54,41 @@ export function preparingPostgresDriver(
 
   class PreparingClient extends pg.Client {
     private readonly named = new Set<string>();
+    private readonly waiting = new StatementPipeline();
 
-    // node-postgres' query() has many overloads; only (text, values[, callback]) is ever renamed.
+    // node-postgres' query() has many overloads; only (text[, values][, callback]) is pipelined or
+    // renamed, and whatever else comes is sent after the statements that wait (in pg's own order).
     override query(...args: unknown[]): never {
+      const [config, values, callback] = args;
+      if (typeof config !== 'string' || (values !== undefined && !Array.isArray(values)))
+        return this.afterWaiting(args);
+      const plan = this.waiting.plan(config, values as unknown[] | undefined);
+      if (plan.kind === 'as-is') return this.prepared(args);
+      let answer: Promise<unknown>;
+      if (plan.kind === 'answer') answer = Promise.resolve(plan.answer);
+      else if (plan.kind === 'joined')
+        answer = this.simple(plan.text).then((results) => answersAfter(results, plan.waiting));
+      else answer = firstFailure(this.simple(plan.text), this.prepared([config, values]));
+      if (typeof callback !== 'function') return answer as never;
+      answer.then(
+        (result) => (callback as (error: unknown, result?: unknown) => void)(null, result),
+        (error: unknown) => (callback as (error: unknown) => void)(error),
+      );
+      return undefined as never;
+    }
+
+    /** A query pipelining does not read (a config object, a cursor): what waits goes first. */
+    private afterWaiting(args: unknown[]): never {
+      const waiting = this.waiting.flush();
+      if (waiting !== null) this.simple(waiting).catch(() => undefined);
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+
+    private simple(text: string): Promise<unknown> {
+      return (super.query as (text: string) => Promise<unknown>)(text);
+    }
+
+    private prepared(args: unknown[]): never {
       const [config, values, callback] = args;
       if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
         const name = statementName(config);
@@ -76,4 +109,27 @@ export function preparingPostgresDriver(
 
   // TypeORM reads Pool, types and the rest from the module object: only the pool differs.
   return Object.assign(Object.create(pg) as typeof pg, { Pool: PreparingPool });
+}
+
+/**
+ * The caller's answer in a joined text's answers: what follows the `waiting` statements' (one
+ * answer, or several when the caller's own text held several statements).
+ */
+function answersAfter(results: unknown, waiting: number): unknown {
+  const answers = results as unknown[];
+  return answers.length === waiting + 1 ? answers[waiting] : answers.slice(waiting);
+}
+
+/**
+ * The statement's answer, or the error of what was sent before it in the same order: when that
+ * fails, the statement's own failure (an aborted transaction) says less.
+ */
+function firstFailure(before: Promise<unknown>, statement: Promise<unknown>): Promise<unknown> {
+  return before.then(
+    () => statement,
+    (error: unknown) => {
+      statement.catch(() => undefined);
+      throw error;
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { deferredStatement } from '../db/statement-pipelining';
 import { LeasedQueue, type ClaimedRow, type LeasedQueueTable } from '../db/leased-queue';
 import type { OutboxStatus } from './notification-outbox.entity';
 import { parseOutboxPayload, type OutboxPayload } from './outbox-payload';
@@ -65,10 +66,11 @@ export interface OutboxStore {
   ): Promise<ClaimedNotification[]>;
 }
 
-// One statement text whatever the number of rows, so it is prepared once (db/prepared-statements.ts).
-const ENQUEUE_SQL = `
+// One statement text whatever the number of rows; in a transaction it goes to Postgres with the
+// transaction's next statement (db/statement-pipelining.ts).
+const ENQUEUE_SQL = deferredStatement(`
   INSERT INTO notification_outbox (channel, kind, recipient, cdr_id, payload, attachment_cdr_id)
-  SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::bigint[], $5::jsonb[], $6::bigint[])`;
+  SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::bigint[], $5::jsonb[], $6::bigint[])`);
 
 const ENQUEUE_UNIQUE_SQL = `
   INSERT INTO notification_outbox (unique_key, channel, kind, recipient, payload, next_attempt_at)

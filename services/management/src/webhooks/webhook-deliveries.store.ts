@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { deferredStatement } from '../db/statement-pipelining';
 import { LeasedQueue, type LeasedQueueTable } from '../db/leased-queue';
 import type { Paging } from '../validation/paging';
 import type { WebhookDelivery, WebhookEvent } from './webhook';
@@ -69,15 +70,16 @@ export interface WebhookDeliveryQueue {
 }
 
 // Only active webhooks that subscribed to the type get a row; each row draws its own message id,
-// which every attempt then carries as `webhook-id`.
-const ENQUEUE_SQL = `
+// which every attempt then carries as `webhook-id`. In a transaction the rows go to Postgres with the
+// transaction's next statement (db/statement-pipelining.ts).
+const ENQUEUE_SQL = deferredStatement(`
   INSERT INTO webhook_deliveries (message_id, webhook_id, partner_id, event_type, cdr_id, cdr_start, customer_id)
   SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, w.partner_id, e.type, e.cdr_id, e.cdr_start,
          e.customer_id
     FROM webhooks w
     JOIN unnest($2::text[], $3::bigint[], $4::timestamptz[], $5::bigint[]) AS e(type, cdr_id, cdr_start, customer_id)
       ON e.type = ANY (w.events)
-   WHERE w.partner_id = $1 AND w.state = '0'`;
+   WHERE w.partner_id = $1 AND w.state = '0'`);
 
 const ENQUEUE_TEST_SQL = `
   INSERT INTO webhook_deliveries (message_id, webhook_id, partner_id, event_type)
