@@ -6,7 +6,7 @@ import {
   type OutcomeStatus,
 } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
-import { deferredStatement, joinableStatement } from '../db/statement-pipelining';
+import { deferredStatement } from '../db/statement-pipelining';
 import type { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import type { CustomerCallRecords } from '../customers/customer-call-records';
 import type { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
@@ -362,9 +362,8 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
           AND "start" >= $6 AND "start" <= $7 AND ${bound}`;
     const from = queries.map((query) => new Date(query.at.getTime() - query.withinSeconds * 1000));
     const to = queries.map((query) => new Date(query.at.getTime() + query.withinSeconds * 1000));
-    // Carries the callers' locks, and START TRANSACTION (db/statement-pipelining.ts).
     const rows: Row[] = await this.manager.query(
-      joinableStatement(`SELECT "q"."ord", "lead"."start" FROM
+      `SELECT "q"."ord", "lead"."start" FROM
          unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[])
            WITH ORDINALITY AS "q"("campaign_id", "anum", "at", "from", "to", "ord")
          CROSS JOIN LATERAL (
@@ -373,7 +372,7 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
              UNION ALL
              (${leads(`"start" > "q"."at"`)} ORDER BY "start" LIMIT 1)
            ) AS "nearest" ORDER BY abs(extract(epoch FROM "nearest"."start" - "q"."at")) LIMIT 1
-         ) AS "lead"`),
+         ) AS "lead"`,
       [
         queries.map((query) => query.campaignId),
         queries.map((query) => query.anum),
@@ -395,9 +394,8 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
    * and then return nothing, as a unique index on the record would.
    */
   async insert(cdr: NewCdr): Promise<Cdr | null> {
-    // Often a transaction's first statement: it carries START TRANSACTION (db/statement-pipelining.ts).
     const rows: Row[] = await this.manager.query(
-      joinableStatement(`WITH "claimed" AS (
+      `WITH "claimed" AS (
          INSERT INTO "cdr_call_ids" ("partner_id", "call_id", "cdr_id", "start")
          VALUES ($2::bigint, $1, nextval(pg_get_serial_sequence('"cdrs"', 'id')), $8)
          ON CONFLICT ("partner_id", "call_id") DO NOTHING
@@ -407,7 +405,7 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
        OVERRIDING SYSTEM VALUE
        SELECT "cdr_id", ${INSERTED.map((column, i) => `$${i + 1}::${column.type}`).join(', ')}
          FROM "claimed"
-       RETURNING ${CDR_COLUMNS}`),
+       RETURNING ${CDR_COLUMNS}`,
       INSERTED.map((column) => column.value(cdr)),
     );
     return rows[0] === undefined ? null : toCdr(rows[0]);
@@ -421,9 +419,8 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
    */
   async insertMany(cdrs: readonly NewCdr[]): Promise<Cdr[]> {
     if (cdrs.length === 0) return [];
-    // Often a transaction's first statement: it carries START TRANSACTION (db/statement-pipelining.ts).
     const rows: Row[] = await this.manager.query(
-      joinableStatement(`WITH "input" AS (
+      `WITH "input" AS (
          SELECT * FROM unnest(${INSERTED.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ')})
            WITH ORDINALITY AS "given"(${INSERTED_NAMES}, "ord")
        ), "claimed" AS (
@@ -438,7 +435,7 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
        SELECT "claimed"."cdr_id", ${INSERTED.map((column) => `"input"."${column.name}"`).join(', ')}
          FROM "input" JOIN "claimed" USING ("partner_id", "call_id")
         ORDER BY "input"."ord"
-       RETURNING ${CDR_COLUMNS}`),
+       RETURNING ${CDR_COLUMNS}`,
       INSERTED.map((column) => cdrs.map((cdr) => column.value(cdr))),
     );
     const stored = new Map(

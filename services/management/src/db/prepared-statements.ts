@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { StatementPipeline } from './statement-pipelining';
+import type { Writable } from 'node:stream';
+import { StatementPipeline, type WaitingStatement } from './statement-pipelining';
 
 /**
  * Named prepared statements for the statements a process sends again and again
@@ -56,19 +57,20 @@ export function preparingPostgresDriver(
     private readonly named = new Set<string>();
     private readonly waiting = new StatementPipeline();
 
-    // node-postgres' query() has many overloads; only (text[, values][, callback]) is pipelined or
-    // renamed, and whatever else comes is sent after the statements that wait (in pg's own order).
+    // node-postgres' query() has many overloads; (text[, values][, callback]) is held back or sent
+    // with what waits, and named when it repeats; whatever else comes is sent after what waits.
     override query(...args: unknown[]): never {
       const [config, values, callback] = args;
-      if (typeof config !== 'string' || (values !== undefined && !Array.isArray(values)))
-        return this.afterWaiting(args);
+      if (typeof config !== 'string' || (values !== undefined && !Array.isArray(values))) {
+        for (const statement of this.waiting.flush()) this.send(statement).catch(() => undefined);
+        return (super.query as (...a: unknown[]) => never)(...args);
+      }
       const plan = this.waiting.plan(config, values as unknown[] | undefined);
-      if (plan.kind === 'as-is') return this.prepared(args);
-      let answer: Promise<unknown>;
-      if (plan.kind === 'answer') answer = Promise.resolve(plan.answer);
-      else if (plan.kind === 'joined')
-        answer = this.simple(plan.text).then((results) => answersAfter(results, plan.waiting));
-      else answer = firstFailure(this.simple(plan.text), this.prepared([config, values]));
+      if (plan.kind === 'send' && plan.waiting.length === 0) return this.prepared(args);
+      const answer =
+        plan.kind === 'answer'
+          ? Promise.resolve(plan.answer)
+          : this.together([...plan.waiting, { text: config, values: values as unknown[] | undefined }]);
       if (typeof callback !== 'function') return answer as never;
       answer.then(
         (result) => (callback as (error: unknown, result?: unknown) => void)(null, result),
@@ -77,15 +79,28 @@ export function preparingPostgresDriver(
       return undefined as never;
     }
 
-    /** A query pipelining does not read (a config object, a cursor): what waits goes first. */
-    private afterWaiting(args: unknown[]): never {
-      const waiting = this.waiting.flush();
-      if (waiting !== null) this.simple(waiting).catch(() => undefined);
-      return (super.query as (...a: unknown[]) => never)(...args);
+    /**
+     * The statements written in one go (one system call, one round trip in pipeline mode); the last
+     * one's answer, or the first error among them: a statement that waited and failed says more than
+     * the aborted transaction the later ones then report (and COMMIT, which then answers ROLLBACK).
+     */
+    private together(statements: readonly WaitingStatement[]): Promise<unknown> {
+      const stream = (this as unknown as { connection: { stream: Writable } }).connection.stream;
+      stream.cork();
+      let answers: Array<Promise<unknown>>;
+      try {
+        answers = statements.map((statement) => this.send(statement));
+      } finally {
+        stream.uncork();
+      }
+      for (const answer of answers) answer.catch(() => undefined);
+      return Promise.all(answers).then((all) => all[all.length - 1]);
     }
 
-    private simple(text: string): Promise<unknown> {
-      return (super.query as (text: string) => Promise<unknown>)(text);
+    private send(statement: WaitingStatement): Promise<unknown> {
+      return this.prepared(
+        statement.values === undefined ? [statement.text] : [statement.text, statement.values],
+      ) as Promise<unknown>;
     }
 
     private prepared(args: unknown[]): never {
@@ -103,33 +118,10 @@ export function preparingPostgresDriver(
 
   class PreparingPool extends pg.Pool {
     constructor(options?: pg.PoolConfig) {
-      super({ ...options, Client: PreparingClient } as pg.PoolConfig);
+      super({ ...options, Client: PreparingClient, pipeline: true } as pg.PoolConfig);
     }
   }
 
   // TypeORM reads Pool, types and the rest from the module object: only the pool differs.
   return Object.assign(Object.create(pg) as typeof pg, { Pool: PreparingPool });
-}
-
-/**
- * The caller's answer in a joined text's answers: what follows the `waiting` statements' (one
- * answer, or several when the caller's own text held several statements).
- */
-function answersAfter(results: unknown, waiting: number): unknown {
-  const answers = results as unknown[];
-  return answers.length === waiting + 1 ? answers[waiting] : answers.slice(waiting);
-}
-
-/**
- * The statement's answer, or the error of what was sent before it in the same order: when that
- * fails, the statement's own failure (an aborted transaction) says less.
- */
-function firstFailure(before: Promise<unknown>, statement: Promise<unknown>): Promise<unknown> {
-  return before.then(
-    () => statement,
-    (error: unknown) => {
-      statement.catch(() => undefined);
-      throw error;
-    },
-  );
 }

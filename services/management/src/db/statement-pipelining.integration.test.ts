@@ -2,11 +2,10 @@ import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './data-source';
-import { deferredStatement, joinableStatement } from './statement-pipelining';
+import { deferredStatement } from './statement-pipelining';
 
-const INSERT_CALL = joinableStatement(
-  'INSERT INTO pipelined_calls (call_id, started, tags, payload) VALUES ($1, $2, $3::text[], $4::jsonb) RETURNING *',
-);
+const INSERT_CALL =
+  'INSERT INTO pipelined_calls (call_id, started, tags, payload) VALUES ($1, $2, $3::text[], $4::jsonb) RETURNING *';
 const INSERT_EVENT = deferredStatement(
   'INSERT INTO pipelined_events (call_id, kind) SELECT $1, unnest($2::text[])',
 );
@@ -14,8 +13,14 @@ const INSERT_EVENT = deferredStatement(
 describe('statements sent together (db/statement-pipelining.ts), on Postgres', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
-  /** What node-postgres itself was asked to send, one entry a round trip. */
-  let sent: string[];
+  /** What node-postgres itself was asked to send, and in which round trip. */
+  let sent: Array<{ text: string; round: number }>;
+  /** The statements sent, a list per round trip. */
+  const rounds = () => {
+    const byRound = new Map<number, string[]>();
+    for (const { text, round } of sent) byRound.set(round, [...(byRound.get(round) ?? []), text]);
+    return [...byRound.values()];
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -39,14 +44,23 @@ describe('statements sent together (db/statement-pipelining.ts), on Postgres', (
   beforeEach(async () => {
     await dataSource.query('TRUNCATE pipelined_calls, pipelined_events');
     sent = [];
+    // A statement's round: how many answers had come back when it was sent. Statements of one round
+    // went out together, before the answer to any of them.
+    let answered = 0;
     const query = pg.Client.prototype.query;
     jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
       this: pg.Client,
       ...args: unknown[]
     ) {
       const [config] = args;
-      sent.push(typeof config === 'string' ? config : (config as { text: string }).text);
-      return (query as (...a: unknown[]) => never).apply(this, args);
+      const text = typeof config === 'string' ? config : (config as { text: string }).text;
+      sent.push({ text, round: answered });
+      const answer = (query as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      answer.then(
+        () => (answered += 1),
+        () => (answered += 1),
+      );
+      return answer as never;
     });
   });
 
@@ -71,14 +85,17 @@ describe('statements sent together (db/statement-pipelining.ts), on Postgres', (
       return rows;
     })) as Array<Record<string, unknown>>;
 
-    expect(sent).toHaveLength(2);
-    expect(sent[0]).toMatch(/^START TRANSACTION;\n.*INSERT INTO pipelined_calls .*'c-1'/s);
-    expect(sent[1]).toMatch(/INSERT INTO pipelined_events .*;\nCOMMIT$/s);
+    expect(rounds()).toEqual([
+      ['START TRANSACTION', INSERT_CALL],
+      [INSERT_EVENT, 'COMMIT'],
+    ]);
     // The answer is what the parameterized statement answers: the same types, the same text.
-    const unpipelined = (await dataSource.query(
-      'INSERT INTO pipelined_calls (call_id, started, tags, payload) VALUES ($1, $2, $3::text[], $4::jsonb) RETURNING *',
-      ['c-2', started, ['a', null, 'b"c'], payload],
-    )) as Array<Record<string, unknown>>;
+    const unpipelined = (await dataSource.query(INSERT_CALL, [
+      'c-2',
+      started,
+      ['a', null, 'b"c'],
+      payload,
+    ])) as Array<Record<string, unknown>>;
     expect(row).toEqual({ ...unpipelined[0], id: row!.id, call_id: 'c-1' });
     expect(row).toMatchObject({ started, tags: ['a', null, 'b"c'], payload });
     expect(await stored()).toEqual({
@@ -123,10 +140,9 @@ describe('statements sent together (db/statement-pipelining.ts), on Postgres', (
       await other.query('SELECT pg_advisory_xact_lock(4242)');
       const reading = dataSource.transaction(async (manager) => {
         await manager.query(deferredStatement('SELECT pg_advisory_xact_lock($1::bigint)'), [4242]);
-        return (await manager.query(
-          joinableStatement('SELECT count(*)::int AS n FROM pipelined_calls WHERE call_id = $1'),
-          ['c-6'],
-        )) as unknown[];
+        return (await manager.query('SELECT count(*)::int AS n FROM pipelined_calls WHERE call_id = $1', [
+          'c-6',
+        ])) as unknown[];
       });
       // The reader waits for the lock; a record committed meanwhile is what it then reads.
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -138,17 +154,34 @@ describe('statements sent together (db/statement-pipelining.ts), on Postgres', (
     }
   });
 
-  it('sends a statement not marked joinable after what waits, with its own parameters', async () => {
-    await dataSource.transaction(async (manager) => {
-      await manager.query(INSERT_EVENT, ['c-7', ['call.completed']]);
-      expect(
-        await manager.query('SELECT count(*)::int AS n FROM pipelined_events WHERE call_id = $1', ['c-7']),
-      ).toEqual([{ n: 1 }]);
-    });
-    expect(sent).toEqual([
-      expect.stringMatching(/^START TRANSACTION;\n.*INSERT INTO pipelined_events/s),
-      'SELECT count(*)::int AS n FROM pipelined_events WHERE call_id = $1',
-      'COMMIT',
+  it('a statement that waited and failed fails the next one with its own error, and the transaction', async () => {
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await manager.query(INSERT_EVENT, ['c-7', ['bad']]);
+        await manager.query('SELECT count(*)::int AS n FROM pipelined_events WHERE call_id = $1', ['c-7']);
+      }),
+    ).rejects.toMatchObject({ code: '23514' });
+    expect(rounds()).toEqual([
+      [
+        'START TRANSACTION',
+        INSERT_EVENT,
+        'SELECT count(*)::int AS n FROM pipelined_events WHERE call_id = $1',
+      ],
+      ['ROLLBACK'],
     ]);
+    expect(await stored()).toEqual({ calls: [], events: [] });
+  });
+
+  it('sends what waits before a query given as an object, in order', async () => {
+    await dataSource.transaction(async (manager) => {
+      await manager.query(INSERT_EVENT, ['c-8', ['call.completed']]);
+      const client = (await manager.queryRunner!.connect()) as pg.ClientBase;
+      const { rows } = await client.query({
+        text: 'SELECT count(*)::int AS n FROM pipelined_events WHERE call_id = $1',
+        values: ['c-8'],
+      });
+      expect(rows).toEqual([{ n: 1 }]);
+    });
+    expect((await stored()).events).toEqual([{ call_id: 'c-8', kind: 'call.completed' }]);
   });
 });
