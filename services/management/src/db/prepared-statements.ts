@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import type { Writable } from 'node:stream';
+import pg from 'pg';
 import { StatementPipeline, type WaitingStatement } from './statement-pipelining';
 
 /**
@@ -14,6 +14,9 @@ import { StatementPipeline, type WaitingStatement } from './statement-pipelining
  * Postgres keeps a generic plan and skips planning. Statements without parameters (BEGIN, COMMIT,
  * DDL) are left alone, and so is whatever comes after a connection's `maxPerConnection` names,
  * which bounds what each backend keeps, whatever SQL is built at run time.
+ *
+ * The same client, in node-postgres' pipeline mode, writes a transaction's statements that nobody
+ * waits for together with the next one (db/statement-pipelining.ts).
  */
 export interface PreparedStatementPolicy {
   /** Executions of one text in this process before it is prepared on the connections that run it. */
