@@ -60,7 +60,7 @@ export class StatementPipeline {
     }
     if ((text === 'COMMIT' || text === 'ROLLBACK') && parameterless) {
       this.inTransaction = false;
-      const waiting = this.take();
+      const waiting = this.flush();
       // Postgres never saw the transaction begin: there is nothing to end.
       const begun = waiting[0]?.text !== 'START TRANSACTION';
       if (text === 'ROLLBACK')
@@ -68,15 +68,11 @@ export class StatementPipeline {
       if (!begun && waiting.length === 1) return { kind: 'answer', answer: localAnswer(text) };
       return { kind: 'send', waiting };
     }
-    return { kind: 'send', waiting: this.take() };
+    return { kind: 'send', waiting: this.flush() };
   }
 
-  /** What waits, for a query `plan` does not read (sent before it); empty when nothing waits. */
+  /** Takes what waits (for the statement it goes with, or sent before a query `plan` does not read). */
   flush(): WaitingStatement[] {
-    return this.take();
-  }
-
-  private take(): WaitingStatement[] {
     const waiting = this.waiting;
     this.waiting = [];
     return waiting;
