@@ -18,3 +18,4 @@ export * from './erlang-b';
 export * from './call-outcome';
 export * from './spam';
 export * from './decimal-id';
+export * from './call-intelligence';
