@@ -9,3 +9,4 @@ export * from './provider';
 export { renderedDom, visibleText } from './headless-browser';
 export { OpenApiContract, type ContractOptions, type ObservedExchange } from './openapi-contract';
 export * from './google';
+export * from './speech';
