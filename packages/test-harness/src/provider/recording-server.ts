@@ -66,11 +66,16 @@ export class RecordingServer {
   }
 }
 
-/** A small valid WAV file (8 kHz mono 16-bit PCM), distinct per seed. */
-export function testWav(seconds: number, seed = 1): Buffer {
+/** A small valid WAV file (8 kHz 16-bit PCM, mono or the two channels of a dual recording), distinct per seed. */
+export function testWav(seconds: number, seed = 1, channels: 1 | 2 = 1): Buffer {
   const samples = Math.max(1, Math.round(8000 * seconds));
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin((i * seed) / 10) * 8000), i * 2);
+  const data = Buffer.alloc(samples * 2 * channels);
+  for (let i = 0; i < samples; i++)
+    for (let channel = 0; channel < channels; channel++)
+      data.writeInt16LE(
+        Math.round(Math.sin((i * (seed + channel)) / 10) * 8000),
+        (i * channels + channel) * 2,
+      );
   const header = Buffer.alloc(44);
   header.write('RIFF', 0);
   header.writeUInt32LE(36 + data.length, 4);
@@ -78,10 +83,10 @@ export function testWav(seconds: number, seed = 1): Buffer {
   header.write('fmt ', 12);
   header.writeUInt32LE(16, 16);
   header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
+  header.writeUInt16LE(channels, 22);
   header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(16000, 28);
-  header.writeUInt16LE(2, 32);
+  header.writeUInt32LE(16000 * channels, 28);
+  header.writeUInt16LE(2 * channels, 32);
   header.writeUInt16LE(16, 34);
   header.write('data', 36);
   header.writeUInt32LE(data.length, 40);

@@ -7,4 +7,3 @@ export {
   type TranscriptionRequest,
 } from './speech-engine-simulator';
 export { parseMultipartForm, type FormPart } from './multipart-form';
-export { testWav } from './test-audio';

@@ -1,6 +1,6 @@
 import { parseMultipartForm } from './multipart-form';
 import { SpeechEngineSimulator, wavSeconds } from './speech-engine-simulator';
-import { testWav } from './test-audio';
+import { testWav } from '../provider/recording-server';
 
 function form(audio: Buffer, fields: Record<string, string> = {}): FormData {
   const body = new FormData();
@@ -13,7 +13,7 @@ function form(audio: Buffer, fields: Record<string, string> = {}): FormData {
 
 describe('the speech engine simulator (whisper.cpp server answers)', () => {
   const engine = new SpeechEngineSimulator('engine-key');
-  const audio = testWav({ seconds: 2.5, channels: 2, seed: 7 });
+  const audio = testWav(2.5, 7, 2);
   const auth = { Authorization: 'Bearer engine-key' };
 
   beforeAll(() => engine.start());
@@ -49,7 +49,7 @@ describe('the speech engine simulator (whisper.cpp server answers)', () => {
   });
 
   it('hears silence in audio nobody set, and refuses a missing key', async () => {
-    const other = testWav({ seconds: 1, seed: 99 });
+    const other = testWav(1, 99);
     expect(await (await transcribe(other)).json()).toMatchObject({ text: '', segments: [], duration: 1 });
     const refused = await fetch(`${engine.baseUrl}/v1/audio/transcriptions`, {
       method: 'POST',
@@ -83,7 +83,7 @@ describe('the speech engine simulator (whisper.cpp server answers)', () => {
   });
 
   it('reads WAV lengths and multipart forms', () => {
-    expect(wavSeconds(testWav({ seconds: 3 }))).toBe(3);
+    expect(wavSeconds(testWav(3))).toBe(3);
     expect(wavSeconds(Buffer.from('not a wav file at all, not even close to one...'))).toBeUndefined();
     const body = Buffer.from(
       '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nlarge-v3\r\n--b--\r\n',
