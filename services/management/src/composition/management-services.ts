@@ -12,7 +12,7 @@ import type { NumberInventoryListener } from '../numbers/number-inventory-listen
 import { numberPoolRoutes } from '../numbers/number-pools.routes';
 import { NumberPoolsService } from '../numbers/number-pools.service';
 import { NumbersService } from '../numbers/numbers.service';
-import type { PartnerDirectory } from '../partners/partner-directory';
+import type { PartnerDirectory } from '../http/digest/partner-directory';
 import { PartnersService } from '../partners/partners.service';
 import { pricingModelRoutes } from '../pricing-models/pricing-models.routes';
 import { PricingModelsService } from '../pricing-models/pricing-models.service';

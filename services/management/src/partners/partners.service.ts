@@ -5,7 +5,7 @@ import type { ProjectionPublisher } from '../projections/projection-publisher';
 import { parseCustomFieldName } from './custom-field-name';
 import { digestHa1 } from './digest-ha1';
 import { CUSTOM_FIELD_ENTITIES, type CustomFieldEntity } from './partner-custom-field.entity';
-import type { DigestCredentials, PartnerDirectory } from './partner-directory';
+import type { DigestCredentials, PartnerDirectory } from '../http/digest/partner-directory';
 import {
   parseCreatePartner,
   parseFallbackNumber,
