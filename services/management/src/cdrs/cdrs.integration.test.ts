@@ -9,7 +9,7 @@ import {
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { composeCdrFeature } from '../composition/cdrs-composition';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { AuthenticatedPartner, RouteDefinition } from '../http/route-definition';
 import type { CdrBatchPath } from '../metrics/management-metrics';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
@@ -39,7 +39,7 @@ describe('call records', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);

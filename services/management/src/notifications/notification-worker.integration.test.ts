@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { DeliveryChannel } from './delivery-channel';
 import { EmailChannel } from './email.channel';
 import { planNotifications } from './notification-planner';
@@ -101,7 +101,7 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormOutboxStore(dataSource.manager);
   });
@@ -344,7 +344,7 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
       await sleep(Math.floor(Math.random() * 5));
       return 200;
     });
-    const second = createDataSource(database.url);
+    const second = createManagementDataSource(database.url);
     await second.initialize();
     const smsChannel = new SmsChannel(gateway.url);
     const workers = [
