@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createManagementDataSource } from '../composition/management-data-source';
+import { createManagementDataSource } from './management-data-source';
 import {
   insertTestCampaign,
   insertTestCustomer,
