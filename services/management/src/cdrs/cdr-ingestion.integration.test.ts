@@ -8,7 +8,7 @@ import {
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createManagementDataSource } from '../composition/management-data-source';
-import type { CdrBatchPath, CdrIngestResult } from '../metrics/management-metrics';
+import type { CdrBatchPath, CdrIngestResult } from './cdr-ingest-metrics';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';

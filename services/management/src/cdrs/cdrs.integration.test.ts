@@ -11,7 +11,7 @@ import type { DataSource } from 'typeorm';
 import { composeCdrFeature } from '../composition/cdrs-composition';
 import { createManagementDataSource } from '../composition/management-data-source';
 import type { AuthenticatedPartner, RouteDefinition } from '../http/route-definition';
-import type { CdrBatchPath } from '../metrics/management-metrics';
+import type { CdrBatchPath } from './cdr-ingest-metrics';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 
@@ -43,7 +43,7 @@ describe('call records', () => {
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    // The feature as the service builds it; counting is metrics/counted-ingestion's, not this test's.
+    // The feature as the service builds it; counting is cdrs/counted-ingestion's, not this test's.
     const cdrs = composeCdrFeature({
       dataSource,
       redis,

@@ -7,11 +7,14 @@ import { createManagementDataSource } from '../composition/management-data-sourc
 import type { DeliveryChannel } from './delivery-channel';
 import { EmailChannel } from './email.channel';
 import { planNotifications } from './notification-planner';
-import { NotificationWorker, type NotificationWorkerSettings } from './notification-worker';
+import {
+  NotificationWorker,
+  type NotificationWorkerSettings,
+  type RecordingReader,
+} from './notification-worker';
 import type { OutboxStatus } from './notification-outbox.entity';
 import { TypeormOutboxStore } from './outbox.store';
 import type { NotificationToSend } from './outbox-writer';
-import type { RecordingReader } from '../cdrs/recording.reader';
 import { SmsChannel } from './sms.channel';
 import { attachmentOf, startSmsGateway, startSmtpReceiver } from '../test-support/notification-receivers';
 
