@@ -8,7 +8,7 @@ import { ConfigError } from '@trackline/platform';
 import { writeBenchResults } from '@trackline/replacement/dist-test/bench';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
 import { cdrMonth, CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource as createDataSource } from '../composition/management-data-source';
 import { runMigrations } from '../db/migrate';
 import { BULK_FIRST_START, bulkLoadCdrs } from './bench-bulk-load';
 import { loadManagementBenchConfig, type ManagementBenchConfig } from './bench-config';

@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import type { DataSource } from 'typeorm';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource as createDataSource } from '../composition/management-data-source';
 import { runMigrations } from '../db/migrate';
 import { BULK_FIRST_START, bulkLoadCdrs } from './bench-bulk-load';
 import { seedBenchPartner, type BenchFixture } from './bench-fixtures';

@@ -29,7 +29,7 @@ import {
 import { Client } from 'pg';
 import { createManagementServices } from '../composition/management-services';
 import { createManagementStores } from '../composition/management-stores';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource as createDataSource } from '../composition/management-data-source';
 import { runMigrations } from '../db/migrate';
 import { processCpuUsec } from './bench-cpu';
 import { startManagementService, type ServiceUnderTest } from './bench-service';

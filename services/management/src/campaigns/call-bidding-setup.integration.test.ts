@@ -7,7 +7,7 @@ import {
   type ManagementServices,
 } from '../composition/management-services';
 import { createManagementStores } from '../composition/management-stores';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { ApiRecord } from '../http/api-response';
 import type {
   AuthenticatedPartner,
@@ -31,7 +31,7 @@ describe('call-bidding set-up (seed flow)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     services = createManagementServices(createManagementStores(dataSource), {
       digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },

@@ -1,14 +1,22 @@
 import type { EntityManager } from 'typeorm';
-import type { CdrCampaignPricing } from '../cdrs/cdr';
 
 /**
  * The pricing of campaign `campaign` joined with its model `model` (table aliases), as toPricing reads
  * it; exported for the joins that read a source's campaign with it (sources/cdr-sources.reader.ts,
- * numbers/dialled-numbers.reader.ts).
+ * composition/dialled-numbers.reader.ts).
  */
 export function pricingColumns(campaign: string, model: string): string {
   return `${campaign}."state", ${campaign}."pricing_model_id",
     ${model}."unique_caller_time"::text AS "unique_caller_time", ${model}."conditions"`;
+}
+
+/** A campaign with its pricing model, as stored (conditions in the wire form). */
+export interface CdrCampaignPricing {
+  campaignId: string;
+  state: string;
+  pricingModelId: string;
+  uniqueCallerSeconds: number;
+  conditions: unknown;
 }
 
 const PRICING_COLUMNS = pricingColumns('c', 'm');

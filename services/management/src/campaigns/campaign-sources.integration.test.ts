@@ -1,7 +1,7 @@
 import { ForbiddenError, parsePricingConditions } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { CampaignsService } from './campaigns.service';
 import { insertTestPartners } from '../test-support/test-partners';
 import { createManagementServices } from '../composition/management-services';
@@ -42,7 +42,7 @@ describe('TypeormSourcesStore', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     const { customers, pricingModels } = storesOn(dataSource.manager);
     // The service as the composition root builds it.

@@ -2,7 +2,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '@trackline/domai
 import type { CustomersStore } from '../customers/customers.store';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { PricingModelsStore } from '../pricing-models/pricing-models.store';
-import type { ProjectionPublisher } from '../projections/projection-publisher';
+import type { PartnerChangeListener } from '../partners/partner-change-listener';
 import {
   CAMPAIGN_STATE_CLOSED,
   type Campaign,
@@ -37,7 +37,7 @@ export interface CampaignsServiceDependencies {
    * routes in Redis. Create and delete need not: a new campaign has no sources, and one with
    * sources cannot be deleted.
    */
-  listeners?: readonly ProjectionPublisher[];
+  listeners?: readonly PartnerChangeListener[];
 }
 
 // Numeric ids are bigint identities and pricing model ids UUIDs; a value of another shape cannot

@@ -5,7 +5,7 @@ import { createManagementServices } from '../composition/management-services';
 import { createManagementStores } from '../composition/management-stores';
 import { storesOn } from '../composition/stores-on-manager';
 import type { TypeormCustomersStore } from '../customers/customers.store';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { CampaignValues } from './campaign';
 import type { CampaignsService } from './campaigns.service';
 import type { TypeormCampaignsStore } from './campaigns.store';
@@ -37,7 +37,7 @@ describe('TypeormCampaignsStore', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     // The stores and the service as the composition root builds them.
     const stores = storesOn(dataSource.manager);

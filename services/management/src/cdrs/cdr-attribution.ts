@@ -1,6 +1,7 @@
 import type { CallAttribution } from '@trackline/contracts';
 import { attributionKindOf, boundSecondsOf, type AttributionKind } from '@trackline/domain';
-import type { CdrSource, DialledNumber } from './cdr';
+import type { DialledNumber } from './cdr';
+import type { CdrSource } from '../sources/cdr-sources.reader';
 
 /**
  * A record's attribution confidence (docs/cdrs.md, Attribution confidence). A static number's is

@@ -1,5 +1,7 @@
 import type { CallAttribution } from '@trackline/contracts';
-import type { CdrCampaignPricing, CdrSource, DialledNumber } from './cdr';
+import type { DialledNumber } from './cdr';
+import type { CdrCampaignPricing } from '../campaigns/campaign-pricing.reader';
+import type { CdrSource } from '../sources/cdr-sources.reader';
 import {
   callKey,
   CdrBatchLookup,

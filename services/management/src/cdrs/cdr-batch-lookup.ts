@@ -1,9 +1,11 @@
 import { isStorableText, ProjectionDecodeError, type CallAttribution } from '@trackline/contracts';
 import { custnrProblem } from '../customer-events/customer-seen-values';
-import type { Cdr, CdrCampaignPricing, CdrSource, DialledNumber } from './cdr';
+import type { Cdr, DialledNumber } from './cdr';
+import type { CdrCampaignPricing } from '../campaigns/campaign-pricing.reader';
 import type { CallAttributionReader } from './call-attribution.reader';
 import type { CdrInput } from './cdr-input';
-import type { AttributedSource } from '../sources/cdr-sources.reader';
+import type { AttributedSource, CdrSource } from '../sources/cdr-sources.reader';
+import { customerKey } from '../customers/cdr-customers.reader';
 import type { WebhookEventType } from '../webhooks/webhook';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { StoredIntegration } from '../integrations/integration';
@@ -54,10 +56,6 @@ export function callKey(partnerId: string, callId: string): string {
 
 export function sourceKey(partnerId: string, sourceId: string): string {
   return `${partnerId} ${sourceId}`;
-}
-
-export function customerKey(partnerId: string, custnr: string): string {
-  return `${partnerId} ${custnr}`;
 }
 
 /** The batch's dialled numbers and static numbers' sources (chooseStaticSource picks), its first lookup. */

@@ -1,4 +1,5 @@
-import type { CdrCampaignPricing, DialledNumber } from './cdr';
+import type { DialledNumber } from './cdr';
+import type { CdrCampaignPricing } from '../campaigns/campaign-pricing.reader';
 import { priceCall } from './cdr-commission';
 import type { CdrInput } from './cdr-input';
 

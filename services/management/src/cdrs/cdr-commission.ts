@@ -5,7 +5,8 @@ import {
   type CommissionTerms,
 } from '@trackline/domain';
 import { CAMPAIGN_STATE_ACTIVE } from '../campaigns/campaign';
-import type { CdrCampaignPricing, DialledNumber } from './cdr';
+import type { DialledNumber } from './cdr';
+import type { CdrCampaignPricing } from '../campaigns/campaign-pricing.reader';
 import type { CdrBatchLookup } from './cdr-batch-lookup';
 import type { CdrInput } from './cdr-input';
 import type { CdrWriteStore } from './cdrs.store';

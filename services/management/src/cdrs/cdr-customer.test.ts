@@ -1,6 +1,7 @@
 import type { CallAttribution } from '@trackline/contracts';
 import type { CustomerSeen } from '../customers/customers.store';
-import type { CdrSource, DialledNumber } from './cdr';
+import type { DialledNumber } from './cdr';
+import type { CdrSource } from '../sources/cdr-sources.reader';
 import { chooseCustomer } from './cdr-customer';
 
 const STATIC: DialledNumber = {

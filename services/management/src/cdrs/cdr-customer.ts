@@ -1,7 +1,8 @@
 import { toStorableText, type CallAttribution } from '@trackline/contracts';
 import { customerSeenValues } from '../customer-events/customer-seen-values';
 import type { CustomersStore } from '../customers/customers.store';
-import type { CdrSource, DialledNumber } from './cdr';
+import type { DialledNumber } from './cdr';
+import type { CdrSource } from '../sources/cdr-sources.reader';
 import { sessionCustnr, type CdrBatchLookup } from './cdr-batch-lookup';
 import type { CdrWriteStore } from './cdrs.store';
 

@@ -7,8 +7,8 @@ import {
 } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
-import type { CdrBatchPath, CdrIngestResult } from '../metrics/management-metrics';
+import { createManagementDataSource } from '../composition/management-data-source';
+import type { CdrBatchPath, CdrIngestResult } from './cdr-ingest-metrics';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
@@ -73,7 +73,7 @@ describe('call record ingestion: attribution and batch isolation', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);

@@ -10,7 +10,7 @@ import { storeCall, type PreparedCall } from './cdr-call-write';
 import { classifyFailure, type IngestOutcome } from './cdr-ingest-outcome';
 import type { CdrInput } from './cdr-input';
 import type { DialledNumber } from './cdr';
-import type { CdrBatchPath } from '../metrics/management-metrics';
+import type { CdrBatchPath } from './cdr-ingest-metrics';
 import type { CdrWriteStores } from './cdr-write-stores';
 import { callerStanding, noteStoredCall, type CallerHistory } from './cdr-spam';
 

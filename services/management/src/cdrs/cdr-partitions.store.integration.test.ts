@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { insertTestPartners } from '../test-support/test-partners';
 import { CdrPartitionsStore } from './cdr-partitions.store';
 
@@ -15,7 +15,7 @@ describe('CdrPartitionsStore', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = new CdrPartitionsStore(dataSource);
     [partnerId] = await insertTestPartners(dataSource.manager, 'acme');

@@ -1,5 +1,6 @@
 import type { CallAttribution } from '@trackline/contracts';
-import type { CdrSource, DialledNumber } from './cdr';
+import type { DialledNumber } from './cdr';
+import type { CdrSource } from '../sources/cdr-sources.reader';
 import { chooseSource } from './cdr-source';
 
 const STATIC: DialledNumber = {

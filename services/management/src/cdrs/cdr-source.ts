@@ -1,6 +1,7 @@
 import type { CallAttribution } from '@trackline/contracts';
 import { chooseStaticSource } from '@trackline/domain';
-import type { CdrSource, DialledNumber } from './cdr';
+import type { DialledNumber } from './cdr';
+import type { CdrSource } from '../sources/cdr-sources.reader';
 import type { CdrBatchLookup } from './cdr-batch-lookup';
 import type { CdrWriteStore } from './cdrs.store';
 

@@ -1,7 +1,8 @@
-import type { ConversionQueue } from '../conversions/conversion-queue';
 import type { CustomersStore } from '../customers/customers.store';
 import type { NotificationToSend } from '../notifications/outbox-writer';
 import type { WebhookEventQueue } from '../webhooks/webhook-events';
+import type { StoredIntegration } from '../integrations/integration';
+import type { Cdr } from './cdr';
 import type { CdrWriteStore } from './cdrs.store';
 
 /** The outbox bound to the record's transaction (docs/notifications.md). */
@@ -16,6 +17,13 @@ export interface CdrWriteStores {
   webhooks: WebhookEventQueue;
   /** Creates the customer a DNI session named when the customer-seen stream has not yet. */
   customers: Pick<CustomersStore, 'ensureSeen'>;
-  /** The partner's Google Ads and GA4 conversions of the record (docs/conversions.md), in its transaction. */
-  conversions: Pick<ConversionQueue, 'enqueueCalls'>;
+  /**
+   * The partner's Google Ads and GA4 conversions of the records (docs/conversions.md), in their
+   * transaction; answers how many were queued. The conversions feature implements it (it reads the
+   * records, so it sits above this one): conversions/conversion-queue.ts.
+   */
+  conversions: { enqueueCalls(cdrs: readonly Cdr[], known?: KnownIntegrations): Promise<number> };
 }
+
+/** A partner's integrations read before the transaction (the batch's lookup); undefined when they were not. */
+export type KnownIntegrations = (partnerId: string) => readonly StoredIntegration[] | undefined;

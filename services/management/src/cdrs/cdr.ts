@@ -84,33 +84,3 @@ export interface DialledNumber {
   /** The partner's spam threshold (docs/spam.md); absent: DEFAULT_SPAM_THRESHOLD. */
   spamThreshold?: number;
 }
-
-/** The source a call is attributed to, with what the record copies from it. */
-export interface CdrSource {
-  id: string;
-  customerId: string;
-  custnr: string;
-  name: string;
-  campaignId: string | null;
-  media: string | null;
-  sourceClass: string;
-  expire: Date | null;
-  publisherId: string | null;
-  status: 'active' | 'closed';
-  closedAt: Date | null;
-  email: string | null;
-  smsnumber: string | null;
-  notifyOnMissedCall: boolean;
-  notifyOnNewVoicemail: boolean;
-  /** The source's own spam threshold (docs/spam.md, Per source); absent or null: the partner's. */
-  spamThreshold?: number | null;
-}
-
-/** A campaign with its pricing model, as stored (conditions in the wire form). */
-export interface CdrCampaignPricing {
-  campaignId: string;
-  state: string;
-  pricingModelId: string;
-  uniqueCallerSeconds: number;
-  conditions: unknown;
-}

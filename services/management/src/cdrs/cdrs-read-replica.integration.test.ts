@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { DigestClient } from '../test-support/digest-client';
 import { rawRequest } from '../test-support/https-request';
 import {
@@ -32,7 +32,7 @@ describe('read replica for CDR statistics', () => {
   beforeAll(async () => {
     stores = await createTestStores();
     replicaDatabase = await createTestDatabase();
-    replica = createDataSource(replicaDatabase.url);
+    replica = createManagementDataSource(replicaDatabase.url);
     await replica.initialize();
     const partner = await createDigestPartner(stores, 'acme', PASSWORD, ['127.0.0.1']);
     partnerId = String(partner.id);

@@ -9,9 +9,9 @@ import {
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { composeCdrFeature } from '../composition/cdrs-composition';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { AuthenticatedPartner, RouteDefinition } from '../http/route-definition';
-import type { CdrBatchPath } from '../metrics/management-metrics';
+import type { CdrBatchPath } from './cdr-ingest-metrics';
 import { startRouteApp, type RouteApp } from '../test-support/route-calls';
 import { insertTestPartners } from '../test-support/test-partners';
 
@@ -39,11 +39,11 @@ describe('call records', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    // The feature as the service builds it; counting is metrics/counted-ingestion's, not this test's.
+    // The feature as the service builds it; counting is cdrs/counted-ingestion's, not this test's.
     const cdrs = composeCdrFeature({
       dataSource,
       redis,

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormCdrsStore } from './cdrs.store';
 import { cdrsStoreOn } from '../composition/stores-on-manager';
@@ -19,7 +19,7 @@ describe('statistics page from day counts', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = cdrsStoreOn(dataSource.manager);
     [partnerId] = await insertTestPartners(dataSource.manager, 'acme');

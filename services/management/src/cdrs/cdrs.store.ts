@@ -7,12 +7,9 @@ import {
 } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import { deferredStatement } from '../db/statement-pipelining';
-import type { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
-import type { CustomerCallRecords } from '../customers/customer-call-records';
-import type { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
-import type { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
-import type { AttributedSource, SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
-import type { Cdr, CdrCampaignPricing, CdrOutcome, CdrSource, NewCdr } from './cdr';
+import type { Cdr, CdrOutcome, NewCdr } from './cdr';
+import type { CdrCampaignPricing } from '../campaigns/campaign-pricing.reader';
+import type { AttributedSource, CdrSource } from '../sources/cdr-sources.reader';
 import {
   callKey,
   type BatchNumbers,
@@ -154,12 +151,18 @@ const INSERTED: readonly InsertedColumn[] = [
 
 const INSERTED_NAMES = INSERTED.map((column) => `"${column.name}"`).join(', ');
 
-/** What a record needs of customers, numbers, sources and campaigns: their owners' readers. */
+/**
+ * What a record needs of customers, numbers, sources and campaigns: ports their owners' readers
+ * fill, on the same manager (composition/stores-on-manager.ts).
+ */
 export interface CdrReaders {
-  customers: SqlCdrCustomersReader;
-  numbers: SqlDialledNumbersReader;
-  sources: SqlCdrSourcesReader;
-  campaigns: SqlCampaignPricingReader;
+  customers: Pick<CdrWriteStore, 'lockCustomer'> &
+    Pick<CdrLookupStore, 'findCustomerIds'> &
+    Pick<CdrReadStore, 'findCustomerId'>;
+  numbers: Pick<CdrLookupStore, 'findDialledNumbers'>;
+  sources: Pick<CdrLookupStore, 'findSourcesByIds'> &
+    Pick<CdrWriteStore, 'findSourceById' | 'findActiveSourceByPhonenr'>;
+  campaigns: Pick<CdrWriteStore, 'findCampaignPricing'>;
 }
 
 /**
@@ -167,11 +170,11 @@ export interface CdrReaders {
  * numbers, sources and campaigns it asks of their features' readers, on the same EntityManager (so
  * in the same transaction).
  */
-export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadStore, CustomerCallRecords {
-  private readonly customers: SqlCdrCustomersReader;
-  private readonly numbers: SqlDialledNumbersReader;
-  private readonly sources: SqlCdrSourcesReader;
-  private readonly campaigns: SqlCampaignPricingReader;
+export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadStore {
+  private readonly customers: CdrReaders['customers'];
+  private readonly numbers: CdrReaders['numbers'];
+  private readonly sources: CdrReaders['sources'];
+  private readonly campaigns: CdrReaders['campaigns'];
 
   constructor(
     private readonly manager: EntityManager,

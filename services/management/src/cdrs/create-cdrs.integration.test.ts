@@ -6,7 +6,7 @@ import {
 } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { insertTestPartners } from '../test-support/test-partners';
 import { composeCdrFeature } from '../composition/cdrs-composition';
 import type { CdrFeature } from './create-cdrs';
@@ -24,7 +24,7 @@ describe('createCdrFeature', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);

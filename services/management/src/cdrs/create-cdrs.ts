@@ -1,6 +1,7 @@
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { RouteDefinition, SwitchRouteDefinition } from '../http/route-definition';
-import { countedIngestion, countOutcomes, type IngestMetrics } from '../metrics/counted-ingestion';
+import { countedIngestion, countOutcomes } from './counted-ingestion';
+import type { IngestMetrics } from './cdr-ingest-metrics';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { CallAttributionReader } from './call-attribution.reader';
 import type { CdrLookupStore } from './cdr-batch-lookup';

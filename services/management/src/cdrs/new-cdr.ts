@@ -1,6 +1,7 @@
 import { marketingIdsOf, TEXT_LIMITS, toStorableText, type CallAttribution } from '@trackline/contracts';
 import { phoneNumberTypeName } from '@trackline/domain';
-import type { CdrSource, DialledNumber, NewCdr } from './cdr';
+import type { DialledNumber, NewCdr } from './cdr';
+import type { CdrSource } from '../sources/cdr-sources.reader';
 import { recordAttribution } from './cdr-attribution';
 import type { PricedCall } from './cdr-commission';
 import type { CdrCustomer } from './cdr-customer';

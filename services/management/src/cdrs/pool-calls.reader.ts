@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 /** Calls that started within one UTC hour on a number a pool binding carried. */
-export interface PoolCallCount {
+export interface PoolCallsInHour {
   partnerId: string;
   /** The hour's start. */
   hour: Date;
@@ -17,7 +17,7 @@ export interface PoolCallCount {
 export class PoolCallsReader {
   constructor(private readonly manager: EntityManager) {}
 
-  async countByHour(from: Date, to: Date): Promise<PoolCallCount[]> {
+  async countByHour(from: Date, to: Date): Promise<PoolCallsInHour[]> {
     const rows = (await this.manager.query(
       `SELECT partner_id::text AS partner_id, date_trunc('hour', start, 'UTC') AS hour, count(*)::int AS calls
          FROM cdrs

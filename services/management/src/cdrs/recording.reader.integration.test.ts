@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { SqlRecordingReader } from './recording.reader';
 
@@ -11,7 +11,7 @@ describe('SqlRecordingReader', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     partnerId = (
       await new TypeormPartnersStore(dataSource.manager).insert({

@@ -1,13 +1,10 @@
 import type { EntityManager } from 'typeorm';
 
-/** The voicemail audio a new-voicemail e-mail attaches, read when the e-mail is built. */
-export interface RecordingReader {
-  /** Null when the CDR or its recording does not exist. */
-  read(cdrId: string): Promise<Buffer | null>;
-}
-
-/** Reads cdrs.recording; the outbox row holds only the CDR id, never a copy of the audio. */
-export class SqlRecordingReader implements RecordingReader {
+/**
+ * Reads cdrs.recording, for the voicemail audio a new-voicemail e-mail attaches (the notifications'
+ * RecordingReader); the outbox row holds only the CDR id, never a copy of the audio.
+ */
+export class SqlRecordingReader {
   constructor(private readonly manager: EntityManager) {}
 
   async read(cdrId: string): Promise<Buffer | null> {

@@ -9,7 +9,7 @@ import { parseSwitchCdr, sentCallId, splitCdrBody } from './switch-cdr.dto';
 const BODY_LIMIT_BYTES = 14 * 1024 * 1024;
 
 export interface SwitchCdrRouteDeps {
-  /** Counted (metrics/counted-ingestion.ts): each record it stores or refuses is counted there. */
+  /** Counted (cdrs/counted-ingestion.ts): each record it stores or refuses is counted there. */
   ingestion: CdrIngestion;
   /** Counts the records refused here, before ingestion (docs/operations.md, `trackline_cdrs_ingested_total`). */
   countRefused(failures: readonly IngestFailure[]): void;

@@ -7,7 +7,7 @@ import {
 } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { runCli } from './run-cli';
 
 type Row = Record<string, unknown>;
@@ -23,7 +23,7 @@ describe('data lifecycle commands', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     client = new Redis(redis.url);
   });

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { NotificationWorker } from '../notifications/notification-worker';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { SmsChannel } from '../notifications/sms.channel';
@@ -25,7 +25,7 @@ describe('trackline notifications:requeue-dead', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
   });
 

@@ -5,7 +5,7 @@ import {
   type TestRedis,
 } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { runCli } from './run-cli';
 
 describe('numbers:add and numbers:list', () => {
@@ -16,7 +16,7 @@ describe('numbers:add and numbers:list', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     for (const name of ['acme', 'beta']) {
       const result = await cli(

@@ -13,7 +13,7 @@ import {
   projectionKeys,
 } from '@trackline/contracts';
 import { Redis } from 'ioredis';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { runCli } from './run-cli';
 
 describe('operator CLI', () => {
@@ -50,7 +50,7 @@ describe('operator CLI', () => {
   }
 
   async function partnerRow(name: string): Promise<Record<string, unknown>> {
-    const dataSource = createDataSource(database.url);
+    const dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     try {
       const [row] = await dataSource.query('SELECT * FROM partners WHERE name = $1', [name]);

@@ -5,7 +5,7 @@ import type { CdrWriteStores } from '../cdrs/cdr-write-stores';
 import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
 import type { OutboxBell, OutboxName } from '../db/outbox-bell';
 import type { UnitOfWork } from '../db/unit-of-work';
-import type { IngestMetrics } from '../metrics/counted-ingestion';
+import type { IngestMetrics } from '../cdrs/cdr-ingest-metrics';
 import { cdrsStoreOn, storesOn } from './stores-on-manager';
 import { rememberingSubscribers } from '../webhooks/remembered-subscribers';
 

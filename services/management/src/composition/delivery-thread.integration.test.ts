@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from './management-data-source';
 import { OutboxBell } from '../db/outbox-bell';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { startSmsGateway } from '../test-support/notification-receivers';
@@ -31,7 +31,7 @@ describe('the delivery thread', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
   });
 

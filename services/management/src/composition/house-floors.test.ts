@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 // The house's drawing checked on the code (docs/architecture.md, Floors): no import cycle among
-// production files, and no more than a few imports back up the floors, each allowed for a reason.
+// production files, no more than a few imports back up the floors, each allowed for a reason, and
+// folders in one order, bottom to top, each importing only folders below it.
 
 const SRC = resolve(__dirname, '..');
 
@@ -16,8 +17,8 @@ function isTestCode(path: string): boolean {
 }
 
 /** docs/architecture.md, Floors: 0 infrastructure, 1 the feature rooms, 2 the composition and entry points. */
-const INFRASTRUCTURE = ['config/', 'db/', 'http/', 'validation/', 'metrics/http-metrics.ts'];
-const TOP = ['composition/', 'cli/', 'app.ts', 'main.ts', 'cli.ts', 'db/data-source.ts', 'db/migrate.ts'];
+const INFRASTRUCTURE = ['config/', 'db/', 'http/', 'validation/'];
+const TOP = ['composition/', 'cli/', 'app.ts', 'main.ts', 'cli.ts'];
 
 function floor(path: string): number {
   const under = (prefixes: string[]) => prefixes.some((prefix) => path === prefix || path.startsWith(prefix));
@@ -27,10 +28,51 @@ function floor(path: string): number {
 }
 
 /** Imports up the floors that stay, each with its reason. */
-const ALLOWED_UPWARD: Record<string, string> = {
-  'http/digest/digest-authenticator.ts -> partners/partner-directory.ts':
-    'digest authentication looks the partner up through the directory interface the partners feature owns',
-};
+const ALLOWED_UPWARD: Record<string, string> = {};
+
+/** The files at the source's root (app.ts, main.ts, cli.ts): the programs, on top. */
+const ROOT = '(root files)';
+
+/**
+ * docs/architecture.md, Folder order: every production folder, bottom to top. A folder imports only
+ * folders before it here; a lower folder that needs a higher one's work declares a port that
+ * composition fills.
+ */
+const FOLDER_ORDER = [
+  'db',
+  'validation',
+  'http',
+  'config',
+  'partners',
+  'pricing-models',
+  'integrations',
+  'notifications',
+  'webhooks',
+  'customers',
+  'customer-events',
+  'greetings',
+  'pool-telemetry',
+  'campaigns',
+  'numbers',
+  'sources',
+  'cdrs',
+  'conversions',
+  'outcomes',
+  'spam',
+  'projections',
+  'data-lifecycle',
+  'metrics',
+  'reports',
+  'telephony',
+  'ping',
+  'api-reference',
+  'composition',
+  'cli',
+  ROOT,
+];
+
+/** Folder imports against the order that stay, `from -> to`, each with its one-line reason. */
+const ALLOWED_FOLDER_IMPORTS: Record<string, string> = {};
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/g;
 
@@ -94,6 +136,50 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** A file's folder: the first segment of its path; the root's files are one folder, on top. */
+function folderOf(file: string): string {
+  return file.includes('/') ? file.slice(0, file.indexOf('/')) : ROOT;
+}
+
+/** Which folders each folder's files import (its own left out), without the allowlisted imports. */
+function folderGraph(
+  graph: Map<string, string[]>,
+  allowed: Record<string, string> = {},
+): Map<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    const imported = folders.get(from) ?? new Set<string>();
+    folders.set(from, imported);
+    for (const to of targets.map(folderOf))
+      if (to !== from && allowed[`${from} -> ${to}`] === undefined) imported.add(to);
+  }
+  return new Map([...folders].map(([folder, imported]) => [folder, [...imported].sort()]));
+}
+
+/** Each pair of folders importing each other, `a <-> b` with a before b. */
+function mutualFolders(folders: Map<string, string[]>): string[] {
+  return [...folders].flatMap(([from, targets]) =>
+    targets.filter((to) => from < to && folders.get(to)?.includes(from)).map((to) => `${from} <-> ${to}`),
+  );
+}
+
+/** Folder imports that do not go down FOLDER_ORDER. */
+function importsAgainstOrder(folders: Map<string, string[]>, order: readonly string[]): string[] {
+  return [...folders].flatMap(([from, targets]) =>
+    targets.filter((to) => order.indexOf(to) >= order.indexOf(from)).map((to) => `${from} -> ${to}`),
+  );
+}
+
+/** The order docs/architecture.md writes down: the numbered list of its "Folder order" section. */
+function documentedOrder(): string[] {
+  const text = readFileSync(resolve(SRC, '../../../docs/architecture.md'), 'utf8');
+  const section = text.split('\n### Folder order\n')[1]?.split('\n#')[0] ?? '';
+  return [...section.matchAll(/^\d+\. `([^`]+)`/gm)].map(([, name]) =>
+    name!.endsWith('.ts') ? ROOT : name!.replace(/\/$/, ''),
+  );
+}
+
 function upwardImports(graph: Map<string, string[]>): string[] {
   return [...graph].flatMap(([file, targets]) =>
     targets.filter((target) => floor(target) > floor(file)).map((target) => `${file} -> ${target}`),
@@ -141,5 +227,51 @@ describe('the house (docs/architecture.md, Floors)', () => {
     expect(
       upwardImports(new Map([['composition/x.ts', ['cdrs/create-cdrs.ts', 'db/pg-errors.ts']]])),
     ).toEqual([]);
+  });
+});
+
+describe('the folders (docs/architecture.md, Folder order)', () => {
+  const graph = importGraph();
+  const folders = folderGraph(graph, ALLOWED_FOLDER_IMPORTS);
+
+  it('has no two folders importing each other', () => {
+    expect(mutualFolders(folders)).toEqual([]);
+  });
+
+  it('has no folder-level cycle', () => {
+    expect(cycles(folders)).toEqual([]);
+  });
+
+  it('finds folders importing each other when no file cycle shows it', () => {
+    const planted = new Map([
+      ['cdrs/a.ts', ['sources/b.ts']],
+      ['sources/b.ts', []],
+      ['sources/c.ts', ['cdrs/d.ts']],
+      ['cdrs/d.ts', []],
+    ]);
+    expect(cycles(planted)).toEqual([]);
+    expect(mutualFolders(folderGraph(planted))).toEqual(['cdrs <-> sources']);
+    expect(cycles(folderGraph(planted))).toEqual([['cdrs', 'sources']]);
+    expect(importsAgainstOrder(folderGraph(planted), ['sources', 'cdrs'])).toEqual(['sources -> cdrs']);
+  });
+
+  it('gives every production folder, and only those, a place in the order', () => {
+    expect([...folders.keys()].filter((folder) => !FOLDER_ORDER.includes(folder))).toEqual([]);
+    expect(FOLDER_ORDER.filter((folder) => !folders.has(folder))).toEqual([]);
+  });
+
+  it('imports only folders below in the order', () => {
+    expect(importsAgainstOrder(folders, FOLDER_ORDER)).toEqual([]);
+  });
+
+  it('keeps the order docs/architecture.md writes down', () => {
+    expect(documentedOrder()).toEqual(FOLDER_ORDER);
+  });
+
+  it('allows a folder import against the order only with a one-line reason, and only while needed', () => {
+    const against = new Set(importsAgainstOrder(folderGraph(graph), FOLDER_ORDER));
+    const entries = Object.entries(ALLOWED_FOLDER_IMPORTS);
+    expect(entries.filter(([, reason]) => !/^[^\n]{10,}$/.test(reason.trim()))).toEqual([]);
+    expect(entries.map(([edge]) => edge).filter((edge) => !against.has(edge))).toEqual([]);
   });
 });

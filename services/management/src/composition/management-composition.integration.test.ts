@@ -8,7 +8,7 @@ import {
 } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { loadManagementConfig, type ManagementConfig } from '../config/management-config';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from './management-data-source';
 import { createApiRedis, openMainDatabase } from './management-connections';
 import { createManagementApi, createManagementCore } from './management-root';
 import type { RouteDefinition } from '../http/route-definition';
@@ -30,7 +30,7 @@ describe('management composition', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     services = createManagementServices(createManagementStores(dataSource), {
       digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },

@@ -1,7 +1,8 @@
 import { createRedisClient, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import type { ManagementConfig } from '../config/management-config';
-import { createDataSource, createReadDataSource, type PoolOptions } from '../db/data-source';
+import type { PoolOptions } from '../db/data-source';
+import { createManagementDataSource, createManagementReadDataSource } from './management-data-source';
 
 // Composition root, step 1 of config → connections → stores → services → app (docs/architecture.md,
 // Composition): every database pool and Redis connection of the management service is made here,
@@ -37,7 +38,7 @@ export async function openReadDatabase(
 ): Promise<DataSource | undefined> {
   if (config.databaseReadUrl === undefined) return undefined;
   return connected(
-    createReadDataSource(config.databaseReadUrl, {
+    createManagementReadDataSource(config.databaseReadUrl, {
       applicationName: 'trackline-management-read',
       size: config.databaseReadPoolSize,
       preparedStatements: config.databasePreparedStatements,
@@ -86,7 +87,10 @@ function openPrimaryPool(
   pool: Omit<PoolOptions, 'preparedStatements'>,
 ): Promise<DataSource> {
   return connected(
-    createDataSource(config.databaseUrl, { ...pool, preparedStatements: config.databasePreparedStatements }),
+    createManagementDataSource(config.databaseUrl, {
+      ...pool,
+      preparedStatements: config.databasePreparedStatements,
+    }),
   );
 }
 

@@ -12,11 +12,11 @@ import type { NumberInventoryListener } from '../numbers/number-inventory-listen
 import { numberPoolRoutes } from '../numbers/number-pools.routes';
 import { NumberPoolsService } from '../numbers/number-pools.service';
 import { NumbersService } from '../numbers/numbers.service';
-import type { PartnerDirectory } from '../partners/partner-directory';
+import type { PartnerDirectory } from '../http/digest/partner-directory';
 import { PartnersService } from '../partners/partners.service';
 import { pricingModelRoutes } from '../pricing-models/pricing-models.routes';
 import { PricingModelsService } from '../pricing-models/pricing-models.service';
-import type { ProjectionPublisher } from '../projections/projection-publisher';
+import type { PartnerChangeListener } from '../partners/partner-change-listener';
 import type { SourceChangeListener } from '../sources/source-change-listener';
 import { sourceRoutes } from '../sources/sources.routes';
 import { sourceSpamPolicyRoutes } from '../sources/source-spam-policy.routes';
@@ -60,7 +60,7 @@ export interface ManagementListeners {
   sourceChanges: SourceChangeListener[];
   numberChanges: NumberInventoryListener[];
   /** Partner settings and campaigns' voicemail settings. */
-  configChanges: ProjectionPublisher[];
+  configChanges: PartnerChangeListener[];
   /** Customers deleted or changed through the API (the replacement service's customer-seen record). */
   customerChanges?: CustomerChangeListener[];
 }

@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from './management-data-source';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 import { startDataLifecycle } from './start-data-lifecycle';
 
@@ -12,7 +12,7 @@ describe('startDataLifecycle', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
   });
 

@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { loadManagementConfig } from '../config/management-config';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from './management-data-source';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { startNotificationWorker } from './start-notification-worker';
 import { startSmsGateway } from '../test-support/notification-receivers';
@@ -15,7 +15,7 @@ describe('startNotificationWorker', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
   });
 

@@ -10,6 +10,7 @@ import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import { InsecureHosts, systemResolver, type HostResolver } from '../webhooks/webhook-url';
 import { cdrsStoreOn } from './stores-on-manager';
+import { webhookRecordSources } from './webhook-record-sources';
 
 /** Enough of the answer to show why a receiver refused; the rest is never read. */
 export const MAX_RESPONSE_BYTES = 4 * 1024;
@@ -31,12 +32,14 @@ export function createWebhookDispatcher(setup: WebhookDispatcherSetup): WebhookD
   return new WebhookDispatcher(
     {
       queue: new TypeormWebhookDeliveriesStore(manager),
-      payloads: new WebhookPayloads({
-        cdrs: cdrsStoreOn(manager),
-        customers: new TypeormCustomersStore(manager),
-        partners: new TypeormPartnersStore(manager),
-        poolHours: new PoolTelemetryStore(manager),
-      }),
+      payloads: new WebhookPayloads(
+        webhookRecordSources({
+          cdrs: cdrsStoreOn(manager),
+          customers: new TypeormCustomersStore(manager),
+          partners: new TypeormPartnersStore(manager),
+          poolHours: new PoolTelemetryStore(manager),
+        }),
+      ),
       sender: new WebhookSender({
         insecureHosts: new InsecureHosts(config.webhooks.insecureHosts),
         resolve: setup.resolve ?? systemResolver,

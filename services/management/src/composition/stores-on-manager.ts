@@ -8,7 +8,7 @@ import { conversionQueue, type ConversionQueue } from '../conversions/conversion
 import { TypeormIntegrationsStore } from '../integrations/integrations.store';
 import { TypeormSpamListsStore } from '../spam/spam-lists.store';
 import { SqlCdrCustomersReader } from '../customers/cdr-customers.reader';
-import { SqlDialledNumbersReader } from '../numbers/dialled-numbers.reader';
+import { SqlDialledNumbersReader } from './dialled-numbers.reader';
 import { SqlCdrSourcesReader } from '../sources/cdr-sources.reader';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { TypeormGreetingsStore } from '../greetings/greetings.store';

@@ -1,4 +1,5 @@
 import type { Cdr } from '../cdrs/cdr';
+import type { KnownIntegrations } from '../cdrs/cdr-write-stores';
 import type { StoredIntegration } from '../integrations/integration';
 import type { TypeormIntegrationsStore } from '../integrations/integrations.store';
 import type { QueuedConversion, TypeormConversionOutboxStore } from './conversion-outbox.store';
@@ -17,9 +18,6 @@ export interface ConversionQueue {
   enqueueCalls(cdrs: readonly Cdr[], known?: KnownIntegrations): Promise<number>;
   enqueueOutcome(cdr: Cdr): Promise<void>;
 }
-
-/** A partner's integrations read before the transaction; undefined when they were not. */
-export type KnownIntegrations = (partnerId: string) => readonly StoredIntegration[] | undefined;
 
 /** The queue on a transaction's stores (composition/stores-on-manager.ts builds them). */
 export function conversionQueue(stores: {

@@ -8,7 +8,7 @@ import {
 } from '@trackline/test-harness';
 import { Cluster } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { customerSightingStores } from '../composition/management-stores';
 import { storesOn } from '../composition/stores-on-manager';
 import { typeormUnitOfWork } from '../db/unit-of-work';
@@ -31,7 +31,7 @@ describe('CustomerEventsConsumer on Redis Cluster', () => {
     cluster = await startRedisCluster();
     writer = new Cluster(cluster.nodes);
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
   }, 60_000);
 

@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { Customer } from '../customers/customer';
 import type { CustomersStore, TypeormCustomersStore } from '../customers/customers.store';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { customerSightingStores } from '../composition/management-stores';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { TypeormPartnersStore } from '../partners/partners.store';
@@ -45,7 +45,7 @@ describe('CustomerEventsConsumer', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     ({ partners, customers } = storesOn(dataSource.manager));
     testRedis = createTestRedis();

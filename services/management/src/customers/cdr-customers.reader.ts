@@ -1,7 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import { customerKey } from '../cdrs/cdr-batch-lookup';
 
 type Row = Record<string, unknown>;
+
+/** The key of findCustomerIds' answer: a custnr is unique within its partner. */
+export function customerKey(partnerId: string, custnr: string): string {
+  return `${partnerId} ${custnr}`;
+}
 
 /** What CDR ingestion and the CDR list read of the customers table; a batch lookup is one query. */
 export class SqlCdrCustomersReader {

@@ -1,7 +1,7 @@
 import { ValidationError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormCustomersStore } from './customers.store';
 import { untilBlockedOnLock } from '../test-support/lock-waits';
@@ -15,7 +15,7 @@ describe('TypeormCustomersStore.ensureSeen', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormCustomersStore(dataSource.manager);
     [acme] = await insertTestPartners(dataSource.manager, 'acme');

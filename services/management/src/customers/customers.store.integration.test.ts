@@ -1,7 +1,7 @@
 import { ValidationError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import type { CustomerValues } from './customer';
 import { TypeormCustomersStore } from './customers.store';
@@ -33,7 +33,7 @@ describe('TypeormCustomersStore', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormCustomersStore(dataSource.manager);
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');

@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { ManagementMetrics } from '../metrics/management-metrics';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { insertTestPartners } from '../test-support/test-partners';
@@ -22,7 +22,7 @@ describe('daily data lifecycle', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     [oslo, bergen] = await insertTestPartners(dataSource.manager, 'oslo', 'bergen');
     const partners = new TypeormPartnersStore(dataSource.manager);

@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { insertTestPartners } from '../test-support/test-partners';
 import { TypeormPartnersStore } from '../partners/partners.store';
-import { createDataSource } from './data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { CanonicalCallerNumbers1795480000010 } from './migrations/1795480000010-CanonicalCallerNumbers';
 
 type Row = Record<string, unknown>;
@@ -15,7 +15,7 @@ describe('migration CanonicalCallerNumbers', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
   });
 

@@ -1,20 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { preparingPostgresDriver } from './prepared-statements';
-import { CustomerEntity } from '../customers/customer.entity';
-import { PartnerCustomFieldEntity } from '../partners/partner-custom-field.entity';
-import { PartnerEntity } from '../partners/partner.entity';
-import { VoicemailGreetingEntity } from '../greetings/voicemail-greeting.entity';
-import { PricingModelEntity } from '../pricing-models/pricing-model.entity';
-import { CampaignEntity } from '../campaigns/campaign.entity';
-import { TrackingNumberEntity } from '../numbers/tracking-number.entity';
-import { SourceEntity } from '../sources/source.entity';
-import { CdrEntity } from '../cdrs/cdr.entity';
-import { CdrDayCountEntity } from '../cdrs/cdr-day-count.entity';
-import { CdrCallIdEntity } from '../cdrs/cdr-call-id.entity';
-import { NotificationOutboxEntity } from '../notifications/notification-outbox.entity';
-import { WebhookEntity } from '../webhooks/webhook.entity';
-import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { CreatePartners1795262700000 } from './migrations/1795262700000-CreatePartners';
 import { CreateCustomers1795262800000 } from './migrations/1795262800000-CreateCustomers';
 import { CreatePricingModels1795263000000 } from './migrations/1795263000000-CreatePricingModels';
@@ -25,10 +11,8 @@ import { CreateCdrs1795263500000 } from './migrations/1795263500000-CreateCdrs';
 import { CreateNotificationOutbox1795263600000 } from './migrations/1795263600000-CreateNotificationOutbox';
 import { CreateCdrDayCounts1795263700000 } from './migrations/1795263700000-CreateCdrDayCounts';
 import { CreateWebhooks1795462589143 } from './migrations/1795462589143-CreateWebhooks';
-import { CdrReportBucketEntity } from '../reports/cdr-report-bucket.entity';
 import { CreateCdrReportBuckets1795462611024 } from './migrations/1795462611024-CreateCdrReportBuckets';
 import { OutboxMonthlyReports1795462932984 } from './migrations/1795462932984-OutboxMonthlyReports';
-import { TwilioCallEntity } from '../telephony/twilio/twilio-call.entity';
 import { CreateTwilioCalls1795462925506 } from './migrations/1795462925506-CreateTwilioCalls';
 import { AddPartnerCallSettings1795463430471 } from './migrations/1795463430471-AddPartnerCallSettings';
 import { RowLevelCdrRollupInserts1795470000000 } from './migrations/1795470000000-RowLevelCdrRollupInserts';
@@ -40,8 +24,6 @@ import { AddCdrAttributionConfidence1795500000001 } from './migrations/179550000
 import { PartnerRateLimit1795520000001 } from './migrations/1795520000001-PartnerRateLimit';
 import { PoolTelemetry1795530000001 } from './migrations/1795530000001-PoolTelemetry';
 import { Conversions1795550000001 } from './migrations/1795550000001-Conversions';
-import { PartnerIntegrationEntity } from '../integrations/partner-integration.entity';
-import { ConversionOutboxEntity } from '../conversions/conversion-outbox.entity';
 import { Spam1795540000001 } from './migrations/1795540000001-Spam';
 import { SourceSpamPolicy1795560000001 } from './migrations/1795560000001-SourceSpamPolicy';
 import { CdrCallIdsByRecord1795570000001 } from './migrations/1795570000001-CdrCallIdsByRecord';
@@ -49,35 +31,12 @@ import { CdrOutcomeIndex1795570000002 } from './migrations/1795570000002-CdrOutc
 import { WebhookDeliveryRecordStart1795580000001 } from './migrations/1795580000001-WebhookDeliveryRecordStart';
 import { ConversionRecordStart1795580000002 } from './migrations/1795580000002-ConversionRecordStart';
 import { LaneIndexesInClaimOrder1795590000001 } from './migrations/1795590000001-LaneIndexesInClaimOrder';
-import { SpamNumberEntity } from '../spam/spam-number.entity';
-import { DataLifecycleRunEntity } from '../data-lifecycle/data-lifecycle-run.entity';
-import { PoolTelemetryHourEntity } from '../pool-telemetry/pool-telemetry-hour.entity';
 
-// Explicit lists rather than globs: a build cannot silently lose an entity or a migration, and the
-// same lists work from TypeScript sources (tests) and compiled JavaScript (dist).
-export const ENTITIES = [
-  PartnerEntity,
-  PartnerCustomFieldEntity,
-  CustomerEntity,
-  VoicemailGreetingEntity,
-  PricingModelEntity,
-  CampaignEntity,
-  TrackingNumberEntity,
-  SourceEntity,
-  CdrEntity,
-  CdrDayCountEntity,
-  NotificationOutboxEntity,
-  WebhookEntity,
-  WebhookDeliveryEntity,
-  CdrReportBucketEntity,
-  TwilioCallEntity,
-  CdrCallIdEntity,
-  DataLifecycleRunEntity,
-  PoolTelemetryHourEntity,
-  PartnerIntegrationEntity,
-  ConversionOutboxEntity,
-  SpamNumberEntity,
-];
+/** An entity class; each feature lists its own (e.g. cdrs/cdrs.entities.ts), composition all of them. */
+export type EntityClass = new (...args: never[]) => object;
+
+// An explicit list rather than a glob: a build cannot silently lose a migration, and the same list
+// works from TypeScript sources (tests) and compiled JavaScript (dist).
 export const MIGRATIONS = [
   CreatePartners1795262700000,
   CreateCustomers1795262800000,
@@ -135,9 +94,10 @@ export interface PoolOptions {
 /** Not yet connected; call `initialize()`. The schema changes only through migrations. */
 export function createDataSource(
   databaseUrl: string,
+  entities: readonly EntityClass[],
   pool: PoolOptions = { applicationName: 'trackline-management' },
 ): DataSource {
-  return new DataSource({ ...connectionOptions(databaseUrl, pool), migrations: MIGRATIONS });
+  return new DataSource({ ...connectionOptions(databaseUrl, entities, pool), migrations: MIGRATIONS });
 }
 
 /**
@@ -146,9 +106,10 @@ export function createDataSource(
  */
 export function createReadDataSource(
   databaseUrl: string,
+  entities: readonly EntityClass[],
   pool: PoolOptions = { applicationName: 'trackline-management-read' },
 ): DataSource {
-  return new DataSource({ ...connectionOptions(databaseUrl, pool), migrations: [] });
+  return new DataSource({ ...connectionOptions(databaseUrl, entities, pool), migrations: [] });
 }
 
 /** The pool's session settings, sent with each connection's start-up (no statement of their own). */
@@ -160,11 +121,15 @@ function sessionSettings(pool: PoolOptions): { options?: string } {
   return settings.length === 0 ? {} : { options: settings.join(' ') };
 }
 
-function connectionOptions(databaseUrl: string, pool: PoolOptions): PostgresConnectionOptions {
+function connectionOptions(
+  databaseUrl: string,
+  entities: readonly EntityClass[],
+  pool: PoolOptions,
+): PostgresConnectionOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
-    entities: ENTITIES,
+    entities: [...entities],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

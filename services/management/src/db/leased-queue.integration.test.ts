@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from './data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { LeasedQueue } from './leased-queue';
 
 // A queue of its own shape, as a new outbox would have it: the helper needs nothing but the table's
@@ -33,7 +33,7 @@ describe('LeasedQueue', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     await dataSource.query(TABLE);
     queue = new LeasedQueue(dataSource.manager, {
@@ -210,7 +210,7 @@ describe('LeasedQueue with lanes', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     await dataSource.query(`
       CREATE TABLE export_lanes (id bigint PRIMARY KEY, tenant_id bigint NOT NULL, active boolean NOT NULL)`);

@@ -8,7 +8,8 @@ import { withMigrationLock } from './migration-lock';
  * which they find nothing pending.
  */
 export async function runMigrations(databaseUrl: string, logger?: Logger): Promise<string[]> {
-  const dataSource = createDataSource(databaseUrl);
+  // The migrations are SQL of their own: they need no entity, so db/ knows no feature.
+  const dataSource = createDataSource(databaseUrl, []);
   await dataSource.initialize();
   try {
     return await withMigrationLock(dataSource, async () => {

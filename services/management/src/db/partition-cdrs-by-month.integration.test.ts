@@ -2,7 +2,7 @@ import { marketingIdsOf } from '@trackline/contracts';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
-import { createDataSource } from './data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { runMigrations } from './migrate';
 import { cdrsStoreOn } from '../composition/stores-on-manager';
 
@@ -18,7 +18,7 @@ describe('migration PartitionCdrsByMonth on a table with rows', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     await undoThroughPartitioning();
     // Plain SQL, not the stores: the schema is now the one before the partitioning, and the entities

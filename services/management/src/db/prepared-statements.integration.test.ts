@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { Pool } from 'pg';
-import { createDataSource } from './data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { preparingPostgresDriver, type PreparedStatementPolicy } from './prepared-statements';
 
 /** The named statements the (one) connection of a pool of size 1 holds, by their text. */
@@ -76,7 +76,7 @@ describe('named prepared statements (db/prepared-statements.ts)', () => {
   });
 
   it('is what a DataSource with preparedStatements sends, through TypeORM', async () => {
-    const dataSource = createDataSource(database.url, {
+    const dataSource = createManagementDataSource(database.url, {
       applicationName: 'prepared-statements-test',
       size: 1,
       preparedStatements: true,
@@ -98,7 +98,10 @@ describe('named prepared statements (db/prepared-statements.ts)', () => {
   });
 
   it('is off for a DataSource without it (migrations, the benches’ own pools)', async () => {
-    const dataSource = createDataSource(database.url, { applicationName: 'unprepared-test', size: 1 });
+    const dataSource = createManagementDataSource(database.url, {
+      applicationName: 'unprepared-test',
+      size: 1,
+    });
     await dataSource.initialize();
     try {
       for (let i = 0; i < 5; i += 1) await dataSource.query('SELECT $1::int AS n', [i]);

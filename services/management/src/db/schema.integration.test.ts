@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource, MIGRATIONS } from './data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
+import { MIGRATIONS } from './data-source';
 import { runMigrations } from './migrate';
 
 // A CI check: the entities describe exactly the schema the migrations build.
@@ -10,7 +11,7 @@ describe('database schema', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
   });
 

@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from './data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { deferredStatement } from './statement-pipelining';
 
 const INSERT_CALL =
@@ -24,7 +24,7 @@ describe('statements sent together (db/statement-pipelining.ts), on Postgres', (
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url, {
+    dataSource = createManagementDataSource(database.url, {
       applicationName: 'pipelining-test',
       size: 1,
       preparedStatements: true,

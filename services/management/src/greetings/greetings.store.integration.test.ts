@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
 import { TypeormCustomersStore } from '../customers/customers.store';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { TypeormGreetingsStore } from './greetings.store';
 import { insertTestPartners } from '../test-support/test-partners';
@@ -21,7 +21,7 @@ describe('TypeormGreetingsStore', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormGreetingsStore(dataSource.manager);
     [acme, beta] = await insertTestPartners(dataSource.manager, 'acme', 'beta');

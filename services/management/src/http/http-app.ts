@@ -3,7 +3,7 @@ import { requestContext, type Logger } from '@trackline/platform';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AddressList } from './address-list';
 import { clientAddress, isHttps } from './client-address';
-import { httpMetrics } from '../metrics/http-metrics';
+import { httpMetrics } from './http-metrics';
 import { errorHandler } from './error-handler';
 import { healthHandlers, type ReadinessCheck } from './health.routes';
 import { mountRoutes } from './mount-routes';

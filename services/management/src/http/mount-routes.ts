@@ -1,7 +1,7 @@
 import { bearerTokenMatches, NotFoundError, ValidationError } from '@trackline/domain';
 import bodyParser from 'body-parser';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import { setRouteTemplate } from '../metrics/http-metrics';
+import { setRouteTemplate } from './http-metrics';
 import type { ApiResponse } from './api-response';
 import { AuthenticationError } from './http-errors';
 import { effectiveMethod } from './method-override';

@@ -58,7 +58,7 @@ export class TypeormIntegrationsStore implements IntegrationsStore {
 /**
  * A scalar subquery: every integration of the partner `partnerId` (an SQL expression) as one JSON
  * array in `list`'s order, null when it has none; for the join that reads them with a batch's
- * numbers (numbers/dialled-numbers.reader.ts), which integrationsFromJson reads back.
+ * numbers (composition/dialled-numbers.reader.ts), which integrationsFromJson reads back.
  */
 export function integrationsJsonOf(partnerId: string): string {
   return `(SELECT json_agg(json_build_object('id', i."id"::text, 'kind', i."kind", 'settings', i."settings",

@@ -9,19 +9,13 @@ import {
 import { OUTBOX_STATUSES, type OutboxStatusCounts } from '../notifications/outbox-status-counts.store';
 import type { PoolUsage } from '../numbers/number-pools.service';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
+import {
+  CDR_BATCH_PATHS,
+  CDR_INGEST_RESULTS,
+  type CdrBatchPath,
+  type CdrIngestResult,
+} from '../cdrs/cdr-ingest-metrics';
 
-export const CDR_INGEST_RESULTS = [
-  'stored',
-  'duplicate',
-  'invalid',
-  'unknown_number',
-  'unavailable',
-  'error',
-] as const;
-export type CdrIngestResult = (typeof CDR_INGEST_RESULTS)[number];
-/** How a batch of call records was stored (docs/cdrs.md, "How a batch is stored"). */
-export const CDR_BATCH_PATHS = ['one_transaction', 'per_record'] as const;
-export type CdrBatchPath = (typeof CDR_BATCH_PATHS)[number];
 export const DATA_LIFECYCLE_ACTIONS = [
   'dropped',
   'deleted',

@@ -3,15 +3,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { DeliveryChannel } from './delivery-channel';
 import { EmailChannel } from './email.channel';
 import { planNotifications } from './notification-planner';
-import { NotificationWorker, type NotificationWorkerSettings } from './notification-worker';
+import {
+  NotificationWorker,
+  type NotificationWorkerSettings,
+  type RecordingReader,
+} from './notification-worker';
 import type { OutboxStatus } from './notification-outbox.entity';
 import { TypeormOutboxStore } from './outbox.store';
 import type { NotificationToSend } from './outbox-writer';
-import type { RecordingReader } from '../cdrs/recording.reader';
 import { SmsChannel } from './sms.channel';
 import { attachmentOf, startSmsGateway, startSmtpReceiver } from '../test-support/notification-receivers';
 
@@ -101,7 +104,7 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormOutboxStore(dataSource.manager);
   });
@@ -344,7 +347,7 @@ describe('NotificationWorker (real Postgres, SMTP server and HTTP gateway)', () 
       await sleep(Math.floor(Math.random() * 5));
       return 200;
     });
-    const second = createDataSource(database.url);
+    const second = createManagementDataSource(database.url);
     await second.initialize();
     const smsChannel = new SmsChannel(gateway.url);
     const workers = [

@@ -3,7 +3,6 @@ import { maskNumbersInText } from '@trackline/domain';
 import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
 import type { ClaimedNotification, OutboxStore } from './outbox.store';
 import type { NotificationChannel, NotificationKind } from './outbox-writer';
-import type { RecordingReader } from '../cdrs/recording.reader';
 import { nextAttemptAt } from './retry-policy';
 
 export interface NotificationWorkerSettings {
@@ -15,6 +14,15 @@ export interface NotificationWorkerSettings {
   pollMs: number;
   /** Rows claimed per round; they are delivered concurrently. */
   batchSize: number;
+}
+
+/**
+ * The voicemail audio a new-voicemail e-mail attaches, read when the e-mail is built; the records
+ * feature implements it on its table (cdrs/recording.reader.ts).
+ */
+export interface RecordingReader {
+  /** Null when the CDR or its recording does not exist. */
+  read(cdrId: string): Promise<Buffer | null>;
 }
 
 export interface NotificationWorkerDeps {

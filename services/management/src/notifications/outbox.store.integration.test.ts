@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { TypeormOutboxStore } from './outbox.store';
 
 describe('TypeormOutboxStore claims', () => {
@@ -10,7 +10,7 @@ describe('TypeormOutboxStore claims', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormOutboxStore(dataSource.manager);
   });

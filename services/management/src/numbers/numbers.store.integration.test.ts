@@ -7,7 +7,7 @@ import {
 } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { insertTestPartners } from '../test-support/test-partners';
 import { NumberPoolsService } from './number-pools.service';
 import { toNumberPoolRecord } from './number-pools.routes';
@@ -30,7 +30,7 @@ describe('number inventory on Postgres and pool use from Redis', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);

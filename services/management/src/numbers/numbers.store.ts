@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../db/pg-errors';
 import type { TypeormPartnersStore } from '../partners/partners.store';
-import type { TypeormSourcesStore } from '../sources/sources.store';
 import type { NumberKind } from './tracking-number.entity';
 import type { TakenNumber, TrackingNumber } from './tracking-number';
 
@@ -45,8 +44,13 @@ interface ListedRow {
 export interface NumbersStoreCollaborators {
   /** Names the partner that holds a taken number. */
   partners: Pick<TypeormPartnersStore, 'namesByIds'>;
-  /** Says which open source uses a listed number. */
-  sources: Pick<TypeormSourcesStore, 'activeSourceIdsByDestnr'>;
+  /**
+   * Says which open source uses a listed number: per number, the id of the open source on it (at
+   * most one); numbers without are absent. The sources store answers it; sources sit above numbers.
+   */
+  sources: {
+    activeSourceIdsByDestnr(partnerId: string, e164s: readonly string[]): Promise<Map<string, string>>;
+  };
 }
 
 export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator {

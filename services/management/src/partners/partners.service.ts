@@ -1,11 +1,11 @@
 import { DEFAULT_HOLD_BACK_SECONDS, DEFAULT_SESSION_TTL_SECONDS } from '@trackline/contracts';
 import { NotFoundError, ValidationError } from '@trackline/domain';
 import type { AuthenticatedPartner } from '../http/route-definition';
-import type { ProjectionPublisher } from '../projections/projection-publisher';
+import type { PartnerChangeListener } from './partner-change-listener';
 import { parseCustomFieldName } from './custom-field-name';
 import { digestHa1 } from './digest-ha1';
 import { CUSTOM_FIELD_ENTITIES, type CustomFieldEntity } from './partner-custom-field.entity';
-import type { DigestCredentials, PartnerDirectory } from './partner-directory';
+import type { DigestCredentials, PartnerDirectory } from '../http/digest/partner-directory';
 import {
   parseCreatePartner,
   parseFallbackNumber,
@@ -44,7 +44,7 @@ export class PartnersService implements PartnerDirectory {
     /** The digest realm (DIGEST_REALM); part of every stored HA1. */
     private readonly realm: string,
     /** Told after each committed create/update: the signing secret and DNI settings live in Redis too. */
-    private readonly listeners: readonly ProjectionPublisher[] = [],
+    private readonly listeners: readonly PartnerChangeListener[] = [],
   ) {}
 
   async create(input: CreatePartnerInput): Promise<Partner> {

@@ -1,7 +1,7 @@
 import { ValidationError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { PartnerValues } from './partner';
 import { TypeormPartnersStore } from './partners.store';
 import { partnersStoreCases } from './partners.store.cases';
@@ -32,7 +32,7 @@ describe('TypeormPartnersStore', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = new TypeormPartnersStore(dataSource.manager);
   });

@@ -1,9 +1,8 @@
 import { HOUR_MS, POOL_STATS_KEEP_HOURS, poolStatsHour, type PoolHourStats } from '@trackline/contracts';
 import type { Logger } from '@trackline/platform';
-import type { PoolCallCount } from '../cdrs/pool-calls.reader';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { WebhookEventQueue } from '../webhooks/webhook-events';
-import type { ExhaustedHour, PoolTelemetryStore } from './pool-telemetry.store';
+import type { ExhaustedHour, PoolCallCount, PoolTelemetryStore } from './pool-telemetry.store';
 
 /** An hour is closed (not read from Redis again) this long after it ended: requests in flight land. */
 export const POOL_HOUR_CLOSE_GRACE_MS = 2 * 60_000;

@@ -1,6 +1,17 @@
 import type { PoolHourStats } from '@trackline/contracts';
 import type { EntityManager } from 'typeorm';
-import type { PoolCallCount } from '../cdrs/pool-calls.reader';
+
+/**
+ * Calls that started within one UTC hour on a number a pool binding carried: the "calls per
+ * binding" side of the telemetry, counted from the call records (cdrs/pool-calls.reader.ts, handed
+ * over by composition: the records' feature sits above this one).
+ */
+export interface PoolCallCount {
+  partnerId: string;
+  /** The hour's start. */
+  hour: Date;
+  calls: number;
+}
 
 /** One partner-hour as stored (docs/pool-sizing.md). */
 export interface PoolTelemetryHour extends PoolHourStats {

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createManagementServices } from '../composition/management-services';
 import { createManagementStores } from '../composition/management-stores';
 import { storesOn } from '../composition/stores-on-manager';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { PricingModelsService } from './pricing-models.service';
 import type { TypeormPricingModelsStore } from './pricing-models.store';
 import { pricingModelValues, pricingModelsStoreCases, SUNDAY } from './pricing-models.store.cases';
@@ -24,7 +24,7 @@ describe('TypeormPricingModelsStore', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     // The store and the service as the composition root builds them.
     const stores = storesOn(dataSource.manager);

@@ -19,7 +19,7 @@ import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { createManagementServices, type ManagementServices } from '../composition/management-services';
 import { createManagementStores } from '../composition/management-stores';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { SourceInput } from '../sources/source';
 import { createProjections, projectionListeners } from '../composition/projections-composition';
 import type { ProjectionsService } from './projections.service';
@@ -43,7 +43,7 @@ describe('Redis projections', () => {
     database = await createTestDatabase();
     testRedis = createTestRedis();
     redis = new Redis(testRedis.url);
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     now = new Date('2026-05-04T10:00:00Z');
     projections = createProjections({

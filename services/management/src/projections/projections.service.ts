@@ -5,7 +5,7 @@ import {
   type PartnerProjection,
 } from '@trackline/contracts';
 import type { Logger } from '@trackline/platform';
-import type { ProjectionPublisher } from './projection-publisher';
+import type { PartnerChangeListener } from '../partners/partner-change-listener';
 import type { ProjectionRedisStore } from './projection-redis.store';
 import type { ProjectionStore } from './projection.store';
 
@@ -26,7 +26,7 @@ const NO_PARTNER = '';
  * Keeps the Redis projections (docs/redis-keys.md, Writers) equal to the committed configuration: one partner
  * after each change, all of them at start and on `projections:rebuild`.
  */
-export class ProjectionsService implements ProjectionPublisher {
+export class ProjectionsService implements PartnerChangeListener {
   constructor(
     private readonly store: ProjectionStore,
     private readonly redis: ProjectionRedisStore,

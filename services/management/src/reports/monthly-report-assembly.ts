@@ -1,7 +1,8 @@
 import { sumMoney } from '@trackline/domain';
 import type { OutcomeFigureRow } from '../cdrs/cdr-outcomes.store';
 import { assembleOutcomes } from './report-outcomes';
-import type { MonthlyReport, ReportFigureRow, ReportSourceLine, ReportSourceName } from './monthly-report';
+import type { ReportSourceName } from '../sources/source';
+import type { MonthlyReport, ReportFigureRow, ReportSourceLine } from './monthly-report';
 
 /**
  * The report from the store's per-day, per-source sums. Every day of the month is listed (zeros

@@ -2,7 +2,7 @@ import { createLogger } from '@trackline/platform';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { DataSource } from 'typeorm';
 import { runCli } from '../cli/run-cli';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { E2E_TIMEOUT_MS } from '../test-support/e2e-environment';
 import { EmailChannel } from '../notifications/email.channel';
 import { NotificationWorker } from '../notifications/notification-worker';
@@ -220,7 +220,7 @@ describe('monthly report e-mail (real SMTP receiver)', () => {
 
   it('the schedule on two replicas queues each report once at 06:00 on the 1st (Oslo) and two workers send it once', async () => {
     const replica = async () => {
-      const dataSource = createDataSource(fixture.env.stores.database.url);
+      const dataSource = createManagementDataSource(fixture.env.stores.database.url);
       await dataSource.initialize();
       extraSources.push(dataSource);
       return { dataSource, mailing: createMonthlyReportMailing(dataSource, { reports: REPORTS }) };

@@ -50,10 +50,3 @@ export interface ReportFigureRow {
   leads: number;
   commission: string;
 }
-
-/** A source of the customer, for the per-source table. */
-export interface ReportSourceName {
-  sourceId: string;
-  name: string;
-  active: boolean;
-}

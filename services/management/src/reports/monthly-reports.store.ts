@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import type { OutcomeFigureRow, TypeormCdrOutcomesStore } from '../cdrs/cdr-outcomes.store';
 import type { TypeormCustomersStore } from '../customers/customers.store';
 import type { TypeormSourcesStore } from '../sources/sources.store';
-import type { ReportFigureRow, ReportSourceName } from './monthly-report';
+import type { ReportSourceName } from '../sources/source';
+import type { ReportFigureRow } from './monthly-report';
 
 export interface MonthlyReportStore {
   /**

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { insertTestCustomer } from '../test-support/store-case-fixtures';
 import { insertTestPartners } from '../test-support/test-partners';
 import { SqlCdrSourcesReader } from './cdr-sources.reader';
@@ -20,7 +20,7 @@ describe('the attributed sources reader', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     [acme, other] = (await insertTestPartners(dataSource.manager, 'acme', 'other')) as [string, string];
     await dataSource.query(

@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { pricingColumns, toPricing } from '../campaigns/campaign-pricing.reader';
-import type { CdrCampaignPricing, CdrSource } from '../cdrs/cdr';
+import { pricingColumns, toPricing, type CdrCampaignPricing } from '../campaigns/campaign-pricing.reader';
 
 /** A source as a call record needs it, from "sources" s joined with "customers" c. */
 export const SOURCE_COLUMNS = `
@@ -8,6 +7,27 @@ export const SOURCE_COLUMNS = `
   s."campaign_id"::text AS "campaign_id", s."media", s."class", s."expire", s."publisher_id", s."status",
   s."closed_at", s."email", s."smsnumber", s."notify_on_missed_call", s."notify_on_new_voicemail",
   s."spam_threshold"`;
+
+/** The source a call is attributed to, with what the record copies from it. */
+export interface CdrSource {
+  id: string;
+  customerId: string;
+  custnr: string;
+  name: string;
+  campaignId: string | null;
+  media: string | null;
+  sourceClass: string;
+  expire: Date | null;
+  publisherId: string | null;
+  status: 'active' | 'closed';
+  closedAt: Date | null;
+  email: string | null;
+  smsnumber: string | null;
+  notifyOnMissedCall: boolean;
+  notifyOnNewVoicemail: boolean;
+  /** The source's own spam threshold (docs/spam.md, Per source); absent or null: the partner's. */
+  spamThreshold?: number | null;
+}
 
 type Row = Record<string, unknown>;
 
@@ -21,7 +41,7 @@ export interface AttributedSource {
 /**
  * The sources a CDR may belong to, for ingestion, joined with "customers" for the custnr the record
  * carries (docs/architecture.md, Table ownership). A static number's sources come with the number
- * (numbers/dialled-numbers.reader.ts).
+ * (composition/dialled-numbers.reader.ts).
  */
 export class SqlCdrSourcesReader {
   constructor(private readonly manager: EntityManager) {}

@@ -77,3 +77,10 @@ export interface SourcePage {
   sources: Source[];
   total: number;
 }
+
+/** A source of a customer by name, for the per-source table of its monthly report (docs/reports.md). */
+export interface ReportSourceName {
+  sourceId: string;
+  name: string;
+  active: boolean;
+}

@@ -1,7 +1,7 @@
 import { ForbiddenError, NotFoundError } from '@trackline/domain';
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import type { TypeormNumbersStore } from '../numbers/numbers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import type { SourceChangeListener } from './source-change-listener';
@@ -31,7 +31,7 @@ describe('sources on Postgres', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = storesOn(dataSource.manager).sources;
     numbers = storesOn(dataSource.manager).numbers;

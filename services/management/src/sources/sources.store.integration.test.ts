@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { insertTestPartners } from '../test-support/test-partners';
 import type { NewSource } from './source';
 import { TypeormSourcesStore } from './sources.store';
@@ -22,7 +22,7 @@ describe('TypeormSourcesStore', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     store = storesOn(dataSource.manager).sources;
     const insert = async (sql: string, values: unknown[]) =>

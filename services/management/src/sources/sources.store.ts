@@ -7,9 +7,15 @@ import type { CampaignSources } from '../campaigns/campaign-references';
 import type { GreetingUser } from '../greetings/greeting';
 import type { AnsweringNumbers } from '../numbers/answering-numbers';
 import type { NumberHoldBacks } from '../numbers/number-hold-backs.store';
-import type { ReportSourceName } from '../reports/monthly-report';
 import { SourceEntity, type StoredAltNumber } from './source.entity';
-import type { NewSource, Source, SourceChanges, SourceListQuery, SourcePage } from './source';
+import type {
+  NewSource,
+  ReportSourceName,
+  Source,
+  SourceChanges,
+  SourceListQuery,
+  SourcePage,
+} from './source';
 
 export interface SourcesStore extends OpenSourcesCounter, AnsweringNumbers {
   /** One page of the partner's sources in id order, and how many there are in all. */

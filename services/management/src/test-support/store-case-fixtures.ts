@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource, EntityManager } from 'typeorm';
 import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import { TypeormCustomersStore } from '../customers/customers.store';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
 
 /**
@@ -19,7 +19,7 @@ export function onOwnDatabase<F>(build: (dataSource: DataSource) => Promise<F>):
   });
   return async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     return build(dataSource);
   };

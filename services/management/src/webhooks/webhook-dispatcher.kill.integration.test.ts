@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import { Webhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from '../composition/management-data-source';
 import {
   killLeftovers,
   startWorkerProcess,
@@ -38,7 +38,7 @@ describe('webhook dispatcher killed with SIGKILL mid-delivery (real processes)',
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
   });
 

@@ -3,6 +3,7 @@ import type { Cdr } from '../cdrs/cdr';
 import type { Partner } from '../partners/partner';
 import { SAMPLE_CDR } from '../test-support/sample-cdr';
 import type { ClaimedWebhookDelivery } from './webhook-deliveries.store';
+import { webhookRecordSources } from '../composition/webhook-record-sources';
 import { newClaimRound, WebhookPayloads } from './webhook-payloads';
 
 const CUSTOMER = {
@@ -43,22 +44,25 @@ describe('webhook payloads', () => {
   function payloads(stored: Cdr | null = null) {
     const partnerReads: string[] = [];
     const recordReads: string[] = [];
-    const built = new WebhookPayloads({
-      cdrs: {
-        findById: (_partnerId, id, start) => {
-          recordReads.push(start === null ? `${id} by id` : `${id} at ${start.toISOString()}`);
-          return Promise.resolve(stored);
+    // Through the adapter the dispatcher uses: the bodies are the owners' records.
+    const built = new WebhookPayloads(
+      webhookRecordSources({
+        cdrs: {
+          findById: (_partnerId, id, start) => {
+            recordReads.push(start === null ? `${id} by id` : `${id} at ${start.toISOString()}`);
+            return Promise.resolve(stored);
+          },
         },
-      },
-      customers: { findById: () => Promise.resolve(CUSTOMER) },
-      partners: {
-        findById: (id) => {
-          partnerReads.push(id);
-          return Promise.resolve({ id, customFields: { customer: [] } } as unknown as Partner);
+        customers: { findById: () => Promise.resolve(CUSTOMER) },
+        partners: {
+          findById: (id) => {
+            partnerReads.push(id);
+            return Promise.resolve({ id, customFields: { customer: [] } } as unknown as Partner);
+          },
         },
-      },
-      poolHours: { exhaustedHour: () => Promise.resolve(null) },
-    });
+        poolHours: { exhaustedHour: () => Promise.resolve(null) },
+      }),
+    );
     return { built, partnerReads, recordReads };
   }
 

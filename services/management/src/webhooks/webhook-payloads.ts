@@ -1,22 +1,35 @@
 import type { ApiRecord } from '../http/api-response';
-import type { Cdr } from '../cdrs/cdr';
-import { toCdrRecord } from '../cdrs/cdr-record';
-import type { Customer } from '../customers/customer';
-import { toCustomerRecord } from '../customers/customer-record';
 import type { Partner } from '../partners/partner';
 import { PermanentDeliveryError } from '../notifications/delivery-channel';
-import type { PoolTelemetryHour } from '../pool-telemetry/pool-telemetry.store';
-import { toPoolHourRecord } from '../pool-telemetry/pool-hour-record';
 import { TEST_EVENT_TYPE } from './webhook';
 import type { ClaimedWebhookDelivery } from './webhook-deliveries.store';
 
-/** Where bodies are rendered from: each feature's own store. */
+/**
+ * Where bodies come from: each record as the partner API renders it, read through the feature that
+ * owns it; null when it is gone. The records' features sit above webhooks (they queue its events),
+ * so composition fills this port (composition/webhook-record-sources.ts).
+ */
 export interface WebhookRecordSources {
-  /** `start`: the record's, when the delivery kept it (null for rows queued before it was kept). */
-  cdrs: { findById(partnerId: string, id: string, start: Date | null): Promise<Cdr | null> };
-  customers: { findById(partnerId: string, id: string): Promise<Customer | null> };
+  cdrs: {
+    /**
+     * The extended call record (attribution, commission), the caller's number masked unless
+     * `showFullAnum`. `start`: the record's, when the delivery kept it (null for rows queued before
+     * it was kept).
+     */
+    findExtendedRecord(
+      partnerId: string,
+      id: string,
+      start: Date | null,
+      showFullAnum: boolean,
+    ): Promise<ApiRecord | null>;
+  };
+  /** The customer record with the partner's custom fields for customers. */
+  customers: {
+    findRecord(partnerId: string, id: string, customFields: readonly string[]): Promise<ApiRecord | null>;
+  };
   partners: { findById(id: string): Promise<Partner | null> };
-  poolHours: { exhaustedHour(partnerId: string, exhaustedAt: Date): Promise<PoolTelemetryHour | null> };
+  /** The pool telemetry hour marked exhausted at `exhaustedAt`, as GET /number_pools shows an hour. */
+  poolHours: { exhaustedHourRecord(partnerId: string, exhaustedAt: Date): Promise<ApiRecord | null> };
 }
 
 /**
@@ -26,7 +39,7 @@ export interface WebhookRecordSources {
  */
 export interface ClaimRound {
   partners: Map<string, Promise<Partner | null>>;
-  cdrs: Map<string, Promise<Cdr | null>>;
+  cdrs: Map<string, Promise<ApiRecord | null>>;
 }
 
 export function newClaimRound(): ClaimRound {
@@ -69,31 +82,35 @@ export class WebhookPayloads {
     }
     if (delivery.cdrId !== null) {
       // The partner's one setting a record needs came with the claim: no read of the partner.
-      const key = `${delivery.partnerId} ${delivery.cdrId}`;
+      const { partnerId, cdrId, cdrStart, showFullAnum } = delivery;
+      const key = `${partnerId} ${cdrId} ${showFullAnum}`;
       const read =
-        round.cdrs.get(key) ??
-        this.sources.cdrs.findById(delivery.partnerId, delivery.cdrId, delivery.cdrStart);
+        round.cdrs.get(key) ?? this.sources.cdrs.findExtendedRecord(partnerId, cdrId, cdrStart, showFullAnum);
       round.cdrs.set(key, read);
-      const cdr = await read;
-      if (cdr === null) throw new PermanentDeliveryError(`call record ${delivery.cdrId} no longer exists`);
-      return toCdrRecord(cdr, { extended: true, showFullAnum: delivery.showFullAnum });
+      const record = await read;
+      if (record === null) throw new PermanentDeliveryError(`call record ${cdrId} no longer exists`);
+      return record;
     }
     const read = round.partners.get(delivery.partnerId) ?? this.sources.partners.findById(delivery.partnerId);
     round.partners.set(delivery.partnerId, read);
     const partner = await read;
     if (partner === null) throw new PermanentDeliveryError(`partner ${delivery.partnerId} no longer exists`);
     if (delivery.customerId !== null) {
-      const customer = await this.sources.customers.findById(delivery.partnerId, delivery.customerId);
+      const customer = await this.sources.customers.findRecord(
+        delivery.partnerId,
+        delivery.customerId,
+        partner.customFields.customer,
+      );
       if (customer === null)
         throw new PermanentDeliveryError(`customer ${delivery.customerId} no longer exists`);
-      return toCustomerRecord(customer, partner.customFields.customer);
+      return customer;
     }
     if (delivery.eventType === 'pool.exhausted') {
       // The hour was marked in the transaction that queued the delivery, at its occurred_at.
-      const hour = await this.sources.poolHours.exhaustedHour(delivery.partnerId, delivery.occurredAt);
+      const hour = await this.sources.poolHours.exhaustedHourRecord(delivery.partnerId, delivery.occurredAt);
       if (hour === null)
         throw new PermanentDeliveryError(`no exhausted pool hour at ${delivery.occurredAt.toISOString()}`);
-      return { ...toPoolHourRecord(hour), threshold: partner.pool.exhaustedShare.toFixed(4) };
+      return { ...hour, threshold: partner.pool.exhaustedShare.toFixed(4) };
     }
     throw new PermanentDeliveryError(`delivery ${delivery.id} names no record`);
   }

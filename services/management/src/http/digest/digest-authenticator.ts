@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { digest, type DigestOptions } from 'http-auth';
-import type { DigestCredentials, PartnerDirectory } from '../../partners/partner-directory';
+import type { DigestCredentials, PartnerDirectory } from './partner-directory';
 import { parseDigestAuthorization } from './digest-header';
 import type { NonceIssuer } from './digest-nonce';
 import type { NonceCounter } from './nonce-counter';

@@ -1,8 +1,8 @@
 import { ServiceUnavailableError } from '@trackline/domain';
-import type { Cdr } from '../cdrs/cdr';
-import type { IngestOutcome } from '../cdrs/cdr-ingest-outcome';
+import type { Cdr } from './cdr';
+import type { IngestOutcome } from './cdr-ingest-outcome';
 import { countedIngestion } from './counted-ingestion';
-import type { CdrIngestResult } from './management-metrics';
+import type { CdrIngestResult } from './cdr-ingest-metrics';
 
 const cdr = {} as Cdr;
 const failure = (status: number, reason: Extract<IngestOutcome, { ok: false }>['reason']): IngestOutcome => ({

@@ -1,4 +1,4 @@
-import type { AuthenticatedPartner } from '../http/route-definition';
+import type { AuthenticatedPartner } from '../route-definition';
 
 /** What digest authentication needs to check one request. */
 export interface DigestCredentials {
@@ -11,7 +11,10 @@ export interface DigestCredentials {
   allowIps: string[];
 }
 
-/** The port the HTTP layer's authentication uses; PartnersService implements it. */
+/**
+ * The port digest authentication declares for its partner lookups; the partners feature implements
+ * it (PartnersService), composition hands it over (docs/architecture.md, Floors).
+ */
 export interface PartnerDirectory {
   /** null when no partner has this digest username. */
   findForDigest(username: string): Promise<DigestCredentials | null>;

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@trackline/test-harness';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createManagementDataSource } from './management-data-source';
 import {
   insertTestCampaign,
   insertTestCustomer,
@@ -23,7 +23,7 @@ describe('the dialled numbers reader', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = createDataSource(database.url);
+    dataSource = createManagementDataSource(database.url);
     await dataSource.initialize();
     [acme, other] = (await insertTestPartners(dataSource.manager, 'acme', 'other')) as [string, string];
     await dataSource.query(`UPDATE partners SET spam_threshold = 90 WHERE id = $1`, [acme]);

@@ -1,11 +1,9 @@
 import { ServiceUnavailableError } from '@trackline/domain';
-import type { CdrIngestion } from '../cdrs/cdr-ingestion.service';
-import type { IngestOutcome } from '../cdrs/cdr-ingest-outcome';
-import type { CdrIngestResult, ManagementMetrics } from './management-metrics';
+import type { CdrIngestion } from './cdr-ingestion.service';
+import type { IngestOutcome } from './cdr-ingest-outcome';
+import type { CdrIngestResult, IngestMetrics } from './cdr-ingest-metrics';
 
-export type IngestCounter = Pick<ManagementMetrics, 'cdrIngested'>;
-/** What ingestion counts: each record's outcome and how each batch was stored. */
-export type IngestMetrics = Pick<ManagementMetrics, 'cdrIngested' | 'cdrBatch'>;
+export type IngestCounter = Pick<IngestMetrics, 'cdrIngested'>;
 
 /**
  * CDR ingestion with each record's outcome counted: stored, duplicate (call_id seen before), or the

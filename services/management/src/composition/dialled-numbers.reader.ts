@@ -18,6 +18,10 @@ type Row = Record<string, unknown>;
  * number's partner's claims ("cdr_call_ids") of the calls' ids, so a batch of new calls learns that
  * none is stored in the same round trip; and each partner's integrations ("partner_integrations"),
  * so the records' conversions are queued without a read in their transaction.
+ *
+ * It spans six owners and answers the cdrs feature's port (CdrReaders.numbers), so it is a
+ * composition adapter: each owner's columns come from the owner's own reader, and the numbers and
+ * sources features import neither each other nor cdrs/ (docs/architecture.md, Floors).
  */
 export class SqlDialledNumbersReader {
   constructor(private readonly manager: EntityManager) {}

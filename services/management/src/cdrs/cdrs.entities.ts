@@ -1,0 +1,6 @@
+import { CdrEntity } from './cdr.entity';
+import { CdrDayCountEntity } from './cdr-day-count.entity';
+import { CdrCallIdEntity } from './cdr-call-id.entity';
+
+/** The tables this feature owns, for the list composition/management-entities.ts assembles. */
+export const CDRS_ENTITIES = [CdrEntity, CdrDayCountEntity, CdrCallIdEntity];

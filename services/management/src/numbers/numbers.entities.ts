@@ -1,0 +1,4 @@
+import { TrackingNumberEntity } from './tracking-number.entity';
+
+/** The tables this feature owns, for the list composition/management-entities.ts assembles. */
+export const NUMBERS_ENTITIES = [TrackingNumberEntity];
