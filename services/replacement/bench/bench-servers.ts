@@ -41,7 +41,7 @@ export async function startBareServer(
  */
 export async function startService(settings: ServerSettings): Promise<ServerUnderTest> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...profiling(settings), join(__dirname, '..', 'main.js')], {
+  const child = spawn(process.execPath, [...profiling(settings), join(__dirname, '..', 'src', 'main.js')], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
