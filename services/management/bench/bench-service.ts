@@ -23,7 +23,7 @@ export interface ServiceSettings {
   env?: Record<string, string>;
 }
 
-/** The real management service (dist/main.js) in a child process, configured as deployed. */
+/** The real management service (dist-test/src/main.js, built as dist/main.js is) in a child process, configured as deployed. */
 export async function startManagementService(settings: ServiceSettings): Promise<ServiceUnderTest> {
   const port = await freePort();
   // BENCH_CPU_PROF_DIR: a V8 CPU profile of the service, written when it stops; BENCH_SERVICE_NODE_FLAGS:
