@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
@@ -84,6 +85,15 @@ export class OpenApiContract {
 
   static fromFile(path: string, options?: ContractOptions): OpenApiContract {
     return new OpenApiContract(readFileSync(path, 'utf8'), options);
+  }
+
+  /**
+   * `docs/openapi/<file>` of the repository. Found from this package, whose `src/` and `dist/` both
+   * sit three levels below the root: a caller's own depth differs between its sources and its
+   * builds (`dist-test/src/` when a service's benches are built beside it, docs/testing.md).
+   */
+  static fromDocs(file: string, options?: ContractOptions): OpenApiContract {
+    return OpenApiContract.fromFile(join(__dirname, '../../..', 'docs/openapi', file), options);
   }
 
   /** Throws an Error saying what in the answer the document does not allow. */

@@ -12,7 +12,7 @@ function isTestCode(path: string): boolean {
   return (
     /\.test\.ts$|\.cases\.ts$|\.d\.ts$/.test(path) ||
     /(^|\/)fake-[^/]*\.ts$/.test(path) ||
-    /^(test-support|bench|e2e)\//.test(path)
+    /^(test-support|e2e)\//.test(path)
   );
 }
 

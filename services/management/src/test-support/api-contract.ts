@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { OpenApiContract, type ObservedExchange } from '@trackline/test-harness';
 
 const FORMAT_SUFFIX = /\.(xml|json)(?=\/|$)/;
@@ -9,22 +8,19 @@ const FORMAT_SUFFIX = /\.(xml|json)(?=\/|$)/;
  * resource; a format suffix may sit on any segment (`/statistics/cdrs.xml`) and the document
  * writes it on the resource name (`/statistics.xml/cdrs`), as the seed's `/customers.xml/1` does.
  */
-export const managementContract = OpenApiContract.fromFile(
-  join(__dirname, '../../../../docs/openapi/management.yaml'),
-  {
-    platformStatuses: [431],
-    // docs/partner-api.md, XML: the one item name that is not the field's name without its plural ending.
-    xmlItemNames: { used_by: 'item' },
-    normalizePath: (pathname, query) => {
-      const path = subResourcePath(pathname.replace(/^\/v1(?=\/|$)/, '') || '/', query);
-      const suffix = FORMAT_SUFFIX.exec(path);
-      if (suffix === null) return path;
-      const bare = path.replace(FORMAT_SUFFIX, '');
-      const [first, ...rest] = bare.split('/').slice(1);
-      return `/${first}${suffix[0]}${rest.map((segment) => `/${segment}`).join('')}`;
-    },
+export const managementContract = OpenApiContract.fromDocs('management.yaml', {
+  platformStatuses: [431],
+  // docs/partner-api.md, XML: the one item name that is not the field's name without its plural ending.
+  xmlItemNames: { used_by: 'item' },
+  normalizePath: (pathname, query) => {
+    const path = subResourcePath(pathname.replace(/^\/v1(?=\/|$)/, '') || '/', query);
+    const suffix = FORMAT_SUFFIX.exec(path);
+    if (suffix === null) return path;
+    const bare = path.replace(FORMAT_SUFFIX, '');
+    const [first, ...rest] = bare.split('/').slice(1);
+    return `/${first}${suffix[0]}${rest.map((segment) => `/${segment}`).join('')}`;
   },
-);
+});
 
 /** Query-form sub-resource ids by the sub-resource they name (route-table.ts: snake_case of the parameter). */
 const SUB_RESOURCE_IDS: Record<string, string> = {

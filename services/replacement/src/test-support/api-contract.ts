@@ -1,11 +1,7 @@
-import { join } from 'node:path';
 import { OpenApiContract, type ObservedExchange } from '@trackline/test-harness';
 
 /** docs/openapi/replacement.yaml as the partner client holds every answer against it (docs/testing.md, Response validation). */
-export const replacementContract = OpenApiContract.fromFile(
-  join(__dirname, '../../../../docs/openapi/replacement.yaml'),
-  { platformStatuses: [431] },
-);
+export const replacementContract = OpenApiContract.fromDocs('replacement.yaml', { platformStatuses: [431] });
 
 /** Fails the calling test when the answer is not one the document allows. */
 export function checkReplacementAnswer(exchange: ObservedExchange): void {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { PartnerConfig } from '@trackline/contracts';
 import { verifySignature } from '@trackline/domain';
 import type { RedisConnection } from '@trackline/platform';
-import { RedisPartnerConfigStore } from '../partners/partner-config.store';
+import { RedisPartnerConfigStore } from '../src/partners/partner-config.store';
 
 /** What a baseline server does with a request whose signature checked out: the body it answers. */
 export type BaselineAllocation = (partner: PartnerConfig, body: Record<string, unknown>) => Promise<unknown>;

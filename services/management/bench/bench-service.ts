@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { rawRequest } from '../test-support/https-request';
+import { rawRequest } from '../src/test-support/https-request';
 
 export const BENCH_TELEPHONY_TOKEN = 'bench-telephony-token-0123456789';
 const READY_TIMEOUT_MS = 30_000;
@@ -23,7 +23,7 @@ export interface ServiceSettings {
   env?: Record<string, string>;
 }
 
-/** The real management service (dist/main.js) in a child process, configured as deployed. */
+/** The real management service (dist-test/src/main.js, built as dist/main.js is) in a child process, configured as deployed. */
 export async function startManagementService(settings: ServiceSettings): Promise<ServiceUnderTest> {
   const port = await freePort();
   // BENCH_CPU_PROF_DIR: a V8 CPU profile of the service, written when it stops; BENCH_SERVICE_NODE_FLAGS:
@@ -36,7 +36,7 @@ export async function startManagementService(settings: ServiceSettings): Promise
   ];
   const stdoutPath = process.env.BENCH_SERVICE_STDOUT;
   const stdout = stdoutPath === undefined ? 'ignore' : openSync(stdoutPath, 'a');
-  const child = spawn(process.execPath, [...flags, join(__dirname, '..', 'main.js')], {
+  const child = spawn(process.execPath, [...flags, join(__dirname, '..', 'src', 'main.js')], {
     env: {
       PATH: process.env.PATH,
       MANAGEMENT_PORT: String(port),

@@ -134,7 +134,7 @@ async function measure(
   const dump = join(folder, `callgrind.${server}`);
   const target =
     server === 'service'
-      ? [join(__dirname, '..', 'main.js')]
+      ? [join(__dirname, '..', 'src', 'main.js')]
       : [join(__dirname, 'bare-process.js'), String(port), redisUrl, KEY_PREFIX, 'minimal'];
   const child = spawn(
     'valgrind',

@@ -1,9 +1,9 @@
 import { createLogger } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
-import { createManagementRoutes, createManagementServices } from '../composition/management-services';
-import { createManagementStores } from '../composition/management-stores';
-import type { ApiRecord, ApiResponse } from '../http/api-response';
-import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../http/route-definition';
+import { createManagementRoutes, createManagementServices } from '../src/composition/management-services';
+import { createManagementStores } from '../src/composition/management-stores';
+import type { ApiRecord, ApiResponse } from '../src/http/api-response';
+import type { AuthenticatedPartner, HttpMethod, RouteDefinition } from '../src/http/route-definition';
 
 const BENCH_LOG = createLogger({ service: 'bench-fixtures', level: 'silent' });
 

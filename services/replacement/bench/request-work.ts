@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { verifySignature } from '@trackline/domain';
 import { EnvReader, type RedisConnection } from '@trackline/platform';
-import { DynamicNumbersService } from '../dynamic-numbers/dynamic-numbers.service';
-import { CachedTrackingNumbersStore } from '../dynamic-numbers/tracking-numbers.store';
-import type { ProjectionGenerationStore } from '../partners/projection-generation.store';
-import { RedisNumberPoolStore } from '../pools/number-pool.store';
-import { SentCustomerMemory } from '../pools/sent-customers.memory';
+import { DynamicNumbersService } from '../src/dynamic-numbers/dynamic-numbers.service';
+import { CachedTrackingNumbersStore } from '../src/dynamic-numbers/tracking-numbers.store';
+import type { ProjectionGenerationStore } from '../src/partners/projection-generation.store';
+import { RedisNumberPoolStore } from '../src/pools/number-pool.store';
+import { SentCustomerMemory } from '../src/pools/sent-customers.memory';
 import { benchPartnerConfig, NEW_SESSION_POOL, signedRequests } from './bench-fixtures';
 
 const PARTNER = benchPartnerConfig('bench-request-work');

@@ -1,7 +1,7 @@
 import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { hostileAuthorizationHeaders } from '../test-support/hostile-headers';
-import { rawRequest } from '../test-support/https-request';
+import { hostileAuthorizationHeaders } from '../src/test-support/hostile-headers';
+import { rawRequest } from '../src/test-support/https-request';
 import { summarize, type LatencySummary } from './bench-stats';
 
 export interface HeaderFloodResult {

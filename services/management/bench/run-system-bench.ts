@@ -27,13 +27,13 @@ import {
   writeBenchResults,
 } from '@trackline/replacement/dist-test/bench';
 import { Client } from 'pg';
-import { createManagementServices } from '../composition/management-services';
-import { createManagementStores } from '../composition/management-stores';
-import { createManagementDataSource as createDataSource } from '../composition/management-data-source';
-import { runMigrations } from '../db/migrate';
+import { createManagementServices } from '../src/composition/management-services';
+import { createManagementStores } from '../src/composition/management-stores';
+import { createManagementDataSource as createDataSource } from '../src/composition/management-data-source';
+import { runMigrations } from '../src/db/migrate';
 import { processCpuUsec } from './bench-cpu';
 import { startManagementService, type ServiceUnderTest } from './bench-service';
-import { startPrivateRedis, type PrivateRedis } from '../test-support/private-redis';
+import { startPrivateRedis, type PrivateRedis } from '../src/test-support/private-redis';
 import { loadSystemBenchConfig, type SystemBenchConfig } from './system-bench-config';
 import {
   checkSystemTargets,

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { EnvReader } from '@trackline/platform';
-import { RedisNumberPoolStore, type AllocationInput } from '../pools/number-pool.store';
-import { SentCustomerMemory } from '../pools/sent-customers.memory';
+import { RedisNumberPoolStore, type AllocationInput } from '../src/pools/number-pool.store';
+import { SentCustomerMemory } from '../src/pools/sent-customers.memory';
 import { freePort } from './bench-servers';
 import { dumpTotal } from './instruction-report';
 

@@ -1,6 +1,6 @@
 import { Ga4Simulator } from '@trackline/test-harness';
-import { startSmtpReceiver } from '../test-support/notification-receivers';
-import { startWebhookReceiver } from '../test-support/webhook-receiver';
+import { startSmtpReceiver } from '../src/test-support/notification-receivers';
+import { startWebhookReceiver } from '../src/test-support/webhook-receiver';
 import { RECEIVERS_STREAM, type ReceiversReady, type ReceiversRequest } from './bench-receivers';
 
 /**

@@ -35,13 +35,14 @@ export async function startBareServer(
 }
 
 /**
- * The real service exactly as deployed: dist/main.js configured through its environment. Its
- * stdout (the access log) goes to /dev/null, so the service pays for writing it and the load
- * generator pays nothing for reading it.
+ * The real service as deployed: its main.js (dist-test/src/, built from the same sources with the
+ * same compiler options as dist/) configured through its environment. Its stdout (the access log)
+ * goes to /dev/null, so the service pays for writing it and the load generator pays nothing for
+ * reading it.
  */
 export async function startService(settings: ServerSettings): Promise<ServerUnderTest> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...profiling(settings), join(__dirname, '..', 'main.js')], {
+  const child = spawn(process.execPath, [...profiling(settings), join(__dirname, '..', 'src', 'main.js')], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,

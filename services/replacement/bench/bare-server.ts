@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { CustomerSeenEvent } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
-import { RedisNumberPoolStore } from '../pools/number-pool.store';
-import { PoolTelemetry } from '../pools/pool-telemetry';
-import { SentCustomerMemory } from '../pools/sent-customers.memory';
+import { RedisNumberPoolStore } from '../src/pools/number-pool.store';
+import { PoolTelemetry } from '../src/pools/pool-telemetry';
+import { SentCustomerMemory } from '../src/pools/sent-customers.memory';
 import { createBaselineServer } from './baseline-http';
 
 /**

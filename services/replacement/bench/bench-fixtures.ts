@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { writePartnerProjection, type PartnerConfig } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
-import { RedisNumberPoolStore } from '../pools/number-pool.store';
+import { RedisNumberPoolStore } from '../src/pools/number-pool.store';
 import type { SignedRequest } from './bench-load';
 
 export type Workload = 'new' | 'existing';

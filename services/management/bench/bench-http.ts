@@ -1,6 +1,6 @@
 import { Agent } from 'node:https';
-import { digestAuthorization, parseChallenges, type Challenge } from '../test-support/digest-client';
-import { rawRequest, type HttpResult } from '../test-support/https-request';
+import { digestAuthorization, parseChallenges, type Challenge } from '../src/test-support/digest-client';
+import { rawRequest, type HttpResult } from '../src/test-support/https-request';
 
 /**
  * A partner on one keep-alive HTTPS connection, answering the digest challenge once and then

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
-import { runMigrations } from '../db/migrate';
-import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
+import { runMigrations } from '../src/db/migrate';
+import { TypeormWebhookDeliveriesStore } from '../src/webhooks/webhook-deliveries.store';
 import { createBenchDatabase } from './bench-database';
 
 const BACKLOGS = [0, 100, 1_000, 5_000];

@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { writePartnerProjection } from '@trackline/contracts';
 import { providerSignature } from '@trackline/domain';
 import { createLogger, createRedisClient, EnvReader } from '@trackline/platform';
-import { createReplacementApp, type ReplacementApp } from '../app';
-import { loadReplacementConfig } from '../config/replacement-config';
+import { createReplacementApp, type ReplacementApp } from '../src/app';
+import { loadReplacementConfig } from '../src/config/replacement-config';
 import { freePort } from './bench-servers';
 import { percentile, serverTimingMs } from './bench-stats';
 
