@@ -12,7 +12,7 @@ const RUNS = 40;
 
 /**
  * The webhook workers' fair claim (db/leased-queue.ts) against a growing backlog (docs/benchmarks.md,
- * Management, "Claims that read what they take"): a database of its own with every migration, five
+ * Claims): a database of its own with every migration, five
  * partners with a webhook each, 50,000 delivered rows and three in flight; then, for each backlog of
  * due rows, the claim's generic plan (as a prepared statement runs it after its first executions)
  * executed 40 times under EXPLAIN (ANALYZE, BUFFERS), each rolled back. Prints the mean execution time

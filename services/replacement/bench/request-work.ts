@@ -12,7 +12,7 @@ const PARTNER = benchPartnerConfig('bench-request-work');
 
 /**
  * The replacement service's own work per request, in one process and without sockets
- * (docs/benchmarks.md, Whole system, "Five runs on a third machine"): `DynamicNumbersService.replace`
+ * (docs/benchmarks.md, Request work in one process): `DynamicNumbersService.replace`
  * on the bench's signed new-session body, the store building the allocation script's call as it
  * does for Redis, with the partner, the tracking-number check and the script's answer given from
  * memory; against the minimal server's work on the same body (JSON parse, HMAC, the seed's answer).

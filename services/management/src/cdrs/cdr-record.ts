@@ -11,7 +11,7 @@ export const CDR_NAMES: ResourceNames = { plural: 'cdrs', singular: 'cdr' };
  * Each shape is one object literal. Spreading the basic record into the extended fields
  * (`{ ...basic, quarantined, … }`) builds every record property by property, and a page of 1,000
  * extended records then took about thirty times as long to build and serialize
- * (docs/benchmarks.md, Management, "The extended record built in one piece").
+ * (docs/benchmarks.md, Reads: statistics pages and the monthly report).
  */
 export function toCdrRecord(cdr: Cdr, options: { extended: boolean; showFullAnum: boolean }): ApiRecord {
   const start = formatUtcTimestamp(cdr.start);

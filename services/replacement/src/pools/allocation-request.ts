@@ -29,7 +29,7 @@ export interface AllocationRequest {
 export const EVENT_FIELD_SEPARATOR = '\u0000';
 
 /**
- * The script's ARGV (docs/benchmarks.md, Fewer values per script call). Redis makes every argument
+ * The script's ARGV (docs/benchmarks.md, Allocation script). Redis makes every argument
  * a Lua string whether the script reads it or not, yet splitting a string in the script (a find
  * and a sub per value) or reading one character of it costs more than an argument: so the values
  * a request reads stay arguments of their own, two flags share one argument the script compares

@@ -5,8 +5,8 @@
  * take a number it had just recycled while one bound before it waits. Each request of a millisecond
  * reserves one thousandth per number on its page, and its bindings are scored that far above the
  * release time. The order is kept here rather than read from the pool in the script: that read was
- * a command of its own on every new session (docs/benchmarks.md, Binding order kept by the
- * service). Two processes binding in the same millisecond may still tie; a tie sorts by number.
+ * a command of its own on every new session (docs/benchmarks.md, Allocation script). Two processes
+ * binding in the same millisecond may still tie; a tie sorts by number.
  */
 export class ReleaseOrder {
   private millisecond = Number.NaN;

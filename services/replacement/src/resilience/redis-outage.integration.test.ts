@@ -20,8 +20,8 @@ import { sendReplacementRequest, webRequest } from '../test-support/partner-clie
 // its own redis-server so it can stop, freeze (SIGSTOP) and restart it without touching the shared
 // one. The tests prove every request is answered while Redis is still gone: Redis comes back only
 // after the last answer arrived, so none of them waited for it. How fast they come (about the
-// deadline) is measured by the bench (docs/benchmarks.md, Redis frozen), not asserted here: timings
-// belong in benches (docs/testing.md).
+// deadline) is measured by the bench (docs/benchmarks.md, Provider voice webhook), not asserted here:
+// timings belong in benches (docs/testing.md).
 jest.setTimeout(60_000);
 
 const partner = partnerConfig(uniqueAdvId('outage'));

@@ -4,8 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Records per customer and UTC day, kept by statement-level triggers on "cdrs" in the writing
  * transaction. GET /statistics/cdrs reads its total from here instead of counting up to a million
  * index entries, and seeks a deep page to the day that holds it instead of skipping every row
- * before it (docs/benchmarks.md, management). Triggers rather than application code, so every
- * writer (ingestion, bulk loads, repairs by hand) keeps the counts right.
+ * before it (docs/benchmarks.md, Reads: statistics pages and the monthly report). Triggers rather
+ * than application code, so every writer (ingestion, bulk loads, repairs by hand) keeps the counts right.
  */
 export class CreateCdrDayCounts1795263700000 implements MigrationInterface {
   name = 'CreateCdrDayCounts1795263700000';

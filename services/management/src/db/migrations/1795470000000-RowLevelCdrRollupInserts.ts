@@ -3,9 +3,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Ingestion stores one call record per statement, and for one row two statement-level triggers
  * (the day counts and the monthly report's quarter-hour buckets), each building a transition
- * table and aggregating it, cost more than the insert itself (docs/benchmarks.md, Management). One
- * row-level trigger now keeps both rollups on INSERT. UPDATE and DELETE keep their statement-level
- * triggers: retention, masking and erasure change many rows at once.
+ * table and aggregating it, cost more than the insert itself (docs/benchmarks.md, Call records:
+ * ingestion and single calls). One row-level trigger now keeps both rollups on INSERT. UPDATE and
+ * DELETE keep their statement-level triggers: retention, masking and erasure change many rows at once.
  *
  * A row-level trigger applies a multi-row INSERT's rows in the statement's order, not in key order;
  * the only multi-row inserts into `cdrs` are bulk loads by a single writer, so two of them never

@@ -4,8 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * The fair claim (db/leased-queue.ts) takes each lane's due rows in `(next_attempt_at, id)` order,
  * up to the lane's free slots. With the pending rows indexed by `(lane, next_attempt_at)` only,
  * Postgres read and sorted every due row of a lane to find its first few, so a claim cost grew with
- * the backlog, and a backlog made the worker slower still (docs/benchmarks.md, Management, "Claims
- * that read what they take"). With `id` in the index, a lane's probe reads only the rows it takes.
+ * the backlog, and a backlog made the worker slower still (docs/benchmarks.md, Deliveries). With
+ * `id` in the index, a lane's probe reads only the rows it takes.
  */
 export class LaneIndexesInClaimOrder1795590000001 implements MigrationInterface {
   name = 'LaneIndexesInClaimOrder1795590000001';
