@@ -24,11 +24,12 @@ function benchParts(): BenchPart[] {
     { name: 'replacement', script: require.resolve('@trackline/replacement/dist-test/bench/run-bench.js') },
     { name: 'management', script: join(__dirname, 'run-bench.js') },
     { name: 'whole system', script: join(__dirname, 'run-system-bench.js') },
+    { name: 'call intelligence', script: join(__dirname, 'run-call-intelligence-bench.js') },
   ];
 }
 
 /**
- * `pnpm bench` (docs/benchmarks.md): the replacement, management and whole-system benches one after
+ * `pnpm bench` (docs/benchmarks.md): the replacement, management, whole-system and call-intelligence benches one after
  * the other, every part whatever the one before reported, so one run gives every target's verdict.
  * Each part exits 1 when one of its targets is missed or it could not run; this exits 1 when any
  * part did, and names the missed targets from the results file each part wrote. A part stopped by

@@ -19,3 +19,4 @@ export {
 } from './bench-servers';
 export { minimalAllocator } from './minimal-server';
 export { benchResultsDir, writeBenchResults } from './bench-results';
+export { minimalRequestWork, microsecondsPerCall } from './minimal-work';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { verifySignature } from '@trackline/domain';
 import { EnvReader, type RedisConnection } from '@trackline/platform';
 import { DynamicNumbersService } from '../src/dynamic-numbers/dynamic-numbers.service';
 import { CachedTrackingNumbersStore } from '../src/dynamic-numbers/tracking-numbers.store';
@@ -7,6 +6,7 @@ import type { ProjectionGenerationStore } from '../src/partners/projection-gener
 import { RedisNumberPoolStore } from '../src/pools/number-pool.store';
 import { SentCustomerMemory } from '../src/pools/sent-customers.memory';
 import { benchPartnerConfig, NEW_SESSION_POOL, signedRequests } from './bench-fixtures';
+import { microsecondsPerCall, minimalRequestWork } from './minimal-work';
 
 const PARTNER = benchPartnerConfig('bench-request-work');
 
@@ -29,12 +29,12 @@ async function main(): Promise<void> {
   const service = serviceAnsweredFromMemory();
   const now = Date.now();
   const serviceWork = async () => JSON.stringify(await service.replace(body!, signature, now)).length;
-  const minimalWork = async () => JSON.stringify(await minimalAnswer(body!, signature!)).length;
-  await time(serviceWork, NEW_SESSION_POOL + 1_000);
-  await time(minimalWork, 10_000);
+  const minimalWork = minimalRequestWork();
+  await microsecondsPerCall(serviceWork, NEW_SESSION_POOL + 1_000);
+  await microsecondsPerCall(minimalWork, 10_000);
   for (let round = 1; round <= rounds; round++) {
-    const service = await time(serviceWork, requests);
-    const minimal = await time(minimalWork, requests);
+    const service = await microsecondsPerCall(serviceWork, requests);
+    const minimal = await microsecondsPerCall(minimalWork, requests);
     process.stdout.write(
       `round ${round}: service ${service.toFixed(2)} µs, minimal ${minimal.toFixed(2)} µs per request\n`,
     );
@@ -66,28 +66,6 @@ function serviceAnsweredFromMemory(): DynamicNumbersService {
       1_000,
     ),
   });
-}
-
-// The minimal server's request (minimal-server.ts, baseline-http.ts) less its sockets and Redis.
-function minimalAnswer(body: Buffer, signature: string): Promise<unknown> {
-  const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-  if (!verifySignature(PARTNER.signingSecret, body, signature)) throw new Error('bad signature');
-  const sessionId =
-    typeof parsed.sessionId === 'string' && parsed.sessionId !== '' ? parsed.sessionId : randomUUID();
-  const number = '+4790000001';
-  return Promise.resolve({
-    success: true,
-    numbers: [
-      { number_on_page: String(parsed.numbers).trim(), replace_with: { e164: number, local: number } },
-    ],
-    sessionId,
-  });
-}
-
-async function time(work: () => Promise<number>, requests: number): Promise<number> {
-  const started = process.hrtime.bigint();
-  for (let i = 0; i < requests; i++) await work();
-  return Number(process.hrtime.bigint() - started) / 1e3 / requests;
 }
 
 main().catch((error: unknown) => {

@@ -147,8 +147,22 @@ function parsePhraseList(value: unknown, list: RuleList): string[] {
   });
 }
 
+// Phrases are read once per process, not once per call: a partner's lists repeat on every call.
+const COMPILED = new Map<string, readonly string[]>();
+const COMPILED_MAX = 50_000;
+
 /** A phrase's words in folded form; a trailing `*` (prefix match) stays on its word. */
-export function phraseWords(phrase: string): string[] {
+export function phraseWords(phrase: string): readonly string[] {
+  let words = COMPILED.get(phrase);
+  if (words === undefined) {
+    if (COMPILED.size >= COMPILED_MAX) COMPILED.clear();
+    words = readPhraseWords(phrase);
+    COMPILED.set(phrase, words);
+  }
+  return words;
+}
+
+function readPhraseWords(phrase: string): string[] {
   return phrase.split(/\s+/).flatMap((part) => {
     const prefix = part.endsWith('*');
     const words = transcriptWords(prefix ? part.slice(0, -1) : part).map((word) => word.folded);

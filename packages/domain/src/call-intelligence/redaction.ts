@@ -96,9 +96,13 @@ function findCuts(text: string, switches: RedactionSwitches, language?: string |
   if (!switches.cards && !switches.emails && !switches.phones) return [];
   const words = transcriptWords(text);
   const cuts: Cut[] = switches.emails ? emailCuts(words) : [];
-  const inEmail = (word: TranscriptWord) =>
-    cuts.some((cut) => word.start >= cut.start && word.end <= cut.end);
-  const free = words.filter((word) => !inEmail(word));
+  // Cuts come in text order, so one walk along them finds the words outside every address.
+  let next = 0;
+  const free = words.filter((word) => {
+    while (next < cuts.length && cuts[next]!.end <= word.start) next++;
+    const cut = cuts[next];
+    return cut === undefined || word.end <= cut.start;
+  });
   for (const run of digitRuns(text, free, digitLanguage(language)))
     cuts.push(...numberCuts(text, run, words, switches));
   return cuts.sort((a, b) => a.start - b.start);
@@ -189,12 +193,13 @@ function phoneCut(
 ): Cut[] {
   if (!switches.phones || from >= to) return [];
   // "+47 …" and "(555) …": the sign and the bracket go with the number.
-  const prefix = /[+(]*$/.exec(text.slice(0, run.words[from]!.start))![0];
+  let start = run.words[from]!.start;
+  while (start > 0 && (text[start - 1] === '+' || text[start - 1] === '(')) start -= 1;
   const digits = run.digits.slice(from, to).join('');
   if (digits.length < PHONE_MIN_DIGITS || isPrice(run.words.slice(from, to), all)) return [];
   return [
     {
-      start: run.words[from]!.start - prefix.length,
+      start,
       end: run.words[to - 1]!.end,
       label: REDACTION_LABELS.phone,
     },
@@ -205,7 +210,7 @@ function phoneCut(
 function isPrice(words: TranscriptWord[], all: TranscriptWord[]): boolean {
   const grouped = words.every((word, i) => (i === 0 ? THOUSANDS.test(word.text) : /^\d{3}$/.test(word.text)));
   if (!grouped || words.length < 2) return false;
-  const at = all.indexOf(words[0]!);
+  const at = words[0]!.index;
   const before = all[at - 1]?.folded;
   const after = all[at + words.length]?.folded;
   return CURRENCY_WORDS.has(before ?? '') || CURRENCY_WORDS.has(after ?? '');

@@ -11,6 +11,8 @@ export interface TranscriptWord {
   /** Offsets of `text` in the string it was read from. */
   start: number;
   end: number;
+  /** Its place among the string's words. */
+  index: number;
 }
 
 // A word is letters, digits and the joiners inside them (it's, e-post, 4111-1111, john.smith@x.no);
@@ -19,11 +21,14 @@ const WORD = /[\p{L}\p{N}]+(?:['’.@_+-]+[\p{L}\p{N}]+)*/gu;
 const COMBINING_MARKS = /\p{M}/gu;
 const LETTER_FOLDS: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ł: 'l', '’': "'" };
 const UNFOLDED = /[øæœßđł’]/g;
+const PLAIN = /^[ -~]*$/;
 
 /** Case, accents and Norwegian letters folded: the form rules and words are compared in. */
 export function foldWord(word: string): string {
-  return word
-    .toLowerCase()
+  const lower = word.toLowerCase();
+  // Most words of most calls are plain ASCII: nothing to decompose.
+  if (PLAIN.test(lower)) return lower;
+  return lower
     .normalize('NFD')
     .replace(COMBINING_MARKS, '')
     .replace(UNFOLDED, (letter) => LETTER_FOLDS[letter] ?? letter);
@@ -33,7 +38,13 @@ export function transcriptWords(text: string): TranscriptWord[] {
   const words: TranscriptWord[] = [];
   for (const match of text.matchAll(WORD)) {
     const start = match.index;
-    words.push({ text: match[0], folded: foldWord(match[0]), start, end: start + match[0].length });
+    words.push({
+      text: match[0],
+      folded: foldWord(match[0]),
+      start,
+      end: start + match[0].length,
+      index: words.length,
+    });
   }
   return words;
 }
