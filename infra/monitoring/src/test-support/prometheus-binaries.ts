@@ -1,12 +1,8 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
-/**
- * Finds `promtool` or `prometheus` on PATH (Debian's `prometheus` package installs both). Without
- * them the monitoring tests are skipped on a developer's machine, with a warning; under CI (`CI`
- * set, as `.ci/run` sets it) they fail instead, so rules that were never checked cannot pass CI.
- */
-export function prometheusBinary(name: 'promtool' | 'prometheus'): string | undefined {
+/** The path of an executable on PATH, or undefined. */
+export function binaryOnPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     if (dir === '') continue;
     const candidate = path.join(dir, name);
@@ -29,11 +25,14 @@ export const MISSING_PROMETHEUS =
   'Debian package `prometheus` (promtool and prometheus) is not installed: apt-get install -y prometheus';
 
 /**
+ * `describe` when `promtool` or `prometheus` is on PATH (Debian's `prometheus` package installs
+ * both). Without it the suite is skipped on a developer's machine, with a warning; under CI (`CI`
+ * set, as `.ci/run` sets it) it fails instead, so rules never checked cannot pass CI. So:
  * `describe` when the binary is there; under CI a suite whose one test fails naming the package;
  * elsewhere `describe.skip`, after a warning.
  */
 export function describeWithBinary(name: 'promtool' | 'prometheus'): jest.Describe {
-  if (prometheusBinary(name) !== undefined) return describe;
+  if (binaryOnPath(name) !== undefined) return describe;
   if (runningUnderCi()) {
     return ((title: string) =>
       describe(title, () => {
