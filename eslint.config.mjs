@@ -36,7 +36,12 @@ export default tseslint.config(
   {
     // Production code never imports test code: if it did, tsc would compile the imported file into
     // dist/ despite the exclusion, and the test code would ship.
-    files: ['packages/*/src/**/*.ts', 'services/*/src/**/*.ts', 'infra/launcher/src/**/*.ts'],
+    files: [
+      'packages/*/src/**/*.ts',
+      'services/*/src/**/*.ts',
+      'infra/launcher/src/**/*.ts',
+      'infra/monitoring/src/**/*.ts',
+    ],
     ignores: [...TEST_CODE, 'packages/test-harness/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

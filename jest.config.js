@@ -13,5 +13,6 @@ module.exports = {
     '<rootDir>/services/replacement',
     '<rootDir>/services/management',
     '<rootDir>/infra/launcher',
+    '<rootDir>/infra/monitoring',
   ],
 };
