@@ -58,6 +58,7 @@ const FOLDER_ORDER = [
   'cdrs',
   'conversions',
   'outcomes',
+  'call-intelligence',
   'spam',
   'projections',
   'data-lifecycle',

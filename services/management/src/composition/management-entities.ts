@@ -15,6 +15,7 @@ import { POOL_TELEMETRY_ENTITIES } from '../pool-telemetry/pool-telemetry.entiti
 import { INTEGRATIONS_ENTITIES } from '../integrations/integrations.entities';
 import { CONVERSIONS_ENTITIES } from '../conversions/conversions.entities';
 import { SPAM_ENTITIES } from '../spam/spam.entities';
+import { CALL_INTELLIGENCE_ENTITIES } from '../call-intelligence/call-intelligence.entities';
 
 /**
  * Every entity of the management service, from each feature's own list: an explicit list rather
@@ -39,4 +40,5 @@ export const MANAGEMENT_ENTITIES = [
   ...INTEGRATIONS_ENTITIES,
   ...CONVERSIONS_ENTITIES,
   ...SPAM_ENTITIES,
+  ...CALL_INTELLIGENCE_ENTITIES,
 ];

@@ -20,6 +20,7 @@ import type { PartnerChangeListener } from '../partners/partner-change-listener'
 import type { SourceChangeListener } from '../sources/source-change-listener';
 import { sourceRoutes } from '../sources/sources.routes';
 import { sourceSpamPolicyRoutes } from '../sources/source-spam-policy.routes';
+import { ownSettingsRoutes } from '../partners/own-settings.routes';
 import { SourceSpamPolicyService } from '../sources/source-spam-policy.service';
 import { SourcesService } from '../sources/sources.service';
 import { systemResolver, InsecureHosts } from '../webhooks/webhook-url';
@@ -137,6 +138,7 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...campaignRoutes(services.campaigns),
     ...sourceRoutes(services.sources),
     ...sourceSpamPolicyRoutes(services.sourceSpamPolicies),
+    ...ownSettingsRoutes(services.partners),
     ...greetingRoutes(services.greetings),
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
     ...webhookRoutes(services.webhooks),

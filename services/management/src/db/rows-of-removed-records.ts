@@ -1,5 +1,6 @@
 /** The tables whose rows name a call record by "cdr_id" without a foreign key (cdrs is partitioned). */
-export type RecordRowsTable = 'notification_outbox' | 'conversion_outbox';
+export type RecordRowsTable =
+  'notification_outbox' | 'conversion_outbox' | 'transcription_jobs' | 'transcripts' | 'call_recordings';
 
 /**
  * Deletes the rows of `table` whose call record no longer exists (removed by the data lifecycle or

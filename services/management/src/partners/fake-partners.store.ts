@@ -2,6 +2,7 @@ import { ValidationError } from '@trackline/domain';
 import type { CustomFieldEntity } from './partner-custom-field.entity';
 import { DEFAULT_POOL_SIZING, DEFAULT_SPAM_SETTINGS, type Partner, type PartnerValues } from './partner';
 import type { PartnersStore } from './partners.store';
+import { DEFAULT_CALL_INTELLIGENCE } from './call-intelligence-settings';
 
 /** In-memory PartnersStore for unit tests; enforces the same uniqueness as the database. */
 export class FakePartnersStore implements PartnersStore {
@@ -19,6 +20,7 @@ export class FakePartnersStore implements PartnersStore {
       rateLimitPerMinute: values.rateLimitPerMinute ?? null,
       pool: structuredClone(values.pool) ?? { ...DEFAULT_POOL_SIZING },
       spam: structuredClone(values.spam) ?? { ...DEFAULT_SPAM_SETTINGS },
+      intelligence: structuredClone(values.intelligence) ?? { ...DEFAULT_CALL_INTELLIGENCE },
       id: String(this.nextId++),
       customFields: { customer: [], source: [] },
       created: now,
@@ -39,6 +41,10 @@ export class FakePartnersStore implements PartnersStore {
 
   async findByName(name: string): Promise<Partner | null> {
     return this.copyOf(this.partners.find((partner) => partner.name === name));
+  }
+
+  async findById(id: string): Promise<Partner | null> {
+    return this.copyOf(this.partners.find((partner) => partner.id === id));
   }
 
   async findByUsername(username: string): Promise<Partner | null> {

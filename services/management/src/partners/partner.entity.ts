@@ -13,6 +13,9 @@ export const ON_EXHAUSTED_CHOICES = ['recycle', 'original'] as const;
 export type OnExhausted = (typeof ON_EXHAUSTED_CHOICES)[number];
 
 // Only the digest HA1 values are kept, never the password (docs/partner-api.md, Accounts).
+/** A JSON object column read by its feature's own parser; values are plain JSON. */
+export type StoredJson = Record<string, string | number | boolean | string[] | null>;
+
 @Entity({ name: 'partners' })
 @Unique('UQ_partners_name', ['name'])
 @Unique('UQ_partners_digest_username', ['digestUsername'])
@@ -106,6 +109,14 @@ export class PartnerEntity {
   /** The score (0–100) from which a call is judged spam (docs/spam.md). */
   @Column({ name: 'spam_threshold', type: 'smallint', default: 70 })
   spamThreshold!: number;
+
+  /** Recording, consent, transcription, automatic outcomes, redaction (docs/call-intelligence.md); a key left out is its default. */
+  @Column({ name: 'call_intelligence', type: 'jsonb', default: () => "'{}'" })
+  callIntelligence!: StoredJson;
+
+  /** The partner's classification rules (docs/call-intelligence.md); null: the built-in ones. */
+  @Column({ name: 'classification_rules', type: 'jsonb', nullable: true })
+  classificationRules!: StoredJson | null;
 
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;

@@ -1,3 +1,4 @@
+import type { CallIntelligenceSettings } from './call-intelligence-settings';
 import { DEFAULT_SPAM_THRESHOLD, type CountryCode, type SpamPolicy } from '@trackline/domain';
 import type { CustomFieldEntity } from './partner-custom-field.entity';
 import type { OnExhausted } from './partner.entity';
@@ -67,6 +68,8 @@ export interface Partner {
   rateLimitPerMinute: number | null;
   pool: PoolSizingSettings;
   spam: SpamSettings;
+  /** Recording, consent, transcription, automatic outcomes, redaction (docs/call-intelligence.md). */
+  intelligence: CallIntelligenceSettings;
   customFields: Record<CustomFieldEntity, string[]>;
   created: Date;
   modified: Date;
@@ -75,8 +78,18 @@ export interface Partner {
 /** What a store writes; ids, custom fields and timestamps are the store's business. */
 export type PartnerValues = Omit<
   Partner,
-  'id' | 'customFields' | 'created' | 'modified' | 'calls' | 'rateLimitPerMinute' | 'pool' | 'spam'
+  | 'id'
+  | 'customFields'
+  | 'created'
+  | 'modified'
+  | 'calls'
+  | 'rateLimitPerMinute'
+  | 'pool'
+  | 'spam'
+  | 'intelligence'
 > & {
+  /** Left out: the column default (every setting at its default, `DEFAULT_CALL_INTELLIGENCE`). */
+  intelligence?: CallIntelligenceSettings;
   /** Left out: the column defaults (ring timeout from the service, no screening). */
   calls?: CallSettings;
   /** Left out: null, the service default. */

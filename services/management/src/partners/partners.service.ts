@@ -1,5 +1,5 @@
 import { DEFAULT_HOLD_BACK_SECONDS, DEFAULT_SESSION_TTL_SECONDS } from '@trackline/contracts';
-import { NotFoundError, ValidationError } from '@trackline/domain';
+import { isSpamPolicy, NotFoundError, SPAM_POLICIES, ValidationError } from '@trackline/domain';
 import type { AuthenticatedPartner } from '../http/route-definition';
 import type { PartnerChangeListener } from './partner-change-listener';
 import { parseCustomFieldName } from './custom-field-name';
@@ -13,7 +13,14 @@ import {
   SETTING_OPTIONS,
   type PartnerSettingsInput,
 } from './partner-settings.dto';
-import { DEFAULT_POOL_SIZING, DEFAULT_SPAM_SETTINGS, type Partner, type PartnerValues } from './partner';
+import {
+  DEFAULT_POOL_SIZING,
+  DEFAULT_SPAM_SETTINGS,
+  type Partner,
+  type PartnerValues,
+  type SpamSettings,
+} from './partner';
+import { applyCallIntelligenceInput } from './call-intelligence-settings';
 import type { PartnersStore } from './partners.store';
 
 export interface CreatePartnerInput extends PartnerSettingsInput {
@@ -165,6 +172,30 @@ export class PartnersService implements PartnerDirectory {
     return this.store.list();
   }
 
+  /** The partner's own settings resource (docs/call-intelligence.md, Settings). */
+  async ownSettings(partnerId: string): Promise<Partner> {
+    const partner = await this.store.findById(partnerId);
+    if (partner === null) throw new NotFoundError(`partner ${partnerId}`);
+    return partner;
+  }
+
+  /**
+   * A PUT of the partner's own settings: the call-intelligence fields and the spam policy sent
+   * change, the rest stay. The projections follow (the voice webhook reads recording and spam
+   * settings from Redis).
+   */
+  async updateOwnSettings(partnerId: string, input: Record<string, unknown>): Promise<Partner> {
+    const current = await this.ownSettings(partnerId);
+    const { spam_policy: policy, spam_threshold: threshold, ...intelligence } = input;
+    const spam = parseOwnSpamSettings(current.spam, policy, threshold);
+    const partner = await this.store.update(current.id, {
+      intelligence: applyCallIntelligenceInput(current.intelligence, intelligence),
+      spam,
+    });
+    await this.notify(partner.id);
+    return partner;
+  }
+
   /** Idempotent: defining a field that exists is not an error (`created` is then false). */
   async defineCustomField(
     partnerName: string,
@@ -208,6 +239,23 @@ export class PartnersService implements PartnerDirectory {
       ha1Sha256: digestHa1('sha256', username, this.realm, password),
     };
   }
+}
+
+/** The spam fields of the own-settings resource, as on the wire: a policy name and a score "0"–"100". */
+function parseOwnSpamSettings(current: SpamSettings, policy: unknown, threshold: unknown): SpamSettings {
+  const next = { ...current };
+  if (policy !== undefined) {
+    if (!isSpamPolicy(policy))
+      throw new ValidationError('spam_policy', `must be one of ${SPAM_POLICIES.join(', ')}`);
+    next.policy = policy;
+  }
+  if (threshold !== undefined) {
+    const score = typeof threshold === 'string' && /^\d{1,3}$/.test(threshold) ? Number(threshold) : NaN;
+    if (!(score >= 0 && score <= 100))
+      throw new ValidationError('spam_threshold', 'must be a whole number from 0 to 100');
+    next.threshold = score;
+  }
+  return next;
 }
 
 export function toAuthenticatedPartner(partner: Partner): AuthenticatedPartner {

@@ -1,3 +1,4 @@
+import { callIntelligenceFromJson, callIntelligenceToJson } from './call-intelligence-settings';
 import { ValidationError, type CountryCode, type SpamPolicy } from '@trackline/domain';
 import { In, type EntityManager } from 'typeorm';
 import { isUniqueViolation, pgFailureOf } from '../db/pg-errors';
@@ -12,6 +13,7 @@ export interface PartnersStore {
   update(id: string, changes: Partial<PartnerValues>): Promise<Partner>;
   findByName(name: string): Promise<Partner | null>;
   findByUsername(username: string): Promise<Partner | null>;
+  findById(id: string): Promise<Partner | null>;
   /** Ordered by id. */
   list(): Promise<Partner[]>;
   /** True when the field was new, false when it was already defined. */
@@ -186,6 +188,8 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     poolExhaustedShare: values.pool === undefined ? undefined : String(values.pool.exhaustedShare),
     spamPolicy: values.spam?.policy,
     spamThreshold: values.spam?.threshold,
+    callIntelligence:
+      values.intelligence === undefined ? undefined : callIntelligenceToJson(values.intelligence),
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -219,6 +223,7 @@ function toPartner(
     pool: { targetOverflow: Number(row.targetOverflow), exhaustedShare: Number(row.poolExhaustedShare) },
     // Only the service writes the policy, after checking it is one of the domain's.
     spam: { policy: row.spamPolicy as SpamPolicy, threshold: row.spamThreshold },
+    intelligence: callIntelligenceFromJson(row.callIntelligence),
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),

@@ -15,7 +15,7 @@ import { CampaignEntity } from '../campaigns/campaign.entity';
 import { CustomerEntity } from '../customers/customer.entity';
 import { VoicemailGreetingEntity } from '../greetings/voicemail-greeting.entity';
 import { TrackingNumberEntity } from '../numbers/tracking-number.entity';
-import { PartnerEntity } from '../partners/partner.entity';
+import { PartnerEntity, type StoredJson } from '../partners/partner.entity';
 
 export const SOURCE_STATUSES = ['active', 'closed'] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
@@ -155,6 +155,14 @@ export class SourceEntity {
 
   @Column({ name: 'custom_fields', type: 'jsonb', default: () => "'{}'" })
   customFields!: CustomFieldValues;
+
+  /** The source's own call-intelligence settings, each overriding its partner's (docs/call-intelligence.md); null: none. */
+  @Column({ name: 'call_intelligence', type: 'jsonb', nullable: true })
+  callIntelligence!: StoredJson | null;
+
+  /** The source's own classification rules, replacing its partner's; null: the partner's apply. */
+  @Column({ name: 'classification_rules', type: 'jsonb', nullable: true })
+  classificationRules!: StoredJson | null;
 
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;
