@@ -5,7 +5,13 @@ type Schemas = components['schemas'];
 
 /** A call record event; `data` is the extended call record (docs/webhooks.md, Event catalogue). */
 export interface CallWebhookEvent {
-  type: 'call.completed' | 'call.missed' | 'voicemail.new' | 'call.outcome';
+  type:
+    | 'call.completed'
+    | 'call.missed'
+    | 'voicemail.new'
+    | 'call.outcome'
+    | 'call.transcribed'
+    | 'call.classified';
   /** When the event happened, ISO 8601 in UTC; the same on every attempt. */
   timestamp: string;
   data: Schemas['CdrExtended'];

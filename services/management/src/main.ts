@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     config,
     logger,
     observer: app.metrics,
+    transcription: app.metrics.transcription,
     bell: outboxBell,
     env: process.env,
     // As an uncaught error anywhere in the process would: logged, and the process ends for its

@@ -1432,7 +1432,7 @@ export interface components {
             cdrs: (components["schemas"]["Cdr"] | components["schemas"]["CdrExtended"])[];
         };
         /**
-         * @description Comma-separated, no duplicates, from call.completed, call.missed, voicemail.new, customer.created, pool.exhausted, call.outcome.
+         * @description Comma-separated, no duplicates, from call.completed, call.missed, voicemail.new, customer.created, pool.exhausted, call.outcome, call.transcribed, call.classified.
          * @example call.completed,call.missed
          */
         WebhookEvents: string;

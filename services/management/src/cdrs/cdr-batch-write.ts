@@ -35,7 +35,7 @@ export async function storeBatch(
   prepared: readonly PreparedCall[],
   lookup: CdrBatchLookup,
   now: Date,
-  { cdrs, notifications, webhooks, customers, conversions }: CdrWriteStores,
+  { cdrs, notifications, webhooks, customers, conversions, transcriptions }: CdrWriteStores,
 ): Promise<Cdr[]> {
   const sourced: SourcedCall[] = [];
   const pricings: PricingCall[] = [];
@@ -84,6 +84,7 @@ export async function storeBatch(
   for (const [partnerId, partnerEvents] of events)
     await enqueueSubscribed(webhooks, lookup, partnerId, partnerEvents);
   await conversions.enqueueCalls(stored, (partnerId) => lookup.integrations(partnerId));
+  await transcriptions.enqueueRecorded(stored);
   return stored;
 }
 

@@ -57,7 +57,7 @@ export async function storeCall(
   prepared: PreparedCall,
   lookup: CdrBatchLookup,
   now: Date,
-  { cdrs, notifications, webhooks, customers, conversions }: CdrWriteStores,
+  { cdrs, notifications, webhooks, customers, conversions, transcriptions }: CdrWriteStores,
 ): Promise<IngestOutcome> {
   const { call, dialled } = prepared;
   const { attribution, source, heldBack, judged } = await sourceAndJudge(cdrs, lookup, prepared);
@@ -81,6 +81,7 @@ export async function storeCall(
   await notifications.enqueue(notificationsOf(cdr, source));
   await enqueueSubscribed(webhooks, lookup, cdr.partnerId, callEvents(cdr));
   await conversions.enqueueCalls([cdr], (partnerId) => lookup.integrations(partnerId));
+  await transcriptions.enqueueRecorded([cdr]);
   return { ok: true, cdr, created: true };
 }
 

@@ -23,6 +23,11 @@ export interface CdrWriteStores {
    * records, so it sits above this one): conversions/conversion-queue.ts.
    */
   conversions: { enqueueCalls(cdrs: readonly Cdr[], known?: KnownIntegrations): Promise<number> };
+  /**
+   * The transcription of the records that came with a recording (a voicemail), in their
+   * transaction (docs/call-intelligence.md, The queue). Call intelligence implements it.
+   */
+  transcriptions: { enqueueRecorded(cdrs: readonly Cdr[]): Promise<void> };
 }
 
 /** A partner's integrations read before the transaction (the batch's lookup); undefined when they were not. */

@@ -1,3 +1,4 @@
+import { enqueueTranscriptionJobs } from '../call-intelligence/transcription-jobs.store';
 import { CallerHistoryStore, type CallerHistoryRedis } from '@trackline/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { RedisCallAttributionReader, type AttributionRedis } from '../cdrs/call-attribution.reader';
@@ -91,6 +92,20 @@ function cdrWriteStoresOn(manager: EntityManager, queued: Set<OutboxName>): CdrW
         if (count > 0) queued.add('conversions');
         return count;
       },
+    },
+    transcriptions: {
+      enqueueRecorded: (cdrs) =>
+        enqueueTranscriptionJobs(
+          manager,
+          cdrs
+            .filter((cdr) => cdr.hasRecording)
+            .map((cdr) => ({
+              partnerId: cdr.partnerId,
+              cdrId: cdr.id,
+              cdrStart: cdr.start,
+              recording: 'voicemail',
+            })),
+        ),
     },
   };
 }

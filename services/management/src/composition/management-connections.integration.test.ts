@@ -54,6 +54,7 @@ describe('management connections', () => {
       reports: pool,
       dataLifecycle: pool,
       poolTelemetry: pool,
+      transcription: pool,
     };
     const expected: Record<WorkerPool, string> = {
       notifications: 'off',
@@ -61,6 +62,8 @@ describe('management connections', () => {
       reports: 'on',
       dataLifecycle: 'on',
       poolTelemetry: 'on',
+      // Transcripts are data a partner reads: their commits wait for the disk.
+      transcription: 'on',
     };
     const opened: DataSource[] = [];
     try {

@@ -57,6 +57,7 @@ const WORKER_POOLS = {
   dataLifecycle: 'trackline-management-lifecycle',
   poolTelemetry: 'trackline-management-pool-telemetry',
   conversions: 'trackline-management-conversions',
+  transcription: 'trackline-management-transcription',
 } as const;
 
 export type WorkerPool = keyof typeof WORKER_POOLS;

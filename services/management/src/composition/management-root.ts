@@ -1,3 +1,4 @@
+import { TypeormTranscriptionJobsStore } from '../call-intelligence/transcription-jobs.store';
 import { randomBytes } from 'node:crypto';
 import { loadApiDocument, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
@@ -106,6 +107,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     // Present: the core's stores were given Redis. GET /number_pools and the gauges share it.
     pools: core.services.numberPools!,
     outbox: new TypeormOutboxStatusCounts(dataSource.manager),
+    transcriptionQueue: new TypeormTranscriptionJobsStore(dataSource.manager),
     clock,
     logger,
   });

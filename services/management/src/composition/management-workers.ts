@@ -7,6 +7,8 @@ import type { PoolExhaustionObserver } from '../pool-telemetry/pool-telemetry.ro
 import { startPoolTelemetry } from './start-pool-telemetry';
 import type { OutboxBell } from '../db/outbox-bell';
 import { startDeliveryThread } from './delivery-thread-host';
+import { startTranscriptionWorker } from './start-transcription-worker';
+import type { TranscriptionCounters } from '../call-intelligence/transcription-worker';
 
 // Composition root, the background work beside the HTTP app (docs/architecture.md, Composition).
 // Each worker opens its own pool (composition/management-connections.ts); the outbox deliveries
@@ -16,7 +18,7 @@ import { startDeliveryThread } from './delivery-thread-host';
 export interface RunningWorkers {
   /**
    * Stops the report schedule, the delivery thread (notifications, webhooks, conversions), the
-   * data lifecycle job and the pool telemetry rollup, in that order.
+   * data lifecycle job, the pool telemetry rollup and the transcription worker, in that order.
    */
   stop(): Promise<void>;
 }
@@ -32,6 +34,8 @@ export async function startManagementWorkers(deps: {
   env: NodeJS.ProcessEnv;
   /** The delivery thread ended on an error of its own. */
   onDeliveryThreadCrash: (error: Error) => void;
+  /** What the transcription worker counts (the app's metrics). */
+  transcription: TranscriptionCounters;
 }): Promise<RunningWorkers> {
   const { config, logger, observer } = deps;
   const deliveries = await startDeliveryThread({
@@ -43,11 +47,13 @@ export async function startManagementWorkers(deps: {
   const reports = await startMonthlyReportSchedule({ config, logger });
   const lifecycle = await startDataLifecycle({ config, logger, observer });
   const poolTelemetry = await startPoolTelemetry({ config, logger, observer });
+  const transcription = await startTranscriptionWorker(config, deps.transcription, logger);
   return {
     stop: () =>
       Promise.resolve(reports?.stop())
         .finally(() => deliveries.stop())
         .finally(() => lifecycle.stop())
-        .finally(() => poolTelemetry.stop()),
+        .finally(() => poolTelemetry.stop())
+        .finally(() => transcription.stop()),
   };
 }

@@ -144,6 +144,31 @@ export interface ManagementConfig {
     /** Connections of the exporter's own pool, apart from the API's. */
     databasePoolSize: number;
   };
+  /**
+   * The speech engine behind the standard transcription interface (docs/call-intelligence.md);
+   * null when STT_BASE_URL is unset: nothing is ever sent anywhere.
+   */
+  stt: {
+    /** STT_BASE_URL, without a trailing slash: `/v1/audio/transcriptions` is added. */
+    baseUrl: string;
+    /** STT_API_KEY: sent as a bearer token when set. */
+    apiKey: string | null;
+    /** STT_MODEL: the `model` field of each request. */
+    model: string;
+    /** STT_CONCURRENCY: requests in flight at once per process. */
+    concurrency: number;
+    /** STT_TIMEOUT_MS: one request, connect to last byte read. */
+    timeoutMs: number;
+  } | null;
+  /** The transcription queue's retries (docs/call-intelligence.md, The queue). */
+  transcription: {
+    maxAttempts: number;
+    /** Wait after the first failure; doubles with each further one (capped at an hour). */
+    baseDelayMs: number;
+    pollMs: number;
+    /** Connections of the transcription worker's own pool. */
+    databasePoolSize: number;
+  };
   /** The monthly report e-mail (docs/reports.md). */
   reports: {
     /** Off: no replica enqueues reports on its own; `reports:send` still works. */
@@ -314,6 +339,13 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       pollMs: read.integer('CONVERSIONS_POLL_MS', 1_000, { min: 10, max: 600_000 }),
       databasePoolSize: read.integer('CONVERSIONS_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
     },
+    stt: readSpeechEngine(read, leaseMs),
+    transcription: {
+      maxAttempts: read.integer('TRANSCRIPTION_MAX_ATTEMPTS', 8, { min: 1, max: 100 }),
+      baseDelayMs: read.integer('TRANSCRIPTION_BASE_DELAY_MS', 30_000, { min: 10, max: 3_600_000 }),
+      pollMs: read.integer('TRANSCRIPTION_POLL_MS', 1_000, { min: 10, max: 600_000 }),
+      databasePoolSize: read.integer('TRANSCRIPTION_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
+    },
     reports: {
       scheduleEnabled: read.boolean('REPORTS_SCHEDULE_ENABLED', true),
       catchUpHours: read.integer('REPORTS_CATCH_UP_HOURS', 24, { min: 1, max: 27 * 24 }),
@@ -394,4 +426,25 @@ function addressList(read: EnvReader, name: string, entries: string[]): AddressL
     read.reject(name, (error as Error).message);
     return AddressList.parse([]);
   }
+}
+
+/**
+ * The speech engine's settings, read only when STT_BASE_URL is set: without it transcription is off
+ * for every partner and the other STT_ variables are not read (docs/call-intelligence.md).
+ */
+function readSpeechEngine(read: EnvReader, leaseMs: number): ManagementConfig['stt'] {
+  const baseUrl = read.url('STT_BASE_URL', undefined, ['http:', 'https:']);
+  if (baseUrl === undefined) return null;
+  const timeoutMs = read.integer('STT_TIMEOUT_MS', Math.min(120_000, Math.floor(leaseMs / 2)), {
+    min: 100,
+    max: 1_800_000,
+  });
+  if (timeoutMs * 2 > leaseMs) read.reject('STT_TIMEOUT_MS', 'must be at most half of NOTIFY_LEASE_MS');
+  return {
+    baseUrl: withoutTrailingSlash(baseUrl),
+    apiKey: read.optionalString('STT_API_KEY') ?? null,
+    model: read.string('STT_MODEL', 'whisper-1'),
+    concurrency: read.integer('STT_CONCURRENCY', 2, { min: 1, max: 64 }),
+    timeoutMs,
+  };
 }

@@ -97,6 +97,7 @@ describe('daily data lifecycle', () => {
       partners: { list: async () => [] },
       pools: { usage: async () => ({ size: 0, bound: 0 }) as never },
       outbox: { counts: async () => ({}) as never } as never,
+      transcriptionQueue: { state: async () => ({ pending: 0, dead: 0, oldestPendingSeconds: null }) },
       clock: () => NOW,
       logger: pino({ level: 'silent' }),
     });

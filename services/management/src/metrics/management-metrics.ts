@@ -9,6 +9,8 @@ import {
 import { OUTBOX_STATUSES, type OutboxStatusCounts } from '../notifications/outbox-status-counts.store';
 import type { PoolUsage } from '../numbers/number-pools.service';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
+import type { TranscriptionQueueState } from '../call-intelligence/transcription-jobs.store';
+import { TranscriptionMetrics } from './transcription-metrics';
 import {
   CDR_BATCH_PATHS,
   CDR_INGEST_RESULTS,
@@ -35,6 +37,8 @@ export interface ManagementMetricsDeps {
   /** GET /number_pools' own computation (inventory in Postgres, live bindings in Redis). */
   pools: { usage(partner: { id: string; name: string }, now: Date): Promise<PoolUsage> };
   outbox: OutboxStatusCounts;
+  /** The transcription queue's state, read at scrape time. */
+  transcriptionQueue: { state(now: Date): Promise<TranscriptionQueueState> };
   clock: () => Date;
   logger: Logger;
 }
@@ -55,7 +59,7 @@ export class ManagementMetrics {
   private readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   private readonly cdrs: FixedCounter<CdrIngestResult>;
   private readonly customerEvents: FixedCounter<CustomerEventResultKind>;
-  private readonly collectionErrors: FixedCounter<'pools' | 'outbox'>;
+  private readonly collectionErrors: FixedCounter<'pools' | 'outbox' | 'transcription'>;
   private readonly lifecycleRecords: FixedCounter<DataLifecycleAction>;
   private readonly lifecycleRuns: FixedCounter<'ok' | 'failed'>;
   private readonly rateLimits: FixedCounter<'limited' | 'unavailable'>;
@@ -65,9 +69,18 @@ export class ManagementMetrics {
   /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
   private poolRead: Promise<PoolSnapshot[] | null> | undefined;
 
+  /** What the transcription worker counts (docs/call-intelligence.md, The queue). */
+  readonly transcription: TranscriptionMetrics;
+
   constructor(private readonly deps: ManagementMetricsDeps) {
     const registry = createMetricsRegistry();
     this.registry = registry;
+    this.transcription = new TranscriptionMetrics(registry, {
+      queue: deps.transcriptionQueue,
+      clock: deps.clock,
+      logger: deps.logger,
+      onCollectionError: () => this.collectionErrors.inc(this.collectionErrors.indexOf('transcription')),
+    });
     this.httpRequests = new Counter({
       name: 'trackline_http_requests_total',
       help: 'HTTP requests answered, by method, route template and status.',
@@ -90,7 +103,7 @@ export class ManagementMetrics {
       name: 'trackline_metrics_collection_errors_total',
       help: 'Scrapes whose store reads failed, by collector; those gauges are then left out of the scrape.',
       label: 'collector',
-      values: ['pools', 'outbox'],
+      values: ['pools', 'outbox', 'transcription'],
     });
     this.lifecycleRecords = new FixedCounter(registry, {
       name: 'trackline_data_lifecycle_records_total',

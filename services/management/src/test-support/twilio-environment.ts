@@ -47,7 +47,11 @@ export interface EnvironmentPartner {
  * (docs/telephony.md), a provider account's recording server on loopback, and the simulator
  * mapping the public URLs to the test ports.
  */
-export async function startTwilioEnvironment(partner: EnvironmentPartner): Promise<TwilioEnvironment> {
+export async function startTwilioEnvironment(
+  partner: EnvironmentPartner,
+  /** More of management's settings (docs/configuration.md), e.g. WEBHOOK_INSECURE_HOSTS. */
+  managementEnv: Record<string, string> = {},
+): Promise<TwilioEnvironment> {
   const stores = await createTestStores();
   const recordings = new RecordingServer(ACCOUNT_SID, AUTH_TOKEN);
   await recordings.start();
@@ -84,6 +88,7 @@ export async function startTwilioEnvironment(partner: EnvironmentPartner): Promi
       GREETING_RECORD_NUMBER: GREETING_NUMBER,
       TWILIO_CALLBACK_GRACE_SECONDS: String(GRACE_SECONDS),
       CUSTOMER_EVENTS_BLOCK_MS: '50',
+      ...managementEnv,
     }),
     { consumeCustomerEvents: true, clock: () => new Date(replacementClock.now) },
   );

@@ -6,6 +6,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'customer.created',
   'pool.exhausted',
   'call.outcome',
+  'call.transcribed',
+  'call.classified',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -57,7 +59,13 @@ export interface WebhookDelivery {
 export type WebhookEvent =
   /** `cdrStart` is the record's start: the worker reads the record from its partition by it. */
   | {
-      type: 'call.completed' | 'call.missed' | 'voicemail.new' | 'call.outcome';
+      type:
+        | 'call.completed'
+        | 'call.missed'
+        | 'voicemail.new'
+        | 'call.outcome'
+        | 'call.transcribed'
+        | 'call.classified';
       cdrId: string;
       cdrStart: Date;
     }

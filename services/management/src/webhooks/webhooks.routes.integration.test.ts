@@ -48,7 +48,8 @@ describe('/v1/webhooks', () => {
     expect(record).toEqual({
       webhook_id: expect.stringMatching(/^\d+$/),
       url: 'http://localhost:9/hooks',
-      events: 'call.completed,call.missed,voicemail.new,customer.created,pool.exhausted,call.outcome',
+      events:
+        'call.completed,call.missed,voicemail.new,customer.created,pool.exhausted,call.outcome,call.transcribed,call.classified',
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       state: '0',
       created: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),

@@ -9,6 +9,7 @@ import {
 import type { Logger } from '@trackline/platform';
 import type { GreetingsService } from '../../greetings/greetings.service';
 import type { ApiResponse } from '../../http/api-response';
+import { audioContentType } from '../../http/audio-content-type';
 import type { ProviderRouteDefinition, SignedLinkRouteDefinition } from '../../http/route-definition';
 import { dialInTwiml } from './greeting-call.twiml';
 import { nextDialInTurn, readDialInRequest } from './greeting-dial-in';
@@ -133,7 +134,7 @@ export function twilioCallbackRoutes(
         throw new NotFoundError(`recorded voicemail greeting ${id}`);
       return {
         kind: 'document',
-        contentType: audioType(greeting.sounddata),
+        contentType: audioContentType(greeting.sounddata),
         headers: { 'Cache-Control': 'private, max-age=300' },
         body: greeting.sounddata,
       };
@@ -167,14 +168,6 @@ async function greetingRecording(
     { vmGreetingId: greeting.id, bytes: greeting.datalength },
     'voicemail greeting recorded by dial-in',
   );
-}
-
-/** WAV or MP3 as the provider's <Play> needs to know; anything else is sent as it is. */
-function audioType(audio: Buffer): string {
-  if (audio.subarray(0, 4).toString('latin1') === 'RIFF') return 'audio/wav';
-  if (audio.subarray(0, 3).toString('latin1') === 'ID3' || (audio[0] === 0xff && (audio[1]! & 0xe0) === 0xe0))
-    return 'audio/mpeg';
-  return 'application/octet-stream';
 }
 
 /** Status and recording callbacks: the provider ignores the body; an empty TwiML document is always safe. */

@@ -1,0 +1,273 @@
+import { createLogger } from '@trackline/platform';
+import { SpeechEngineSimulator, testWav, type CallScript } from '@trackline/test-harness';
+import { createWebhookDispatcher } from '../composition/start-webhook-dispatcher';
+import { createTranscriptionWorker } from '../composition/start-transcription-worker';
+import { recordOf } from '../test-support/bidding-setup';
+import { testConfig } from '../test-support/test-service';
+import {
+  MANAGEMENT_BASE,
+  REPLACEMENT_PUBLIC,
+  startTwilioEnvironment,
+  type TwilioEnvironment,
+} from '../test-support/twilio-environment';
+import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
+import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import type { TranscriptionWorker } from './transcription-worker';
+
+const PARTNER = {
+  advId: 'ci-acme',
+  username: 'ci-acme-api',
+  password: 'correct horse battery',
+  signingSecret: 'a-signing-secret-of-32-characters',
+};
+const STATIC_NUMBERS = ['+4722300001', '+4722300002'];
+const ENGINE_KEY = 'engine-key-0123456789';
+const CARD = '4111 1111 1111 1111';
+const VOICE_URL = `${REPLACEMENT_PUBLIC}/telephony/twilio/voice`;
+const STATUS_URL = `${MANAGEMENT_BASE}/telephony/twilio/call-status`;
+
+type Body = Record<string, unknown>;
+
+// Call intelligence from a provider's recorded call to the partner's webhook (docs/call-intelligence.md):
+// a voicemail left through the Twilio webhooks (signed as Twilio signs), transcribed by a speech engine
+// behind the standard interface (the harness's simulator, answering as whisper.cpp's server does),
+// redacted, classified, and told to the partner.
+describe('call intelligence: a recorded call to a classified transcript and its events', () => {
+  jest.setTimeout(120_000);
+  const engine = new SpeechEngineSimulator(ENGINE_KEY);
+  let env: TwilioEnvironment;
+  let receiver: WebhookReceiver;
+  let worker: TranscriptionWorker;
+  let dispatcher: WebhookDispatcher;
+  let voicemailNumber: string;
+  let calls = 0;
+  let seed = 100;
+
+  beforeAll(async () => {
+    await engine.start();
+    receiver = await startWebhookReceiver();
+    const managementEnv = { WEBHOOK_INSECURE_HOSTS: '127.0.0.1' };
+    env = await startTwilioEnvironment(PARTNER, managementEnv);
+    await env.operator('numbers:add', '--partner', PARTNER.advId, '--kind', 'static', ...STATIC_NUMBERS);
+    // Both services' clock, past the numbers' arrival.
+    env.replacementClock.now = Date.now() + 60_000;
+    const customer = recordOf(
+      await env.api.write('POST', '/customers', { name: 'Bilhuset', custnr: 'K-1' }),
+      'customers',
+      'customer',
+      'json',
+    );
+    const source = recordOf(
+      await env.api.write('POST', '/sources', {
+        customer_id: customer.customer_id as string,
+        name: 'Ad desk',
+        phonenr: '23 45 67 09',
+        vm_divert_all: '1',
+      }),
+      'sources',
+      'source',
+      'json',
+    );
+    voicemailNumber = source.destnr as string;
+    const hook = await env.api.write('POST', '/webhooks', {
+      url: receiver.url,
+      events: 'call.transcribed,call.classified,call.outcome',
+    });
+    expect(hook.status).toBe(200);
+
+    const config = testConfig(env.stores, {
+      ...managementEnv,
+      STT_BASE_URL: engine.baseUrl,
+      STT_API_KEY: ENGINE_KEY,
+      STT_MODEL: 'whisper-test',
+      STT_TIMEOUT_MS: '2000',
+      TRANSCRIPTION_MAX_ATTEMPTS: '3',
+      TRANSCRIPTION_BASE_DELAY_MS: '10',
+    });
+    const logger = createLogger({ service: 'call-intelligence-e2e', level: 'silent' });
+    worker = createTranscriptionWorker({
+      dataSource: env.stores.dataSource,
+      config,
+      workerId: 'ci-worker',
+      counters: env.management.app.metrics.transcription,
+      logger,
+    });
+    dispatcher = createWebhookDispatcher({
+      dataSource: env.stores.dataSource,
+      config,
+      workerId: 'ci-hooks',
+      logger,
+    });
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await env?.close();
+    await engine.stop();
+  });
+
+  /** A voicemail left on the source, saying `text`; answers the stored record's id. */
+  async function leaveVoicemail(text: string | null, language = 'en'): Promise<string> {
+    const audio = testWav(3, ++seed);
+    if (text !== null) engine.say(audio, { language, segments: [{ start: 0.5, end: 2.8, text }] });
+    const script: CallScript = {
+      callSid: `CA${String(++calls).padStart(32, '7')}`,
+      from: `+4798100${String(calls).padStart(3, '0')}`,
+      to: voicemailNumber,
+      voiceUrl: VOICE_URL,
+      statusCallbackUrl: STATUS_URL,
+      message: { seconds: 3, audio },
+    };
+    await env.simulator.play(script);
+    const [row] = (await env.stores.dataSource.query(`SELECT id::text AS id FROM cdrs WHERE call_id = $1`, [
+      script.callSid,
+    ])) as Array<{ id: string }>;
+    expect(row).toBeDefined();
+    return row!.id;
+  }
+
+  async function transcriptRow(cdrId: string): Promise<Body | undefined> {
+    const rows = (await env.stores.dataSource.query(`SELECT * FROM transcripts WHERE cdr_id = $1`, [
+      cdrId,
+    ])) as Body[];
+    return rows[0];
+  }
+
+  async function job(cdrId: string): Promise<Body> {
+    const [row] = (await env.stores.dataSource.query(
+      `SELECT status, attempts, last_error, recording FROM transcription_jobs WHERE cdr_id = $1`,
+      [cdrId],
+    )) as Body[];
+    return row!;
+  }
+
+  async function outcome(cdrId: string): Promise<Body> {
+    const [row] = (await env.stores.dataSource.query(
+      `SELECT outcome_status, outcome_note FROM cdrs WHERE id = $1`,
+      [cdrId],
+    )) as Body[];
+    return row!;
+  }
+
+  it('sends nothing while the partner has transcription off', async () => {
+    const before = engine.requests.length;
+    const cdrId = await leaveVoicemail('Is the car still available?');
+    expect(await job(cdrId)).toMatchObject({ status: 'pending', recording: 'voicemail' });
+    expect(await worker.round(new Date())).toBe(1);
+    expect(engine.requests.length).toBe(before);
+    expect(await job(cdrId)).toMatchObject({ status: 'sent' });
+    expect(await transcriptRow(cdrId)).toBeUndefined();
+  });
+
+  it('transcribes, redacts, classifies, sets the outcome and tells the partner', async () => {
+    const settings = await env.api.write('PUT', '/settings', { transcription: '1', auto_outcome: 'lead' });
+    expect(settings.status).toBe(200);
+    expect(recordOf(settings, 'settings', 'setting', 'json')).toMatchObject({
+      transcription: '1',
+      auto_outcome: 'lead',
+      redact_cards: '1',
+    });
+    const cdrId = await leaveVoicemail(
+      `Hi, is the Volvo still available? My card is ${CARD}, or call me on 912 34 567, john.smith@example.no.`,
+    );
+    expect(await worker.round(new Date())).toBe(1);
+
+    const request = engine.requests.at(-1)!;
+    expect(request.authorization).toBe(`Bearer ${ENGINE_KEY}`);
+    expect(request.fields).toEqual({ model: 'whisper-test', response_format: 'verbose_json' });
+    const transcript = await transcriptRow(cdrId);
+    expect(transcript).toMatchObject({
+      status: 'done',
+      language: 'english',
+      model: 'whisper-test',
+      classification: 'lead',
+      text: 'Hi, is the Volvo still available? My card is [card], or call me on [phone], [email].',
+    });
+    expect(transcript!.reasons).toEqual([
+      expect.objectContaining({ rule: 'lead', phrase: 'still available', matched: 'still available' }),
+    ]);
+    expect(await outcome(cdrId)).toEqual({
+      outcome_status: 'lead',
+      outcome_note: 'set from the call classification',
+    });
+
+    await dispatcher.runOnce();
+    const events = receiver.received.map((hook) => JSON.parse(hook.body) as { type: string; data: Body });
+    expect(
+      events
+        .filter((event) => event.data.cdr_id === cdrId)
+        .map((event) => event.type)
+        .sort(),
+    ).toEqual(['call.classified', 'call.outcome', 'call.transcribed']);
+    // The card number is nowhere: not stored, not sent, not in a reason.
+    const stored = JSON.stringify(
+      await env.stores.dataSource.query(
+        `SELECT t.*, j.last_error FROM transcripts t LEFT JOIN transcription_jobs j USING (cdr_id)`,
+      ),
+    );
+    for (const text of [stored, ...receiver.received.map((hook) => hook.body)]) {
+      expect(text).not.toContain('4111');
+      expect(text).not.toContain('john.smith');
+    }
+  });
+
+  it("never overrides the partner's own outcome", async () => {
+    const cdrId = await leaveVoicemail('Hello, I would like a test drive of the Golf.');
+    expect(
+      (
+        await env.api.write('PUT', `/cdrs/${cdrId}/outcome`, {
+          status: 'sale',
+          value: '1000',
+          currency: 'NOK',
+        })
+      ).status,
+    ).toBe(200);
+    await worker.round(new Date());
+    expect(await transcriptRow(cdrId)).toMatchObject({ classification: 'lead' });
+    expect(await outcome(cdrId)).toEqual({ outcome_status: 'sale', outcome_note: null });
+  });
+
+  it('retries an engine that is down or answers garbage, and fails an empty transcript for good', async () => {
+    const cdrId = await leaveVoicemail('Hei, er bilen fortsatt ledig?', 'no');
+    engine.setMode('down', 1);
+    await worker.round(new Date());
+    expect(await job(cdrId)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await job(cdrId)).last_error).toMatch(/^speech engine answered 500/);
+    expect(await transcriptRow(cdrId)).toMatchObject({ status: 'pending' });
+    engine.setMode('garbage', 1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await worker.round(new Date());
+    expect((await job(cdrId)).last_error).toMatch(/not JSON/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await worker.round(new Date());
+    expect(await job(cdrId)).toMatchObject({ status: 'sent', attempts: 3 });
+    expect(await transcriptRow(cdrId)).toMatchObject({
+      status: 'done',
+      classification: 'lead',
+      language: 'norwegian',
+    });
+
+    const silent = await leaveVoicemail(null);
+    await worker.round(new Date());
+    expect(await job(silent)).toMatchObject({ status: 'dead', attempts: 1 });
+    expect(await transcriptRow(silent)).toMatchObject({
+      status: 'failed',
+      error: 'speech engine heard no speech (an empty transcript)',
+    });
+  });
+
+  it('gives up on a slow engine after the schedule, the reason on the transcript', async () => {
+    const cdrId = await leaveVoicemail('Is it still for sale?');
+    engine.slowMs = 5_000;
+    engine.setMode('slow', 3);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await worker.round(new Date());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await job(cdrId)).toMatchObject({ status: 'dead', attempts: 3 });
+    expect(await transcriptRow(cdrId)).toMatchObject({
+      status: 'failed',
+      error: 'speech engine no answer within 2000 ms',
+    });
+  });
+});
