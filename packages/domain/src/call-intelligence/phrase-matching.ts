@@ -9,7 +9,7 @@ export interface SpokenWord {
   text: string;
   folded: string;
   at: number;
-  channel?: string;
+  channel: string | undefined;
 }
 
 export interface SpokenSegment {
@@ -19,18 +19,23 @@ export interface SpokenSegment {
   channel?: string;
 }
 
-/** The words of the segments, each timed by its place in its segment (engines time segments, not words). */
+/**
+ * The words of the segments, each timed by its place in its segment (engines time segments, not
+ * words). One object per word, of one shape: a 30-minute call has thousands.
+ */
 export function spokenWords(segments: readonly SpokenSegment[]): SpokenWord[] {
-  return segments.flatMap((segment) => {
-    const length = Math.max(segment.text.length, 1);
-    const span = Math.max(segment.end - segment.start, 0);
-    return transcriptWords(segment.text).map((word) => ({
-      text: word.text,
-      folded: word.folded,
-      at: Math.round((segment.start + (span * word.start) / length) * 10) / 10,
-      ...(segment.channel === undefined ? {} : { channel: segment.channel }),
-    }));
-  });
+  const words: SpokenWord[] = [];
+  for (const segment of segments) {
+    const perCharacter = Math.max(segment.end - segment.start, 0) / Math.max(segment.text.length, 1);
+    for (const word of transcriptWords(segment.text))
+      words.push({
+        text: word.text,
+        folded: word.folded,
+        at: Math.round((segment.start + perCharacter * word.start) * 10) / 10,
+        channel: segment.channel,
+      });
+  }
+  return words;
 }
 
 /** Where a phrase was said: the words from its first to its last (gaps included) and when. */

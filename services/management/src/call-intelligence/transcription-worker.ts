@@ -248,7 +248,12 @@ function emptyChannel(error: unknown): HeardSpeech {
   throw error;
 }
 
-function transcriptOf(heard: HeardSpeech, model: string, context: TranscriptionContext): DoneTranscript {
+/** What is stored of what the engine heard: redacted, classified (our own CPU per call: docs/benchmarks.md, Call intelligence). */
+export function transcriptOf(
+  heard: HeardSpeech,
+  model: string,
+  context: Pick<TranscriptionContext, 'settings' | 'rules' | 'signals'>,
+): DoneTranscript {
   const switches: RedactionSwitches = {
     cards: context.settings.redactCards,
     emails: context.settings.redactEmails,
