@@ -13,6 +13,7 @@ import {
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import type { TranscriptionWorker } from './transcription-worker';
+import { engineWavChannels } from './wav-channels';
 
 const PARTNER = {
   advId: 'ci-acme',
@@ -109,7 +110,9 @@ describe('call intelligence: a recorded call to a classified transcript and its 
   /** A voicemail left on the source, saying `text`; answers the stored record's id. */
   async function leaveVoicemail(text: string | null, language = 'en'): Promise<string> {
     const audio = testWav(3, ++seed);
-    if (text !== null) engine.say(audio, { language, segments: [{ start: 0.5, end: 2.8, text }] });
+    // The engine hears the recording as the worker sends it: 16 kHz mono.
+    if (text !== null)
+      engine.say(engineWavChannels(audio)![0]!, { language, segments: [{ start: 0.5, end: 2.8, text }] });
     const script: CallScript = {
       callSid: `CA${String(++calls).padStart(32, '7')}`,
       from: `+4798100${String(calls).padStart(3, '0')}`,

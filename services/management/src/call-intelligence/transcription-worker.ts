@@ -18,7 +18,7 @@ import type {
   TranscriptSegment,
   TypeormTranscriptsStore,
 } from './transcripts.store';
-import { splitWavChannels } from './wav-channels';
+import { engineWavChannels } from './wav-channels';
 
 /** A recording's audio, wherever it is kept; the feature that keeps it fills this port in composition. */
 export interface RecordingAudio {
@@ -210,25 +210,24 @@ export function automaticOutcome(policy: AutoOutcome, classification: CallClass)
 }
 
 /**
- * A dual-channel WAV is transcribed channel by channel, caller (the provider's first channel) and
- * answerer apart, merged in time; anything else whole.
+ * A WAV recording goes to the engine at 16 kHz, channel by channel (caller, the provider's first
+ * channel, and answerer apart) merged in time; anything else (MP3) whole.
  */
 async function transcribeCall(
   engine: SpeechEngineSettings,
   recording: { audio: Buffer; contentType: string },
 ): Promise<HeardSpeech & { segments: TranscriptSegment[] }> {
-  const channels = splitWavChannels(recording.audio);
+  const channels = engineWavChannels(recording.audio);
   if (channels === undefined)
     return transcribe(engine, {
       audio: recording.audio,
       contentType: recording.contentType,
       fileName: fileNameOf(recording.contentType),
     });
-  const [caller, answerer] = await Promise.all(
-    channels.map((audio) =>
-      transcribe(engine, { audio, contentType: 'audio/wav', fileName: 'call.wav' }).catch(emptyChannel),
-    ),
-  );
+  const send = (audio: Buffer) =>
+    transcribe(engine, { audio, contentType: 'audio/wav', fileName: 'call.wav' });
+  if (channels.length === 1) return send(channels[0]!);
+  const [caller, answerer] = await Promise.all(channels.map((audio) => send(audio).catch(emptyChannel)));
   const segments: TranscriptSegment[] = [
     ...caller!.segments.map((segment) => ({ ...segment, channel: 'caller' as const })),
     ...answerer!.segments.map((segment) => ({ ...segment, channel: 'answerer' as const })),

@@ -1,26 +1,56 @@
 /**
- * A dual-channel recording split into its channels (docs/call-intelligence.md, Recording answered
- * calls): the provider records the caller on the first channel and the answerer on the second, so
- * each is transcribed apart and the transcript says who said what. Only 16-bit PCM WAV is split; any
- * other audio (MP3) goes to the engine whole.
+ * Recordings as every engine reads them (docs/call-intelligence.md, The engine): each channel of a
+ * WAV recording apart (the provider records the caller on the first channel and the answerer on the
+ * second, so the transcript says who said what), as 16 kHz 16-bit mono PCM — whisper's own rate, which
+ * whisper.cpp's server requires unless it was started with `--convert`. The provider records calls at
+ * 8 kHz, as 16-bit PCM or µ-law. Anything else (MP3) goes to the engine as it is.
  */
-export function splitWavChannels(audio: Buffer): Buffer[] | undefined {
+export function engineWavChannels(audio: Buffer): Buffer[] | undefined {
   const format = readWavFormat(audio);
-  if (format === undefined || format.channels !== 2 || format.bitsPerSample !== 16) return undefined;
-  const frames = Math.floor(format.dataLength / 4);
-  const channels = [Buffer.alloc(44 + frames * 2), Buffer.alloc(44 + frames * 2)];
-  for (const [channel, mono] of channels.entries()) {
-    writeMonoHeader(mono, format.sampleRate, frames * 2);
-    for (let frame = 0; frame < frames; frame++)
-      mono.writeInt16LE(audio.readInt16LE(format.dataOffset + frame * 4 + channel * 2), 44 + frame * 2);
+  if (format === undefined || format.channels < 1 || format.channels > 2) return undefined;
+  const bytesPerSample = format.encoding === 'pcm16' ? 2 : 1;
+  const frames = Math.floor(format.dataLength / (bytesPerSample * format.channels));
+  const sample = (frame: number, channel: number): number => {
+    const at = format.dataOffset + (frame * format.channels + channel) * bytesPerSample;
+    return format.encoding === 'pcm16' ? audio.readInt16LE(at) : muLawToLinear(audio[at]!);
+  };
+  return Array.from({ length: format.channels }, (_, channel) =>
+    resampled(format.sampleRate, frames, (frame) => sample(frame, channel)),
+  );
+}
+
+const ENGINE_RATE = 16_000;
+
+/** Linear interpolation to 16 kHz: enough for speech, which whisper low-passes at 8 kHz anyway. */
+function resampled(rate: number, frames: number, sample: (frame: number) => number): Buffer {
+  const out = Math.floor((frames * ENGINE_RATE) / rate);
+  const wav = Buffer.alloc(44 + out * 2);
+  writeMonoHeader(wav, ENGINE_RATE, out * 2);
+  for (let i = 0; i < out; i++) {
+    const position = (i * rate) / ENGINE_RATE;
+    const before = Math.floor(position);
+    const after = Math.min(before + 1, frames - 1);
+    const fraction = position - before;
+    const value = sample(before) * (1 - fraction) + sample(after) * fraction;
+    wav.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(value))), 44 + i * 2);
   }
-  return channels;
+  return wav;
+}
+
+/** G.711 µ-law to 16-bit linear. */
+function muLawToLinear(byte: number): number {
+  const value = ~byte & 0xff;
+  const sign = value & 0x80;
+  const exponent = (value >> 4) & 0x07;
+  const mantissa = value & 0x0f;
+  const magnitude = (((mantissa << 3) + 0x84) << exponent) - 0x84;
+  return sign === 0 ? magnitude : -magnitude;
 }
 
 interface WavFormat {
+  encoding: 'pcm16' | 'mulaw';
   channels: number;
   sampleRate: number;
-  bitsPerSample: number;
   dataOffset: number;
   dataLength: number;
 }
@@ -38,14 +68,13 @@ function readWavFormat(audio: Buffer): WavFormat | undefined {
     const id = audio.toString('ascii', at, at + 4);
     const size = audio.readUInt32LE(at + 4);
     if (id === 'fmt ' && at + 24 <= audio.length) {
-      if (audio.readUInt16LE(at + 8) !== 1) return undefined; // not PCM
-      format = {
-        channels: audio.readUInt16LE(at + 10),
-        sampleRate: audio.readUInt32LE(at + 12),
-        bitsPerSample: audio.readUInt16LE(at + 22),
-      };
+      const code = audio.readUInt16LE(at + 8);
+      const bits = audio.readUInt16LE(at + 22);
+      const encoding = code === 1 && bits === 16 ? 'pcm16' : code === 7 && bits === 8 ? 'mulaw' : undefined;
+      if (encoding === undefined) return undefined;
+      format = { encoding, channels: audio.readUInt16LE(at + 10), sampleRate: audio.readUInt32LE(at + 12) };
     }
-    if (id === 'data' && format !== undefined)
+    if (id === 'data' && format !== undefined && format.sampleRate > 0)
       return { ...format, dataOffset: at + 8, dataLength: Math.min(size, audio.length - at - 8) };
     at += 8 + size + (size % 2);
   }
