@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { loadApiDocument, type Logger, type RedisConnection } from '@trackline/platform';
+import { loadApiDocument, StoreOutages, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
 import { composeCdrFeature } from './cdrs-composition';
@@ -20,6 +20,7 @@ import { NonceIssuer } from '../http/digest/digest-nonce';
 import { RedisNonceCounter } from '../http/digest/nonce-counter';
 import { RedisRateLimiter, type RateLimiter } from '../http/rate-limit/rate-limiter';
 import type { AnyRouteDefinition } from '../http/route-definition';
+import { unreachableStore, type ManagementStore } from '../http/error-handler';
 import { pingRoutes } from '../ping/ping.routes';
 import { telephonyRoutes } from '../telephony/telephony.routes';
 import {
@@ -97,6 +98,8 @@ export interface ManagementApi {
   authenticator: DigestAuthenticator;
   /** The per-partner request budgets in Redis (each partner's limit comes with its authentication). */
   rateLimiter: RateLimiter;
+  /** Store outages told once each, refusals counted (docs/operations.md, Store outages); closed with the app. */
+  outages: StoreOutages<ManagementStore>;
 }
 
 export function createManagementApi(core: ManagementCore, deps: ManagementApiDeps): ManagementApi {
@@ -109,6 +112,18 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     clock,
     logger,
   });
+  const outages = new StoreOutages<ManagementStore>({
+    log: logger,
+    storeOf: unreachableStore,
+    probes: {
+      postgres: () => dataSource.query('SELECT 1').then(() => true),
+      // The API connection fails fast while Redis is down, so a PING is the probe.
+      redis: () => redis.ping().then(() => true),
+    },
+    onRefused: (store, work) => {
+      if (work === 'request') metrics.storeRefused(store);
+    },
+  });
   const cdrs = composeCdrFeature({
     dataSource,
     readDataSource: deps.readDataSource,
@@ -118,6 +133,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     telephonyToken: config.telephonyToken,
     metrics,
     outboxBell: deps.outboxBell,
+    outages,
   });
   const twilio = createTwilioTelephony({
     config,
@@ -146,7 +162,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     core.services.partners,
   );
   const rateLimiter = new RedisRateLimiter(redis, config.redis.keyPrefix);
-  return { cdrs, metrics, twilio, routes, authenticator, rateLimiter };
+  return { cdrs, metrics, twilio, routes, authenticator, rateLimiter, outages };
 }
 
 function nonceSecret(config: ManagementConfig, logger: Logger): string {

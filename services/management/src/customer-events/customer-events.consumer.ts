@@ -5,6 +5,7 @@ import {
   type Logger,
   type RedisConnection,
   type RoundOutcome,
+  type StoreOutages,
 } from '@trackline/platform';
 import type { CustomerEventResult, StreamPartner } from './customer-events.service';
 import { parseAutoClaimReply, parseReadGroupReply, type StreamEntry } from './stream-replies';
@@ -42,6 +43,8 @@ export interface CustomerEventsConsumerDeps {
     ): Promise<CustomerEventResult[]>;
   };
   logger: Logger;
+  /** The app's store outages: a round refused by one is told there, once (docs/operations.md, Store outages). */
+  outages?: StoreOutages<string>;
   /** Epoch ms; schedules refresh, reclaim and retries. */
   clock: () => number;
 }
@@ -78,6 +81,8 @@ export class CustomerEventsConsumer {
   private nextRefreshAt = 0;
   private nextReclaimAt = 0;
   private readonly log: Logger;
+  /** The store whose outage failed the last rounds; its end is told when a round works again. */
+  private downStore: string | undefined;
 
   constructor(
     private readonly deps: CustomerEventsConsumerDeps,
@@ -93,7 +98,11 @@ export class CustomerEventsConsumer {
         maxMs: Math.max(settings.retryDelayMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
       },
       onError: (error, failures, retryInMs) => this.roundFailed(error, failures, retryInMs),
-      onRecovered: () => this.log.info('customer events consumer recovered'),
+      onRecovered: () => {
+        if (this.downStore !== undefined) this.deps.outages?.reachable(this.downStore);
+        else this.log.info('customer events consumer recovered');
+        this.downStore = undefined;
+      },
     });
   }
 
@@ -120,7 +129,9 @@ export class CustomerEventsConsumer {
       // The stream key was deleted (and with it the group); make the groups again before reading.
       for (const stream of this.streams.values()) stream.groupReady = false;
     }
-    if (failures === 1) this.log.warn({ err: error }, 'customer events round failed; retrying');
+    if (this.deps.outages?.refused(error, 'round') === true)
+      this.downStore = this.deps.outages.storeOf(error);
+    else if (failures === 1) this.log.warn({ err: error }, 'customer events round failed; retrying');
   }
 
   /** Idle when nothing could be read without blocking (a blocking read has waited already). */

@@ -7,6 +7,7 @@ import {
   type Registry,
 } from '@trackline/platform';
 import { OUTBOX_STATUSES, type OutboxStatusCounts } from '../notifications/outbox-status-counts.store';
+import { MANAGEMENT_STORES, type ManagementStore } from '../http/error-handler';
 import type { PoolUsage } from '../numbers/number-pools.service';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 import {
@@ -60,6 +61,7 @@ export class ManagementMetrics {
   private readonly lifecycleRuns: FixedCounter<'ok' | 'failed'>;
   private readonly rateLimits: FixedCounter<'limited' | 'unavailable'>;
   private readonly cdrBatches: FixedCounter<CdrBatchPath>;
+  private readonly storeRefusals: FixedCounter<ManagementStore>;
   private readonly defaultPartition: Gauge;
   private readonly poolExhaustedHours: Counter<'partner'>;
   /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
@@ -115,6 +117,12 @@ export class ManagementMetrics {
       help: 'Batches of call records stored in one transaction (one_transaction), or record by record after the batch could not be (per_record).',
       label: 'path',
       values: CDR_BATCH_PATHS,
+    });
+    this.storeRefusals = new FixedCounter(registry, {
+      name: 'trackline_store_refusals_total',
+      help: 'Requests answered 503 because a store was unreachable, by store (docs/operations.md, Store outages).',
+      label: 'store',
+      values: MANAGEMENT_STORES,
     });
     this.poolExhaustedHours = new Counter({
       name: 'trackline_pool_exhausted_total',
@@ -179,6 +187,11 @@ export class ManagementMetrics {
 
   cdrIngested(result: CdrIngestResult, count = 1): void {
     if (count > 0) this.cdrs.inc(CDR_INGEST_RESULTS.indexOf(result), count);
+  }
+
+  /** A request refused because `store` was unreachable. */
+  storeRefused(store: ManagementStore): void {
+    this.storeRefusals.inc(MANAGEMENT_STORES.indexOf(store));
   }
 
   cdrBatch(path: CdrBatchPath): void {
