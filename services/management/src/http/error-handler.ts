@@ -22,6 +22,13 @@ const UNREACHABLE_MESSAGES =
 const REDIS_MESSAGES =
   /Connection is closed|Stream isn't writeable|enableOfflineQueue|Command timed out|Reached the max retries per request/i;
 
+/**
+ * Seconds a client should wait before retrying a 503, on every 503 management answers (as
+ * replacement does): the switch, the provider and partners retry a store outage, and a second is
+ * what a pool reconnection or a Redis failover takes at best (docs/operations.md, Store outages).
+ */
+export const RETRY_AFTER_SECONDS = '1';
+
 /** The stores management reaches: its outages are told by store (docs/operations.md, Store outages). */
 export const MANAGEMENT_STORES = ['postgres', 'redis'] as const;
 export type ManagementStore = (typeof MANAGEMENT_STORES)[number];
@@ -127,5 +134,6 @@ export function unreachableStore(error: unknown): ManagementStore | undefined {
 
 export function send(res: Response, status: number, message: string): void {
   const rendered = renderError(status, message, responseFormat(res));
+  if (status === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
   res.status(status).type(rendered.contentType).send(rendered.body);
 }

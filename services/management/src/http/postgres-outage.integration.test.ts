@@ -90,7 +90,7 @@ describe('management during a Postgres outage', () => {
       }),
     });
 
-  it('refuses call records with 503 and logs the outage in two lines', async () => {
+  it('refuses call records with 503 and Retry-After, and logs the outage in two lines', async () => {
     expect((await postCdr('before-outage')).status).toBe(201);
     const from = lines.length;
     proxy.cut();
@@ -98,7 +98,11 @@ describe('management during a Postgres outage', () => {
       const answers = await Promise.all(
         Array.from({ length: 6 }, (_, index) => postCdr(`outage-${sent + index}`)),
       );
-      for (const answer of answers) expect(answer.status).toBe(503);
+      for (const answer of answers) {
+        expect(answer.status).toBe(503);
+        // The switch retries a 503 (docs/switch.md); the header says when.
+        expect(answer.headers['retry-after']).toBe('1');
+      }
     }
     proxy.restore();
     await eventually(async () => (await postCdr('after-outage')).status === 201);
