@@ -7,7 +7,7 @@ import type { CdrFeature } from '../cdrs/create-cdrs';
 import { composeSpamFeature } from './spam-composition';
 import type { ManagementConfig } from '../config/management-config';
 import { RedisSentCustomersRecord } from '../customer-events/sent-customers.record';
-import { ManagementMetrics } from '../metrics/management-metrics';
+import { ManagementMetrics, type ManagementMetricsDeps } from '../metrics/management-metrics';
 import { TypeormOutboxStatusCounts } from '../notifications/outbox-status-counts.store';
 import { createProjectionHealer, createProjections, projectionListeners } from './projections-composition';
 import type { ProjectionHealer } from '../projections/projection-healer';
@@ -109,6 +109,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     // Present: the core's stores were given Redis. GET /number_pools and the gauges share it.
     pools: core.services.numberPools!,
     outbox: new TypeormOutboxStatusCounts(dataSource.manager),
+    backlogs: outboxBacklogs(storesOn(dataSource.manager)),
     clock,
     logger,
   });
@@ -163,6 +164,15 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
   );
   const rateLimiter = new RedisRateLimiter(redis, config.redis.keyPrefix);
   return { cdrs, metrics, twilio, routes, authenticator, rateLimiter, outages };
+}
+
+/** The three outboxes' stores, each the owner of its table, read for the backlog gauges. */
+function outboxBacklogs(stores: ReturnType<typeof storesOn>): ManagementMetricsDeps['backlogs'] {
+  return {
+    notifications: stores.outbox,
+    webhooks: stores.webhookDeliveries,
+    conversions: stores.conversionOutbox,
+  };
 }
 
 function nonceSecret(config: ManagementConfig, logger: Logger): string {

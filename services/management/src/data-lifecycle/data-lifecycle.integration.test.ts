@@ -97,6 +97,7 @@ describe('daily data lifecycle', () => {
       partners: { list: async () => [] },
       pools: { usage: async () => ({ size: 0, bound: 0 }) as never },
       outbox: { counts: async () => ({}) as never } as never,
+      backlogs: {} as never,
       clock: () => NOW,
       logger: pino({ level: 'silent' }),
     });

@@ -8,6 +8,8 @@ import {
 } from '@trackline/platform';
 import { OUTBOX_STATUSES, type OutboxStatusCounts } from '../notifications/outbox-status-counts.store';
 import { MANAGEMENT_STORES, type ManagementStore } from '../http/error-handler';
+import type { QueueBacklog } from '../db/leased-queue';
+import type { OutboxName } from '../db/outbox-bell';
 import type { PoolUsage } from '../numbers/number-pools.service';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 import {
@@ -36,6 +38,8 @@ export interface ManagementMetricsDeps {
   /** GET /number_pools' own computation (inventory in Postgres, live bindings in Redis). */
   pools: { usage(partner: { id: string; name: string }, now: Date): Promise<PoolUsage> };
   outbox: OutboxStatusCounts;
+  /** Each outbox's rows waiting for delivery (db/leased-queue.ts, QueueBacklog), read on scrape. */
+  backlogs: Record<OutboxName, { backlog(): Promise<QueueBacklog> }>;
   clock: () => Date;
   logger: Logger;
 }
@@ -64,6 +68,8 @@ export class ManagementMetrics {
   private readonly storeRefusals: FixedCounter<ManagementStore>;
   private readonly defaultPartition: Gauge;
   private readonly poolExhaustedHours: Counter<'partner'>;
+  /** One read per scrape, shared by the two backlog gauges (collected concurrently). */
+  private backlogRead: Promise<Array<[OutboxName, QueueBacklog]> | null> | undefined;
   /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
   private poolRead: Promise<PoolSnapshot[] | null> | undefined;
 
@@ -175,6 +181,30 @@ export class ManagementMetrics {
         for (const status of OUTBOX_STATUSES) outbox.set({ status }, counts[status]);
       },
     });
+    const backlogGauge = (name: string, help: string, value: (backlog: QueueBacklog) => number) => {
+      const gauge: Gauge<'outbox'> = new Gauge({
+        name,
+        help,
+        labelNames: ['outbox'],
+        registers: [registry],
+        collect: async () => {
+          const backlogs = await this.backlogs();
+          // A failed read leaves the series out rather than showing stale figures.
+          gauge.reset();
+          for (const [outbox, backlog] of backlogs ?? []) gauge.set({ outbox }, value(backlog));
+        },
+      });
+    };
+    backlogGauge(
+      'trackline_outbox_pending',
+      'Outbox rows not delivered yet (waiting, in backoff or leased), by outbox; rows of paused webhooks and integrations left out.',
+      (backlog) => backlog.pending,
+    );
+    backlogGauge(
+      'trackline_outbox_oldest_pending_age_seconds',
+      'How long the outbox row that fell due longest ago has waited for a worker, by outbox; 0 when none is due (rows in backoff are not due).',
+      (backlog) => backlog.oldestDueSeconds,
+    );
   }
 
   httpRequest(method: string, route: string, status: number): void {
@@ -227,6 +257,31 @@ export class ManagementMetrics {
 
   customerEvent(result: CustomerEventResultKind): void {
     this.customerEvents.inc(CUSTOMER_EVENT_RESULTS.indexOf(result));
+  }
+
+  private backlogs(): Promise<Array<[OutboxName, QueueBacklog]> | null> {
+    this.backlogRead ??= this.readBacklogs().finally(() => {
+      this.backlogRead = undefined;
+    });
+    return this.backlogRead;
+  }
+
+  private async readBacklogs(): Promise<Array<[OutboxName, QueueBacklog]> | null> {
+    try {
+      const outboxes = Object.entries(this.deps.backlogs) as Array<
+        [OutboxName, { backlog(): Promise<QueueBacklog> }]
+      >;
+      return await Promise.all(
+        outboxes.map(async ([outbox, queue]): Promise<[OutboxName, QueueBacklog]> => [
+          outbox,
+          await queue.backlog(),
+        ]),
+      );
+    } catch (error) {
+      this.collectionErrors.inc(1);
+      this.deps.logger.warn({ err: error }, 'outbox backlog metrics not collected');
+      return null;
+    }
   }
 
   private pools(): Promise<PoolSnapshot[] | null> {
