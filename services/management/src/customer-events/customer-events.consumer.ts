@@ -1,3 +1,4 @@
+import { inConsumerSpan } from './customer-events.trace';
 import { CUSTOMER_EVENTS_GROUP, isKeySafeAdvId, partnerKeys } from '@trackline/contracts';
 import {
   DEFAULT_MAX_ERROR_BACKOFF_MS,
@@ -290,9 +291,9 @@ export class CustomerEventsConsumer {
     let ok = true;
     if (present.length > 0) {
       try {
-        const results = await this.deps.events.applyBatch(
-          stream.partner,
-          present.map((entry) => entry.fields),
+        const batch = present.map((entry) => entry.fields);
+        const results = await inConsumerSpan(stream.key, batch, () =>
+          this.deps.events.applyBatch(stream.partner, batch),
         );
         for (const [index, entry] of present.entries()) this.logResult(stream, entry.id, results[index]!);
         done.push(...present.map((entry) => entry.id));
