@@ -25,7 +25,7 @@ function jestConfig(packageDir, displayName, overrides = {}) {
     testTimeout: 30_000,
     transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swcOptions] },
     moduleNameMapper: {
-      '^@trackline/(domain|contracts|platform|test-harness|client)$': `${root}/packages/$1/src/index.ts`,
+      '^@trackline/(domain|contracts|platform|tracing|test-harness|client)$': `${root}/packages/$1/src/index.ts`,
       '^@trackline/(replacement)$': `${root}/services/$1/src/index.ts`,
     },
     ...overrides,

@@ -8,6 +8,7 @@ module.exports = {
     '<rootDir>/packages/domain',
     '<rootDir>/packages/contracts',
     '<rootDir>/packages/platform',
+    '<rootDir>/packages/tracing',
     '<rootDir>/packages/test-harness',
     '<rootDir>/packages/client',
     '<rootDir>/services/replacement',

@@ -24,7 +24,15 @@ export interface CustomerSeenEvent {
   custemail?: string;
   /** Epoch ms of the request. */
   at: number;
+  /**
+   * The W3C `traceparent` of the replacement request that saw the customer, when it was traced:
+   * management's consumer links its span to it (docs/operations.md, Tracing).
+   */
+  traceparent?: string;
 }
+
+/** version-traceid-parentid-flags, lower-case hex (W3C Trace Context). */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /** Flat field/value list for XADD (and for the allocation script's ARGV). */
 export function encodeCustomerSeenEvent(event: CustomerSeenEvent): string[] {
@@ -37,6 +45,7 @@ export function encodeCustomerSeenEvent(event: CustomerSeenEvent): string[] {
   ]; // prettier-ignore
   if (event.custname !== undefined) fields.push('custname', event.custname);
   if (event.custemail !== undefined) fields.push('custemail', event.custemail);
+  if (event.traceparent !== undefined) fields.push('traceparent', event.traceparent);
   return fields;
 }
 
@@ -60,6 +69,9 @@ export function decodeCustomerSeenEvent(fields: readonly string[]): CustomerSeen
   const custemail = map.get('custemail');
   if (custname !== undefined) event.custname = custname;
   if (custemail !== undefined) event.custemail = custemail;
+  // Only a link for the trace: one that does not read as a traceparent is left out, not refused.
+  const traceparent = map.get('traceparent');
+  if (traceparent !== undefined && TRACEPARENT.test(traceparent)) event.traceparent = traceparent;
   return event;
 }
 

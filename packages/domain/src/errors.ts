@@ -7,8 +7,9 @@ export abstract class TracklineError extends Error {
   abstract readonly code: string;
 
   // Public, so a subclass whose message is all it takes needs no constructor of its own.
-  constructor(message: string) {
-    super(message);
+  // `cause`: the fault behind it (a store's error behind a 503), for the log; never shown to a client.
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = new.target.name;
   }
 }

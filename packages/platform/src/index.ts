@@ -11,3 +11,4 @@ export * from './lua-script';
 export * from './api-reference';
 export * from './bounded-body';
 export * from './polling-worker';
+export * from './store-outages';

@@ -106,7 +106,7 @@ export async function createManagementApp(
     redis,
     config.projections.checkIntervalMs,
   );
-  const { metrics, twilio, routes, authenticator, rateLimiter } = createManagementApi(core, {
+  const { metrics, twilio, routes, authenticator, rateLimiter, outages } = createManagementApi(core, {
     config,
     dataSource,
     readDataSource,
@@ -123,6 +123,7 @@ export async function createManagementApp(
         partners: stores.partners,
         logger,
         metrics,
+        outages,
       })
     : undefined;
   if (options.sweepProviderCalls) twilio.sweep.start();
@@ -137,6 +138,7 @@ export async function createManagementApp(
       count: (result) => metrics.rateLimit(result),
     },
     trustedProxies: config.trustProxy,
+    outages,
     readiness: readinessChecks(dataSource, redis, readDataSource, config.readinessTimeoutMs),
     metrics: {
       endpoint: metricsEndpoint({
@@ -162,6 +164,7 @@ export async function createManagementApp(
     listen: () => front.listen(config.port, config.host),
     close: async () => {
       stopWatchingProjections();
+      outages.close();
       await front.close(config.shutdownTimeoutMs);
       await customerEvents?.stop();
       // Stopped only if started: the worker's stop waits for a round in flight, none when idle.

@@ -1,3 +1,4 @@
+import './tracing';
 import { ConfigError, createLogger, onShutdownSignal } from '@trackline/platform';
 import { createManagementApp } from './app';
 import { startManagementWorkers } from './composition/management-workers';

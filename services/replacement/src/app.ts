@@ -6,6 +6,7 @@ import {
   loadApiDocument,
   metricsHandler,
   requestContext,
+  StoreOutages,
   type Logger,
   type RedisConnection,
 } from '@trackline/platform';
@@ -19,7 +20,7 @@ import {
 } from './dynamic-numbers/tracking-numbers.store';
 import { API_REFERENCE_GET_PATHS, apiReferenceRoutes } from './api-reference/api-reference.routes';
 import { healthRoutes } from './health/health.routes';
-import { toHttpError } from './http/error-mapper';
+import { toHttpError, unreachableStore } from './http/error-mapper';
 import { markRequestStart, sendJson, serverTiming } from './http/json-response';
 import { mountRoutes } from './http/mount-routes';
 import { requestIdSource } from './http/request-id';
@@ -79,6 +80,12 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   const clock = options.clock ?? Date.now;
   const prefix = config.redis.keyPrefix;
   const metrics = new ReplacementMetrics();
+  // A Redis outage refuses every request: told in two lines, counted in trackline_redis_errors_total.
+  const outages = new StoreOutages<'redis'>({
+    log: logger,
+    storeOf: unreachableStore,
+    probes: { redis: () => redis.ping().then(() => true) },
+  });
 
   const partners = new CachedPartnerConfigStore(
     new RedisPartnerConfigStore(redis, prefix),
@@ -146,7 +153,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
         metrics,
       }),
     ],
-    { metrics },
+    { metrics, outages },
   );
   const postOnly = new Set<string>([
     '/',
@@ -162,7 +169,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     else sendJson(res, 404, { success: false, error: 'Not found' });
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const { status, message } = toHttpError(error, req.log ?? logger);
+    const { status, message } = toHttpError(error, req.log ?? logger, undefined, outages);
     sendJson(res, status, { success: false, error: message });
   });
 
@@ -173,6 +180,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     logger,
     requestId: requestIdSource(),
     metrics,
+    outages,
   });
   // The replacement endpoint skips Express: its router and per-request logging context cost the
   // hot path about half its throughput (docs/benchmarks.md).
@@ -187,6 +195,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
     metrics,
     flushPoolTelemetry: () => poolTelemetry.flush(),
     close: async () => {
+      outages.close();
       await poolTelemetry.close();
       if (ownsRedis) await redis.quit().catch(() => redis.disconnect());
     },

@@ -1,3 +1,4 @@
+import './tracing';
 import {
   closeGracefully,
   ConfigError,

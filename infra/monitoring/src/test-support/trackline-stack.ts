@@ -27,12 +27,21 @@ const START_TIMEOUT_MS = 90_000;
 export interface TracklineStack {
   managementPort: number;
   replacementPort: number;
-  /** The replacement API's signed request for the demo partner, answered with a pool number. */
-  replaceNumbers(): Promise<{ status: number; body: Record<string, unknown> }>;
+  /**
+   * The replacement API's signed request for the demo partner, answered with a pool number;
+   * `parameters` (a `custnr`) and `headers` (a `traceparent`) added when given.
+   */
+  replaceNumbers(options?: {
+    parameters?: Record<string, string>;
+    headers?: Record<string, string>;
+  }): Promise<{ status: number; body: Record<string, unknown> }>;
   /** POST /telephony/route on replacement, as the switch sends it. */
   route(bnum: string): Promise<{ status: number; body: Record<string, unknown> }>;
   /** POST /telephony/cdrs on management, one answered call to a demo pool number. */
-  postCallRecord(bnum: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  postCallRecord(
+    bnum: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   /** GET /metrics of a service, straight from its port. */
   metricsText(service: 'management' | 'replacement'): Promise<string>;
   stop(): Promise<void>;
@@ -47,7 +56,8 @@ export function missingBuiltFiles(): string[] {
   return BUILT_FILES.filter((file) => !existsSync(path.join(REPOSITORY_ROOT, file)));
 }
 
-export async function startTracklineStack(): Promise<TracklineStack> {
+/** `env`: settings added to the services' environment (the tracing test's OTEL_* variables). */
+export async function startTracklineStack(env: Record<string, string> = {}): Promise<TracklineStack> {
   const database = await createTestDatabase();
   const redis = createTestRedis();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'trackline-monitoring-'));
@@ -81,6 +91,7 @@ export async function startTracklineStack(): Promise<TracklineStack> {
       REPLACEMENT_PORT: String(replacementPort),
       TELEPHONY_TOKEN: telephonyToken,
       LOG_LEVEL: 'warn',
+      ...env,
     });
     started.add(launcher.pid);
     await launcher.waitForOutput(RUNNING_LINE, START_TIMEOUT_MS);
@@ -103,7 +114,7 @@ export async function startTracklineStack(): Promise<TracklineStack> {
     managementPort,
     replacementPort,
     stop,
-    replaceNumbers: () => {
+    replaceNumbers: (options = {}) => {
       const body = JSON.stringify({
         advId: partner.advId,
         fullUrl: 'https://www.example.no/ad/1',
@@ -111,13 +122,16 @@ export async function startTracklineStack(): Promise<TracklineStack> {
         numbers: '22 33 44 55',
         type: 'web',
         fullReferrer: '',
-        parameters: {},
+        parameters: options.parameters ?? {},
         userAgent: 'Mozilla/5.0',
         requestIpAddress: '203.0.113.9',
         sessionId: '',
       });
       const sign = createHmac('sha1', partner.signingSecret).update(body).digest('hex');
-      return post(`${replacement}/dynamic-numbers?sign=${sign}`, body, { 'X-HTTP-STATUSES': '1' });
+      return post(`${replacement}/dynamic-numbers?sign=${sign}`, body, {
+        'X-HTTP-STATUSES': '1',
+        ...options.headers,
+      });
     },
     route: (bnum) =>
       post(
@@ -129,7 +143,7 @@ export async function startTracklineStack(): Promise<TracklineStack> {
         }),
         switchAuth,
       ),
-    postCallRecord: (bnum) =>
+    postCallRecord: (bnum, headers = {}) =>
       post(
         `${management}/telephony/cdrs`,
         JSON.stringify({
@@ -141,7 +155,7 @@ export async function startTracklineStack(): Promise<TracklineStack> {
           duration: 45,
           answered: 1,
         }),
-        switchAuth,
+        { ...switchAuth, ...headers },
       ),
     metricsText: async (service) => {
       const response = await send(`${service === 'management' ? management : replacement}/metrics`, 'GET');

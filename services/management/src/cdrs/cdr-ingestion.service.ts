@@ -54,7 +54,9 @@ export class CdrIngestionService implements CdrIngestion {
       ]);
     } catch (error) {
       if (isStoreUnreachable(error))
-        throw new ServiceUnavailableError('Call records cannot be stored right now; retry later');
+        throw new ServiceUnavailableError('Call records cannot be stored right now; retry later', {
+          cause: error,
+        });
       throw error;
     }
     const outcomes: Array<IngestOutcome | undefined> = records.map(() => undefined);

@@ -12,7 +12,7 @@ import type { CallerHistory } from './cdr-spam';
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';
 import type { TypeormCdrsStore } from './cdrs.store';
-import { switchCdrRoutes } from './switch-cdrs.routes';
+import { switchCdrRoutes, type SwitchCdrRouteDeps } from './switch-cdrs.routes';
 
 export interface CdrFeatureDeps {
   /** Each record's transaction: the CDR, its outbox rows and webhook deliveries commit together. */
@@ -33,6 +33,8 @@ export interface CdrFeatureDeps {
   telephonyToken: string | undefined;
   /** `trackline_cdrs_ingested_total` (docs/operations.md): every record's outcome is counted. */
   metrics: IngestMetrics;
+  /** Store outages told once each (docs/operations.md, Store outages). */
+  outages?: SwitchCdrRouteDeps['outages'];
 }
 
 export interface CdrFeature {
@@ -76,6 +78,7 @@ export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
       ingestion,
       countRefused: (failures) => countOutcomes(metrics, failures),
       token: deps.telephonyToken,
+      outages: deps.outages,
     }),
   };
 }

@@ -1,3 +1,5 @@
+import type { StoreOutages } from '@trackline/platform';
+import type { ManagementStore } from '../http/error-handler';
 import type { SwitchRouteDefinition } from '../http/route-definition';
 import { ingestResponse } from './cdr-ingestion-response';
 import type { CdrIngestion } from './cdr-ingestion.service';
@@ -13,6 +15,8 @@ export interface SwitchCdrRouteDeps {
   ingestion: CdrIngestion;
   /** Counts the records refused here, before ingestion (docs/operations.md, `trackline_cdrs_ingested_total`). */
   countRefused(failures: readonly IngestFailure[]): void;
+  /** Where a record refused for a store outage is told (once per outage, docs/operations.md, Store outages). */
+  outages?: StoreOutages<ManagementStore>;
   /** TELEPHONY_TOKEN; when unset every request is refused with 401. */
   token: string | undefined;
 }
@@ -42,12 +46,20 @@ export function switchCdrRoutes(deps: SwitchCdrRouteDeps): SwitchRouteDefinition
         const outcomes = read.map((entry): IngestOutcome => ('ok' in entry ? entry : ingested[next++]!));
         const failed = outcomes.filter((outcome) => !outcome.ok).length;
         log.info({ records: records.length, failed }, 'call records ingested');
+        let outageTold = false;
         for (const outcome of outcomes) {
-          if (!outcome.ok && outcome.cause !== undefined)
-            log.error(
-              { err: outcome.cause, callId: outcome.callId, reason: outcome.reason },
-              'call record not stored',
-            );
+          if (outcome.ok || outcome.cause === undefined) continue;
+          // A store outage refuses many records: the request counts once, and the outage is one story.
+          if (outcome.reason === 'unavailable' && deps.outages !== undefined) {
+            if (outageTold || deps.outages.refused(outcome.cause, 'request')) {
+              outageTold = true;
+              continue;
+            }
+          }
+          log.error(
+            { err: outcome.cause, callId: outcome.callId, reason: outcome.reason },
+            'call record not stored',
+          );
         }
         const answer = ingestResponse(outcomes, batch);
         return { kind: 'json', status: answer.status, body: answer.body };

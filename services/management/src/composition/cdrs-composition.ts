@@ -3,7 +3,7 @@ import { CallerHistoryStore, type CallerHistoryRedis } from '@trackline/contract
 import type { DataSource, EntityManager } from 'typeorm';
 import { RedisCallAttributionReader, type AttributionRedis } from '../cdrs/call-attribution.reader';
 import type { CdrWriteStores } from '../cdrs/cdr-write-stores';
-import { createCdrFeature, type CdrFeature } from '../cdrs/create-cdrs';
+import { createCdrFeature, type CdrFeature, type CdrFeatureDeps } from '../cdrs/create-cdrs';
 import type { OutboxBell, OutboxName } from '../db/outbox-bell';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { IngestMetrics } from '../cdrs/cdr-ingest-metrics';
@@ -28,6 +28,8 @@ export interface CdrConnections {
   metrics: IngestMetrics;
   /** Rung after a transaction that queued outbox rows, for this process's workers (db/outbox-bell.ts). */
   outboxBell?: OutboxBell;
+  /** Store outages told once each (docs/operations.md, Store outages). */
+  outages?: CdrFeatureDeps['outages'];
 }
 
 /**
@@ -65,6 +67,7 @@ export function composeCdrFeature(connections: CdrConnections): CdrFeature {
     callerHistory: new CallerHistoryStore(connections.redis, connections.keyPrefix),
     telephonyToken: connections.telephonyToken,
     metrics: connections.metrics,
+    outages: connections.outages,
   });
 }
 

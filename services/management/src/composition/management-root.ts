@@ -1,6 +1,6 @@
 import { TypeormTranscriptionJobsStore } from '../call-intelligence/transcription-jobs.store';
 import { randomBytes } from 'node:crypto';
-import { loadApiDocument, type Logger, type RedisConnection } from '@trackline/platform';
+import { loadApiDocument, StoreOutages, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
 import { composeCdrFeature } from './cdrs-composition';
@@ -8,7 +8,7 @@ import type { CdrFeature } from '../cdrs/create-cdrs';
 import { composeSpamFeature } from './spam-composition';
 import type { ManagementConfig } from '../config/management-config';
 import { RedisSentCustomersRecord } from '../customer-events/sent-customers.record';
-import { ManagementMetrics } from '../metrics/management-metrics';
+import { ManagementMetrics, type ManagementMetricsDeps } from '../metrics/management-metrics';
 import { TypeormOutboxStatusCounts } from '../notifications/outbox-status-counts.store';
 import { createProjectionHealer, createProjections, projectionListeners } from './projections-composition';
 import type { ProjectionHealer } from '../projections/projection-healer';
@@ -21,6 +21,7 @@ import { NonceIssuer } from '../http/digest/digest-nonce';
 import { RedisNonceCounter } from '../http/digest/nonce-counter';
 import { RedisRateLimiter, type RateLimiter } from '../http/rate-limit/rate-limiter';
 import type { AnyRouteDefinition } from '../http/route-definition';
+import { unreachableStore, type ManagementStore } from '../http/error-handler';
 import { pingRoutes } from '../ping/ping.routes';
 import { telephonyRoutes } from '../telephony/telephony.routes';
 import {
@@ -98,6 +99,8 @@ export interface ManagementApi {
   authenticator: DigestAuthenticator;
   /** The per-partner request budgets in Redis (each partner's limit comes with its authentication). */
   rateLimiter: RateLimiter;
+  /** Store outages told once each, refusals counted (docs/operations.md, Store outages); closed with the app. */
+  outages: StoreOutages<ManagementStore>;
 }
 
 export function createManagementApi(core: ManagementCore, deps: ManagementApiDeps): ManagementApi {
@@ -108,8 +111,21 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     pools: core.services.numberPools!,
     outbox: new TypeormOutboxStatusCounts(dataSource.manager),
     transcriptionQueue: new TypeormTranscriptionJobsStore(dataSource.manager),
+    backlogs: outboxBacklogs(storesOn(dataSource.manager)),
     clock,
     logger,
+  });
+  const outages = new StoreOutages<ManagementStore>({
+    log: logger,
+    storeOf: unreachableStore,
+    probes: {
+      postgres: () => dataSource.query('SELECT 1').then(() => true),
+      // The API connection fails fast while Redis is down, so a PING is the probe.
+      redis: () => redis.ping().then(() => true),
+    },
+    onRefused: (store, work) => {
+      if (work === 'request') metrics.storeRefused(store);
+    },
   });
   const cdrs = composeCdrFeature({
     dataSource,
@@ -120,6 +136,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     telephonyToken: config.telephonyToken,
     metrics,
     outboxBell: deps.outboxBell,
+    outages,
   });
   const twilio = createTwilioTelephony({
     config,
@@ -148,7 +165,16 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     core.services.partners,
   );
   const rateLimiter = new RedisRateLimiter(redis, config.redis.keyPrefix);
-  return { cdrs, metrics, twilio, routes, authenticator, rateLimiter };
+  return { cdrs, metrics, twilio, routes, authenticator, rateLimiter, outages };
+}
+
+/** The three outboxes' stores, each the owner of its table, read for the backlog gauges. */
+function outboxBacklogs(stores: ReturnType<typeof storesOn>): ManagementMetricsDeps['backlogs'] {
+  return {
+    notifications: stores.outbox,
+    webhooks: stores.webhookDeliveries,
+    conversions: stores.conversionOutbox,
+  };
 }
 
 function nonceSecret(config: ManagementConfig, logger: Logger): string {

@@ -1,4 +1,5 @@
-import type { Logger } from '@trackline/platform';
+import { StoreOutages, type Logger } from '@trackline/platform';
+import { unreachableStore, type ManagementStore } from '../http/error-handler';
 import type { ManagementConfig } from '../config/management-config';
 import type { OutboxBell } from '../db/outbox-bell';
 import { startConversionExporter } from './start-conversion-exporter';
@@ -10,12 +11,14 @@ export function startNotifications(
   config: ManagementConfig,
   logger: Logger,
   bell?: OutboxBell,
+  outages?: StoreOutages<string>,
 ): Promise<RunningNotificationWorker> {
   return startNotificationWorker({
     config,
     logger,
     composers: (dataSource) => createMonthlyReportMailing(dataSource, config).composers,
     bell,
+    outages,
   });
 }
 
@@ -33,10 +36,15 @@ export async function startOutboxDeliveries(
   logger: Logger,
   bell?: OutboxBell,
 ): Promise<RunningOutboxDeliveries> {
-  const notifications = await startNotifications(config, logger, bell);
-  const conversions = await startConversionExporter(config, logger, bell).catch(async (error: unknown) => {
-    await notifications.stop();
-    throw error;
-  });
+  // One story per outage for the loops of this thread: the first round refused tells it, the first
+  // round that works again ends it (docs/operations.md, Store outages).
+  const outages = new StoreOutages<ManagementStore>({ log: logger, storeOf: unreachableStore });
+  const notifications = await startNotifications(config, logger, bell, outages);
+  const conversions = await startConversionExporter(config, logger, bell, outages).catch(
+    async (error: unknown) => {
+      await notifications.stop();
+      throw error;
+    },
+  );
   return { stop: () => notifications.stop().finally(() => conversions.stop()) };
 }

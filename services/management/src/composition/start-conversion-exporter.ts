@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '@trackline/platform';
+import type { Logger, StoreOutages } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import type { ManagementConfig } from '../config/management-config';
 import { ConversionExporter } from '../conversions/conversion-exporter';
@@ -14,6 +14,7 @@ export interface ConversionExporterSetup {
   config: Pick<ManagementConfig, 'notifications' | 'conversions'>;
   workerId: string;
   logger: Logger;
+  outages?: StoreOutages<string>;
   clock?: () => Date;
 }
 
@@ -38,6 +39,7 @@ export function createConversionExporter(setup: ConversionExporterSetup): Conver
         clock,
       ),
       logger: setup.logger,
+      outages: setup.outages,
       clock,
     },
     {
@@ -66,10 +68,11 @@ export async function startConversionExporter(
   logger: Logger,
   /** Rung by this process's transactions that queued conversions. */
   bell?: OutboxBell,
+  outages?: StoreOutages<string>,
 ): Promise<RunningConversionExporter> {
   const dataSource = await openWorkerDatabase(config, 'conversions');
   const workerId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const exporter = createConversionExporter({ dataSource, config, workerId, logger });
+  const exporter = createConversionExporter({ dataSource, config, workerId, logger, outages });
   exporter.start();
   const unlisten = bell?.listen('conversions', () => exporter.wake());
   return {

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Logger } from '@trackline/platform';
+import type { Logger, StoreOutages } from '@trackline/platform';
 import { createCustomerEventsRedis } from './management-connections';
 import type { ManagementConfig } from '../config/management-config';
 import type { UnitOfWork } from '../db/unit-of-work';
@@ -21,6 +21,8 @@ export interface StartCustomerEventsConsumerDeps {
   logger: Logger;
   /** Told each entry's result (metrics). */
   metrics?: Pick<ManagementMetrics, 'customerEvent'>;
+  /** The app's store outages (docs/operations.md, Store outages). */
+  outages?: StoreOutages<string>;
 }
 
 /**
@@ -37,6 +39,7 @@ export function startCustomerEventsConsumer(deps: StartCustomerEventsConsumerDep
       partners: deps.partners,
       events: countedEvents(new CustomerEventsService(deps.sightings), deps.metrics),
       logger: deps.logger,
+      outages: deps.outages,
       clock: Date.now,
     },
     {

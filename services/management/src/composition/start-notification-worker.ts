@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '@trackline/platform';
+import type { Logger, StoreOutages } from '@trackline/platform';
 import { openWorkerDatabase } from './management-connections';
 import type { ManagementConfig } from '../config/management-config';
 import { configuredEmailChannel } from '../notifications/email.channel';
@@ -28,6 +28,8 @@ export interface StartNotificationWorkerDeps {
   composers?: (dataSource: DataSource) => NotificationWorkerDeps['composers'];
   /** Rung by this process's transactions that queued notifications or webhooks. */
   bell?: OutboxBell;
+  /** The thread's store outages, told once for all its workers (docs/operations.md, Store outages). */
+  outages?: StoreOutages<string>;
 }
 
 export interface RunningNotificationWorker {
@@ -48,6 +50,7 @@ export function createNotificationWorker(deps: {
   logger: Logger;
   composers?: NotificationWorkerDeps['composers'];
   workerId: string;
+  outages?: StoreOutages<string>;
 }): NotificationWorker {
   const { dataSource, config } = deps;
   return new NotificationWorker(
@@ -56,6 +59,7 @@ export function createNotificationWorker(deps: {
       channels: deps.channels,
       recordings: new SqlRecordingReader(dataSource.manager),
       logger: deps.logger,
+      outages: deps.outages,
       clock: () => new Date(),
       composers: deps.composers,
     },
@@ -95,11 +99,18 @@ export async function startNotificationWorker(
     logger: deps.logger,
     composers: deps.composers?.(dataSource),
     workerId,
+    outages: deps.outages,
   });
   worker.start();
   // Partner webhooks (docs/webhooks.md): their own outbox and loop, so a slow receiver never holds
   // up e-mail and SMS, nor they it.
-  const webhooks = createWebhookDispatcher({ dataSource, config, workerId, logger: deps.logger });
+  const webhooks = createWebhookDispatcher({
+    dataSource,
+    config,
+    workerId,
+    logger: deps.logger,
+    outages: deps.outages,
+  });
   webhooks.start();
   const unlisten = [
     deps.bell?.listen('notifications', () => worker.wake()),

@@ -1,4 +1,4 @@
-import type { Logger } from '@trackline/platform';
+import type { Logger, StoreOutages } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import type { ManagementConfig } from '../config/management-config';
 import { TypeormCustomersStore } from '../customers/customers.store';
@@ -20,6 +20,7 @@ export interface WebhookDispatcherSetup {
   config: Pick<ManagementConfig, 'notifications' | 'webhooks'>;
   workerId: string;
   logger: Logger;
+  outages?: StoreOutages<string>;
   clock?: () => Date;
   /** Tests resolve names their own way; the service uses the system resolver. */
   resolve?: HostResolver;
@@ -47,6 +48,7 @@ export function createWebhookDispatcher(setup: WebhookDispatcherSetup): WebhookD
         maxResponseBytes: MAX_RESPONSE_BYTES,
       }),
       logger: setup.logger,
+      outages: setup.outages,
       clock: setup.clock ?? (() => new Date()),
     },
     {

@@ -1,4 +1,4 @@
-import { PollingWorker, type Logger } from '@trackline/platform';
+import { PollingWorker, type Logger, outageAwareRounds, type StoreOutages } from '@trackline/platform';
 import type { Cdr } from '../cdrs/cdr';
 import type { Ga4Integration, GoogleAdsIntegration, PartnerIntegration } from '../integrations/integration';
 import { nextAttemptAt } from '../notifications/retry-policy';
@@ -28,6 +28,8 @@ export interface ConversionExporterDeps {
   integrations: { find(partnerId: string, kind: 'google_ads' | 'ga4'): Promise<PartnerIntegration | null> };
   googleAds: Pick<GoogleAdsUploader, 'upload'>;
   logger: Logger;
+  /** Where a round refused by a store outage is told; without it every failure is logged. */
+  outages?: StoreOutages<string>;
   clock: () => Date;
 }
 
@@ -53,9 +55,8 @@ export class ConversionExporter {
       // A full round may have left more due: another at once; else the poll interval.
       round: async () => ((await this.runOnce()) >= settings.batchSize ? 'again' : 'idle'),
       idleMs: settings.pollMs,
-      onError: (error, failures, retryInMs) =>
-        this.log.error({ err: error, failures, retryInMs }, 'conversion round failed; retrying'),
-      onRecovered: (failures) => this.log.info({ failures }, 'conversion rounds work again'),
+      // A store outage is told once for the thread's workers (docs/operations.md, Store outages).
+      ...outageAwareRounds(deps.outages, this.log, 'conversion'),
     });
   }
 

@@ -2,7 +2,7 @@ import type { OutcomeStatus } from '@trackline/domain';
 import type { Cdr } from '../cdrs/cdr';
 import type { EntityManager } from 'typeorm';
 import { deferredStatement } from '../db/statement-pipelining';
-import { LeasedQueue, type LeasedQueueTable } from '../db/leased-queue';
+import { LeasedQueue, type LeasedQueueTable, type QueueBacklog } from '../db/leased-queue';
 import { deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 import type { IntegrationKind } from '../integrations/integration';
 import type { ConversionToQueue } from './conversion-planner';
@@ -105,6 +105,11 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
 
   constructor(private readonly manager: EntityManager) {
     this.queue = new LeasedQueue(manager, CONVERSION_QUEUE);
+  }
+
+  /** The rows waiting for delivery and how long the longest-due has waited (metrics). */
+  backlog(): Promise<QueueBacklog> {
+    return this.queue.backlog();
   }
 
   /** In the caller's transaction: the rows commit or roll back with the record or outcome. */

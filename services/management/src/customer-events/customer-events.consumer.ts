@@ -1,3 +1,4 @@
+import { inConsumerSpan } from './customer-events.trace';
 import { CUSTOMER_EVENTS_GROUP, isKeySafeAdvId, partnerKeys } from '@trackline/contracts';
 import {
   DEFAULT_MAX_ERROR_BACKOFF_MS,
@@ -5,6 +6,7 @@ import {
   type Logger,
   type RedisConnection,
   type RoundOutcome,
+  type StoreOutages,
 } from '@trackline/platform';
 import type { CustomerEventResult, StreamPartner } from './customer-events.service';
 import { parseAutoClaimReply, parseReadGroupReply, type StreamEntry } from './stream-replies';
@@ -42,6 +44,8 @@ export interface CustomerEventsConsumerDeps {
     ): Promise<CustomerEventResult[]>;
   };
   logger: Logger;
+  /** The app's store outages: a round refused by one is told there, once (docs/operations.md, Store outages). */
+  outages?: StoreOutages<string>;
   /** Epoch ms; schedules refresh, reclaim and retries. */
   clock: () => number;
 }
@@ -78,6 +82,8 @@ export class CustomerEventsConsumer {
   private nextRefreshAt = 0;
   private nextReclaimAt = 0;
   private readonly log: Logger;
+  /** The store whose outage failed the last rounds; its end is told when a round works again. */
+  private downStore: string | undefined;
 
   constructor(
     private readonly deps: CustomerEventsConsumerDeps,
@@ -93,7 +99,11 @@ export class CustomerEventsConsumer {
         maxMs: Math.max(settings.retryDelayMs, DEFAULT_MAX_ERROR_BACKOFF_MS),
       },
       onError: (error, failures, retryInMs) => this.roundFailed(error, failures, retryInMs),
-      onRecovered: () => this.log.info('customer events consumer recovered'),
+      onRecovered: () => {
+        if (this.downStore !== undefined) this.deps.outages?.reachable(this.downStore);
+        else this.log.info('customer events consumer recovered');
+        this.downStore = undefined;
+      },
     });
   }
 
@@ -120,7 +130,9 @@ export class CustomerEventsConsumer {
       // The stream key was deleted (and with it the group); make the groups again before reading.
       for (const stream of this.streams.values()) stream.groupReady = false;
     }
-    if (failures === 1) this.log.warn({ err: error }, 'customer events round failed; retrying');
+    if (this.deps.outages?.refused(error, 'round') === true)
+      this.downStore = this.deps.outages.storeOf(error);
+    else if (failures === 1) this.log.warn({ err: error }, 'customer events round failed; retrying');
   }
 
   /** Idle when nothing could be read without blocking (a blocking read has waited already). */
@@ -279,9 +291,9 @@ export class CustomerEventsConsumer {
     let ok = true;
     if (present.length > 0) {
       try {
-        const results = await this.deps.events.applyBatch(
-          stream.partner,
-          present.map((entry) => entry.fields),
+        const batch = present.map((entry) => entry.fields);
+        const results = await inConsumerSpan(stream.key, batch, () =>
+          this.deps.events.applyBatch(stream.partner, batch),
         );
         for (const [index, entry] of present.entries()) this.logResult(stream, entry.id, results[index]!);
         done.push(...present.map((entry) => entry.id));

@@ -98,6 +98,7 @@ describe('daily data lifecycle', () => {
       pools: { usage: async () => ({ size: 0, bound: 0 }) as never },
       outbox: { counts: async () => ({}) as never } as never,
       transcriptionQueue: { state: async () => ({ pending: 0, dead: 0, oldestPendingSeconds: null }) },
+      backlogs: {} as never,
       clock: () => NOW,
       logger: pino({ level: 'silent' }),
     });

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
  * An outbox table worked off by leases (docs/architecture.md, Background work). Every such table
  * has these columns: `id` (bigint identity), `status` ('pending', 'sending', 'dead' and the final
  * states the table's own check allows), `attempts` integer, `next_attempt_at` timestamptz,
- * `last_error` text, `locked_by` varchar, `locked_until` timestamptz, `sent_at` timestamptz;
+ * `last_error` text, `locked_by` varchar, `locked_until` timestamptz, `sent_at` timestamptz, `created` timestamptz;
  * an index on `next_attempt_at` where pending and one on `locked_until` where sending.
  */
 export interface LeasedQueueTable {
@@ -65,6 +65,18 @@ export interface FairClaim {
   leftWaiting: boolean;
 }
 
+/**
+ * What waits in a queue (docs/operations.md, Metrics): `pending`, the rows not delivered yet
+ * (waiting, in backoff or leased) in lanes that are served; `oldestDueSeconds`, how long the row
+ * that has waited longest for a worker has waited since it fell due (a pending row past its
+ * `next_attempt_at`, a leased one past its lease), 0 when none is due. Rows in backoff are not
+ * due: a receiver that keeps failing is its partner's matter, a worker that does not keep up is ours.
+ */
+export interface QueueBacklog {
+  pending: number;
+  oldestDueSeconds: number;
+}
+
 /** The row a claim answers: `id` as text, `attempts` including the attempt that starts now, and the table's columns. */
 export type ClaimedRow = { id: string; attempts: number } & Record<string, unknown>;
 
@@ -83,6 +95,7 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 export class LeasedQueue {
   private readonly claimSql: string;
   private readonly claimIdsSql: string;
+  private readonly backlogSql: string;
 
   /** `spec` is best a module constant: its SQL is built once per spec, not per queue. */
   constructor(
@@ -90,6 +103,13 @@ export class LeasedQueue {
     private readonly spec: LeasedQueueTable,
   ) {
     ({ claimSql: this.claimSql, claimIdsSql: this.claimIdsSql } = queueSql(spec));
+    this.backlogSql = backlogSql(spec);
+  }
+
+  /** What waits, read with the database's clock (QueueBacklog); a metrics scrape reads it. */
+  async backlog(): Promise<QueueBacklog> {
+    const [row] = (await this.manager.query(this.backlogSql)) as Array<{ pending: number; oldest: number }>;
+    return { pending: Number(row?.pending ?? 0), oldestDueSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
   }
 
   /**
@@ -347,4 +367,22 @@ function updatedRows(result: unknown): ClaimedRow[] {
   if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]))
     return result[0] as ClaimedRow[];
   return result as ClaimedRow[];
+}
+
+/** One pass over the not-yet-delivered rows: the due indexes (pending) and the lease index (sending). */
+function backlogSql(spec: LeasedQueueTable): string {
+  const share = spec.fairShare;
+  // A paused lane's rows wait by the partner's choice: neither counted nor aged.
+  const served =
+    share === undefined
+      ? ''
+      : `AND EXISTS (SELECT 1 FROM ${share.laneTable} w WHERE w.id = o.${share.laneColumn} AND ${share.laneActive})`;
+  return `
+    SELECT count(*)::int AS pending,
+           COALESCE(extract(epoch FROM now() - min(
+             CASE WHEN o.status = 'pending' THEN o.next_attempt_at ELSE o.locked_until END
+           ) FILTER (WHERE (o.status = 'pending' AND o.next_attempt_at <= now())
+                        OR (o.status = 'sending' AND o.locked_until <= now()))), 0)::float8 AS oldest
+      FROM ${spec.table} o
+     WHERE o.status IN ('pending', 'sending') ${served}`;
 }

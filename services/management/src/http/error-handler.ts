@@ -1,5 +1,5 @@
 import { isTracklineError } from '@trackline/domain';
-import type { Logger } from '@trackline/platform';
+import type { Logger, StoreOutages } from '@trackline/platform';
 import type { ErrorRequestHandler, Response } from 'express';
 import { PG_UNAVAILABLE_CODES } from '../db/pg-errors';
 import { AuthenticationError, MethodNotAllowedError } from './http-errors';
@@ -18,6 +18,20 @@ const UNREACHABLE_CODES = new Set([
 ]);
 const UNREACHABLE_MESSAGES =
   /Connection is closed|Connection terminated|connect ECONNREFUSED|Stream isn't writeable|enableOfflineQueue|Command timed out|timeout exceeded when trying to connect|Reached the max retries per request/i;
+/** What only ioredis says; every other unreachable error comes from pg (through TypeORM). */
+const REDIS_MESSAGES =
+  /Connection is closed|Stream isn't writeable|enableOfflineQueue|Command timed out|Reached the max retries per request/i;
+
+/**
+ * Seconds a client should wait before retrying a 503, on every 503 management answers (as
+ * replacement does): the switch, the provider and partners retry a store outage, and a second is
+ * what a pool reconnection or a Redis failover takes at best (docs/operations.md, Store outages).
+ */
+export const RETRY_AFTER_SECONDS = '1';
+
+/** The stores management reaches: its outages are told by store (docs/operations.md, Store outages). */
+export const MANAGEMENT_STORES = ['postgres', 'redis'] as const;
+export type ManagementStore = (typeof MANAGEMENT_STORES)[number];
 
 /**
  * The one place an error becomes a response (docs/architecture.md, One edge), for every route — partner, switch and
@@ -26,20 +40,30 @@ const UNREACHABLE_MESSAGES =
  * whose stack goes to the log only. The format is the route's: negotiated JSON or XML for partner
  * routes, JSON for the switch's and the provider's.
  */
-export function errorHandler(fallbackLogger: Logger): ErrorRequestHandler {
+export function errorHandler(
+  fallbackLogger: Logger,
+  outages?: StoreOutages<ManagementStore>,
+): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     const log = (req as { log?: Logger }).log ?? fallbackLogger;
-    const { status, message } = classify(error, log);
+    const { status, message } = classify(error, log, outages);
     if (error instanceof MethodNotAllowedError) res.setHeader('Allow', error.allow.join(', '));
     if (error instanceof AuthenticationError) res.setHeader('WWW-Authenticate', error.challenges);
     send(res, status, message);
   };
 }
 
-function classify(error: unknown, log: Logger): { status: number; message: string } {
+function classify(
+  error: unknown,
+  log: Logger,
+  outages: StoreOutages<ManagementStore> | undefined,
+): { status: number; message: string } {
   if (isTracklineError(error)) {
-    if (error.status >= 500) log.warn({ err: error }, 'request failed');
+    // A 503 for a store outage is one of many while it lasts: counted, told once (docs/operations.md, Store outages).
+    const outage =
+      error.status === 503 && error.cause !== undefined && outages?.refused(error.cause, 'request');
+    if (error.status >= 500 && outage !== true) log.warn({ err: error }, 'request failed');
     return { status: error.status, message: error.message };
   }
   const bodyError = bodyParserError(error);
@@ -49,7 +73,7 @@ function classify(error: unknown, log: Logger): { status: number; message: strin
     return bodyError;
   }
   if (isStoreUnreachable(error)) {
-    log.error({ err: error }, 'a store is unreachable');
+    if (outages?.refused(error, 'request') !== true) log.error({ err: error }, 'a store is unreachable');
     return { status: 503, message: 'Service temporarily unavailable; retry later' };
   }
   log.error({ err: error }, 'unexpected error');
@@ -98,7 +122,18 @@ export function isStoreUnreachable(error: unknown): boolean {
   return driverError !== undefined && driverError !== error && isStoreUnreachable(driverError);
 }
 
+/** Which store an error says is unreachable (through a typed error's cause); undefined for any other error. */
+export function unreachableStore(error: unknown): ManagementStore | undefined {
+  if (isTracklineError(error)) return error.cause === undefined ? undefined : unreachableStore(error.cause);
+  if (!isStoreUnreachable(error)) return undefined;
+  const { message, name } = error as { message?: unknown; name?: unknown };
+  const redis =
+    name === 'MaxRetriesPerRequestError' || (typeof message === 'string' && REDIS_MESSAGES.test(message));
+  return redis ? 'redis' : 'postgres';
+}
+
 export function send(res: Response, status: number, message: string): void {
   const rendered = renderError(status, message, responseFormat(res));
+  if (status === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
   res.status(status).type(rendered.contentType).send(rendered.body);
 }

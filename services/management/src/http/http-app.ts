@@ -1,10 +1,10 @@
 import { ForbiddenError } from '@trackline/domain';
-import { requestContext, type Logger } from '@trackline/platform';
+import { requestContext, type Logger, type StoreOutages } from '@trackline/platform';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AddressList } from './address-list';
 import { clientAddress, isHttps } from './client-address';
 import { httpMetrics } from './http-metrics';
-import { errorHandler } from './error-handler';
+import { errorHandler, type ManagementStore } from './error-handler';
 import { healthHandlers, type ReadinessCheck } from './health.routes';
 import { mountRoutes } from './mount-routes';
 import type { PartnerAuthenticator } from './partner-authentication';
@@ -21,6 +21,8 @@ export interface HttpAppDependencies {
   /** The per-partner request budget (docs/partner-api.md, Rate limit); none: unlimited. */
   rateLimit?: PartnerRateLimitOptions;
   trustedProxies: AddressList;
+  /** Store outages told once each (docs/operations.md, Store outages); without it each refusal is logged. */
+  outages?: StoreOutages<ManagementStore>;
   readiness: readonly ReadinessCheck[];
   clock: () => Date;
   /** `GET /metrics` and the request counter (docs/operations.md, Metrics). */
@@ -72,7 +74,7 @@ export function createHttpApp(deps: HttpAppDependencies): Express {
     clock: deps.clock,
     rateLimit: deps.rateLimit,
   });
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, deps.outages));
   return app;
 }
 

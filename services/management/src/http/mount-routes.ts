@@ -2,6 +2,7 @@ import { bearerTokenMatches, NotFoundError, ValidationError } from '@trackline/d
 import bodyParser from 'body-parser';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { setRouteTemplate } from './http-metrics';
+import { RETRY_AFTER_SECONDS } from './error-handler';
 import type { ApiResponse } from './api-response';
 import { AuthenticationError } from './http-errors';
 import { effectiveMethod } from './method-override';
@@ -155,6 +156,8 @@ function edgeRouteHandler(table: RouteTable<EdgeRouteDefinition>, clock: () => D
 function send(res: Response, response: ApiResponse, format: ResponseFormat): void {
   const rendered = renderResponse(response, format);
   if (rendered.headers !== undefined) res.set(rendered.headers);
+  // A route's own 503 (a batch of call records none of which could be stored) says when to retry too.
+  if (response.status === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
   res
     .status(response.status ?? 200)
     .type(rendered.contentType)

@@ -66,6 +66,7 @@ describe('management during a Redis outage', () => {
     const client = new DigestClient(service.port, 'acme-api', 'secret pass');
     const down = await client.request({ method: 'GET', path: PING });
     expect(down.status).toBe(503);
+    expect(down.headers['retry-after']).toBe('1');
     expect(down.json()).toEqual(UNAVAILABLE);
 
     redisProxy.restore();
@@ -104,6 +105,7 @@ describe('management during a Redis outage', () => {
         }),
       });
       expect(cdr.status).toBe(503);
+      expect(cdr.headers['retry-after']).toBe('1');
       expect(cdr.json()).toEqual({
         error: { status: 503, message: 'Call records cannot be stored right now; retry later' },
       });

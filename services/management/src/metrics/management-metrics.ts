@@ -7,6 +7,9 @@ import {
   type Registry,
 } from '@trackline/platform';
 import { OUTBOX_STATUSES, type OutboxStatusCounts } from '../notifications/outbox-status-counts.store';
+import { MANAGEMENT_STORES, type ManagementStore } from '../http/error-handler';
+import type { QueueBacklog } from '../db/leased-queue';
+import type { OutboxName } from '../db/outbox-bell';
 import type { PoolUsage } from '../numbers/number-pools.service';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 import type { TranscriptionQueueState } from '../call-intelligence/transcription-jobs.store';
@@ -39,6 +42,8 @@ export interface ManagementMetricsDeps {
   outbox: OutboxStatusCounts;
   /** The transcription queue's state, read at scrape time. */
   transcriptionQueue: { state(now: Date): Promise<TranscriptionQueueState> };
+  /** Each outbox's rows waiting for delivery (db/leased-queue.ts, QueueBacklog), read on scrape. */
+  backlogs: Record<OutboxName, { backlog(): Promise<QueueBacklog> }>;
   clock: () => Date;
   logger: Logger;
 }
@@ -64,8 +69,11 @@ export class ManagementMetrics {
   private readonly lifecycleRuns: FixedCounter<'ok' | 'failed'>;
   private readonly rateLimits: FixedCounter<'limited' | 'unavailable'>;
   private readonly cdrBatches: FixedCounter<CdrBatchPath>;
+  private readonly storeRefusals: FixedCounter<ManagementStore>;
   private readonly defaultPartition: Gauge;
   private readonly poolExhaustedHours: Counter<'partner'>;
+  /** One read per scrape, shared by the two backlog gauges (collected concurrently). */
+  private backlogRead: Promise<Array<[OutboxName, QueueBacklog]> | null> | undefined;
   /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
   private poolRead: Promise<PoolSnapshot[] | null> | undefined;
 
@@ -129,6 +137,12 @@ export class ManagementMetrics {
       label: 'path',
       values: CDR_BATCH_PATHS,
     });
+    this.storeRefusals = new FixedCounter(registry, {
+      name: 'trackline_store_refusals_total',
+      help: 'Requests answered 503 because a store was unreachable, by store (docs/operations.md, Store outages).',
+      label: 'store',
+      values: MANAGEMENT_STORES,
+    });
     this.poolExhaustedHours = new Counter({
       name: 'trackline_pool_exhausted_total',
       help: "Partner-hours whose recycled share of bindings passed the partner's pool-exhausted-share, raised by this replica's pool telemetry rollup (each partner-hour once across replicas; docs/pool-sizing.md).",
@@ -180,6 +194,30 @@ export class ManagementMetrics {
         for (const status of OUTBOX_STATUSES) outbox.set({ status }, counts[status]);
       },
     });
+    const backlogGauge = (name: string, help: string, value: (backlog: QueueBacklog) => number) => {
+      const gauge: Gauge<'outbox'> = new Gauge({
+        name,
+        help,
+        labelNames: ['outbox'],
+        registers: [registry],
+        collect: async () => {
+          const backlogs = await this.backlogs();
+          // A failed read leaves the series out rather than showing stale figures.
+          gauge.reset();
+          for (const [outbox, backlog] of backlogs ?? []) gauge.set({ outbox }, value(backlog));
+        },
+      });
+    };
+    backlogGauge(
+      'trackline_outbox_pending',
+      'Outbox rows not delivered yet (waiting, in backoff or leased), by outbox; rows of paused webhooks and integrations left out.',
+      (backlog) => backlog.pending,
+    );
+    backlogGauge(
+      'trackline_outbox_oldest_pending_age_seconds',
+      'How long the outbox row that fell due longest ago has waited for a worker, by outbox; 0 when none is due (rows in backoff are not due).',
+      (backlog) => backlog.oldestDueSeconds,
+    );
   }
 
   httpRequest(method: string, route: string, status: number): void {
@@ -192,6 +230,11 @@ export class ManagementMetrics {
 
   cdrIngested(result: CdrIngestResult, count = 1): void {
     if (count > 0) this.cdrs.inc(CDR_INGEST_RESULTS.indexOf(result), count);
+  }
+
+  /** A request refused because `store` was unreachable. */
+  storeRefused(store: ManagementStore): void {
+    this.storeRefusals.inc(MANAGEMENT_STORES.indexOf(store));
   }
 
   cdrBatch(path: CdrBatchPath): void {
@@ -227,6 +270,31 @@ export class ManagementMetrics {
 
   customerEvent(result: CustomerEventResultKind): void {
     this.customerEvents.inc(CUSTOMER_EVENT_RESULTS.indexOf(result));
+  }
+
+  private backlogs(): Promise<Array<[OutboxName, QueueBacklog]> | null> {
+    this.backlogRead ??= this.readBacklogs().finally(() => {
+      this.backlogRead = undefined;
+    });
+    return this.backlogRead;
+  }
+
+  private async readBacklogs(): Promise<Array<[OutboxName, QueueBacklog]> | null> {
+    try {
+      const outboxes = Object.entries(this.deps.backlogs) as Array<
+        [OutboxName, { backlog(): Promise<QueueBacklog> }]
+      >;
+      return await Promise.all(
+        outboxes.map(async ([outbox, queue]): Promise<[OutboxName, QueueBacklog]> => [
+          outbox,
+          await queue.backlog(),
+        ]),
+      );
+    } catch (error) {
+      this.collectionErrors.inc(1);
+      this.deps.logger.warn({ err: error }, 'outbox backlog metrics not collected');
+      return null;
+    }
   }
 
   private pools(): Promise<PoolSnapshot[] | null> {

@@ -26,6 +26,9 @@ const DOCUMENTED = {
   trackline_cdr_batches_total: 'counter',
   trackline_customer_events_total: 'counter',
   trackline_metrics_collection_errors_total: 'counter',
+  trackline_outbox_pending: 'gauge',
+  trackline_outbox_oldest_pending_age_seconds: 'gauge',
+  trackline_store_refusals_total: 'counter',
   process_cpu_user_seconds_total: 'counter',
   process_resident_memory_bytes: 'gauge',
   nodejs_eventloop_lag_seconds: 'gauge',
@@ -79,6 +82,31 @@ describe('GET /metrics on the management port', () => {
       for (const status of ['pending', 'sending', 'sent', 'dead', 'logged']) {
         expect(values.get(`trackline_notification_outbox{status="${status}"}`)).toBe(0);
       }
+    }
+  });
+
+  it('shows each outbox backlog: rows not delivered, and how long the longest-due has waited', async () => {
+    const before = samples((await scrape()).text);
+    for (const outbox of ['notifications', 'webhooks', 'conversions']) {
+      expect(before.get(`trackline_outbox_pending{outbox="${outbox}"}`)).toBe(0);
+      expect(before.get(`trackline_outbox_oldest_pending_age_seconds{outbox="${outbox}"}`)).toBe(0);
+    }
+    // Due ten minutes ago and never taken: a worker that does not keep up. In backoff: not due.
+    await stores.dataSource.query(
+      `INSERT INTO notification_outbox (channel, kind, recipient, payload, status, next_attempt_at)
+       VALUES ('email', 'missed_call', 'a@example.com', '{}', 'pending', now() - interval '10 minutes'),
+              ('email', 'missed_call', 'b@example.com', '{}', 'pending', now() + interval '1 hour'),
+              ('email', 'missed_call', 'c@example.com', '{}', 'sent', now() - interval '2 hours')`,
+    );
+    try {
+      const after = samples((await scrape()).text);
+      expect(after.get('trackline_outbox_pending{outbox="notifications"}')).toBe(2);
+      const age = after.get('trackline_outbox_oldest_pending_age_seconds{outbox="notifications"}')!;
+      expect(age).toBeGreaterThanOrEqual(600);
+      expect(age).toBeLessThan(660);
+      expect(after.get('trackline_outbox_pending{outbox="webhooks"}')).toBe(0);
+    } finally {
+      await stores.dataSource.query(`DELETE FROM notification_outbox`);
     }
   });
 

@@ -1,4 +1,4 @@
-import { PollingWorker, type Logger } from '@trackline/platform';
+import { PollingWorker, type Logger, outageAwareRounds, type StoreOutages } from '@trackline/platform';
 import { maskNumbersInText } from '@trackline/domain';
 import { PermanentDeliveryError, type DeliveryChannel, type OutboundNotification } from './delivery-channel';
 import type { ClaimedNotification, OutboxStore } from './outbox.store';
@@ -34,6 +34,8 @@ export interface NotificationWorkerDeps {
   channels: Record<NotificationChannel, DeliveryChannel | null>;
   recordings: RecordingReader;
   logger: Logger;
+  /** Where a round refused by a store outage is told; without it every failure is logged. */
+  outages?: StoreOutages<string>;
   clock: () => Date;
   /**
    * Kinds whose message is built when it is sent rather than stored in the row (the monthly
@@ -73,9 +75,8 @@ export class NotificationWorker {
       // A full batch means more may be due: go again at once.
       round: async () => ((await this.runOnce()) < settings.batchSize ? 'idle' : 'again'),
       idleMs: settings.pollMs,
-      onError: (error, failures, retryInMs) =>
-        this.log.error({ err: error, failures, retryInMs }, 'notification round failed; retrying'),
-      onRecovered: (failures) => this.log.info({ failures }, 'notification rounds work again'),
+      // A store outage is told once for the thread's workers (docs/operations.md, Store outages).
+      ...outageAwareRounds(deps.outages, this.log, 'notification'),
     });
   }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { deferredStatement } from '../db/statement-pipelining';
-import { LeasedQueue, type ClaimedRow, type LeasedQueueTable } from '../db/leased-queue';
+import { LeasedQueue, type ClaimedRow, type LeasedQueueTable, type QueueBacklog } from '../db/leased-queue';
 import type { OutboxStatus } from './notification-outbox.entity';
 import { parseOutboxPayload, type OutboxPayload } from './outbox-payload';
 import type {
@@ -113,6 +113,11 @@ export class TypeormOutboxStore implements OutboxStore, OutboxWriter {
 
   constructor(private readonly manager: EntityManager) {
     this.queue = new LeasedQueue(manager, NOTIFICATION_QUEUE);
+  }
+
+  /** The rows waiting for delivery and how long the longest-due has waited (metrics). */
+  backlog(): Promise<QueueBacklog> {
+    return this.queue.backlog();
   }
 
   /** Uses the caller's manager, so the rows commit or roll back with the CDR; in the order given. */

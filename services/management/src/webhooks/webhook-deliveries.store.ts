@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { deferredStatement } from '../db/statement-pipelining';
-import { LeasedQueue, type LeasedQueueTable } from '../db/leased-queue';
+import { LeasedQueue, type LeasedQueueTable, type QueueBacklog } from '../db/leased-queue';
 import type { Paging } from '../validation/paging';
 import type { WebhookDelivery, WebhookEvent } from './webhook';
 import { TEST_EVENT_TYPE } from './webhook';
@@ -170,6 +170,11 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
 
   constructor(private readonly manager: EntityManager) {
     this.queue = new LeasedQueue(manager, WEBHOOK_QUEUE);
+  }
+
+  /** The rows waiting for delivery and how long the longest-due has waited (metrics). */
+  backlog(): Promise<QueueBacklog> {
+    return this.queue.backlog();
   }
 
   /** Uses the caller's manager, so the rows commit or roll back with the event's record. */

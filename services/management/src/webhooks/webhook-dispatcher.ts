@@ -1,4 +1,4 @@
-import { PollingWorker, type Logger } from '@trackline/platform';
+import { PollingWorker, type Logger, outageAwareRounds, type StoreOutages } from '@trackline/platform';
 import { PermanentDeliveryError } from '../notifications/delivery-channel';
 import { MAX_RETRY_DELAY_MS, nextAttemptAt } from '../notifications/retry-policy';
 import type { ClaimedWebhookDelivery, WebhookDeliveryQueue } from './webhook-deliveries.store';
@@ -24,6 +24,8 @@ export interface WebhookDispatcherDeps {
   payloads: Pick<WebhookPayloads, 'body'>;
   sender: Pick<WebhookSender, 'send' | 'close'>;
   logger: Logger;
+  /** Where a round refused by a store outage is told; without it every failure is logged. */
+  outages?: StoreOutages<string>;
   clock: () => Date;
 }
 
@@ -64,9 +66,8 @@ export class WebhookDispatcher {
       round: () => this.fillFreeSlots(),
       // Fewer due than free slots: wait for the poll. Every slot filled: until one frees up (wake).
       idleMs: settings.pollMs,
-      onError: (error, failures, retryInMs) =>
-        this.log.error({ err: error, failures, retryInMs }, 'webhook claim failed; retrying'),
-      onRecovered: (failures) => this.log.info({ failures }, 'webhook claims work again'),
+      // A store outage is told once for the thread's workers (docs/operations.md, Store outages).
+      ...outageAwareRounds(deps.outages, this.log, 'webhook claim'),
     });
   }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import type { Logger } from '@trackline/platform';
+import type { Logger, StoreOutages } from '@trackline/platform';
 import { NUMBER_STORE_OUTAGE, toHttpError } from '../http/error-mapper';
 import { elapsedMs, markRequestStart, sendJson } from '../http/json-response';
 import { readRawBody } from '../http/raw-body';
@@ -19,6 +19,8 @@ export interface DynamicNumbersRoutesDeps {
   /** The request's id from its `X-Request-Id` header (see http/request-id.ts). */
   requestId: (incoming: unknown) => string;
   metrics: Pick<ReplacementMetrics, 'replacementAnswered' | 'redisFailure'>;
+  /** Redis outages told once each (docs/operations.md, Store outages). */
+  outages?: StoreOutages<'redis'>;
 }
 
 /**
@@ -42,7 +44,12 @@ export function dynamicNumbersRoutes(deps: DynamicNumbersRoutesDeps): RequestLis
       );
       metrics.replacementAnswered(200, sendJson(res, 200, result, headers));
     } catch (error) {
-      const { status, message } = toHttpError(error, logger.child({ reqId: requestId }), NUMBER_STORE_OUTAGE);
+      const { status, message } = toHttpError(
+        error,
+        logger.child({ reqId: requestId }),
+        NUMBER_STORE_OUTAGE,
+        deps.outages,
+      );
       if (error instanceof StoreUnavailableError) metrics.redisFailure(error.timedOut);
       const wantsHttpStatuses = req.headers['x-http-statuses'] !== undefined;
       const ms = sendJson(res, responseStatus(status, wantsHttpStatuses), failureBody(message), headers);

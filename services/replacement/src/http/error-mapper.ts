@@ -1,6 +1,6 @@
 import { ProjectionDecodeError } from '@trackline/contracts';
 import { isTracklineError } from '@trackline/domain';
-import type { Logger } from '@trackline/platform';
+import type { Logger, StoreOutages } from '@trackline/platform';
 import { StoreUnavailableError } from '../resilience/store-unavailable-error';
 import { ClientAbortedError } from './replacement-errors';
 
@@ -20,19 +20,25 @@ export const ROUTING_STORE_OUTAGE: StoreOutageAnswer = { status: 503, message: '
  */
 export const NUMBER_STORE_OUTAGE: StoreOutageAnswer = { status: 500, message: 'Number store unavailable' };
 
+/** Which store an error says is unreachable: replacement has one, Redis. */
+export function unreachableStore(error: unknown): 'redis' | undefined {
+  return error instanceof StoreUnavailableError ? 'redis' : undefined;
+}
+
 /**
  * The one place errors become a status and a text (docs/architecture.md, One edge). Client errors are answered as they
- * are; store failures are logged briefly (they come in floods while Redis is down) and answered
- * as the route's contract says; anything else is logged with its stack and answered with a
- * generic text.
+ * are; store failures come in floods while Redis is down, so `outages` tells each outage once
+ * (docs/operations.md, Store outages) and they are answered as the route's contract says; anything
+ * else is logged with its stack and answered with a generic text.
  */
 export function toHttpError(
   error: unknown,
   log: Logger,
   storeOutage: StoreOutageAnswer = ROUTING_STORE_OUTAGE,
+  outages?: StoreOutages<'redis'>,
 ): { status: number; message: string } {
   if (error instanceof StoreUnavailableError) {
-    log.warn({ reason: error.reason }, 'store unavailable');
+    if (outages?.refused(error, 'request') !== true) log.warn({ reason: error.reason }, 'store unavailable');
     return storeOutage;
   }
   if (error instanceof ClientAbortedError) {

@@ -1,4 +1,5 @@
 import { bearerTokenMatches, UnauthorizedError, ValidationError } from '@trackline/domain';
+import type { StoreOutages } from '@trackline/platform';
 import type { Express, Request, Response } from 'express';
 import type { ReplacementMetrics } from '../metrics/replacement-metrics';
 import { StoreUnavailableError } from '../resilience/store-unavailable-error';
@@ -19,7 +20,7 @@ import type { RouteAnswer, RouteDefinition } from './route-definition';
 export function mountRoutes(
   app: Express,
   routes: readonly RouteDefinition[],
-  deps: { metrics: Pick<ReplacementMetrics, 'redisFailure'> },
+  deps: { metrics: Pick<ReplacementMetrics, 'redisFailure'>; outages?: StoreOutages<'redis'> },
 ): void {
   for (const route of routes) {
     app.post(route.path, async (req: Request, res: Response) => {
@@ -41,7 +42,7 @@ export function mountRoutes(
         }
         send(res, answer);
       } catch (error) {
-        const { status, message } = toHttpError(error, req.log);
+        const { status, message } = toHttpError(error, req.log, undefined, deps.outages);
         if (error instanceof StoreUnavailableError) deps.metrics.redisFailure(error.timedOut);
         const headers: Record<string, string> = {};
         if (status === 401) headers['WWW-Authenticate'] = 'Bearer';

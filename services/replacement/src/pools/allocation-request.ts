@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import {
   CUSTOMER_EVENTS_MAXLEN,
   encodeBindingContext,
@@ -75,9 +76,21 @@ function releaseScore(releaseAt: number, thousandths: number): string {
 
 /** The script splits this at NUL, which no field can hold: both services' edges refuse it (text-rules.ts). */
 function eventArgument(customer: CustomerSeenEvent): string {
-  const fields = [String(CUSTOMER_EVENTS_MAXLEN), ...encodeCustomerSeenEvent(customer)];
+  const traced = { ...customer, traceparent: requestTraceparent() };
+  const fields = [String(CUSTOMER_EVENTS_MAXLEN), ...encodeCustomerSeenEvent(traced)];
   if (fields.some((field) => field.includes(EVENT_FIELD_SEPARATOR))) {
     throw new RangeError('a customer-seen event field holds a NUL character');
   }
   return fields.join(EVENT_FIELD_SEPARATOR);
+}
+
+/**
+ * The traced request's W3C `traceparent`, carried in the customer-seen entry so management's consumer
+ * links its span to this request (docs/operations.md, Tracing). Untraced (no SDK loaded), the API's
+ * propagator is a no-op and the entry carries none.
+ */
+function requestTraceparent(): string | undefined {
+  const carrier: { traceparent?: string } = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent;
 }

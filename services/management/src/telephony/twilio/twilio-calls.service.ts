@@ -135,7 +135,9 @@ export class TwilioCallsService {
     }
     // A store outage is 503 to the provider like on every route (docs/telephony.md): it retries.
     if (outcome.status === 503)
-      throw new ServiceUnavailableError('Service temporarily unavailable; retry later');
+      throw new ServiceUnavailableError('Service temporarily unavailable; retry later', {
+        cause: outcome.cause,
+      });
     if (outcome.status >= 500) throw new Error(`call record not stored: ${outcome.message}`);
     return this.refused(state, outcome.message, now);
   }

@@ -1,0 +1,3 @@
+const { jestConfig } = require('../../jest.base.js');
+
+module.exports = jestConfig(__dirname, 'tracing');
