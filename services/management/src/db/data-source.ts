@@ -31,6 +31,7 @@ import { CdrOutcomeIndex1795570000002 } from './migrations/1795570000002-CdrOutc
 import { WebhookDeliveryRecordStart1795580000001 } from './migrations/1795580000001-WebhookDeliveryRecordStart';
 import { ConversionRecordStart1795580000002 } from './migrations/1795580000002-ConversionRecordStart';
 import { LaneIndexesInClaimOrder1795590000001 } from './migrations/1795590000001-LaneIndexesInClaimOrder';
+import { CdrChanges1795600000001 } from './migrations/1795600000001-CdrChanges';
 
 /** An entity class; each feature lists its own (e.g. cdrs/cdrs.entities.ts), composition all of them. */
 export type EntityClass = new (...args: never[]) => object;
@@ -68,6 +69,7 @@ export const MIGRATIONS = [
   WebhookDeliveryRecordStart1795580000001,
   ConversionRecordStart1795580000002,
   LaneIndexesInClaimOrder1795590000001,
+  CdrChanges1795600000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */
