@@ -180,6 +180,8 @@ export interface ManagementConfig {
     checkMs: number;
     /** Months ahead of the current one that must have a partition. */
     monthsAhead: number;
+    /** Days a change of the call records' change feed is kept (docs/cdrs.md, Change feed). */
+    cdrChangeRetentionDays: number;
     /** Connections of the job's own pool, so a long delete never holds one API requests wait for. */
     databasePoolSize: number;
   };
@@ -335,6 +337,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       hourUtc: read.integer('DATA_LIFECYCLE_HOUR_UTC', 3, { min: 0, max: 23 }),
       checkMs: read.integer('DATA_LIFECYCLE_CHECK_MS', 60_000, { min: 1_000, max: 3_600_000 }),
       monthsAhead: read.integer('CDR_PARTITION_MONTHS_AHEAD', 3, { min: 1, max: 24 }),
+      cdrChangeRetentionDays: read.integer('CDR_CHANGE_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
       databasePoolSize: read.integer('DATA_LIFECYCLE_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
     },
     poolTelemetry: {
