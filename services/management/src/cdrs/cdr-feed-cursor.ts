@@ -27,7 +27,8 @@ export function encodeFeedCursor(position: CdrFeedPosition): string {
 /** An empty cursor starts at the oldest change kept; anything this feed did not give out is a 400. */
 export function decodeFeedCursor(field: string, cursor: string): CdrFeedPosition {
   if (cursor === '') return FEED_START;
-  const refused = () => new ValidationError(field, 'must be a cursor this feed answered (next_cursor), or empty');
+  const refused = () =>
+    new ValidationError(field, 'must be a cursor this feed answered (next_cursor), or empty');
   if (!BASE64URL.test(cursor)) throw refused();
   const match = DECODED.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (match === null) throw refused();
