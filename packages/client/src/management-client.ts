@@ -117,6 +117,19 @@ export class ManagementClient {
     return (await this.request('get', '/miscellaneous/ping')).data.ping === 'ok';
   }
 
+  /**
+   * `GET /cdrs/changes`: the call records' changes after `cursor` (docs/cdrs.md, Change feed).
+   * Keep `next_cursor` of each answer and send it back; an empty page means nothing new yet.
+   */
+  async cdrChanges(
+    cursor = '',
+    limit?: number,
+  ): Promise<ApiResult<SuccessBody<'/cdrs/changes', 'get'>>> {
+    return this.request('get', '/cdrs/changes', {
+      params: { query: { cursor, ...(limit === undefined ? {} : { limit }) } },
+    });
+  }
+
   /** Closes the kept-alive connections. */
   close(): void {
     this.digest.close();

@@ -383,6 +383,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cdrs/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The call records' change feed, read by cursor
+         * @description Every change of the partner's call records — stored, outcome posted, spam re-marked,
+         *     caller masked after the masking age, caller erased, removed by the retention — once each,
+         *     in the order of the transactions that made them (cdrs.md, Change feed). Each change carries
+         *     the record as `GET /statistics/cdrs?extended=1` renders it at the time of reading, or, once
+         *     the record is gone, a tombstone (`deleted` 1, `cdr` null). Start with no cursor, then send
+         *     back `next_cursor` each time; `more` 1 says the page was full. A change is answered only
+         *     when every transaction that began before it has ended, so one committing late is never
+         *     passed over: an empty page means "nothing new yet", not the end. Changes are kept
+         *     `CDR_CHANGE_RETENTION_DAYS` (30 by default). Here the first change of the examples' first
+         *     call, read after its outcome and spam mark.
+         */
+        get: operations["listCdrChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sources/{source_id}/spam_policy": {
         parameters: {
             query?: never;
@@ -856,6 +885,7 @@ export interface paths {
     };
     "/miscellaneous.xml/ping": paths["/miscellaneous/ping"];
     "/customers.xml": paths["/customers"];
+    "/cdrs.xml/changes": paths["/cdrs/changes"];
     "/cdrs.xml/{cdr_id}/outcome": paths["/cdrs/{cdr_id}/outcome"];
     "/cdrs.xml/outcome": paths["/cdrs/outcome"];
     "/integrations.xml/google_ads": paths["/integrations/google_ads"];
@@ -1427,6 +1457,23 @@ export interface components {
         };
         SpamMark: {
             spam: components["schemas"]["Flag"];
+        };
+        CdrChange: {
+            change_id: components["schemas"]["Id"];
+            /** @description when the writing transaction began */
+            changed_at: components["schemas"]["Timestamp"];
+            /** @description created, outcome, spam, masked, erased, deleted; more kinds may be added (a record's transcript), so a client applies `cdr` whatever the kind says. */
+            change: string;
+            cdr_id: components["schemas"]["Id"];
+            deleted: components["schemas"]["Flag"];
+            /** @description The record as it is now; null once it is gone (the tombstone). */
+            cdr: components["schemas"]["CdrExtended"] | null;
+        };
+        CdrChanges: {
+            /** @description opaque; send it back as `cursor` */
+            next_cursor: string;
+            more: components["schemas"]["Flag"];
+            cdr_changes: components["schemas"]["CdrChange"][];
         };
         CdrsPage: components["schemas"]["Paging"] & {
             cdrs: (components["schemas"]["Cdr"] | components["schemas"]["CdrExtended"])[];
@@ -4210,6 +4257,109 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCdrChanges: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous answer; empty or left out: the oldest change kept. */
+                cursor?: string;
+                /** @description Changes per answer. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes after the cursor, oldest first, and the cursor to send next. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next_cursor": "YzEuNzQ1LjE",
+                     *       "more": "1",
+                     *       "cdr_changes": [
+                     *         {
+                     *           "change_id": "1",
+                     *           "changed_at": "2025-03-14 10:16:58",
+                     *           "change": "created",
+                     *           "cdr_id": "1",
+                     *           "deleted": "0",
+                     *           "cdr": {
+                     *             "cdr_id": "1",
+                     *             "start": "2025-03-14 10:15:00",
+                     *             "duration": "95",
+                     *             "anum": "+4791234xxx",
+                     *             "bnum": "+4721000001",
+                     *             "cnum": null,
+                     *             "customer_id": "1",
+                     *             "source_id": "1",
+                     *             "custnr": "100",
+                     *             "answered": "1",
+                     *             "anum_ndc_name": "mobile",
+                     *             "quarantined": "0",
+                     *             "timestamp": "2025-03-14 10:16:58",
+                     *             "expire": null,
+                     *             "media": "finn.no",
+                     *             "class": "standard",
+                     *             "voicemail": "0",
+                     *             "publisher_id": null,
+                     *             "campaign_id": "1",
+                     *             "pricing_model_id": "5b0c2d1e-7f4a-4c3b-9e8d-1a2b3c4d5e6f",
+                     *             "commission": "175.00",
+                     *             "cli_id": null,
+                     *             "order_id": null,
+                     *             "session_id": null,
+                     *             "tracking_id": null,
+                     *             "full_url": null,
+                     *             "full_referrer": null,
+                     *             "parameters": null,
+                     *             "attribution": "static",
+                     *             "bound_seconds": null,
+                     *             "gclid": null,
+                     *             "gbraid": null,
+                     *             "wbraid": null,
+                     *             "ga_client_id": null,
+                     *             "ga_session_id": null,
+                     *             "outcome_status": "sale",
+                     *             "outcome_value": "2500.00",
+                     *             "outcome_currency": "NOK",
+                     *             "outcome_note": "Sold the car on the second visit",
+                     *             "outcome_modified": "2025-03-20 09:30:00",
+                     *             "stir_verstat": null,
+                     *             "spam_score": "0",
+                     *             "spam_reasons": "",
+                     *             "spam": "1"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CdrChanges"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description `cursor` not one this feed answered, or `limit` outside 1–1000; the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

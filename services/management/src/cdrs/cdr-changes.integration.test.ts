@@ -1,3 +1,4 @@
+import { ManagementClient } from '@trackline/client';
 import { createBiddingSetup } from '../test-support/bidding-setup';
 import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 import { PartnerApi, xmlList, type ApiAnswer } from '../test-support/partner-api';
@@ -154,6 +155,24 @@ describe('call records change feed', () => {
       [second, 'created'],
     ]);
     expect((xmlChanges[0]!.cdr as Body).cdr_id).toBe(first);
+  });
+
+  it('is read by @trackline/client as the API answers it', async () => {
+    const client = new ManagementClient({
+      baseUrl: `https://127.0.0.1:${env.management.port}/v1`,
+      username: PARTNER.username,
+      password: PARTNER.password,
+      rejectUnauthorized: false,
+    });
+    try {
+      const first = await client.cdrChanges('', 2);
+      expect(first.data.more).toBe('1');
+      const next = await client.cdrChanges(first.data.next_cursor, 2);
+      const { body } = await feed('', 4);
+      expect([...first.data.cdr_changes, ...next.data.cdr_changes]).toEqual(body.cdr_changes);
+    } finally {
+      client.close();
+    }
   });
 
   it('answers only the partner its own records', async () => {
