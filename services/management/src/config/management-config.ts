@@ -120,6 +120,8 @@ export interface ManagementConfig {
     concurrency: number;
     /** Deliveries in flight at once to one webhook, so a slow endpoint holds few slots. */
     perEndpoint: number;
+    /** A webhook failing every attempt this long is disabled (docs/webhooks.md, Disabled endpoints). */
+    disableAfterSeconds: number;
   };
   /** Conversion export to Google Ads and GA4 (docs/conversions.md), by the notification worker process. */
   conversions: {
@@ -293,6 +295,8 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       baseDelayMs: read.integer('WEBHOOK_BASE_DELAY_MS', 10_000, { min: 10, max: 3_600_000 }),
       concurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1_000 }),
       perEndpoint: read.integer('WEBHOOK_ENDPOINT_CONCURRENCY', 4, { min: 1, max: 100 }),
+      // Five days: a weekend's outage and a working day to notice it.
+      disableAfterSeconds: read.integer('WEBHOOK_DISABLE_AFTER_SECONDS', 432_000, { min: 1, max: 31_536_000 }),
     },
     conversions: {
       ga4BaseUrl: withoutTrailingSlash(

@@ -107,6 +107,10 @@ export class PartnerEntity {
   @Column({ name: 'spam_threshold', type: 'smallint', default: 70 })
   spamThreshold!: number;
 
+  /** Where Trackline writes to the partner about its account (a webhook it disabled); null: nowhere. */
+  @Column({ name: 'contact_email', type: 'varchar', length: 150, nullable: true })
+  contactEmail!: string | null;
+
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;
 

@@ -67,6 +67,8 @@ export interface Partner {
   rateLimitPerMinute: number | null;
   pool: PoolSizingSettings;
   spam: SpamSettings;
+  /** Where Trackline writes to the partner (a webhook it disabled, docs/webhooks.md); null: nowhere. */
+  contactEmail: string | null;
   customFields: Record<CustomFieldEntity, string[]>;
   created: Date;
   modified: Date;
@@ -75,8 +77,18 @@ export interface Partner {
 /** What a store writes; ids, custom fields and timestamps are the store's business. */
 export type PartnerValues = Omit<
   Partner,
-  'id' | 'customFields' | 'created' | 'modified' | 'calls' | 'rateLimitPerMinute' | 'pool' | 'spam'
+  | 'id'
+  | 'customFields'
+  | 'created'
+  | 'modified'
+  | 'calls'
+  | 'rateLimitPerMinute'
+  | 'pool'
+  | 'spam'
+  | 'contactEmail'
 > & {
+  /** Left out: none. */
+  contactEmail?: string | null;
   /** Left out: the column defaults (ring timeout from the service, no screening). */
   calls?: CallSettings;
   /** Left out: null, the service default. */

@@ -186,6 +186,7 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     poolExhaustedShare: values.pool === undefined ? undefined : String(values.pool.exhaustedShare),
     spamPolicy: values.spam?.policy,
     spamThreshold: values.spam?.threshold,
+    contactEmail: values.contactEmail,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -219,6 +220,7 @@ function toPartner(
     pool: { targetOverflow: Number(row.targetOverflow), exhaustedShare: Number(row.poolExhaustedShare) },
     // Only the service writes the policy, after checking it is one of the domain's.
     spam: { policy: row.spamPolicy as SpamPolicy, threshold: row.spamThreshold },
+    contactEmail: row.contactEmail ?? null,
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),
