@@ -646,6 +646,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{webhook_id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: components["parameters"]["WebhookId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again, with the same `webhook-id`
+         * @description Queues the delivery once more, due now with a fresh set of attempts, with its
+         *     `message_id` as the `webhook-id` header: the Standard Webhooks idempotency key, so a
+         *     receiver that took it before can tell. Sent, dead and waiting deliveries alike; one being
+         *     sent at this moment, or on a paused or disabled webhook, is a 403 saying why. An unknown
+         *     delivery, or another webhook's, is 404.
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{webhook_id}": {
         parameters: {
             query?: never;
@@ -906,6 +933,7 @@ export interface paths {
     "/webhooks.xml": paths["/webhooks"];
     "/webhooks.xml/{webhook_id}/test": paths["/webhooks/{webhook_id}/test"];
     "/webhooks.xml/{webhook_id}/deliveries": paths["/webhooks/{webhook_id}/deliveries"];
+    "/webhooks.xml/{webhook_id}/deliveries/{delivery_id}/resend": paths["/webhooks/{webhook_id}/deliveries/{delivery_id}/resend"];
     "/webhooks.xml/{webhook_id}": paths["/webhooks/{webhook_id}"];
 }
 export type webhooks = Record<string, never>;
@@ -1508,8 +1536,11 @@ export interface components {
             events: components["schemas"]["WebhookEvents"];
             /** @description The Standard Webhooks signing secret; only in the answer to POST, null elsewhere. */
             secret: string | null;
-            /** @enum {string} */
-            state: "0" | "1";
+            /**
+             * @description 0 active, 1 paused (by the partner), 2 disabled by Trackline after every attempt failed for 5 days (webhooks.md, Disabled endpoints); PUT state 0 enables it again.
+             * @enum {string}
+             */
+            state: "0" | "1" | "2";
             created: components["schemas"]["Timestamp"];
             modified: components["schemas"]["Timestamp"];
         };
@@ -1536,6 +1567,28 @@ export interface components {
             /** @description when it is tried next; null unless pending */
             next_attempt: string | null;
             sent: string | null;
+            /** @description The last 20 attempts, oldest first (webhooks.md, Delivery log). */
+            exchanges: components["schemas"]["DeliveryExchange"][];
+        };
+        DeliveryExchange: {
+            /** @description the delivery's attempt count when made (1 again after a resend) */
+            attempt: string;
+            requested: components["schemas"]["Timestamp"];
+            duration_ms: string;
+            /** @description What was sent; never the signature or the signing secret. */
+            request: {
+                /** @enum {string} */
+                method: "POST";
+                url: string;
+                /** @description the `webhook-timestamp` header */
+                webhook_timestamp: string;
+                body_bytes: string;
+            };
+            /** @description null when no answer came */
+            status_code: string | null;
+            error: string | null;
+            /** @description the first 1 KiB of the receiver's answer */
+            response_body: string | null;
         };
         Deliveries: {
             deliveries: components["schemas"]["Delivery"][];
@@ -5355,7 +5408,8 @@ export interface operations {
                      *           "created": "2026-03-02 10:00:05",
                      *           "last_attempt": null,
                      *           "next_attempt": "2026-03-02 10:00:05",
-                     *           "sent": null
+                     *           "sent": null,
+                     *           "exchanges": []
                      *         }
                      *       ]
                      *     }
@@ -5415,13 +5469,14 @@ export interface operations {
                      *           "created": "2026-03-02 10:00:05",
                      *           "last_attempt": null,
                      *           "next_attempt": "2026-03-02 10:00:05",
-                     *           "sent": null
+                     *           "sent": null,
+                     *           "exchanges": []
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveriesPage"];
-                    /** @example <deliveries><total>1</total><page>0</page><pagesize>10</pagesize><numpages>1</numpages><delivery><delivery_id>1</delivery_id><webhook_id>1</webhook_id><message_id>msg_5f0c2d3b9a8e4c1d8e7f6a5b4c3d2e1f</message_id><event>webhook.test</event><status>pending</status><attempts>0</attempts><status_code/><error/><created>2026-03-02 10:00:05</created><last_attempt/><next_attempt>2026-03-02 10:00:05</next_attempt><sent/></delivery></deliveries> */
+                    /** @example <deliveries><total>1</total><page>0</page><pagesize>10</pagesize><numpages>1</numpages><delivery><delivery_id>1</delivery_id><webhook_id>1</webhook_id><message_id>msg_5f0c2d3b9a8e4c1d8e7f6a5b4c3d2e1f</message_id><event>webhook.test</event><status>pending</status><attempts>0</attempts><status_code/><error/><created>2026-03-02 10:00:05</created><last_attempt/><next_attempt>2026-03-02 10:00:05</next_attempt><sent/><exchanges></exchanges></delivery></deliveries> */
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
@@ -5429,6 +5484,85 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: components["parameters"]["WebhookId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again; the log (`exchanges`) shows the new attempt once made. */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "delivery_id": "1",
+                     *           "webhook_id": "1",
+                     *           "message_id": "msg_5f0c2d3b9a8e4c1d8e7f6a5b4c3d2e1f",
+                     *           "event": "webhook.test",
+                     *           "status": "pending",
+                     *           "attempts": "0",
+                     *           "status_code": null,
+                     *           "error": null,
+                     *           "created": "2026-03-02 10:00:05",
+                     *           "last_attempt": null,
+                     *           "next_attempt": "2026-03-02 10:00:06",
+                     *           "sent": null,
+                     *           "exchanges": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Deliveries"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The webhook is paused or disabled, or the delivery is being sent right now. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "status": 403,
+                     *         "message": "Webhook 1 is disabled; set state 0 to send again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description No such delivery of this webhook, or no such webhook. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

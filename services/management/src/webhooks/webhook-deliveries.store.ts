@@ -433,7 +433,10 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
 function cutToBytes(text: string, bytes: number): string {
   const encoded = Buffer.from(text, 'utf8');
   if (encoded.length <= bytes) return text;
-  return encoded.subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
+  return encoded
+    .subarray(0, bytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 }
 
 function toDelivery(row: DeliveryRow, exchanges: WebhookExchange[]): WebhookDelivery {

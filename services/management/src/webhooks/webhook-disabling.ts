@@ -41,7 +41,8 @@ export class WebhookDisabling implements WebhookDisabler {
 
 /** The e-mail: which endpoint, since when, and how to turn it on again. */
 export function disabledNotice(webhook: Webhook, recipient: string, now: Date): UniqueNotificationToSend {
-  const since = webhook.failingSince === null ? 'some time' : `${formatUtcTimestamp(webhook.failingSince)} UTC`;
+  const since =
+    webhook.failingSince === null ? 'some time' : `${formatUtcTimestamp(webhook.failingSince)} UTC`;
   return {
     uniqueKey: `webhook_disabled:${webhook.id}:${now.getTime()}`,
     channel: 'email',

@@ -88,7 +88,12 @@ export class WebhooksService {
    * The delivery once more, with its `webhook-id` (the receiver's idempotency key), due now. Only
    * to an active webhook: a paused or disabled one would hold it.
    */
-  async resend(partnerId: string, webhookId: string, deliveryId: string, now: Date): Promise<WebhookDelivery> {
+  async resend(
+    partnerId: string,
+    webhookId: string,
+    deliveryId: string,
+    now: Date,
+  ): Promise<WebhookDelivery> {
     const webhook = await this.get(partnerId, webhookId);
     if (!isBigintId(deliveryId)) throw new NotFoundError(`delivery ${deliveryId}`);
     if (webhook.state !== '0')
