@@ -71,7 +71,10 @@ export class CdrLifecycleStore {
           [partnerId, before, BATCH],
         )) as Row[];
         const gone = returnedRows(rows);
-        await recordCdrChange(manager, gone.map((row) => changeOfRow(partnerId, row, 'deleted')));
+        await recordCdrChange(
+          manager,
+          gone.map((row) => changeOfRow(partnerId, row, 'deleted')),
+        );
         return {
           records: gone.length,
           recordings: gone.filter((row) => row.had_recording === true).length,
@@ -100,7 +103,10 @@ export class CdrLifecycleStore {
           [partnerId, from, before, BATCH],
         )) as Row[];
         const changed = returnedRows(rows);
-        await recordCdrChange(manager, changed.map((row) => changeOfRow(partnerId, row, 'masked')));
+        await recordCdrChange(
+          manager,
+          changed.map((row) => changeOfRow(partnerId, row, 'masked')),
+        );
         return changed.length;
       });
       masked += count;

@@ -296,7 +296,10 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       concurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1_000 }),
       perEndpoint: read.integer('WEBHOOK_ENDPOINT_CONCURRENCY', 4, { min: 1, max: 100 }),
       // Five days: a weekend's outage and a working day to notice it.
-      disableAfterSeconds: read.integer('WEBHOOK_DISABLE_AFTER_SECONDS', 432_000, { min: 1, max: 31_536_000 }),
+      disableAfterSeconds: read.integer('WEBHOOK_DISABLE_AFTER_SECONDS', 432_000, {
+        min: 1,
+        max: 31_536_000,
+      }),
     },
     conversions: {
       ga4BaseUrl: withoutTrailingSlash(
