@@ -1,7 +1,7 @@
-import { ManagementClient } from '@trackline/client';
 import { createBiddingSetup } from '../test-support/bidding-setup';
 import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 import { PartnerApi, xmlList, type ApiAnswer } from '../test-support/partner-api';
+import { partnerClient } from '../test-support/partner-client';
 import { TypeormCdrOutcomesStore } from './cdr-outcomes.store';
 import { FEED_LIMIT_MAX } from './cdr-changes.dto';
 
@@ -158,12 +158,7 @@ describe('call records change feed', () => {
   });
 
   it('is read by @trackline/client as the API answers it', async () => {
-    const client = new ManagementClient({
-      baseUrl: `https://127.0.0.1:${env.management.port}/v1`,
-      username: PARTNER.username,
-      password: PARTNER.password,
-      rejectUnauthorized: false,
-    });
+    const client = partnerClient(env.management.port, PARTNER.username, PARTNER.password);
     try {
       const first = await client.cdrChanges('', 2);
       expect(first.data.more).toBe('1');

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ManagementClient, TracklineApiError } from '@trackline/client';
+import { TracklineApiError } from '@trackline/client';
 import { createLogger } from '@trackline/platform';
 import {
   startNotificationWorker,
@@ -7,6 +7,7 @@ import {
 } from '../composition/start-notification-worker';
 import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 import { startSmtpReceiver } from '../test-support/notification-receivers';
+import { partnerClient } from '../test-support/partner-client';
 import { testConfig } from '../test-support/test-service';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
 
@@ -207,12 +208,7 @@ describe('webhook operations', () => {
   it('is enabled again with state 0, and its waiting delivery goes out with its webhook-id', async () => {
     badAnswers = 200;
     const before = bad.received.length;
-    const client = new ManagementClient({
-      baseUrl: `https://127.0.0.1:${env.management.port}/v1`,
-      username: PARTNER.username,
-      password: PARTNER.password,
-      rejectUnauthorized: false,
-    });
+    const client = partnerClient(env.management.port, PARTNER.username, PARTNER.password);
     try {
       const enabled = await client.enableWebhook(badId);
       expect(enabled.status).toBe(200);
