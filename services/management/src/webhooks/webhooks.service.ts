@@ -62,9 +62,10 @@ export class WebhooksService {
     if (current === null) throw notFound(webhookId);
     const checked = { ...changes };
     if (changes.url !== undefined) checked.url = await this.checkUrl(changes.url);
+    // Before the state changes: a worker may claim the deliveries the moment it does.
+    if (current.state === '2' && changes.state === '0') await this.deps.deliveries.wakePending(id, now);
     const updated = await this.deps.webhooks.update(partnerId, id, checked);
     if (updated === null) throw notFound(webhookId);
-    if (current.state === '2' && updated.state === '0') await this.deps.deliveries.wakePending(id, now);
     return updated;
   }
 
