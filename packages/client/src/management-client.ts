@@ -117,6 +117,37 @@ export class ManagementClient {
     return (await this.request('get', '/miscellaneous/ping')).data.ping === 'ok';
   }
 
+  /**
+   * `GET /cdrs/changes`: the call records' changes after `cursor` (docs/cdrs.md, Change feed).
+   * Keep `next_cursor` of each answer and send it back; an empty page means nothing new yet.
+   */
+  async cdrChanges(cursor = '', limit?: number): Promise<ApiResult<SuccessBody<'/cdrs/changes', 'get'>>> {
+    return this.request('get', '/cdrs/changes', {
+      params: { query: { cursor, ...(limit === undefined ? {} : { limit }) } },
+    });
+  }
+
+  /**
+   * `POST /webhooks/{webhook_id}/deliveries/{delivery_id}/resend`: the delivery once more, with its
+   * `webhook-id` (docs/webhooks.md, Delivery log); answered 202.
+   */
+  async resendWebhookDelivery(
+    webhookId: string,
+    deliveryId: string,
+  ): Promise<ApiResult<SuccessBody<'/webhooks/{webhook_id}/deliveries/{delivery_id}/resend', 'post'>>> {
+    return this.request('post', '/webhooks/{webhook_id}/deliveries/{delivery_id}/resend', {
+      params: { path: { webhook_id: webhookId, delivery_id: deliveryId } },
+    });
+  }
+
+  /** `PUT /webhooks/{webhook_id}` with state 0: a webhook Trackline disabled (or one paused) sends again. */
+  async enableWebhook(webhookId: string): Promise<ApiResult<SuccessBody<'/webhooks/{webhook_id}', 'put'>>> {
+    return this.request('put', '/webhooks/{webhook_id}', {
+      params: { path: { webhook_id: webhookId } },
+      body: { state: '0' },
+    });
+  }
+
   /** Closes the kept-alive connections. */
   close(): void {
     this.digest.close();

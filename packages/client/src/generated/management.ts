@@ -383,6 +383,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cdrs/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The call records' change feed, read by cursor
+         * @description Every change of the partner's call records — stored, outcome posted, spam re-marked,
+         *     caller masked after the masking age, caller erased, removed by the retention — once each,
+         *     in the order of the transactions that made them (cdrs.md, Change feed). Each change carries
+         *     the record as `GET /statistics/cdrs?extended=1` renders it at the time of reading, or, once
+         *     the record is gone, a tombstone (`deleted` 1, `cdr` null). Start with no cursor, then send
+         *     back `next_cursor` each time; `more` 1 says the page was full. A change is answered only
+         *     when every transaction that began before it has ended, so one committing late is never
+         *     passed over: an empty page means "nothing new yet", not the end. Changes are kept
+         *     `CDR_CHANGE_RETENTION_DAYS` (30 by default). Here the first change of the examples' first
+         *     call, read after its outcome and spam mark.
+         */
+        get: operations["listCdrChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sources/{source_id}/spam_policy": {
         parameters: {
             query?: never;
@@ -611,6 +640,33 @@ export interface paths {
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: components["parameters"]["WebhookId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again, with the same `webhook-id`
+         * @description Queues the delivery once more, due now with a fresh set of attempts, with its
+         *     `message_id` as the `webhook-id` header: the Standard Webhooks idempotency key, so a
+         *     receiver that took it before can tell. Sent, dead and waiting deliveries alike; one being
+         *     sent at this moment, or on a paused or disabled webhook, is a 403 saying why. An unknown
+         *     delivery, or another webhook's, is 404.
+         */
+        post: operations["resendWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -856,6 +912,7 @@ export interface paths {
     };
     "/miscellaneous.xml/ping": paths["/miscellaneous/ping"];
     "/customers.xml": paths["/customers"];
+    "/cdrs.xml/changes": paths["/cdrs/changes"];
     "/cdrs.xml/{cdr_id}/outcome": paths["/cdrs/{cdr_id}/outcome"];
     "/cdrs.xml/outcome": paths["/cdrs/outcome"];
     "/integrations.xml/google_ads": paths["/integrations/google_ads"];
@@ -876,6 +933,7 @@ export interface paths {
     "/webhooks.xml": paths["/webhooks"];
     "/webhooks.xml/{webhook_id}/test": paths["/webhooks/{webhook_id}/test"];
     "/webhooks.xml/{webhook_id}/deliveries": paths["/webhooks/{webhook_id}/deliveries"];
+    "/webhooks.xml/{webhook_id}/deliveries/{delivery_id}/resend": paths["/webhooks/{webhook_id}/deliveries/{delivery_id}/resend"];
     "/webhooks.xml/{webhook_id}": paths["/webhooks/{webhook_id}"];
 }
 export type webhooks = Record<string, never>;
@@ -1428,6 +1486,23 @@ export interface components {
         SpamMark: {
             spam: components["schemas"]["Flag"];
         };
+        CdrChange: {
+            change_id: components["schemas"]["Id"];
+            /** @description when the writing transaction began */
+            changed_at: components["schemas"]["Timestamp"];
+            /** @description created, outcome, spam, masked, erased, deleted; more kinds may be added (a record's transcript), so a client applies `cdr` whatever the kind says. */
+            change: string;
+            cdr_id: components["schemas"]["Id"];
+            deleted: components["schemas"]["Flag"];
+            /** @description The record as it is now; null once it is gone (the tombstone). */
+            cdr: components["schemas"]["CdrExtended"] | null;
+        };
+        CdrChanges: {
+            /** @description opaque; send it back as `cursor` */
+            next_cursor: string;
+            more: components["schemas"]["Flag"];
+            cdr_changes: components["schemas"]["CdrChange"][];
+        };
         CdrsPage: components["schemas"]["Paging"] & {
             cdrs: (components["schemas"]["Cdr"] | components["schemas"]["CdrExtended"])[];
         };
@@ -1461,8 +1536,11 @@ export interface components {
             events: components["schemas"]["WebhookEvents"];
             /** @description The Standard Webhooks signing secret; only in the answer to POST, null elsewhere. */
             secret: string | null;
-            /** @enum {string} */
-            state: "0" | "1";
+            /**
+             * @description 0 active, 1 paused (by the partner), 2 disabled by Trackline after every attempt failed for 5 days (webhooks.md, Disabled endpoints); PUT state 0 enables it again.
+             * @enum {string}
+             */
+            state: "0" | "1" | "2";
             created: components["schemas"]["Timestamp"];
             modified: components["schemas"]["Timestamp"];
         };
@@ -1489,6 +1567,28 @@ export interface components {
             /** @description when it is tried next; null unless pending */
             next_attempt: string | null;
             sent: string | null;
+            /** @description The last 20 attempts, oldest first (webhooks.md, Delivery log). */
+            exchanges: components["schemas"]["DeliveryExchange"][];
+        };
+        DeliveryExchange: {
+            /** @description the delivery's attempt count when made (1 again after a resend) */
+            attempt: string;
+            requested: components["schemas"]["Timestamp"];
+            duration_ms: string;
+            /** @description What was sent; never the signature or the signing secret. */
+            request: {
+                /** @enum {string} */
+                method: "POST";
+                url: string;
+                /** @description the `webhook-timestamp` header */
+                webhook_timestamp: string;
+                body_bytes: string;
+            };
+            /** @description null when no answer came */
+            status_code: string | null;
+            error: string | null;
+            /** @description the first 1 KiB of the receiver's answer */
+            response_body: string | null;
         };
         Deliveries: {
             deliveries: components["schemas"]["Delivery"][];
@@ -4214,6 +4314,109 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listCdrChanges: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous answer; empty or left out: the oldest change kept. */
+                cursor?: string;
+                /** @description Changes per answer. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes after the cursor, oldest first, and the cursor to send next. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next_cursor": "YzEuNzQ1LjE",
+                     *       "more": "1",
+                     *       "cdr_changes": [
+                     *         {
+                     *           "change_id": "1",
+                     *           "changed_at": "2025-03-14 10:16:58",
+                     *           "change": "created",
+                     *           "cdr_id": "1",
+                     *           "deleted": "0",
+                     *           "cdr": {
+                     *             "cdr_id": "1",
+                     *             "start": "2025-03-14 10:15:00",
+                     *             "duration": "95",
+                     *             "anum": "+4791234xxx",
+                     *             "bnum": "+4721000001",
+                     *             "cnum": null,
+                     *             "customer_id": "1",
+                     *             "source_id": "1",
+                     *             "custnr": "100",
+                     *             "answered": "1",
+                     *             "anum_ndc_name": "mobile",
+                     *             "quarantined": "0",
+                     *             "timestamp": "2025-03-14 10:16:58",
+                     *             "expire": null,
+                     *             "media": "finn.no",
+                     *             "class": "standard",
+                     *             "voicemail": "0",
+                     *             "publisher_id": null,
+                     *             "campaign_id": "1",
+                     *             "pricing_model_id": "5b0c2d1e-7f4a-4c3b-9e8d-1a2b3c4d5e6f",
+                     *             "commission": "175.00",
+                     *             "cli_id": null,
+                     *             "order_id": null,
+                     *             "session_id": null,
+                     *             "tracking_id": null,
+                     *             "full_url": null,
+                     *             "full_referrer": null,
+                     *             "parameters": null,
+                     *             "attribution": "static",
+                     *             "bound_seconds": null,
+                     *             "gclid": null,
+                     *             "gbraid": null,
+                     *             "wbraid": null,
+                     *             "ga_client_id": null,
+                     *             "ga_session_id": null,
+                     *             "outcome_status": "sale",
+                     *             "outcome_value": "2500.00",
+                     *             "outcome_currency": "NOK",
+                     *             "outcome_note": "Sold the car on the second visit",
+                     *             "outcome_modified": "2025-03-20 09:30:00",
+                     *             "stir_verstat": null,
+                     *             "spam_score": "0",
+                     *             "spam_reasons": "",
+                     *             "spam": "1"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CdrChanges"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description `cursor` not one this feed answered, or `limit` outside 1–1000; the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getSourceSpamPolicy: {
         parameters: {
             query?: never;
@@ -5205,7 +5408,8 @@ export interface operations {
                      *           "created": "2026-03-02 10:00:05",
                      *           "last_attempt": null,
                      *           "next_attempt": "2026-03-02 10:00:05",
-                     *           "sent": null
+                     *           "sent": null,
+                     *           "exchanges": []
                      *         }
                      *       ]
                      *     }
@@ -5265,13 +5469,14 @@ export interface operations {
                      *           "created": "2026-03-02 10:00:05",
                      *           "last_attempt": null,
                      *           "next_attempt": "2026-03-02 10:00:05",
-                     *           "sent": null
+                     *           "sent": null,
+                     *           "exchanges": []
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveriesPage"];
-                    /** @example <deliveries><total>1</total><page>0</page><pagesize>10</pagesize><numpages>1</numpages><delivery><delivery_id>1</delivery_id><webhook_id>1</webhook_id><message_id>msg_5f0c2d3b9a8e4c1d8e7f6a5b4c3d2e1f</message_id><event>webhook.test</event><status>pending</status><attempts>0</attempts><status_code/><error/><created>2026-03-02 10:00:05</created><last_attempt/><next_attempt>2026-03-02 10:00:05</next_attempt><sent/></delivery></deliveries> */
+                    /** @example <deliveries><total>1</total><page>0</page><pagesize>10</pagesize><numpages>1</numpages><delivery><delivery_id>1</delivery_id><webhook_id>1</webhook_id><message_id>msg_5f0c2d3b9a8e4c1d8e7f6a5b4c3d2e1f</message_id><event>webhook.test</event><status>pending</status><attempts>0</attempts><status_code/><error/><created>2026-03-02 10:00:05</created><last_attempt/><next_attempt>2026-03-02 10:00:05</next_attempt><sent/><exchanges></exchanges></delivery></deliveries> */
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
@@ -5279,6 +5484,85 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: components["parameters"]["WebhookId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again; the log (`exchanges`) shows the new attempt once made. */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "delivery_id": "1",
+                     *           "webhook_id": "1",
+                     *           "message_id": "msg_5f0c2d3b9a8e4c1d8e7f6a5b4c3d2e1f",
+                     *           "event": "webhook.test",
+                     *           "status": "pending",
+                     *           "attempts": "0",
+                     *           "status_code": null,
+                     *           "error": null,
+                     *           "created": "2026-03-02 10:00:05",
+                     *           "last_attempt": null,
+                     *           "next_attempt": "2026-03-02 10:00:06",
+                     *           "sent": null,
+                     *           "exchanges": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Deliveries"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The webhook is paused or disabled, or the delivery is being sent right now. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "status": 403,
+                     *         "message": "Webhook 1 is disabled; set state 0 to send again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description No such delivery of this webhook, or no such webhook. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { CallClass, ClassificationReason } from '@trackline/domain';
+import { recordCdrChange, type CdrChange } from '../cdrs/cdr-changes';
 
 /** `none` when the call was never queued (no recording, or transcription off). */
 export type TranscriptStatus = 'none' | 'pending' | 'done' | 'failed';
@@ -87,6 +88,7 @@ export class TypeormTranscriptsStore {
         JSON.stringify(done.keywords),
       ],
     );
+    await recordCdrChange(this.manager, [changeOf(record)]);
   }
 
   async saveFailed(record: TranscriptRecord, error: string): Promise<void> {
@@ -96,6 +98,7 @@ export class TypeormTranscriptsStore {
        ON CONFLICT ("cdr_id") DO UPDATE SET "status" = 'failed', "error" = EXCLUDED."error", "modified" = now()`,
       [record.cdrId, record.partnerId, record.cdrStart, error.slice(0, 500)],
     );
+    await recordCdrChange(this.manager, [changeOf(record)]);
   }
 
   async find(partnerId: string, cdrId: string): Promise<Transcript | null> {
@@ -105,6 +108,11 @@ export class TypeormTranscriptsStore {
     );
     return rows[0] === undefined ? null : toTranscript(rows[0]);
   }
+}
+
+/** A transcript done or failed changes its record's `transcript_status` (docs/cdrs.md, Change feed). */
+function changeOf(record: TranscriptRecord): CdrChange {
+  return { partnerId: record.partnerId, cdrId: record.cdrId, start: record.cdrStart, kind: 'transcript' };
 }
 
 function toTranscript(row: Row): Transcript {

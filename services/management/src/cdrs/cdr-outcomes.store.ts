@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Cdr, CdrOutcome } from './cdr';
-import { CDR_COLUMNS, recordStart, toCdr } from './cdrs.store';
+import { recordCdrChange } from './cdr-changes';
+import { CDR_COLUMNS, changeOf, recordStart, toCdr } from './cdrs.store';
 
 /** Which record an outcome is posted to: by its id or by the switch's call id. */
 export type CdrReference = { cdrId: string } | { callId: string };
@@ -52,7 +53,9 @@ export class TypeormCdrOutcomesStore implements CdrOutcomesStore {
     );
     const [updated] = updatedRows(rows);
     if (updated === undefined) throw new Error(`call record ${cdr.id} vanished while its outcome was set`);
-    return toCdr(updated);
+    const stored = toCdr(updated);
+    await recordCdrChange(this.manager, [changeOf(stored, 'outcome')]);
+    return stored;
   }
 
   async outcomeFigures(query: {

@@ -7,6 +7,7 @@ import {
 } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import { deferredStatement } from '../db/statement-pipelining';
+import { recordCdrChange, type CdrChange, type CdrChangeKind } from './cdr-changes';
 import type { Cdr, CdrOutcome, NewCdr } from './cdr';
 import type { CdrCampaignPricing } from '../campaigns/campaign-pricing.reader';
 import type { AttributedSource, CdrSource } from '../sources/cdr-sources.reader';
@@ -323,7 +324,9 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
       [partnerId, id, change.spam, change.spamMarked, change.commission],
     );
     if (rows[0] === undefined) throw new Error(`call record ${id} vanished while locked`);
-    return toCdr(rows[0]);
+    const updated = toCdr(rows[0]);
+    await recordCdrChange(this.manager, [changeOf(updated, 'spam')]);
+    return updated;
   }
 
   lockCaller(campaignId: string, anum: string): Promise<void> {
@@ -411,7 +414,10 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
        RETURNING ${CDR_COLUMNS}`,
       INSERTED.map((column) => column.value(cdr)),
     );
-    return rows[0] === undefined ? null : toCdr(rows[0]);
+    if (rows[0] === undefined) return null;
+    const stored = toCdr(rows[0]);
+    await recordCdrChange(this.manager, [changeOf(stored, 'created')]);
+    return stored;
   }
 
   /**
@@ -444,7 +450,12 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     const stored = new Map(
       rows.map((row) => [callKey(String(row.partner_id), String(row.call_id)), toCdr(row)]),
     );
-    return cdrs.flatMap((cdr) => stored.get(callKey(cdr.partnerId, cdr.callId)) ?? []);
+    const inserted = cdrs.flatMap((cdr) => stored.get(callKey(cdr.partnerId, cdr.callId)) ?? []);
+    await recordCdrChange(
+      this.manager,
+      inserted.map((cdr) => changeOf(cdr, 'created')),
+    );
+    return inserted;
   }
 
   /**
@@ -573,6 +584,11 @@ export function toCdr(row: Row): Cdr {
 /** A UTC midnight as the date "cdr_day_counts" keys it. */
 function isoDay(midnight: Date | null): string | null {
   return midnight === null ? null : midnight.toISOString().slice(0, 10);
+}
+
+/** The change feed's note of a stored record (docs/cdrs.md, Change feed). */
+export function changeOf(cdr: Pick<Cdr, 'partnerId' | 'id' | 'start'>, kind: CdrChangeKind): CdrChange {
+  return { partnerId: cdr.partnerId, cdrId: cdr.id, start: cdr.start, kind };
 }
 
 /** The caller's lock key in a campaign; the same for one call priced alone or in a batch. */

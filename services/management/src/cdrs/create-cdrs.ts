@@ -9,6 +9,9 @@ import { CdrIngestionService, type CdrIngestion } from './cdr-ingestion.service'
 import { mergedIngestion } from './cdr-merged-ingestion';
 import type { CdrWriteStores } from './cdr-write-stores';
 import type { CallerHistory } from './cdr-spam';
+import { cdrChangeRoutes } from './cdr-changes.routes';
+import { CdrChangesService } from './cdr-changes.service';
+import type { TypeormCdrChangesStore } from './cdr-changes.store';
 import { cdrRoutes } from './cdrs.routes';
 import { CdrsService } from './cdrs.service';
 import type { TypeormCdrsStore } from './cdrs.store';
@@ -29,6 +32,8 @@ export interface CdrFeatureDeps {
   webhooks: WebhookSubscriptions;
   /** The callers' recent calls and marks, which spam scoring reads and feeds (docs/spam.md). */
   callerHistory: CallerHistory;
+  /** On the primary: the change feed (docs/cdrs.md, Change feed) must see every committed change. */
+  changes: Pick<TypeormCdrChangesStore, 'changesAfter'>;
   /** TELEPHONY_TOKEN, for POST /telephony/cdrs. */
   telephonyToken: string | undefined;
   /** `trackline_cdrs_ingested_total` (docs/operations.md): every record's outcome is counted. */
@@ -41,7 +46,7 @@ export interface CdrFeature {
   /** Counted ingestion of typed records, for the provider's calls (telephony/twilio). */
   ingestion: CdrIngestion;
   list: CdrsService;
-  /** GET /statistics/cdrs, for the partner route table. */
+  /** GET /statistics/cdrs and GET /cdrs/changes, for the partner route table. */
   routes: RouteDefinition[];
   /** POST /telephony/cdrs, the switch's (bearer token). */
   switchRoutes: SwitchRouteDefinition[];
@@ -73,7 +78,7 @@ export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
   return {
     ingestion,
     list,
-    routes: cdrRoutes(list),
+    routes: [...cdrRoutes(list), ...cdrChangeRoutes(new CdrChangesService(deps.changes))],
     switchRoutes: switchCdrRoutes({
       ingestion,
       countRefused: (failures) => countOutcomes(metrics, failures),

@@ -61,6 +61,7 @@ export function createCliContext(env: Env, output: CliOutput): CliContext {
       context.withDatabase((dataSource) => {
         const { partitions, service } = createDataLifecycle(dataSource, {
           monthsAhead,
+          cdrChangeRetentionDays: context.config().dataLifecycle.cdrChangeRetentionDays,
           hourUtc: context.config().dataLifecycle.hourUtc,
           // The CLI prints its own lines; the job's log lines are not the operator's business here.
           logger: pino({ level: 'silent' }),

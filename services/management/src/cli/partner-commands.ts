@@ -64,6 +64,10 @@ function addSettingsOptions(command: Command, required: boolean): Command {
     .option(
       '--spam-threshold <score>',
       'the spam score (0-100) from which a call is judged spam (default 70)',
+    )
+    .option(
+      '--contact-email <address>',
+      'where Trackline writes to the partner, e.g. when it disables a failing webhook ("" clears it)',
     );
 }
 
@@ -87,6 +91,7 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     poolExhaustedShare: options.poolExhaustedShare,
     spamPolicy: options.spamPolicy,
     spamThreshold: options.spamThreshold,
+    contactEmail: options.contactEmail,
   };
 }
 

@@ -39,6 +39,7 @@ export function describePartner(partner: Partner): string[] {
     `  target overflow: ${partner.pool.targetOverflow}`,
     `  pool exhausted:  ${partner.pool.exhaustedShare} recycled share`,
     `  spam policy:     ${partner.spam.policy} from score ${partner.spam.threshold}`,
+    `  contact e-mail:  ${partner.contactEmail ?? '-'}`,
   ];
 }
 

@@ -3,6 +3,7 @@ import { CallerHistoryStore, type CallerHistoryRedis } from '@trackline/contract
 import type { DataSource, EntityManager } from 'typeorm';
 import { RedisCallAttributionReader, type AttributionRedis } from '../cdrs/call-attribution.reader';
 import type { CdrWriteStores } from '../cdrs/cdr-write-stores';
+import { TypeormCdrChangesStore } from '../cdrs/cdr-changes.store';
 import { createCdrFeature, type CdrFeature, type CdrFeatureDeps } from '../cdrs/create-cdrs';
 import type { OutboxBell, OutboxName } from '../db/outbox-bell';
 import type { UnitOfWork } from '../db/unit-of-work';
@@ -65,6 +66,7 @@ export function composeCdrFeature(connections: CdrConnections): CdrFeature {
     attributions: new RedisCallAttributionReader(connections.redis, connections.keyPrefix),
     webhooks: rememberingSubscribers(ingestion.webhooks),
     callerHistory: new CallerHistoryStore(connections.redis, connections.keyPrefix),
+    changes: new TypeormCdrChangesStore(dataSource.manager),
     telephonyToken: connections.telephonyToken,
     metrics: connections.metrics,
     outages: connections.outages,

@@ -2,6 +2,7 @@ import type { Logger, RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { RedisCallAttributionEraser } from '../cdrs/call-attribution.eraser';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
+import { TypeormCdrChangesStore } from '../cdrs/cdr-changes.store';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { OutboxPrivacyStore } from '../notifications/outbox-privacy.store';
 import { TypeormConversionOutboxStore } from '../conversions/conversion-outbox.store';
@@ -17,7 +18,14 @@ import { PrivacyErasureService } from '../data-lifecycle/privacy-erasure.service
 /** The data lifecycle on one DataSource (docs/privacy.md): the daily job and what it is made of. */
 export function createDataLifecycle(
   dataSource: DataSource,
-  options: { monthsAhead: number; hourUtc: number; logger: Logger; observer?: DataLifecycleObserver },
+  options: {
+    monthsAhead: number;
+    /** CDR_CHANGE_RETENTION_DAYS. */
+    cdrChangeRetentionDays: number;
+    hourUtc: number;
+    logger: Logger;
+    observer?: DataLifecycleObserver;
+  },
 ): { partitions: CdrPartitionsStore; service: DataLifecycleService; job: DataLifecycleJob } {
   const partitions = new CdrPartitionsStore(dataSource);
   const service = new DataLifecycleService(
@@ -27,8 +35,10 @@ export function createDataLifecycle(
       cdrs: new CdrLifecycleStore(dataSource),
       outbox: new OutboxPrivacyStore(dataSource),
       conversions: new TypeormConversionOutboxStore(dataSource.manager),
+      cdrChanges: new TypeormCdrChangesStore(dataSource.manager),
     },
     options.monthsAhead,
+    options.cdrChangeRetentionDays,
   );
   const job = new DataLifecycleJob(
     {

@@ -31,7 +31,13 @@ describe('startDataLifecycle', () => {
       config: {
         databaseUrl: database.url,
         databasePreparedStatements: true,
-        dataLifecycle: { hourUtc: 3, checkMs: 200, monthsAhead: 2, databasePoolSize: 2 },
+        dataLifecycle: {
+          hourUtc: 3,
+          checkMs: 200,
+          monthsAhead: 2,
+          cdrChangeRetentionDays: 30,
+          databasePoolSize: 2,
+        },
       },
       logger: pino({ level: 'silent' }),
       observer: { dataLifecycleRun: (report) => runs.push(report) },

@@ -26,6 +26,7 @@ export async function startDataLifecycle(deps: {
   const dataSource = await openWorkerDatabase(config, 'dataLifecycle');
   const { partitions, job } = createDataLifecycle(dataSource, {
     monthsAhead: config.dataLifecycle.monthsAhead,
+    cdrChangeRetentionDays: config.dataLifecycle.cdrChangeRetentionDays,
     hourUtc: config.dataLifecycle.hourUtc,
     logger,
     observer: deps.observer,

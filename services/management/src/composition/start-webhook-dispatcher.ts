@@ -4,6 +4,10 @@ import type { ManagementConfig } from '../config/management-config';
 import { TypeormCustomersStore } from '../customers/customers.store';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
+import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
+import { WebhookDisabling } from '../webhooks/webhook-disabling';
+import { TypeormOutboxStore } from '../notifications/outbox.store';
+import { typeormUnitOfWork } from '../db/unit-of-work';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { WebhookPayloads } from '../webhooks/webhook-payloads';
 import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
@@ -40,6 +44,15 @@ export function createWebhookDispatcher(setup: WebhookDispatcherSetup): WebhookD
           partners: new TypeormPartnersStore(manager),
           poolHours: new PoolTelemetryStore(manager),
         }),
+        new TypeormWebhooksStore(manager),
+      ),
+      disabler: new WebhookDisabling(
+        typeormUnitOfWork(dataSource, (transaction) => ({
+          webhooks: new TypeormWebhooksStore(transaction),
+          deliveries: new TypeormWebhookDeliveriesStore(transaction),
+          notices: new TypeormOutboxStore(transaction),
+          partners: new TypeormPartnersStore(transaction),
+        })),
       ),
       sender: new WebhookSender({
         insecureHosts: new InsecureHosts(config.webhooks.insecureHosts),
@@ -59,6 +72,7 @@ export function createWebhookDispatcher(setup: WebhookDispatcherSetup): WebhookD
       pollMs: config.notifications.pollMs,
       concurrency: config.webhooks.concurrency,
       perEndpoint: config.webhooks.perEndpoint,
+      disableAfterMs: config.webhooks.disableAfterSeconds * 1000,
     },
   );
 }

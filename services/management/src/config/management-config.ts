@@ -120,6 +120,8 @@ export interface ManagementConfig {
     concurrency: number;
     /** Deliveries in flight at once to one webhook, so a slow endpoint holds few slots. */
     perEndpoint: number;
+    /** A webhook failing every attempt this long is disabled (docs/webhooks.md, Disabled endpoints). */
+    disableAfterSeconds: number;
   };
   /** Conversion export to Google Ads and GA4 (docs/conversions.md), by the notification worker process. */
   conversions: {
@@ -205,6 +207,8 @@ export interface ManagementConfig {
     checkMs: number;
     /** Months ahead of the current one that must have a partition. */
     monthsAhead: number;
+    /** Days a change of the call records' change feed is kept (docs/cdrs.md, Change feed). */
+    cdrChangeRetentionDays: number;
     /** Connections of the job's own pool, so a long delete never holds one API requests wait for. */
     databasePoolSize: number;
   };
@@ -316,6 +320,11 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       baseDelayMs: read.integer('WEBHOOK_BASE_DELAY_MS', 10_000, { min: 10, max: 3_600_000 }),
       concurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1_000 }),
       perEndpoint: read.integer('WEBHOOK_ENDPOINT_CONCURRENCY', 4, { min: 1, max: 100 }),
+      // Five days: a weekend's outage and a working day to notice it.
+      disableAfterSeconds: read.integer('WEBHOOK_DISABLE_AFTER_SECONDS', 432_000, {
+        min: 1,
+        max: 31_536_000,
+      }),
     },
     conversions: {
       ga4BaseUrl: withoutTrailingSlash(
@@ -367,6 +376,7 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       hourUtc: read.integer('DATA_LIFECYCLE_HOUR_UTC', 3, { min: 0, max: 23 }),
       checkMs: read.integer('DATA_LIFECYCLE_CHECK_MS', 60_000, { min: 1_000, max: 3_600_000 }),
       monthsAhead: read.integer('CDR_PARTITION_MONTHS_AHEAD', 3, { min: 1, max: 24 }),
+      cdrChangeRetentionDays: read.integer('CDR_CHANGE_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
       databasePoolSize: read.integer('DATA_LIFECYCLE_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
     },
     poolTelemetry: {

@@ -102,7 +102,13 @@ describe('daily data lifecycle', () => {
       clock: () => NOW,
       logger: pino({ level: 'silent' }),
     });
-    const options = { monthsAhead: 3, hourUtc: 3, logger: pino({ level: 'silent' }), observer: metrics };
+    const options = {
+      monthsAhead: 3,
+      cdrChangeRetentionDays: 30,
+      hourUtc: 3,
+      logger: pino({ level: 'silent' }),
+      observer: metrics,
+    };
     // Two replicas ask at the same moment: one runs the job.
     const [first, second] = [
       createDataLifecycle(dataSource, options),

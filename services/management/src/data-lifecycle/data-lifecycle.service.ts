@@ -24,6 +24,8 @@ export interface DataLifecycleDeps {
   outbox: { deleteOrphaned(): Promise<number> };
   /** The conversion outbox (docs/conversions.md): its rows of removed records. */
   conversions: { deleteOrphaned(): Promise<number> };
+  /** The call records' change feed (docs/cdrs.md, Change feed): its rows past their retention. */
+  cdrChanges: { deleteBefore(cutoff: Date): Promise<number> };
 }
 
 /** What one run did; logged, counted in metrics and kept in "data_lifecycle_runs". */
@@ -43,6 +45,8 @@ export interface DataLifecycleReport {
   notificationsDeleted: number;
   /** Conversion outbox rows of removed records, sent or not. */
   conversionsDeleted: number;
+  /** Change feed rows older than CDR_CHANGE_RETENTION_DAYS. */
+  cdrChangesDeleted: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -51,12 +55,15 @@ const DAY_MS = 86_400_000;
  * The daily data lifecycle (docs/privacy.md): months ahead created; records past their partner's
  * retention removed — a whole month dropped when every partner's retention has passed it (cheap, no
  * dead rows to vacuum), otherwise that partner's rows deleted; callers' numbers masked past their
- * partner's masking age; notifications and conversions of removed records deleted.
+ * partner's masking age; notifications and conversions of removed records deleted; the change
+ * feed's rows past their retention deleted.
  */
 export class DataLifecycleService {
   constructor(
     private readonly deps: DataLifecycleDeps,
     private readonly monthsAhead: number,
+    /** CDR_CHANGE_RETENTION_DAYS (docs/configuration.md). */
+    private readonly cdrChangeRetentionDays: number,
   ) {}
 
   async run(now: Date): Promise<DataLifecycleReport> {
@@ -72,9 +79,14 @@ export class DataLifecycleService {
       recordsMasked: 0,
       notificationsDeleted: 0,
       conversionsDeleted: 0,
+      cdrChangesDeleted: 0,
     };
     const partners = await this.deps.partners.list();
     if (partners.length > 0) await this.removeAndMask(now, partners, report);
+    // After the deletes above, whose tombstones then have their full retention ahead of them.
+    report.cdrChangesDeleted = await this.deps.cdrChanges.deleteBefore(
+      new Date(now.getTime() - this.cdrChangeRetentionDays * DAY_MS),
+    );
     report.recordsInDefault = await this.deps.partitions.defaultRows();
     return report;
   }

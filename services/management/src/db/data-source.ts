@@ -31,6 +31,8 @@ import { CdrOutcomeIndex1795570000002 } from './migrations/1795570000002-CdrOutc
 import { WebhookDeliveryRecordStart1795580000001 } from './migrations/1795580000001-WebhookDeliveryRecordStart';
 import { ConversionRecordStart1795580000002 } from './migrations/1795580000002-ConversionRecordStart';
 import { LaneIndexesInClaimOrder1795590000001 } from './migrations/1795590000001-LaneIndexesInClaimOrder';
+import { CdrChanges1795600000001 } from './migrations/1795600000001-CdrChanges';
+import { WebhookOperations1795600000002 } from './migrations/1795600000002-WebhookOperations';
 import { CallIntelligence1795620000001 } from './migrations/1795620000001-CallIntelligence';
 
 /** An entity class; each feature lists its own (e.g. cdrs/cdrs.entities.ts), composition all of them. */
@@ -69,6 +71,8 @@ export const MIGRATIONS = [
   WebhookDeliveryRecordStart1795580000001,
   ConversionRecordStart1795580000002,
   LaneIndexesInClaimOrder1795590000001,
+  CdrChanges1795600000001,
+  WebhookOperations1795600000002,
   CallIntelligence1795620000001,
 ];
 

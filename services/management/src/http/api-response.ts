@@ -29,6 +29,18 @@ export type ApiResponse =
       pageSize: number;
       status?: number;
     }
+  /**
+   * `{ "next_cursor", "more", "cdr_changes": [...] }`: a feed read by cursor rather than by page
+   * (docs/cdrs.md, Change feed); `more` is a "0"/"1" flag.
+   */
+  | {
+      kind: 'cursor';
+      names: ResourceNames;
+      records: ApiRecord[];
+      nextCursor: string;
+      more: boolean;
+      status?: number;
+    }
   /** A bare object under a root name, e.g. `{ "ping": "ok" }` with XML `<ping>ok</ping>`. */
   | { kind: 'value'; root: string; value: ApiValue; status?: number }
   /** A JSON body as it is, whatever the request asked for (the switch's endpoints). */

@@ -53,6 +53,13 @@ function renderJson(response: NegotiatedResponse): RenderedBody {
     case 'paged':
       body = { ...pageFigures(response), [response.names.plural]: response.records };
       break;
+    case 'cursor':
+      body = {
+        next_cursor: response.nextCursor,
+        more: response.more ? '1' : '0',
+        [response.names.plural]: response.records,
+      };
+      break;
     case 'value':
       body = { [response.root]: response.value };
       break;
@@ -82,6 +89,13 @@ function renderXml(response: NegotiatedResponse): RenderedBody {
       });
       break;
     }
+    case 'cursor':
+      body = xmlDocument(response.names.plural, {
+        next_cursor: response.nextCursor,
+        more: response.more ? '1' : '0',
+        [response.names.singular]: response.records.map((record) => xmlFields(record)),
+      });
+      break;
     case 'value': {
       const value = xmlValue(singularOf(response.root), response.value);
       body = xmlDocument(

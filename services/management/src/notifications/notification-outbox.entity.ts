@@ -21,7 +21,10 @@ export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'dead' | 'logged';
 @Entity({ name: 'notification_outbox' })
 @Unique('UQ_notification_outbox_delivery_key', ['deliveryKey'])
 @Check('CHK_notification_outbox_channel', `"channel" IN ('email', 'sms')`)
-@Check('CHK_notification_outbox_kind', `"kind" IN ('missed_call', 'new_voicemail', 'monthly_report')`)
+@Check(
+  'CHK_notification_outbox_kind',
+  `"kind" IN ('missed_call', 'new_voicemail', 'monthly_report', 'webhook_disabled')`,
+)
 @Unique('UQ_notification_outbox_unique_key', ['uniqueKey'])
 @Check('CHK_notification_outbox_status', `"status" IN ('pending', 'sending', 'sent', 'dead', 'logged')`)
 @Index('IDX_notification_outbox_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })

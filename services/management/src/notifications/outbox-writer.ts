@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 export type NotificationChannel = 'email' | 'sms';
-export type NotificationKind = 'missed_call' | 'new_voicemail' | 'monthly_report';
+export type NotificationKind = 'missed_call' | 'new_voicemail' | 'monthly_report' | 'webhook_disabled';
 
 /**
  * The recording is referenced by the CDR that holds it, never copied: the outbox row stays small

@@ -18,6 +18,7 @@ export class FakePartnersStore implements PartnersStore {
       ...structuredClone(values),
       calls: structuredClone(values.calls) ?? { ringTimeoutSeconds: null, screenCalls: false },
       rateLimitPerMinute: values.rateLimitPerMinute ?? null,
+      contactEmail: values.contactEmail ?? null,
       pool: structuredClone(values.pool) ?? { ...DEFAULT_POOL_SIZING },
       spam: structuredClone(values.spam) ?? { ...DEFAULT_SPAM_SETTINGS },
       intelligence: structuredClone(values.intelligence) ?? { ...DEFAULT_CALL_INTELLIGENCE },

@@ -10,6 +10,7 @@ import {
   type SpamPolicy,
 } from '@trackline/domain';
 import { RING_TIMEOUT_RANGE } from '@trackline/contracts';
+import { isEmail } from 'class-validator';
 import { requiredOn, type DtoMode, type Presence } from '../validation/field-rules';
 import { parseFields, type FieldRule, type FieldSchema } from '../validation/field-schema';
 import { parseAllowIp } from './allow-ip';
@@ -178,6 +179,20 @@ function parseShowFullAnum(value: string): boolean {
   return parseFlag('show-full-anum', value);
 }
 
+export const MAX_CONTACT_EMAIL_LENGTH = 150;
+
+/** An address Trackline can write to about the account; an empty value clears it. */
+function parseContactEmail(value: string): string | null {
+  const address = value.trim();
+  if (address === '') return null;
+  if (address.length > MAX_CONTACT_EMAIL_LENGTH || !isEmail(address))
+    throw new ValidationError(
+      'contact-email',
+      `must be an e-mail address of at most ${MAX_CONTACT_EMAIL_LENGTH} characters, or "" for none`,
+    );
+  return address;
+}
+
 /** The settings as typed (strings, the allowlist as a list), keyed as the service takes them. */
 export interface PartnerSettingsInput {
   username?: string;
@@ -210,6 +225,8 @@ export interface PartnerSettingsInput {
   spamPolicy?: string;
   /** A whole number 0–100. */
   spamThreshold?: string;
+  /** An e-mail address; empty string clears it. */
+  contactEmail?: string;
 }
 
 /** The settings after their checks; a key is present when the setting was given. */
@@ -234,6 +251,8 @@ export interface PartnerSettings {
   poolExhaustedShare?: number;
   spamPolicy?: SpamPolicy;
   spamThreshold?: number;
+  /** null clears it. */
+  contactEmail?: string | null;
 }
 
 /** An option's value as commander gives it: text, checked by the setting's own rule. */
@@ -279,6 +298,7 @@ function partnerSettingsSchema(mode: DtoMode): FieldSchema<PartnerSettings> {
     spamThreshold: setting('spam-threshold', 'optional', (value) =>
       parseSpamThreshold('spam-threshold', value),
     ),
+    contactEmail: setting('contact-email', 'optional', parseContactEmail),
   };
 }
 

@@ -118,6 +118,10 @@ export class PartnerEntity {
   @Column({ name: 'classification_rules', type: 'jsonb', nullable: true })
   classificationRules!: StoredJson | null;
 
+  /** Where Trackline writes to the partner about its account (a webhook it disabled); null: nowhere. */
+  @Column({ name: 'contact_email', type: 'varchar', length: 150, nullable: true })
+  contactEmail!: string | null;
+
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;
 

@@ -70,6 +70,8 @@ export interface Partner {
   spam: SpamSettings;
   /** Recording, consent, transcription, automatic outcomes, redaction (docs/call-intelligence.md). */
   intelligence: CallIntelligenceSettings;
+  /** Where Trackline writes to the partner (a webhook it disabled, docs/webhooks.md); null: nowhere. */
+  contactEmail: string | null;
   customFields: Record<CustomFieldEntity, string[]>;
   created: Date;
   modified: Date;
@@ -87,9 +89,12 @@ export type PartnerValues = Omit<
   | 'pool'
   | 'spam'
   | 'intelligence'
+  | 'contactEmail'
 > & {
   /** Left out: the column default (every setting at its default, `DEFAULT_CALL_INTELLIGENCE`). */
   intelligence?: CallIntelligenceSettings;
+  /** Left out: none. */
+  contactEmail?: string | null;
   /** Left out: the column defaults (ring timeout from the service, no screening). */
   calls?: CallSettings;
   /** Left out: null, the service default. */

@@ -91,6 +91,7 @@ export class PartnersService implements PartnerDirectory {
         policy: settings.spamPolicy ?? DEFAULT_SPAM_SETTINGS.policy,
         threshold: settings.spamThreshold ?? DEFAULT_SPAM_SETTINGS.threshold,
       },
+      contactEmail: settings.contactEmail ?? null,
     };
     if ((await this.store.findByName(name)) !== null) {
       throw new ValidationError('name', 'is already taken by another partner');
@@ -153,6 +154,7 @@ export class PartnersService implements PartnerDirectory {
         threshold: settings.spamThreshold ?? current.spam.threshold,
       };
     }
+    if (settings.contactEmail !== undefined) changes.contactEmail = settings.contactEmail;
     const changed = (Object.keys(SETTING_OPTIONS) as Array<keyof typeof SETTING_OPTIONS>)
       .filter((key) => settings[key] !== undefined)
       .map((key) => SETTING_OPTIONS[key]);

@@ -190,6 +190,7 @@ function toColumns(values: Partial<PartnerValues>): Partial<PartnerEntity> {
     spamThreshold: values.spam?.threshold,
     callIntelligence:
       values.intelligence === undefined ? undefined : callIntelligenceToJson(values.intelligence),
+    contactEmail: values.contactEmail,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
@@ -224,6 +225,7 @@ function toPartner(
     // Only the service writes the policy, after checking it is one of the domain's.
     spam: { policy: row.spamPolicy as SpamPolicy, threshold: row.spamThreshold },
     intelligence: callIntelligenceFromJson(row.callIntelligence),
+    contactEmail: row.contactEmail ?? null,
     customFields: {
       customer: fields.filter((field) => field.entity === 'customer').map((field) => field.field),
       source: fields.filter((field) => field.entity === 'source').map((field) => field.field),

@@ -2,8 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { deferredStatement } from '../db/statement-pipelining';
 import { LeasedQueue, type LeasedQueueTable, type QueueBacklog } from '../db/leased-queue';
 import type { Paging } from '../validation/paging';
-import type { WebhookDelivery, WebhookEvent } from './webhook';
-import { TEST_EVENT_TYPE } from './webhook';
+import type { WebhookDelivery, WebhookEvent, WebhookExchange } from './webhook';
+import { DISABLED_EVENT_TYPE, TEST_EVENT_TYPE } from './webhook';
 
 /** A delivery a worker holds under its lease, with what it needs to send it. */
 export interface ClaimedWebhookDelivery {
@@ -16,6 +16,8 @@ export interface ClaimedWebhookDelivery {
   /** The record's start, kept with call events since it was kept (older rows: null). */
   cdrStart: Date | null;
   customerId: string | null;
+  /** `webhook.disabled`: the webhook it tells about. */
+  subjectWebhookId: string | null;
   occurredAt: Date;
   url: string;
   secret: string;
@@ -39,6 +41,19 @@ export interface DeadWebhookDeliveryFilter {
   partnerId?: string;
   /** Only deliveries written (with their event) at or after this time. */
   since?: Date;
+}
+
+/** One attempt's request and answer for the delivery log, and whether the receiver accepted it. */
+export interface LoggedAttempt extends WebhookExchange {
+  deliveryId: string;
+  webhookId: string;
+  accepted: boolean;
+}
+
+/** A webhook after an attempt: failing since when (null: it answers), and its state. */
+export interface WebhookHealth {
+  failingSince: Date | null;
+  state: string | null;
 }
 
 /** The outbox of webhook deliveries, as the worker uses it; every change after the claim holds only while the lease is ours. */
@@ -67,6 +82,11 @@ export interface WebhookDeliveryQueue {
     failure: { statusCode: number | null; error: string },
     retryAt: Date | null,
   ): Promise<boolean>;
+  /**
+   * Keeps the attempt in the delivery log and the webhook's failure streak with it, in one
+   * statement: an accepted attempt ends the streak, a failed one starts it if none runs.
+   */
+  logAttempt(attempt: LoggedAttempt): Promise<WebhookHealth>;
 }
 
 // Only active webhooks that subscribed to the type get a row; each row draws its own message id,
@@ -85,6 +105,30 @@ const ENQUEUE_TEST_SQL = `
   INSERT INTO webhook_deliveries (message_id, webhook_id, partner_id, event_type)
   VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), $1, $2, '${TEST_EVENT_TYPE}')
   RETURNING id`;
+
+// To the partner's other active webhooks, whatever their `events` (docs/webhooks.md, Disabled endpoints).
+const ENQUEUE_DISABLED_SQL = `
+  INSERT INTO webhook_deliveries (message_id, webhook_id, partner_id, event_type, subject_webhook_id)
+  SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, w.partner_id, '${DISABLED_EVENT_TYPE}', $2
+    FROM webhooks w
+   WHERE w.partner_id = $1 AND w.state = '0' AND w.id <> $2`;
+
+// The receiver's answer in the log is cut here: enough to see why, never an archive of its pages.
+export const LOGGED_ANSWER_BYTES = 1024;
+/** The delivery log shows this many attempts of each delivery, the latest. */
+export const LOGGED_EXCHANGES = 20;
+
+const LOG_ATTEMPT_SQL = `
+  WITH logged AS (
+    INSERT INTO webhook_delivery_attempts
+      (delivery_id, attempt, requested_at, duration_ms, url, body_bytes, status_code, error, response_body)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ), health AS (
+    UPDATE webhooks SET failing_since = CASE WHEN $10 THEN NULL ELSE coalesce(failing_since, $3) END
+     WHERE id = $11 AND (NOT $10 OR failing_since IS NOT NULL)
+    RETURNING failing_since, state
+  )
+  SELECT failing_since, state FROM health`;
 
 const DELIVERY_COLUMNS = `id::text, message_id, webhook_id::text, event_type, status, attempts, occurred_at,
   last_attempt_at, last_status_code, last_error, next_attempt_at, created, sent_at`;
@@ -130,6 +174,7 @@ type ClaimRow = {
   cdr_id: string | null;
   cdr_start: Date | null;
   customer_id: string | null;
+  subject_webhook_id: string | null;
   occurred_at: Date;
   url: string;
   secret: string;
@@ -146,6 +191,7 @@ const WEBHOOK_QUEUE: LeasedQueueTable = {
     'o.cdr_id::text AS cdr_id',
     'o.cdr_start',
     'o.customer_id::text AS customer_id',
+    'o.subject_webhook_id::text AS subject_webhook_id',
     'o.occurred_at',
   ],
   maxErrorLength: MAX_ERROR_LENGTH,
@@ -197,7 +243,67 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1`,
       [row!.id],
     )) as DeliveryRow[];
-    return toDelivery(delivery!);
+    return toDelivery(delivery!, []);
+  }
+
+  /** `webhook.disabled` to the partner's other active webhooks, in the caller's transaction. */
+  async enqueueDisabled(partnerId: string, disabledWebhookId: string): Promise<void> {
+    await this.manager.query(ENQUEUE_DISABLED_SQL, [partnerId, disabledWebhookId]);
+  }
+
+  /**
+   * The delivery again, with the same `webhook-id`, due now with a fresh set of attempts; null
+   * when the webhook has no such delivery. One being sent right now is left alone (`sending`).
+   */
+  async resend(
+    partnerId: string,
+    webhookId: string,
+    deliveryId: string,
+    now: Date,
+  ): Promise<WebhookDelivery | 'sending' | null> {
+    const rows = (await this.manager.query(
+      `WITH found AS (
+         SELECT id, status FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 AND partner_id = $3
+       ), resent AS (
+         UPDATE webhook_deliveries d
+            SET status = 'pending', attempts = 0, next_attempt_at = $4, locked_by = NULL, locked_until = NULL
+           FROM found f WHERE d.id = f.id AND f.status <> 'sending'
+         RETURNING d.id
+       )
+       SELECT f.status, (SELECT count(*) FROM resent)::int AS resent FROM found f`,
+      [deliveryId, webhookId, partnerId, now],
+    )) as Array<{ status: string; resent: number }>;
+    if (rows[0] === undefined) return null;
+    if (rows[0].resent === 0) return 'sending';
+    return (await this.deliveriesByIds([deliveryId]))[0]!;
+  }
+
+  /** A re-enabled webhook's waiting deliveries are due now, with a fresh set of attempts. */
+  async wakePending(webhookId: string, now: Date): Promise<number> {
+    const rows = (await this.manager.query(
+      `UPDATE webhook_deliveries SET attempts = 0, next_attempt_at = $2
+        WHERE webhook_id = $1 AND status = 'pending' RETURNING 1`,
+      [webhookId, now],
+    )) as [unknown[], number];
+    return rows[1];
+  }
+
+  async logAttempt(attempt: LoggedAttempt): Promise<WebhookHealth> {
+    const rows = (await this.manager.query(LOG_ATTEMPT_SQL, [
+      attempt.deliveryId,
+      attempt.attempt,
+      attempt.requestedAt,
+      attempt.durationMs,
+      attempt.url,
+      attempt.bodyBytes,
+      attempt.statusCode,
+      attempt.error === null ? null : attempt.error.slice(0, MAX_ERROR_LENGTH),
+      attempt.responseBody === null ? null : cutToBytes(attempt.responseBody, LOGGED_ANSWER_BYTES),
+      attempt.accepted,
+      attempt.webhookId,
+    ])) as Array<{ failing_since: Date | null; state: string }>;
+    // No row: accepted while nothing was failing, or the webhook is gone.
+    return { failingSince: rows[0]?.failing_since ?? null, state: rows[0]?.state ?? null };
   }
 
   /**
@@ -219,7 +325,50 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
       'SELECT count(*)::int AS total FROM webhook_deliveries WHERE webhook_id = $1 AND partner_id = $2',
       [webhookId, partnerId],
     )) as Array<{ total: number }>;
-    return { deliveries: rows.map(toDelivery), total: counted!.total };
+    const exchanges = await this.exchanges(rows.map((row) => row.id));
+    return {
+      deliveries: rows.map((row) => toDelivery(row, exchanges.get(row.id) ?? [])),
+      total: counted!.total,
+    };
+  }
+
+  private async deliveriesByIds(ids: readonly string[]): Promise<WebhookDelivery[]> {
+    const rows = (await this.manager.query(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ANY($1::bigint[]) ORDER BY id`,
+      [ids],
+    )) as DeliveryRow[];
+    const exchanges = await this.exchanges(ids);
+    return rows.map((row) => toDelivery(row, exchanges.get(row.id) ?? []));
+  }
+
+  /** The last LOGGED_EXCHANGES attempts of each delivery, oldest first, in one query. */
+  private async exchanges(deliveryIds: readonly string[]): Promise<Map<string, WebhookExchange[]>> {
+    const found = new Map<string, WebhookExchange[]>();
+    if (deliveryIds.length === 0) return found;
+    const rows = (await this.manager.query(
+      `SELECT delivery_id::text AS delivery_id, attempt, requested_at, duration_ms, url, body_bytes,
+              status_code, error, response_body
+         FROM (SELECT a.*, row_number() OVER (PARTITION BY delivery_id ORDER BY id DESC) AS latest
+                 FROM webhook_delivery_attempts a WHERE delivery_id = ANY($1::bigint[])) AS logged
+        WHERE latest <= $2
+        ORDER BY delivery_id, id`,
+      [deliveryIds, LOGGED_EXCHANGES],
+    )) as Array<Record<string, unknown>>;
+    for (const row of rows) {
+      const list = found.get(row.delivery_id as string) ?? [];
+      list.push({
+        attempt: row.attempt as number,
+        requestedAt: row.requested_at as Date,
+        durationMs: row.duration_ms as number,
+        url: row.url as string,
+        bodyBytes: row.body_bytes as number,
+        statusCode: (row.status_code as number | null) ?? null,
+        error: (row.error as string | null) ?? null,
+        responseBody: (row.response_body as string | null) ?? null,
+      });
+      found.set(row.delivery_id as string, list);
+    }
+    return found;
   }
 
   async claim(
@@ -247,6 +396,7 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
       cdrId: row.cdr_id,
       cdrStart: row.cdr_start,
       customerId: row.customer_id,
+      subjectWebhookId: row.subject_webhook_id,
       occurredAt: row.occurred_at,
       url: row.url,
       secret: row.secret,
@@ -284,7 +434,17 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
   }
 }
 
-function toDelivery(row: DeliveryRow): WebhookDelivery {
+/** The first `bytes` of the text's UTF-8, never half a character. */
+function cutToBytes(text: string, bytes: number): string {
+  const encoded = Buffer.from(text, 'utf8');
+  if (encoded.length <= bytes) return text;
+  return encoded
+    .subarray(0, bytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+}
+
+function toDelivery(row: DeliveryRow, exchanges: WebhookExchange[]): WebhookDelivery {
   return {
     id: row.id,
     messageId: row.message_id,
@@ -299,5 +459,6 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
     nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
     created: row.created,
     sentAt: row.sent_at,
+    exchanges,
   };
 }

@@ -65,6 +65,10 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'customer_id', type: 'bigint', nullable: true })
   customerId!: string | null;
 
+  /** For `webhook.disabled`: the webhook the event is about (another of the partner's). */
+  @Column({ name: 'subject_webhook_id', type: 'bigint', nullable: true })
+  subjectWebhookId!: string | null;
+
   /** When the event happened: the body's `timestamp`, the same on every attempt. */
   @Column({ name: 'occurred_at', type: 'timestamptz', default: () => 'now()' })
   occurredAt!: Date;

@@ -361,7 +361,7 @@ describe('webhook delivery', () => {
     const others = await receiver();
     const missedHook = await webhook(acme.id, missedOnly.url, ['call.missed']);
     const pausedHook = await webhook(acme.id, paused.url);
-    await service.update(acme.id, pausedHook.id, { state: '1' });
+    await service.update(acme.id, pausedHook.id, { state: '1' }, new Date());
     await webhook(other.id, others.url);
 
     await call(acme.number, { answered: true });

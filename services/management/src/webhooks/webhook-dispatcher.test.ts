@@ -16,6 +16,7 @@ function claimed(overrides: Partial<ClaimedWebhookDelivery> = {}): ClaimedWebhoo
     cdrId: '11',
     cdrStart: null,
     customerId: null,
+    subjectWebhookId: null,
     occurredAt: NOW,
     url: 'https://hooks.example.com/in',
     secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8/y+Vf5yY1k=',
@@ -47,6 +48,7 @@ function dispatcherOn(
       pollMs: 600_000,
       concurrency: 4,
       perEndpoint: 2,
+      disableAfterMs: 432_000_000,
     },
   );
 }
@@ -69,6 +71,7 @@ async function dispatch(
       marks.push({ id, sent: statusCode });
       return true;
     },
+    logAttempt: async () => ({ failingSince: null, state: '0' }),
     fail: async (id, _worker, failure, retryAt) => {
       marks.push({ id, ...failure, retryAt: retryAt?.toISOString() ?? null });
       return true;
@@ -189,6 +192,7 @@ describe('WebhookDispatcher, a freed slot', () => {
         return true;
       },
       fail: async () => true,
+      logAttempt: async () => ({ failingSince: null, state: '0' }),
     };
     const dispatcher = dispatcherOn(
       queue,

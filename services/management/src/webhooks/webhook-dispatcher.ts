@@ -4,6 +4,7 @@ import { MAX_RETRY_DELAY_MS, nextAttemptAt } from '../notifications/retry-policy
 import type { ClaimedWebhookDelivery, WebhookDeliveryQueue } from './webhook-deliveries.store';
 import { newClaimRound, type ClaimRound, type WebhookPayloads } from './webhook-payloads';
 import type { WebhookAnswer, WebhookSender } from './webhook-sender';
+import type { WebhookDisabler } from './webhook-disabling';
 
 export interface WebhookDispatcherSettings {
   /** Unique per worker instance: the lease is checked against it. */
@@ -17,12 +18,16 @@ export interface WebhookDispatcherSettings {
   concurrency: number;
   /** Deliveries in flight at once to one webhook. */
   perEndpoint: number;
+  /** A webhook failing every attempt this long is disabled (WEBHOOK_DISABLE_AFTER_SECONDS). */
+  disableAfterMs: number;
 }
 
 export interface WebhookDispatcherDeps {
   queue: WebhookDeliveryQueue;
   payloads: Pick<WebhookPayloads, 'body'>;
   sender: Pick<WebhookSender, 'send' | 'close'>;
+  /** Disables a webhook whose failures lasted `disableAfterMs`; left out, none is disabled. */
+  disabler?: WebhookDisabler;
   logger: Logger;
   /** Where a round refused by a store outage is told; without it every failure is logged. */
   outages?: StoreOutages<string>;
@@ -139,13 +144,23 @@ export class WebhookDispatcher {
         return;
       }
       const body = JSON.stringify(await this.deps.payloads.body(row, round));
-      const answer = await this.deps.sender.send({
-        url: row.url,
-        messageId: row.messageId,
-        timestamp: this.deps.clock(),
-        body,
-        secret: row.secret,
-      });
+      const requestedAt = this.deps.clock();
+      const started = performance.now();
+      let answer: WebhookAnswer;
+      try {
+        answer = await this.deps.sender.send({
+          url: row.url,
+          messageId: row.messageId,
+          timestamp: requestedAt,
+          body,
+          secret: row.secret,
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await this.logExchange(row, log, { requestedAt, started, body, answer: null, error: message });
+        throw error;
+      }
+      await this.logExchange(row, log, { requestedAt, started, body, answer, error: null });
       await this.record(row, log, answer);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -176,6 +191,54 @@ export class WebhookDispatcher {
       retryAt === null ? 'webhook delivery dead' : 'webhook delivery failed; will retry',
     );
     await this.settle(row, log, { statusCode: status, error }, retryAt);
+  }
+
+  /**
+   * The attempt into the delivery log (docs/webhooks.md, Delivery log); a webhook whose failures
+   * now span `disableAfterMs` is disabled. A log that cannot be written costs the log entry, not
+   * the delivery.
+   */
+  private async logExchange(
+    row: ClaimedWebhookDelivery,
+    log: Logger,
+    exchange: {
+      requestedAt: Date;
+      started: number;
+      body: string;
+      answer: WebhookAnswer | null;
+      error: string | null;
+    },
+  ): Promise<void> {
+    const { answer } = exchange;
+    const accepted = answer !== null && answer.statusCode >= 200 && answer.statusCode < 300;
+    try {
+      const health = await this.deps.queue.logAttempt({
+        deliveryId: row.id,
+        webhookId: row.webhookId,
+        attempt: row.attempts,
+        requestedAt: exchange.requestedAt,
+        durationMs: Math.round(performance.now() - exchange.started),
+        url: row.url,
+        bodyBytes: Buffer.byteLength(exchange.body),
+        statusCode: answer?.statusCode ?? null,
+        error: accepted ? null : (exchange.error ?? `receiver answered ${answer!.statusCode}`),
+        responseBody: answer?.body ?? null,
+        accepted,
+      });
+      const now = this.deps.clock();
+      if (
+        !accepted &&
+        this.deps.disabler !== undefined &&
+        health.state === '0' &&
+        health.failingSince !== null &&
+        now.getTime() - health.failingSince.getTime() >= this.settings.disableAfterMs
+      ) {
+        if (await this.deps.disabler.disable(row.webhookId, now))
+          log.warn({ failingSince: health.failingSince }, 'webhook disabled: every attempt failed');
+      }
+    } catch (error) {
+      log.error({ err: error }, 'could not log the webhook attempt');
+    }
   }
 
   /** The backoff, or later when the receiver asked for it with Retry-After (at most an hour). */

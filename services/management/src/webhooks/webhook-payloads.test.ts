@@ -32,6 +32,7 @@ function delivery(id: string): ClaimedWebhookDelivery {
     cdrId: null,
     cdrStart: null,
     customerId: '7',
+    subjectWebhookId: null,
     occurredAt: new Date('2026-11-27T10:00:00Z'),
     url: 'https://hooks.example/in',
     secret: 'whsec_x',

@@ -1,7 +1,8 @@
 import type { ApiRecord } from '../http/api-response';
 import type { Partner } from '../partners/partner';
 import { PermanentDeliveryError } from '../notifications/delivery-channel';
-import { TEST_EVENT_TYPE } from './webhook';
+import { formatUtcTimestamp } from '@trackline/domain';
+import { DISABLED_EVENT_TYPE, TEST_EVENT_TYPE, type Webhook } from './webhook';
 import type { ClaimedWebhookDelivery } from './webhook-deliveries.store';
 
 /**
@@ -60,7 +61,11 @@ export interface WebhookBody {
  * the partner sees it whole), `customer.created`'s the customer record with its custom fields.
  */
 export class WebhookPayloads {
-  constructor(private readonly sources: WebhookRecordSources) {}
+  constructor(
+    private readonly sources: WebhookRecordSources,
+    /** This feature's own table: the webhook a `webhook.disabled` delivery tells about. */
+    private readonly webhooks?: { findById(partnerId: string, id: string): Promise<Webhook | null> },
+  ) {}
 
   /**
    * `round` holds what the deliveries claimed together with this one have read: each partner and
@@ -80,6 +85,7 @@ export class WebhookPayloads {
     if (delivery.eventType === TEST_EVENT_TYPE) {
       return { webhook_id: delivery.webhookId, message: 'A test delivery: this endpoint receives webhooks.' };
     }
+    if (delivery.eventType === DISABLED_EVENT_TYPE) return this.disabledData(delivery);
     if (delivery.cdrId !== null) {
       // The partner's one setting a record needs came with the claim: no read of the partner.
       const { partnerId, cdrId, cdrStart, showFullAnum } = delivery;
@@ -113,5 +119,23 @@ export class WebhookPayloads {
       return { ...hour, threshold: partner.pool.exhaustedShare.toFixed(4) };
     }
     throw new PermanentDeliveryError(`delivery ${delivery.id} names no record`);
+  }
+
+  /** The disabled webhook as it is now (no secret), and since when it failed. */
+  private async disabledData(delivery: ClaimedWebhookDelivery): Promise<ApiRecord> {
+    const subject =
+      delivery.subjectWebhookId === null || this.webhooks === undefined
+        ? null
+        : await this.webhooks.findById(delivery.partnerId, delivery.subjectWebhookId);
+    if (subject === null)
+      throw new PermanentDeliveryError(`webhook ${delivery.subjectWebhookId ?? '?'} no longer exists`);
+    return {
+      webhook_id: subject.id,
+      url: subject.url,
+      events: subject.events.join(','),
+      state: subject.state,
+      failing_since: subject.failingSince === null ? null : formatUtcTimestamp(subject.failingSince),
+      disabled_at: subject.disabledAt === null ? null : formatUtcTimestamp(subject.disabledAt),
+    };
   }
 }

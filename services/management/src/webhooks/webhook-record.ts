@@ -1,6 +1,6 @@
 import { formatUtcTimestamp } from '@trackline/domain';
 import type { ApiRecord, ResourceNames } from '../http/api-response';
-import type { Webhook, WebhookDelivery } from './webhook';
+import type { Webhook, WebhookDelivery, WebhookExchange } from './webhook';
 
 export const WEBHOOK_NAMES: ResourceNames = { plural: 'webhooks', singular: 'webhook' };
 export const DELIVERY_NAMES: ResourceNames = { plural: 'deliveries', singular: 'delivery' };
@@ -36,5 +36,27 @@ export function toDeliveryRecord(delivery: WebhookDelivery): ApiRecord {
     last_attempt: delivery.lastAttemptAt === null ? null : formatUtcTimestamp(delivery.lastAttemptAt),
     next_attempt: delivery.nextAttemptAt === null ? null : formatUtcTimestamp(delivery.nextAttemptAt),
     sent: delivery.sentAt === null ? null : formatUtcTimestamp(delivery.sentAt),
+    exchanges: delivery.exchanges.map(toExchangeRecord),
+  };
+}
+
+/**
+ * One attempt of the delivery log (docs/webhooks.md, Delivery log): the request as sent — never
+ * its signature or the signing secret — and the receiver's answer, its body's first 1 KiB.
+ */
+function toExchangeRecord(exchange: WebhookExchange): ApiRecord {
+  return {
+    attempt: String(exchange.attempt),
+    requested: formatUtcTimestamp(exchange.requestedAt),
+    duration_ms: String(exchange.durationMs),
+    request: {
+      method: 'POST',
+      url: exchange.url,
+      webhook_timestamp: String(Math.floor(exchange.requestedAt.getTime() / 1000)),
+      body_bytes: String(exchange.bodyBytes),
+    },
+    status_code: exchange.statusCode === null ? null : String(exchange.statusCode),
+    error: exchange.error,
+    response_body: exchange.responseBody,
   };
 }

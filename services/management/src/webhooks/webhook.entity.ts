@@ -14,7 +14,7 @@ import { PartnerEntity } from '../partners/partner.entity';
 // Lengths mirror the API limits (webhooks.dto.ts), so a value that slipped past the edge still
 // cannot be stored.
 @Entity({ name: 'webhooks' })
-@Check('CHK_webhooks_state', `"state" IN ('0', '1')`)
+@Check('CHK_webhooks_state', `"state" IN ('0', '1', '2')`)
 @Index('IX_webhooks_partner', ['partnerId'])
 export class WebhookEntity {
   @PrimaryGeneratedColumn('identity', {
@@ -42,9 +42,17 @@ export class WebhookEntity {
   @Column({ type: 'varchar', length: 100 })
   secret!: string;
 
-  /** '0' active, '1' paused. */
+  /** '0' active, '1' paused, '2' disabled by Trackline after failing (docs/webhooks.md, Disabled endpoints). */
   @Column({ type: 'varchar', length: 1, default: '0' })
   state!: string;
+
+  /** The first failed attempt since the last accepted one; null while the endpoint answers. */
+  @Column({ name: 'failing_since', type: 'timestamptz', nullable: true })
+  failingSince!: Date | null;
+
+  /** When Trackline disabled it; null unless state is '2'. */
+  @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
+  disabledAt!: Date | null;
 
   @CreateDateColumn({ name: 'created', type: 'timestamptz' })
   created!: Date;

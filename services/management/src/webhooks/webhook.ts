@@ -14,8 +14,17 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent by POST /webhooks/:id/test only; no partner subscribes to it. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-/** '0' active, '1' paused: a paused webhook is sent nothing new. */
-export type WebhookState = '0' | '1';
+/**
+ * Sent to a partner's other active webhooks when Trackline disables one (docs/webhooks.md,
+ * Disabled endpoints), whatever their `events`: nobody needs to subscribe to hear of it.
+ */
+export const DISABLED_EVENT_TYPE = 'webhook.disabled';
+
+/**
+ * '0' active, '1' paused: a paused webhook is sent nothing new. '2' disabled: Trackline stopped it
+ * after it failed every attempt for WEBHOOK_DISABLE_AFTER_SECONDS; the partner sets '0' again.
+ */
+export type WebhookState = '0' | '1' | '2';
 
 export interface Webhook {
   id: string;
@@ -25,6 +34,10 @@ export interface Webhook {
   /** `whsec_…`; shown to the partner only in the answer to POST. */
   secret: string;
   state: WebhookState;
+  /** The first failed attempt since the last accepted one; null while it answers. */
+  failingSince: Date | null;
+  /** When Trackline disabled it; null unless state is '2'. */
+  disabledAt: Date | null;
   created: Date;
   modified: Date;
 }
@@ -32,6 +45,7 @@ export interface Webhook {
 export interface WebhookValues {
   url: string;
   events: WebhookEventType[];
+  /** The partner sets '0' or '1'; only Trackline sets '2'. */
   state: WebhookState;
 }
 
@@ -53,6 +67,24 @@ export interface WebhookDelivery {
   nextAttemptAt: Date | null;
   created: Date;
   sentAt: Date | null;
+  /** The last attempts' requests and answers, oldest first (docs/webhooks.md, Delivery log). */
+  exchanges: WebhookExchange[];
+}
+
+/** One attempt as the delivery log shows it: what was sent (never a secret) and what came back. */
+export interface WebhookExchange {
+  /** The delivery's attempt count when it was made (1 again after a resend). */
+  attempt: number;
+  /** Also its `webhook-timestamp`. */
+  requestedAt: Date;
+  durationMs: number;
+  url: string;
+  bodyBytes: number;
+  /** Null when no answer came (refused, timed out). */
+  statusCode: number | null;
+  error: string | null;
+  /** The first 1 KiB of the answer's body. */
+  responseBody: string | null;
 }
 
 /** What happened, naming the stored record the body is rendered from. */

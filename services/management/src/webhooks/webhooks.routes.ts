@@ -6,8 +6,9 @@ import { parseCreateWebhook, parseDeliveriesQuery, parseUpdateWebhook } from './
 import type { WebhooksService } from './webhooks.service';
 
 /**
- * GET/POST /webhooks, GET/PUT/DELETE /webhooks/:webhookId, GET /webhooks/:webhookId/deliveries and
- * POST /webhooks/:webhookId/test (docs/webhooks.md).
+ * GET/POST /webhooks, GET/PUT/DELETE /webhooks/:webhookId, GET /webhooks/:webhookId/deliveries,
+ * POST /webhooks/:webhookId/deliveries/:deliveryId/resend and POST /webhooks/:webhookId/test
+ * (docs/webhooks.md).
  */
 export function webhookRoutes(service: WebhooksService): RouteDefinition[] {
   return [
@@ -31,9 +32,9 @@ export function webhookRoutes(service: WebhooksService): RouteDefinition[] {
     {
       method: 'PUT',
       path: '/webhooks/:webhookId',
-      handle: async ({ partner, params, body }) => {
+      handle: async ({ partner, params, body, now }) => {
         const changes = parseUpdateWebhook(body);
-        return webhooksResponse([await service.update(partner.id, params.webhookId ?? '', changes)]);
+        return webhooksResponse([await service.update(partner.id, params.webhookId ?? '', changes, now)]);
       },
     },
     {
@@ -58,6 +59,21 @@ export function webhookRoutes(service: WebhooksService): RouteDefinition[] {
           pageSize: paging.pageSize,
         };
       },
+    },
+    {
+      method: 'POST',
+      path: '/webhooks/:webhookId/deliveries/:deliveryId/resend',
+      // 202: queued again with its webhook-id; the log shows the new attempt.
+      handle: async ({ partner, params, now }) => ({
+        kind: 'records',
+        names: DELIVERY_NAMES,
+        records: [
+          toDeliveryRecord(
+            await service.resend(partner.id, params.webhookId ?? '', params.deliveryId ?? '', now),
+          ),
+        ],
+        status: 202,
+      }),
     },
     {
       method: 'POST',

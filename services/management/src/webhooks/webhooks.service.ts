@@ -18,7 +18,7 @@ export const MAX_WEBHOOKS_PER_PARTNER = 10;
 
 export interface WebhooksServiceDeps {
   webhooks: WebhooksStore;
-  deliveries: Pick<TypeormWebhookDeliveriesStore, 'list' | 'enqueueTest'>;
+  deliveries: Pick<TypeormWebhookDeliveriesStore, 'list' | 'enqueueTest' | 'resend' | 'wakePending'>;
   insecureHosts: InsecureHosts;
   resolve: HostResolver;
   newSecret: () => string;
@@ -52,11 +52,18 @@ export class WebhooksService {
     return this.deps.webhooks.insert(partnerId, { ...values, url, secret: this.deps.newSecret() });
   }
 
-  async update(partnerId: string, webhookId: string, changes: WebhookChanges): Promise<Webhook> {
+  /**
+   * `state` 0 enables a webhook Trackline disabled (docs/webhooks.md, Disabled endpoints): its
+   * waiting deliveries are due at once, with a fresh set of attempts.
+   */
+  async update(partnerId: string, webhookId: string, changes: WebhookChanges, now: Date): Promise<Webhook> {
     const id = requireWebhookId(webhookId);
-    if ((await this.deps.webhooks.findById(partnerId, id)) === null) throw notFound(webhookId);
+    const current = await this.deps.webhooks.findById(partnerId, id);
+    if (current === null) throw notFound(webhookId);
     const checked = { ...changes };
     if (changes.url !== undefined) checked.url = await this.checkUrl(changes.url);
+    // Before the state changes: a worker may claim the deliveries the moment it does.
+    if (current.state === '2' && changes.state === '0') await this.deps.deliveries.wakePending(id, now);
     const updated = await this.deps.webhooks.update(partnerId, id, checked);
     if (updated === null) throw notFound(webhookId);
     return updated;
@@ -76,6 +83,29 @@ export class WebhooksService {
   ): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
     const webhook = await this.get(partnerId, webhookId);
     return this.deps.deliveries.list(partnerId, webhook.id, paging);
+  }
+
+  /**
+   * The delivery once more, with its `webhook-id` (the receiver's idempotency key), due now. Only
+   * to an active webhook: a paused or disabled one would hold it.
+   */
+  async resend(
+    partnerId: string,
+    webhookId: string,
+    deliveryId: string,
+    now: Date,
+  ): Promise<WebhookDelivery> {
+    const webhook = await this.get(partnerId, webhookId);
+    if (!isBigintId(deliveryId)) throw new NotFoundError(`delivery ${deliveryId}`);
+    if (webhook.state !== '0')
+      throw new ForbiddenError(
+        `Webhook ${webhook.id} is ${webhook.state === '1' ? 'paused' : 'disabled'}; set state 0 to send again`,
+      );
+    const resent = await this.deps.deliveries.resend(partnerId, webhook.id, deliveryId, now);
+    if (resent === null) throw new NotFoundError(`delivery ${deliveryId}`);
+    if (resent === 'sending')
+      throw new ForbiddenError(`Delivery ${deliveryId} is being sent right now; see its attempt in the log`);
+    return resent;
   }
 
   /** Queues a `webhook.test` delivery to this webhook, whatever events it subscribed to. */

@@ -52,12 +52,28 @@ export class TypeormWebhooksStore implements WebhooksStore, WebhookSubscriptions
 
   async update(partnerId: string, id: string, changes: WebhookChanges): Promise<Webhook | null> {
     if (Object.keys(changes).length > 0) {
+      // A state the partner sets starts the failure count afresh: a re-enabled endpoint gets the
+      // whole period again before it is disabled (docs/webhooks.md, Disabled endpoints).
+      const health = changes.state === undefined ? {} : { failingSince: null, disabledAt: null };
       const result = await this.manager
         .getRepository(WebhookEntity)
-        .update({ partnerId, id }, { ...changes });
+        .update({ partnerId, id }, { ...changes, ...health });
       if (result.affected === 0) return null;
     }
     return this.findById(partnerId, id);
+  }
+
+  /**
+   * State '2' for an active webhook, in the caller's transaction; null when it is not active any
+   * more (paused, deleted, or disabled by another worker first).
+   */
+  async disable(id: string, now: Date): Promise<Webhook | null> {
+    const rows = (await this.manager.query(
+      `UPDATE webhooks SET state = '2', disabled_at = $2 WHERE id = $1 AND state = '0' RETURNING id`,
+      [id, now],
+    )) as [Array<{ id: string }>, number];
+    if (rows[0].length === 0) return null;
+    return toWebhook(await this.manager.getRepository(WebhookEntity).findOneByOrFail({ id }));
   }
 
   async delete(partnerId: string, id: string): Promise<void> {
@@ -90,6 +106,8 @@ function toWebhook(row: WebhookEntity): Webhook {
     events: row.events as WebhookEventType[],
     secret: row.secret,
     state: row.state as WebhookState,
+    failingSince: row.failingSince ?? null,
+    disabledAt: row.disabledAt ?? null,
     created: row.created,
     modified: row.modified,
   };
