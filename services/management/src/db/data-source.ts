@@ -32,6 +32,7 @@ import { WebhookDeliveryRecordStart1795580000001 } from './migrations/1795580000
 import { ConversionRecordStart1795580000002 } from './migrations/1795580000002-ConversionRecordStart';
 import { LaneIndexesInClaimOrder1795590000001 } from './migrations/1795590000001-LaneIndexesInClaimOrder';
 import { CallIntelligence1795620000001 } from './migrations/1795620000001-CallIntelligence';
+import { ConversationRecordingReference1795630000001 } from './migrations/1795630000001-ConversationRecordingReference';
 
 /** An entity class; each feature lists its own (e.g. cdrs/cdrs.entities.ts), composition all of them. */
 export type EntityClass = new (...args: never[]) => object;
@@ -70,6 +71,7 @@ export const MIGRATIONS = [
   ConversionRecordStart1795580000002,
   LaneIndexesInClaimOrder1795590000001,
   CallIntelligence1795620000001,
+  ConversationRecordingReference1795630000001,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

@@ -1,4 +1,5 @@
 import {
+  audioContentType,
   ForbiddenError,
   greetingAudioSignatureMatches,
   NotFoundError,
@@ -79,6 +80,28 @@ export function twilioCallbackRoutes(
           // Refused before anything is kept: a signed callback still cannot point us at another host.
           deps.recordings.allowedUrl(recordingUrl, 'RecordingUrl');
         }
+        if (query.kind === 'conversation') {
+          // An answered call's recording (<Dial record>, docs/telephony.md): only a completed one
+          // has audio; its reference is kept, the audio fetched later by the transcription queue.
+          if (recordingStatus !== 'completed') {
+            log.warn({ callSid, recordingStatus }, 'provider call recording not completed: nothing kept');
+            return emptyAnswer();
+          }
+          const result = await deps.calls.conversationCallback(
+            callSid,
+            query.to === undefined ? null : callbackTrackingNumber(query.to),
+            {
+              recordingSid: recordingSid.slice(0, 64),
+              recordingUrl: recordingUrl.slice(0, 2048),
+              channels: params.recordingChannels(),
+              durationSeconds: params.recordingDuration(),
+            },
+            now,
+          );
+          log.info({ callSid, recordingStatus, ...result }, 'provider call recording callback');
+          return emptyAnswer();
+        }
+        if (query.kind !== undefined) throw new ValidationError('kind', 'must be conversation, or left out');
         const greetingId = query.greeting;
         if (greetingId !== undefined) {
           await greetingRecording(deps, { greetingId, recordingStatus, recordingUrl }, now, log);
@@ -133,7 +156,7 @@ export function twilioCallbackRoutes(
         throw new NotFoundError(`recorded voicemail greeting ${id}`);
       return {
         kind: 'document',
-        contentType: audioType(greeting.sounddata),
+        contentType: audioContentType(greeting.sounddata),
         headers: { 'Cache-Control': 'private, max-age=300' },
         body: greeting.sounddata,
       };
@@ -167,14 +190,6 @@ async function greetingRecording(
     { vmGreetingId: greeting.id, bytes: greeting.datalength },
     'voicemail greeting recorded by dial-in',
   );
-}
-
-/** WAV or MP3 as the provider's <Play> needs to know; anything else is sent as it is. */
-function audioType(audio: Buffer): string {
-  if (audio.subarray(0, 4).toString('latin1') === 'RIFF') return 'audio/wav';
-  if (audio.subarray(0, 3).toString('latin1') === 'ID3' || (audio[0] === 0xff && (audio[1]! & 0xe0) === 0xe0))
-    return 'audio/mpeg';
-  return 'application/octet-stream';
 }
 
 /** Status and recording callbacks: the provider ignores the body; an empty TwiML document is always safe. */
