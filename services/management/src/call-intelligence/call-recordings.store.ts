@@ -1,5 +1,4 @@
 import type { EntityManager } from 'typeorm';
-import { deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 import { CallRecordingEntity } from './call-recording.entity';
 import { enqueueTranscriptionJobs } from './transcription-jobs.store';
 
@@ -109,10 +108,5 @@ export class TypeormCallRecordingsStore {
       .getRepository(CallRecordingEntity)
       .update({ cdrId }, { audio, contentType, fetchedAt: now });
     return (result.affected ?? 0) > 0;
-  }
-
-  /** Recordings whose call record no longer exists (retention, erasure). */
-  deleteOrphaned(): Promise<number> {
-    return deleteRowsOfRemovedRecords(this.manager, 'call_recordings');
   }
 }

@@ -1,6 +1,7 @@
 import type { Logger, RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { RedisCallAttributionEraser } from '../cdrs/call-attribution.eraser';
+import { CallIntelligencePrivacyStore } from '../call-intelligence/call-intelligence-privacy.store';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
 import { OutboxPrivacyStore } from '../notifications/outbox-privacy.store';
@@ -27,6 +28,7 @@ export function createDataLifecycle(
       cdrs: new CdrLifecycleStore(dataSource),
       outbox: new OutboxPrivacyStore(dataSource),
       conversions: new TypeormConversionOutboxStore(dataSource.manager),
+      callIntelligence: new CallIntelligencePrivacyStore(dataSource.manager),
     },
     options.monthsAhead,
   );
@@ -57,6 +59,7 @@ export function createPrivacyErasure(
     attributions: new RedisCallAttributionEraser(redis, keyPrefix),
     trackingNumbers: stores.numberHoldBacks,
     providerCalls: new TwilioCallsPrivacyStore(dataSource),
+    callIntelligence: new CallIntelligencePrivacyStore(dataSource.manager),
     spam: new SpamPrivacyEraser(dataSource.manager, redis, keyPrefix),
   });
 }

@@ -24,6 +24,8 @@ export interface DataLifecycleDeps {
   outbox: { deleteOrphaned(): Promise<number> };
   /** The conversion outbox (docs/conversions.md): its rows of removed records. */
   conversions: { deleteOrphaned(): Promise<number> };
+  /** Answered calls' recordings, transcription jobs and transcripts of removed records; answers the recordings. */
+  callIntelligence: { deleteOrphaned(): Promise<number> };
 }
 
 /** What one run did; logged, counted in metrics and kept in "data_lifecycle_runs". */
@@ -106,6 +108,7 @@ export class DataLifecycleService {
     }
     report.notificationsDeleted = await this.deps.outbox.deleteOrphaned();
     report.conversionsDeleted = await this.deps.conversions.deleteOrphaned();
+    report.recordingsDeleted += await this.deps.callIntelligence.deleteOrphaned();
   }
 }
 
