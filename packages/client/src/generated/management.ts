@@ -872,7 +872,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A recording's status callback (voicemail, or a greeting recorded by dial-in)
+         * A recording's status callback (voicemail, an answered call, or a greeting recorded by dial-in)
          * @description Named in the TwiML Trackline answers (`<Record recordingStatusCallback>`), never configured
          *     by hand: `?to=<tracking number>` for a voicemail, `?greeting=<vm_greeting_id>` for the
          *     greeting dial-in. With `RecordingStatus` `completed` the recording is downloaded as WAV
@@ -881,7 +881,10 @@ export interface paths {
          *     (any other host is a 400 and nothing is kept). A voicemail's recording is stored on the
          *     call record with the voicemail notification (outbox); a greeting's on the greeting
          *     (`datalength` set, PIN used up). Other statuses (`absent`, `failed`) complete the call
-         *     without a recording.
+         *     without a recording. With `?kind=conversation` (`<Dial record>`, an answered call's
+         *     recording, docs/telephony.md) nothing is downloaded: the reference is kept, and queued for
+         *     the transcription worker's download once the call record is stored; `kind` other than
+         *     `conversation` is a 400.
          */
         post: operations["providerRecording"];
         delete?: never;
