@@ -87,6 +87,8 @@ describe('partner config codec', () => {
     const off = encodePartnerConfig({ ...config, recordCalls: false, consentAnnouncement: 'Recorded.' });
     expect(off).not.toHaveProperty('record_calls');
     expect(decodePartnerConfig(off)).toEqual({ ...config, consentAnnouncement: 'Recorded.' });
+    const plain = encodePartnerConfig({ ...config, consentAnnouncement: DEFAULT_CONSENT_ANNOUNCEMENT });
+    expect(plain).not.toHaveProperty('consent_announcement');
     const older = decodePartnerConfig(encodePartnerConfig(config))!;
     expect(callRecordingFor(older, null)).toEqual({
       record: false,

@@ -7,7 +7,7 @@ import {
   type CountryCode,
   type SpamPolicy,
 } from '@trackline/domain';
-import { CONSENT_MAX_LENGTH } from './call-recording';
+import { CONSENT_MAX_LENGTH, DEFAULT_CONSENT_ANNOUNCEMENT } from './call-recording';
 import { isReadableProjectionVersion, PROJECTION_VERSION } from './projection-version';
 import { fail } from './projection-error';
 
@@ -76,8 +76,12 @@ export function encodePartnerConfig(config: PartnerConfig): Record<string, strin
       ? {}
       : { spam_threshold: String(config.spamThreshold) }),
     ...(config.recordCalls === true ? { record_calls: '1' } : {}),
-    // Kept even while the partner does not record: a source may turn recording on and say it.
-    ...(config.consentAnnouncement === undefined ? {} : { consent_announcement: config.consentAnnouncement }),
+    // Kept even while the partner does not record (a source may turn recording on and say it);
+    // left out when it is the default, which a reader takes for an absent one.
+    ...(config.consentAnnouncement === undefined ||
+    config.consentAnnouncement === DEFAULT_CONSENT_ANNOUNCEMENT
+      ? {}
+      : { consent_announcement: config.consentAnnouncement }),
   };
 }
 

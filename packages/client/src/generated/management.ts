@@ -4255,6 +4255,7 @@ export interface operations {
                     "audio/mpeg": string;
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             /** @description No such record (or another partner's), the call was not recorded, or its recording is not fetched yet. */
