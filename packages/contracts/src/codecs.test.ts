@@ -1,5 +1,6 @@
 import { decodeBinding, encodeBindingContext } from './binding.codec';
 import { decodeCallAttribution, encodeCallAttribution, type CallAttribution } from './call-attribution.codec';
+import { callRecordingFor, DEFAULT_CONSENT_ANNOUNCEMENT } from './call-recording';
 import {
   CUSTOMER_SEEN_RESEND_MS,
   customerMarker,
@@ -77,6 +78,25 @@ describe('partner config codec', () => {
     expect(plain).not.toHaveProperty('spam_threshold');
     expect(() => encodePartnerConfig({ ...config, spamThreshold: 101 })).toThrow(/spam_threshold/);
     expect(() => decodePartnerConfig({ ...hash, spam_policy: 'drop' })).toThrow(/spam_policy/);
+  });
+
+  it('carries recording when on and the announcement as set; a hash without them records nothing', () => {
+    const hash = encodePartnerConfig({ ...config, recordCalls: true, consentAnnouncement: '' });
+    expect(hash).toMatchObject({ record_calls: '1', consent_announcement: '' });
+    expect(decodePartnerConfig(hash)).toEqual({ ...config, recordCalls: true, consentAnnouncement: '' });
+    const off = encodePartnerConfig({ ...config, recordCalls: false, consentAnnouncement: 'Recorded.' });
+    expect(off).not.toHaveProperty('record_calls');
+    expect(decodePartnerConfig(off)).toEqual({ ...config, consentAnnouncement: 'Recorded.' });
+    const plain = encodePartnerConfig({ ...config, consentAnnouncement: DEFAULT_CONSENT_ANNOUNCEMENT });
+    expect(plain).not.toHaveProperty('consent_announcement');
+    const older = decodePartnerConfig(encodePartnerConfig(config))!;
+    expect(callRecordingFor(older, null)).toEqual({
+      record: false,
+      consentAnnouncement: DEFAULT_CONSENT_ANNOUNCEMENT,
+    });
+    expect(() => encodePartnerConfig({ ...config, consentAnnouncement: 'x'.repeat(501) })).toThrow(
+      /consent_announcement/,
+    );
   });
 
   it('reads an empty hash as no partner', () => {
@@ -170,6 +190,31 @@ describe('source route codec', () => {
     expect(() => decodeSourceRoute(JSON.stringify({ ...json, spam_threshold: '40' }))).toThrow(
       /spam_threshold/,
     );
+  });
+
+  it("carries a source's recording settings, each null left to the partner", () => {
+    expect(JSON.parse(encodeSourceRoute(route))).not.toHaveProperty('record_calls');
+    expect(decodeSourceRoute(encodeSourceRoute(route))).not.toHaveProperty('callRecording');
+    const off: SourceRoute = { ...route, callRecording: { recordCalls: false, consentAnnouncement: null } };
+    expect(JSON.parse(encodeSourceRoute(off))).not.toHaveProperty('consent_announcement');
+    expect(decodeSourceRoute(encodeSourceRoute(off))).toEqual({ ...off, stale: false });
+    const worded: SourceRoute = {
+      ...route,
+      callRecording: { recordCalls: null, consentAnnouncement: 'Hei.' },
+    };
+    expect(decodeSourceRoute(encodeSourceRoute(worded))).toEqual({ ...worded, stale: false });
+    expect(
+      callRecordingFor({ recordCalls: true, consentAnnouncement: 'Partner.' }, off.callRecording),
+    ).toEqual({
+      record: false,
+      consentAnnouncement: 'Partner.',
+    });
+    expect(callRecordingFor({ recordCalls: true }, worded.callRecording)).toEqual({
+      record: true,
+      consentAnnouncement: 'Hei.',
+    });
+    const json = JSON.parse(encodeSourceRoute(off)) as Record<string, unknown>;
+    expect(() => decodeSourceRoute(JSON.stringify({ ...json, record_calls: '1' }))).toThrow(/record_calls/);
   });
 
   it('refuses bad rules on both sides', () => {

@@ -6,6 +6,13 @@ export { ProjectionDecodeError } from './projection-error';
 export * from './redis-keys';
 export * from './partner-config.codec';
 export * from './source-route.codec';
+export {
+  callRecordingFor,
+  CONSENT_MAX_LENGTH,
+  DEFAULT_CONSENT_ANNOUNCEMENT,
+  type CallRecordingDecision,
+  type SourceCallRecording,
+} from './call-recording';
 export * from './number-index.codec';
 export {
   decodeBinding,

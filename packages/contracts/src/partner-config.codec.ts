@@ -7,6 +7,7 @@ import {
   type CountryCode,
   type SpamPolicy,
 } from '@trackline/domain';
+import { CONSENT_MAX_LENGTH, DEFAULT_CONSENT_ANNOUNCEMENT } from './call-recording';
 import { isReadableProjectionVersion, PROJECTION_VERSION } from './projection-version';
 import { fail } from './projection-error';
 
@@ -40,6 +41,10 @@ export interface PartnerConfig {
   spamPolicy?: SpamPolicy;
   /** The score (0–100) from which a call is judged spam; absent: DEFAULT_SPAM_THRESHOLD. */
   spamThreshold?: number;
+  /** Record answered calls (docs/telephony.md, Recording answered calls); absent: not recorded. */
+  recordCalls?: boolean;
+  /** Said before a recorded call is put through; '' : nothing; absent: DEFAULT_CONSENT_ANNOUNCEMENT. */
+  consentAnnouncement?: string;
 }
 
 /** The range a partner's ring timeout may take. */
@@ -70,6 +75,13 @@ export function encodePartnerConfig(config: PartnerConfig): Record<string, strin
     ...(config.spamThreshold === undefined || config.spamThreshold === DEFAULT_SPAM_THRESHOLD
       ? {}
       : { spam_threshold: String(config.spamThreshold) }),
+    ...(config.recordCalls === true ? { record_calls: '1' } : {}),
+    // Kept even while the partner does not record (a source may turn recording on and say it);
+    // left out when it is the default, which a reader takes for an absent one.
+    ...(config.consentAnnouncement === undefined ||
+    config.consentAnnouncement === DEFAULT_CONSENT_ANNOUNCEMENT
+      ? {}
+      : { consent_announcement: config.consentAnnouncement }),
   };
 }
 
@@ -97,6 +109,8 @@ export function decodePartnerConfig(hash: Record<string, string>): PartnerConfig
     ...(hash.screen_calls === '1' ? { screenCalls: true } : {}),
     ...(hash.spam_policy === undefined ? {} : { spamPolicy: hash.spam_policy as SpamPolicy }),
     ...(hash.spam_threshold === undefined ? {} : { spamThreshold: wholeSeconds(hash, 'spam_threshold') }),
+    ...(hash.record_calls === '1' ? { recordCalls: true } : {}),
+    ...(hash.consent_announcement === undefined ? {} : { consentAnnouncement: hash.consent_announcement }),
   };
   validate(config);
   return config;
@@ -141,4 +155,6 @@ function validate(config: PartnerConfig): void {
   const threshold = config.spamThreshold;
   if (threshold !== undefined && (!Number.isSafeInteger(threshold) || threshold < 0 || threshold > 100))
     fail(WHAT, 'spam_threshold must be 0 to 100');
+  if (config.consentAnnouncement !== undefined && config.consentAnnouncement.length > CONSENT_MAX_LENGTH)
+    fail(WHAT, `consent_announcement must be at most ${CONSENT_MAX_LENGTH} characters`);
 }

@@ -7,6 +7,7 @@ import {
   type SpamPolicy,
   type Weekday,
 } from '@trackline/domain';
+import { CONSENT_MAX_LENGTH, type SourceCallRecording } from './call-recording';
 import { isReadableProjectionVersion, PROJECTION_VERSION } from './projection-version';
 import { fail, parseJsonObject, readBoolean, readNullableString, readString } from './projection-error';
 
@@ -46,6 +47,8 @@ export interface SourceRoute {
   closed: boolean;
   /** The source's own spam policy (docs/spam.md, Per source); absent: the partner's applies. */
   spamPolicy?: SourceSpamPolicy;
+  /** The source's own recording settings (docs/telephony.md, Recording answered calls); absent: the partner's. */
+  callRecording?: SourceCallRecording;
 }
 
 /** A source's override of its partner's spam policy (docs/spam.md, Per source). */
@@ -94,6 +97,10 @@ export function encodeSourceRoute(route: SourceRoute): string {
     ...(route.spamPolicy === undefined
       ? {}
       : { spam_policy: route.spamPolicy.policy, spam_threshold: route.spamPolicy.threshold }),
+    ...(route.callRecording?.recordCalls == null ? {} : { record_calls: route.callRecording.recordCalls }),
+    ...(route.callRecording?.consentAnnouncement == null
+      ? {}
+      : { consent_announcement: route.callRecording.consentAnnouncement }),
   });
 }
 
@@ -124,6 +131,7 @@ export function decodeSourceRoute(raw: string): StoredSourceRoute {
     closed: readBoolean(WHAT, record, 'closed'),
     stale: version < PROJECTION_VERSION,
     ...decodeSpamPolicy(record),
+    ...decodeCallRecording(record),
   };
   validate(route);
   return route;
@@ -137,6 +145,16 @@ function decodeSpamPolicy(record: Record<string, unknown>): Pick<SourceRoute, 's
   if (threshold !== null && typeof threshold !== 'number')
     fail(WHAT, 'spam_threshold must be a number or null');
   return { spamPolicy: { policy, threshold } };
+}
+
+function decodeCallRecording(record: Record<string, unknown>): Pick<SourceRoute, 'callRecording'> {
+  const { record_calls: recordCalls, consent_announcement: announcement } = record;
+  if (recordCalls === undefined && announcement === undefined) return {};
+  if (recordCalls !== undefined && typeof recordCalls !== 'boolean')
+    fail(WHAT, 'record_calls must be a boolean');
+  if (announcement !== undefined && typeof announcement !== 'string')
+    fail(WHAT, 'consent_announcement must be a string');
+  return { callRecording: { recordCalls: recordCalls ?? null, consentAnnouncement: announcement ?? null } };
 }
 
 function decodeRule(raw: unknown): RouteAltRule {
@@ -153,6 +171,9 @@ function decodeRule(raw: unknown): RouteAltRule {
 }
 
 function validate(route: SourceRoute): void {
+  const announcement = route.callRecording?.consentAnnouncement ?? null;
+  if (announcement !== null && announcement.length > CONSENT_MAX_LENGTH)
+    fail(WHAT, `consent_announcement must be at most ${CONSENT_MAX_LENGTH} characters`);
   const threshold = route.spamPolicy?.threshold ?? null;
   if (threshold !== null && (!Number.isInteger(threshold) || threshold < 0 || threshold > 100)) {
     fail(WHAT, 'spam_threshold must be 0 to 100');

@@ -18,4 +18,5 @@ export * from './erlang-b';
 export * from './call-outcome';
 export * from './spam';
 export * from './decimal-id';
+export * from './audio';
 export * from './call-intelligence';

@@ -157,7 +157,7 @@ function handle(
 ): Promise<ApiResponse> {
   const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
   if (route === undefined) throw new Error(`no route ${method} ${path}`);
-  return route.handle({ partner, params, query: {}, body, now, log: BENCH_LOG });
+  return route.handle({ partner, params, query: {}, body, headers: {}, now, log: BENCH_LOG });
 }
 
 function only(response: ApiResponse): ApiRecord {

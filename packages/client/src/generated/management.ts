@@ -357,6 +357,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cdrs/{cdr_id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cdr_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a call's recording (the answered call's, else its voicemail)
+         * @description The answered call's recording when the partner (or the call's source) records calls
+         *     (docs/telephony.md, Recording answered calls): both parties on two channels, WAV. Else the
+         *     voicemail on the record. The body is the audio as stored (`audio/wav`, or `audio/mpeg` for
+         *     MP3), with `Content-Length` and `Accept-Ranges: bytes`. One range (`Range: bytes=0-1023`,
+         *     `bytes=1024-`, `bytes=-4096`) is answered 206 with `Content-Range`; a range past the end
+         *     416 with `Content-Range: bytes *\/<length>`; several ranges are answered whole (200). 404
+         *     says which: the call was not recorded, or its recording is not fetched from the provider
+         *     yet (that happens within minutes of the call; retry). Also reachable by the switch's call
+         *     id, `/cdrs/recording?call_id=…`.
+         */
+        get: operations["getCdrRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cdrs/recording": {
+        parameters: {
+            query: {
+                /** @description the switch's call id */
+                call_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a call's recording by the switch's call id
+         * @description As `GET /cdrs/{cdr_id}/recording`. Without `call_id` a 400.
+         */
+        get: operations["getCdrRecordingByCallId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cdrs/{cdr_id}/spam": {
         parameters: {
             query?: never;
@@ -435,6 +488,37 @@ export interface paths {
         post?: never;
         /** Return the source to the partner's spam policy */
         delete: operations["deleteSourceSpamPolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sources/{source_id}/call_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        /** The source's own call settings; null fields: the partner's apply */
+        get: operations["getSourceCallSettings"];
+        /**
+         * Give a source its own recording, consent announcement and transcription settings
+         * @description Each field overrides the partner's setting for calls to this source (docs/telephony.md,
+         *     Recording answered calls); null, "" or left out leaves it to the partner's. `record_calls`
+         *     and `transcription` are `0` or `1`; `consent_announcement` is what the caller hears before
+         *     a recorded call is put through (at most 500 characters; "" says nothing). Where two-party
+         *     consent applies (many US states, e.g. California), a recorded call needs the
+         *     announcement: word it, or switch recording off for the source. The whole record is
+         *     replaced. A closed source may have them too: its number still answers during its
+         *     hold-back.
+         */
+        put: operations["putSourceCallSettings"];
+        post?: never;
+        /** Return the source to the partner's call settings */
+        delete: operations["deleteSourceCallSettings"];
         options?: never;
         head?: never;
         patch?: never;
@@ -844,7 +928,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A recording's status callback (voicemail, or a greeting recorded by dial-in)
+         * A recording's status callback (voicemail, an answered call, or a greeting recorded by dial-in)
          * @description Named in the TwiML Trackline answers (`<Record recordingStatusCallback>`), never configured
          *     by hand: `?to=<tracking number>` for a voicemail, `?greeting=<vm_greeting_id>` for the
          *     greeting dial-in. With `RecordingStatus` `completed` the recording is downloaded as WAV
@@ -853,7 +937,10 @@ export interface paths {
          *     (any other host is a 400 and nothing is kept). A voicemail's recording is stored on the
          *     call record with the voicemail notification (outbox); a greeting's on the greeting
          *     (`datalength` set, PIN used up). Other statuses (`absent`, `failed`) complete the call
-         *     without a recording.
+         *     without a recording. With `?kind=conversation` (`<Dial record>`, an answered call's
+         *     recording, docs/telephony.md) nothing is downloaded: the reference is kept, and queued for
+         *     the transcription worker's download once the call record is stored; `kind` other than
+         *     `conversation` is a 400.
          */
         post: operations["providerRecording"];
         delete?: never;
@@ -915,6 +1002,7 @@ export interface paths {
     "/cdrs.xml/changes": paths["/cdrs/changes"];
     "/cdrs.xml/{cdr_id}/outcome": paths["/cdrs/{cdr_id}/outcome"];
     "/cdrs.xml/outcome": paths["/cdrs/outcome"];
+    "/sources.xml/{source_id}/call_settings": paths["/sources/{source_id}/call_settings"];
     "/integrations.xml/google_ads": paths["/integrations/google_ads"];
     "/integrations.xml/ga4": paths["/integrations/ga4"];
     "/number_pools.xml": paths["/number_pools"];
@@ -1472,6 +1560,24 @@ export interface components {
         };
         SourceSpamPolicies: {
             spam_policies: components["schemas"]["SourceSpamPolicy"][];
+        };
+        SourceCallSettings: {
+            call_settings: components["schemas"]["SourceCallSetting"][];
+        };
+        SourceCallSetting: {
+            source_id: string;
+            /** @enum {string|null} */
+            record_calls: "0" | "1" | null;
+            consent_announcement: string | null;
+            /** @enum {string|null} */
+            transcription: "0" | "1" | null;
+        };
+        SourceCallSettingsInput: {
+            /** @enum {string} */
+            record_calls?: "0" | "1" | "";
+            consent_announcement?: string;
+            /** @enum {string} */
+            transcription?: "0" | "1" | "";
         };
         SourceSpamPolicyInput: {
             /** @enum {string} */
@@ -4213,6 +4319,125 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getCdrRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cdr_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole recording (here a 52-byte WAV; base64 in this document). */
+            200: {
+                headers: {
+                    "Accept-Ranges"?: "bytes";
+                    "Content-Length"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQgAAAAAALAEUPsAAA== */
+                    "audio/wav": string;
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description The one range asked for (`Range: bytes=0-43` here: the WAV header). */
+            206: {
+                headers: {
+                    "Content-Range"?: string;
+                    "Accept-Ranges"?: "bytes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                    "audio/mpeg": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            /** @description No such record (or another partner's), the call was not recorded, or its recording is not fetched yet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range starts past the end of the recording; no body. */
+            416: {
+                headers: {
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCdrRecordingByCallId: {
+        parameters: {
+            query: {
+                /** @description the switch's call id */
+                call_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole recording (here a 52-byte WAV; base64 in this document). */
+            200: {
+                headers: {
+                    "Accept-Ranges"?: "bytes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQgAAAAAALAEUPsAAA== */
+                    "audio/wav": string;
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description The one range asked for. */
+            206: {
+                headers: {
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                    "audio/mpeg": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            /** @description No such call (or another partner's), the call was not recorded, or its recording is not fetched yet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range starts past the end of the recording; no body. */
+            416: {
+                headers: {
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     markCdrSpam: {
         parameters: {
             query?: never;
@@ -4544,6 +4769,147 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SourceSpamPolicies"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSourceCallSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source's settings. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "call_settings": [
+                     *         {
+                     *           "source_id": "1",
+                     *           "record_calls": "1",
+                     *           "consent_announcement": "Calls to Kari Bil are recorded.",
+                     *           "transcription": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceCallSettings"];
+                    /** @example <call_settings><call_setting><source_id>1</source_id><record_calls>1</record_calls><consent_announcement>Calls to Kari Bil are recorded.</consent_announcement><transcription/></call_setting></call_settings> */
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putSourceCallSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "record_calls": "1",
+                 *       "consent_announcement": "Calls to Kari Bil are recorded."
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["SourceCallSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The source's settings as stored. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "call_settings": [
+                     *         {
+                     *           "source_id": "1",
+                     *           "record_calls": "1",
+                     *           "consent_announcement": "Calls to Kari Bil are recorded.",
+                     *           "transcription": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceCallSettings"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSourceCallSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source, now without settings of its own. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "call_settings": [
+                     *         {
+                     *           "source_id": "1",
+                     *           "record_calls": null,
+                     *           "consent_announcement": null,
+                     *           "transcription": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceCallSettings"];
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };

@@ -1,5 +1,5 @@
 import { formEncode, providerRequest, providerSign, type ProviderResponse } from './provider-http';
-import type { RecordingServer } from './recording-server';
+import { testWav, type RecordingServer } from './recording-server';
 import { readTwiml, type TwimlVerb } from './twiml-reader';
 
 export interface ProviderAccount {
@@ -34,6 +34,11 @@ export interface CallScript {
   statusCallbackUrl: string;
   /** What the answering phone does when dialled. */
   dialed?: { outcome: 'answered'; talkSeconds: number } | { outcome: 'busy' } | { outcome: 'no-answer' };
+  /**
+   * The recording of an answered `<Dial record="record-from-answer…">` (its recording status
+   * callback is sent after the call); absent: a dual-channel test WAV of the talk time.
+   */
+  conversationAudio?: Buffer;
   /** The caller speaks this long after the beep (and hangs up); absent: hangs up at the beep. */
   message?: { seconds: number; audio: Buffer };
   /** DTMF the caller keys in for each `<Gather>`, in order. */
@@ -211,6 +216,36 @@ export class ProviderCallSimulator {
               : []),
             ['DialBridged', String(dialed.outcome === 'answered')],
           ];
+          const record = verb.attributes.record ?? 'do-not-record';
+          const callback = verb.attributes.recordingStatusCallback;
+          if (
+            dialed.outcome === 'answered' &&
+            record.startsWith('record-from-answer') &&
+            callback !== undefined
+          ) {
+            // As Twilio reports a <Dial> recording: on the parent call, once the dial has ended.
+            const channels = record.endsWith('-dual') ? 2 : 1;
+            const recordingSid = `RE${script.callSid.slice(2)}`.slice(0, 34);
+            const recordingUrl = this.recordings.add(
+              recordingSid,
+              script.conversationAudio ?? testWav(Math.max(1, talk), 7, channels),
+            );
+            afterCall.push({
+              url: callback,
+              fields: [
+                ['AccountSid', this.account.accountSid],
+                ['CallSid', script.callSid],
+                ['RecordingSid', recordingSid],
+                ['RecordingUrl', recordingUrl],
+                ['RecordingStatus', 'completed'],
+                ['RecordingDuration', String(talk)],
+                ['RecordingChannels', String(channels)],
+                ['RecordingSource', 'DialVerb'],
+                ['RecordingStartTime', new Date().toUTCString()],
+                ['ErrorCode', '0'],
+              ],
+            });
+          }
           if (verb.attributes.action === undefined) continue;
           next = await fetchDocument(verb.attributes.action, fields);
           break;

@@ -533,6 +533,7 @@ describe('call records', () => {
         params: {},
         query,
         body: {},
+        headers: {},
         now: STORED_AT,
         log: createLogger({ service: 'test', level: 'silent' }),
       });

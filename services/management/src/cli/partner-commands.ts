@@ -11,6 +11,47 @@ type SettingsOptions = Omit<PartnerSettingsInput, 'allowIps' | 'timeZone'> & {
   timezone?: string;
 };
 
+/**
+ * partner:update's call-intelligence options (docs/operations.md) by the wire field of the
+ * partner's own settings (GET|PUT /settings), whose one parser checks them.
+ */
+const INTELLIGENCE_OPTIONS = {
+  recordCalls: ['--record-calls <flag>', 'record_calls', '1: record answered calls (both parties); 0: off'],
+  consentAnnouncement: [
+    '--consent-announcement <text>',
+    'consent_announcement',
+    'said to the caller before a recorded call is put through ("" for none)',
+  ],
+  transcription: [
+    '--transcription <flag>',
+    'transcription',
+    '1: transcribe recordings (needs STT_BASE_URL); 0: off',
+  ],
+  autoOutcome: [
+    '--auto-outcome <which>',
+    'auto_outcome',
+    'classifications that set the outcome: off, lead or all',
+  ],
+  redactCards: ['--redact-cards <flag>', 'redact_cards', '1: card numbers out of transcripts; 0: kept'],
+  redactEmails: [
+    '--redact-emails <flag>',
+    'redact_emails',
+    '1: e-mail addresses out of transcripts; 0: kept',
+  ],
+  redactPhones: ['--redact-phones <flag>', 'redact_phones', '1: phone numbers out of transcripts; 0: kept'],
+} as const;
+
+type IntelligenceOptions = { [key in keyof typeof INTELLIGENCE_OPTIONS]?: string };
+
+function intelligenceInput(options: IntelligenceOptions): Record<string, string> {
+  const input: Record<string, string> = {};
+  for (const [key, [, field]] of Object.entries(INTELLIGENCE_OPTIONS)) {
+    const value = options[key as keyof IntelligenceOptions];
+    if (value !== undefined) input[field] = value;
+  }
+  return input;
+}
+
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -112,16 +153,31 @@ export function addPartnerCommands(program: Command, context: CliContext): void 
       });
     });
 
-  addSettingsOptions(
+  const update = addSettingsOptions(
     program
       .command('partner:update')
       .description('change settings of a partner; options left out keep their value'),
     false,
-  )
+  );
+  for (const [flags, , description] of Object.values(INTELLIGENCE_OPTIONS)) update.option(flags, description);
+  update
     .requiredOption('--name <advId>', 'partner to change')
-    .action(async (options: SettingsOptions & { name: string }) => {
+    .action(async (options: SettingsOptions & IntelligenceOptions & { name: string }) => {
       await context.withServices(async ({ partners }) => {
-        const { partner, changed } = await partners.update(options.name, toSettings(options));
+        const settings = toSettings(options);
+        const intelligence = intelligenceInput(options);
+        const other = Object.values(settings).some((value) => value !== undefined);
+        // Without any option, update's own message names the rule (at least one setting).
+        let { partner, changed } =
+          other || Object.keys(intelligence).length === 0
+            ? await partners.update(options.name, settings)
+            : { partner: null as Partner | null, changed: [] as string[] };
+        if (Object.keys(intelligence).length > 0) {
+          // The partner's own settings resource: its checks, and the projections follow.
+          partner = await partners.updateOwnSettingsByName(options.name, intelligence);
+          changed = [...changed, ...Object.keys(intelligence).map((field) => field.replace(/_/g, '-'))];
+        }
+        if (partner === null) return;
         context.output.out(`Updated partner ${partner.name}: ${changed.join(', ')}`);
         for (const line of describePartner(partner)) context.output.out(line);
       });

@@ -1,6 +1,7 @@
 import type { Logger, RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { RedisCallAttributionEraser } from '../cdrs/call-attribution.eraser';
+import { CallIntelligencePrivacyStore } from '../call-intelligence/call-intelligence-privacy.store';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
 import { TypeormCdrChangesStore } from '../cdrs/cdr-changes.store';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
@@ -36,6 +37,7 @@ export function createDataLifecycle(
       outbox: new OutboxPrivacyStore(dataSource),
       conversions: new TypeormConversionOutboxStore(dataSource.manager),
       cdrChanges: new TypeormCdrChangesStore(dataSource.manager),
+      callIntelligence: new CallIntelligencePrivacyStore(dataSource.manager),
     },
     options.monthsAhead,
     options.cdrChangeRetentionDays,
@@ -67,6 +69,7 @@ export function createPrivacyErasure(
     attributions: new RedisCallAttributionEraser(redis, keyPrefix),
     trackingNumbers: stores.numberHoldBacks,
     providerCalls: new TwilioCallsPrivacyStore(dataSource),
+    callIntelligence: new CallIntelligencePrivacyStore(dataSource.manager),
     spam: new SpamPrivacyEraser(dataSource.manager, redis, keyPrefix),
   });
 }

@@ -1,4 +1,5 @@
 import { TypeormTranscriptionJobsStore } from '../call-intelligence/transcription-jobs.store';
+import { composeCallRecordings } from './call-recordings-composition';
 import { randomBytes } from 'node:crypto';
 import { loadApiDocument, StoreOutages, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
@@ -138,11 +139,13 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     outboxBell: deps.outboxBell,
     outages,
   });
+  const callRecordings = composeCallRecordings(dataSource.manager);
   const twilio = createTwilioTelephony({
     config,
     store: new TypeormTwilioCallsStore(dataSource.manager),
     contexts: new RedisCallContextReader(redis, config.redis.keyPrefix),
     ingestion: cdrs.ingestion,
+    conversations: callRecordings.store,
     greetings: core.services.greetings,
     logger,
     clock,
@@ -152,6 +155,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     ...pingRoutes(),
     ...createManagementRoutes(core.services),
     ...cdrs.routes,
+    ...callRecordings.routes,
     ...composeSpamFeature({ dataSource, redis, keyPrefix: config.redis.keyPrefix }).routes,
     // The switch's endpoints (bearer token) and the provider's callbacks (signature).
     ...cdrs.switchRoutes,

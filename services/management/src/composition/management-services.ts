@@ -19,6 +19,8 @@ import { PricingModelsService } from '../pricing-models/pricing-models.service';
 import type { PartnerChangeListener } from '../partners/partner-change-listener';
 import type { SourceChangeListener } from '../sources/source-change-listener';
 import { sourceRoutes } from '../sources/sources.routes';
+import { sourceCallSettingsRoutes } from '../sources/source-call-settings.routes';
+import { SourceCallSettingsService } from '../sources/source-call-settings.service';
 import { sourceSpamPolicyRoutes } from '../sources/source-spam-policy.routes';
 import { ownSettingsRoutes } from '../partners/own-settings.routes';
 import { SourceSpamPolicyService } from '../sources/source-spam-policy.service';
@@ -44,6 +46,7 @@ export interface ManagementServices {
   numbers: NumbersService;
   sources: SourcesService;
   sourceSpamPolicies: SourceSpamPolicyService;
+  sourceCallSettings: SourceCallSettingsService;
   greetings: GreetingsService;
   /** GET /number_pools; present when the stores were given Redis. */
   numberPools?: NumberPoolsService;
@@ -99,6 +102,7 @@ export function createManagementServices(
     numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges, stores.sources),
     sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
     sourceSpamPolicies: new SourceSpamPolicyService(stores.sourceSpamPolicies, listeners.sourceChanges),
+    sourceCallSettings: new SourceCallSettingsService(stores.sourceCallSettings, listeners.sourceChanges),
     greetings: new GreetingsService(
       stores.greetings,
       stores.customers,
@@ -138,6 +142,7 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...campaignRoutes(services.campaigns),
     ...sourceRoutes(services.sources),
     ...sourceSpamPolicyRoutes(services.sourceSpamPolicies),
+    ...sourceCallSettingsRoutes(services.sourceCallSettings),
     ...ownSettingsRoutes(services.partners),
     ...greetingRoutes(services.greetings),
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),

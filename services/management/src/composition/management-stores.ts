@@ -22,7 +22,7 @@ import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
 import type { PricingModelWriteStores } from '../pricing-models/pricing-models.service';
 import type { PricingModelsStore } from '../pricing-models/pricing-models.store';
 import type { SourceWriteStores } from '../sources/sources.service';
-import type { SourceSpamPolicies, SourcesStore } from '../sources/sources.store';
+import type { SourceCallSettingsStore, SourceSpamPolicies, SourcesStore } from '../sources/sources.store';
 import type { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
 import type { WebhooksStore } from '../webhooks/webhooks.store';
 import { storesOn, type StoresOnManager } from './stores-on-manager';
@@ -50,6 +50,8 @@ export interface ManagementStores {
   sources: SourcesStore;
   /** The sources' own spam policies (docs/spam.md, Per source). */
   sourceSpamPolicies: SourceSpamPolicies;
+  /** The sources' own recording settings (docs/telephony.md, Recording answered calls). */
+  sourceCallSettings: SourceCallSettingsStore;
   sourceWrites: UnitOfWork<SourceWriteStores>;
   /** Live DNI bindings (replacement's state in Redis); absent when no Redis client was given. */
   poolBindings?: PoolBindingsReader;
@@ -100,6 +102,7 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     numbers: main.numbers,
     sources: main.sources,
     sourceSpamPolicies: main.sources,
+    sourceCallSettings: main.sources,
     sourceWrites: typeormUnitOfWork(dataSource, (manager) => {
       const stores = storesOn(manager);
       return { sources: stores.sources, numbers: stores.numbers, references: stores.sourceReferences };

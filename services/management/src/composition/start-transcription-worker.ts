@@ -6,48 +6,38 @@ import { SqlTranscriptionContextReader } from '../call-intelligence/transcriptio
 import { TypeormTranscriptionJobsStore } from '../call-intelligence/transcription-jobs.store';
 import {
   TranscriptionWorker,
-  type RecordingAudio,
   type TranscriptionCounters,
   type TranscriptWriteStores,
 } from '../call-intelligence/transcription-worker';
 import { TypeormTranscriptsStore } from '../call-intelligence/transcripts.store';
-import { SqlRecordingReader } from '../cdrs/recording.reader';
 import type { ManagementConfig } from '../config/management-config';
 import { typeormUnitOfWork } from '../db/unit-of-work';
-import { audioContentType } from '../http/audio-content-type';
 import { openWorkerDatabase } from './management-connections';
+import { composeCallRecordingAudio } from './call-recordings-composition';
+import { conversationRecordingFetcher } from '../telephony/twilio/create-twilio-telephony';
 import { storesOn } from './stores-on-manager';
 
 export interface TranscriptionWorkerSetup {
   dataSource: DataSource;
-  config: Pick<ManagementConfig, 'stt' | 'transcription' | 'notifications'>;
+  config: Pick<ManagementConfig, 'stt' | 'transcription' | 'notifications' | 'twilio'>;
   workerId: string;
   counters: TranscriptionCounters;
   logger: Logger;
-  /** The answered calls' recordings; unset: only voicemails are transcribed. */
-  conversations?: RecordingAudio;
+  clock?: () => Date;
 }
 
 /** The worker on a DataSource, its settings from the config (docs/configuration.md, Call intelligence). */
 export function createTranscriptionWorker(setup: TranscriptionWorkerSetup): TranscriptionWorker {
   const { dataSource, config } = setup;
-  const voicemails = new SqlRecordingReader(dataSource.manager);
-  const audio: RecordingAudio = {
-    audioOf: async (job) => {
-      if (job.recording === 'conversation') {
-        if (setup.conversations === undefined)
-          throw new Error('answered calls are not recorded by this build');
-        return setup.conversations.audioOf(job);
-      }
-      const recording = await voicemails.read(job.cdrId);
-      return recording === null ? null : { audio: recording, contentType: audioContentType(recording) };
-    },
-  };
   return new TranscriptionWorker(
     {
       queue: new TypeormTranscriptionJobsStore(dataSource.manager),
       contexts: new SqlTranscriptionContextReader(dataSource.manager),
-      audio,
+      audio: composeCallRecordingAudio(
+        dataSource.manager,
+        conversationRecordingFetcher(config),
+        setup.clock ?? (() => new Date()),
+      ),
       writes: typeormUnitOfWork(dataSource, transcriptWriteStores),
       counters: setup.counters,
       log: setup.logger.child({ component: 'transcription', worker: setup.workerId }),
@@ -82,7 +72,7 @@ export interface RunningTranscriptionWorker {
 export async function startTranscriptionWorker(
   config: Pick<
     ManagementConfig,
-    'databaseUrl' | 'databasePreparedStatements' | 'stt' | 'transcription' | 'notifications'
+    'databaseUrl' | 'databasePreparedStatements' | 'stt' | 'transcription' | 'notifications' | 'twilio'
   >,
   counters: TranscriptionCounters,
   logger: Logger,

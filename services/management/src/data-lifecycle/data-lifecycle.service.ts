@@ -26,6 +26,8 @@ export interface DataLifecycleDeps {
   conversions: { deleteOrphaned(): Promise<number> };
   /** The call records' change feed (docs/cdrs.md, Change feed): its rows past their retention. */
   cdrChanges: { deleteBefore(cutoff: Date): Promise<number> };
+  /** Answered calls' recordings, transcription jobs and transcripts of removed records; answers the recordings. */
+  callIntelligence: { deleteOrphaned(): Promise<number> };
 }
 
 /** What one run did; logged, counted in metrics and kept in "data_lifecycle_runs". */
@@ -118,6 +120,7 @@ export class DataLifecycleService {
     }
     report.notificationsDeleted = await this.deps.outbox.deleteOrphaned();
     report.conversionsDeleted = await this.deps.conversions.deleteOrphaned();
+    report.recordingsDeleted += await this.deps.callIntelligence.deleteOrphaned();
   }
 }
 

@@ -33,6 +33,8 @@ export interface PrivacyErasureDeps {
   spam: { erase(partnerId: string, advId: string, anums: readonly string[]): Promise<number> };
   /** The partner's tracking numbers: the provider calls to them are the partner's. */
   trackingNumbers: { holdBacks(partnerId: string): Promise<Map<string, Date | null>> };
+  /** Answered calls' recordings, their jobs and transcripts (docs/privacy.md); answers the recordings. */
+  callIntelligence: { eraseRecords(cdrIds: readonly string[]): Promise<number> };
   providerCalls: {
     maskCaller(
       trackingNumbers: readonly string[],
@@ -94,6 +96,10 @@ export class PrivacyErasureService {
     // A call of theirs stored meanwhile.
     const known = new Set(found.cdrIds);
     const storedMeanwhile = erased.cdrIds.filter((id) => !known.has(id));
+    const conversationsDeleted = await this.deps.callIntelligence.eraseRecords([
+      ...found.cdrIds,
+      ...storedMeanwhile,
+    ]);
     notificationsRedacted += await this.redact(storedMeanwhile, anums, masked);
     webhookDeliveriesRedacted += await this.deps.webhookDeliveries.redactCaller(
       storedMeanwhile,
@@ -105,7 +111,7 @@ export class PrivacyErasureService {
       caller: number,
       recordsMasked: erased.records,
       cnumsMasked: erased.cnumsMasked,
-      recordingsDeleted: erased.recordings,
+      recordingsDeleted: erased.recordings + conversationsDeleted,
       notificationsRedacted,
       webhookDeliveriesRedacted,
       attributionsDeleted,

@@ -81,6 +81,7 @@ function partnerRouteHandler(table: RouteTable<RouteDefinition>, clock: () => Da
       params: match.params,
       query: match.query,
       body: req.body as Record<string, unknown>,
+      headers: { range: req.get('range') },
       now: clock(),
       log: req.log,
     });

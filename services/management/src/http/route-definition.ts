@@ -34,6 +34,8 @@ export interface RouteContext extends BaseRouteContext {
   partner: AuthenticatedPartner;
   /** Parsed urlencoded or JSON body; `{}` when none. */
   body: Record<string, unknown>;
+  /** The request headers a handler may read: `Range`, for a download served in parts. */
+  headers: { range?: string };
 }
 
 /** A switch request: the JSON body as sent (an object or, for CDR batches, an array). */

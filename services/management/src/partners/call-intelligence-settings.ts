@@ -1,3 +1,4 @@
+import { CONSENT_MAX_LENGTH, DEFAULT_CONSENT_ANNOUNCEMENT } from '@trackline/contracts';
 import { parseFlag, renderFlag, ValidationError } from '@trackline/domain';
 
 /**
@@ -29,8 +30,8 @@ export interface SourceCallSettings {
   transcription: boolean | null;
 }
 
-export const DEFAULT_CONSENT_ANNOUNCEMENT = 'This call may be recorded.';
-export const CONSENT_MAX_LENGTH = 500;
+// Defined with the projections that carry the announcement to replacement's voice webhook.
+export { CONSENT_MAX_LENGTH, DEFAULT_CONSENT_ANNOUNCEMENT };
 
 export const DEFAULT_CALL_INTELLIGENCE: CallIntelligenceSettings = {
   recordCalls: false,

@@ -198,6 +198,11 @@ export class PartnersService implements PartnerDirectory {
     return partner;
   }
 
+  /** The operator's way to the same settings (partner:update's call-intelligence options, docs/operations.md). */
+  async updateOwnSettingsByName(name: string, input: Record<string, unknown>): Promise<Partner> {
+    return this.updateOwnSettings((await this.requireByName(name)).id, input);
+  }
+
   /** Idempotent: defining a field that exists is not an error (`created` is then false). */
   async defineCustomField(
     partnerName: string,

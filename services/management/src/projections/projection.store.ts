@@ -95,6 +95,7 @@ class OwnersProjectionReader implements PartnerProjectionReader {
       vmDivertNoanswer: source.vmDivertNoanswer,
       vmGreetingId: source.vmGreetingId,
       spamPolicy: source.spamPolicy,
+      callSettings: source.callSettings,
       campaign: (source.campaignId === null ? undefined : campaigns.get(source.campaignId)) ?? null,
     }));
     const sources = projectSourceRoutes(rows, now);
@@ -125,5 +126,7 @@ function toPartnerConfig(partner: Partner): PartnerConfig {
     screenCalls: partner.calls.screenCalls,
     spamPolicy: partner.spam.policy,
     spamThreshold: partner.spam.threshold,
+    recordCalls: partner.intelligence.recordCalls,
+    consentAnnouncement: partner.intelligence.consentAnnouncement,
   };
 }

@@ -1,3 +1,4 @@
+import { NO_SOURCE_CALL_SETTINGS } from '../partners/call-intelligence-settings';
 import { projectSourceRoutes, type CampaignVoicemail, type SourceRouteRow } from './source-route-rows';
 
 const NOW = new Date('2026-04-01T12:00:00Z');
@@ -19,6 +20,7 @@ function row(overrides: Partial<SourceRouteRow>): SourceRouteRow {
     vmDivertNoanswer: false,
     vmGreetingId: null,
     spamPolicy: null,
+    callSettings: NO_SOURCE_CALL_SETTINGS,
     campaign: null,
     ...overrides,
   };
@@ -35,6 +37,24 @@ describe('projectSourceRoutes', () => {
     );
     expect(own!.spamPolicy).toEqual({ policy: 'reject', threshold: null });
     expect(partners).not.toHaveProperty('spamPolicy');
+  });
+
+  it("carries a source's recording and announcement, not its transcription, and nothing when all are the partner's", () => {
+    const [own, partners, transcribed] = projectSourceRoutes(
+      [
+        row({ id: '1', callSettings: { recordCalls: true, consentAnnouncement: '', transcription: null } }),
+        row({ id: '2', destnr: '+4790000002' }),
+        row({
+          id: '3',
+          destnr: '+4790000003',
+          callSettings: { recordCalls: null, consentAnnouncement: null, transcription: true },
+        }),
+      ],
+      NOW,
+    );
+    expect(own!.callRecording).toEqual({ recordCalls: true, consentAnnouncement: '' });
+    expect(partners).not.toHaveProperty('callRecording');
+    expect(transcribed).not.toHaveProperty('callRecording');
   });
 
   it('maps stored alt rules onto the route codec shape', () => {

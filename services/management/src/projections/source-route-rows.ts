@@ -60,5 +60,14 @@ function toSourceRoute(row: SourceRouteRow): SourceRoute {
     vmGreetingId: row.vmGreetingId ?? row.campaign?.vmGreetingId ?? null,
     closed: row.status === 'closed',
     ...(row.spamPolicy === null ? {} : { spamPolicy: row.spamPolicy }),
+    // Recording only: transcription is management's business, never the voice webhook's.
+    ...(row.callSettings.recordCalls === null && row.callSettings.consentAnnouncement === null
+      ? {}
+      : {
+          callRecording: {
+            recordCalls: row.callSettings.recordCalls,
+            consentAnnouncement: row.callSettings.consentAnnouncement,
+          },
+        }),
   };
 }

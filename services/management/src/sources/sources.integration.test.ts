@@ -6,6 +6,7 @@ import type { TypeormNumbersStore } from '../numbers/numbers.store';
 import { insertTestPartners } from '../test-support/test-partners';
 import type { SourceChangeListener } from './source-change-listener';
 import type { SourceInput } from './source';
+import type { SourceCallSettingsService } from './source-call-settings.service';
 import type { SourceSpamPolicyService } from './source-spam-policy.service';
 import type { SourcesService } from './sources.service';
 import type { TypeormSourcesStore } from './sources.store';
@@ -23,6 +24,7 @@ describe('sources on Postgres', () => {
   let dataSource: DataSource;
   let service: SourcesService;
   let spamPolicies: SourceSpamPolicyService;
+  let callSettings: SourceCallSettingsService;
   let store: TypeormSourcesStore;
   let numbers: TypeormNumbersStore;
   let changed: string[];
@@ -43,7 +45,11 @@ describe('sources on Postgres', () => {
       },
     };
     // The services as the composition root builds them, its listener the only one.
-    ({ sources: service, sourceSpamPolicies: spamPolicies } = createManagementServices(
+    ({
+      sources: service,
+      sourceSpamPolicies: spamPolicies,
+      sourceCallSettings: callSettings,
+    } = createManagementServices(
       createManagementStores(dataSource),
       {
         digest: { realm: 'Trackline', nonceSecret: '', nonceTtlSeconds: 300 },
@@ -121,6 +127,34 @@ describe('sources on Postgres', () => {
     await spamPolicies.set(partnerId, source.id, null);
     expect(await spamPolicies.get(partnerId, source.id)).toBeNull();
     expect((await store.routeCandidates(partnerId, []))[0]!.spamPolicy).toBeNull();
+  });
+
+  it("keeps a source's own call settings for its partner only, null when none, and tells the projections", async () => {
+    await numbers.add(partnerId, 'static', staticNumbers(1), new Date(NOW.getTime() - DAY));
+    const source = await service.create(partnerId, input(), NOW);
+    const [otherPartner] = await insertTestPartners(dataSource.manager, `calls-other-${partnerCount}`);
+    changed = [];
+    const none = { recordCalls: null, consentAnnouncement: null, transcription: null };
+    expect(await callSettings.get(partnerId, source.id)).toEqual(none);
+
+    const own = { recordCalls: true, consentAnnouncement: '', transcription: false };
+    await callSettings.set(partnerId, source.id, own);
+    expect(changed).toEqual([`${partnerId}:${source.id}:committed`]);
+    expect(await callSettings.get(partnerId, source.id)).toEqual(own);
+    expect((await store.routeCandidates(partnerId, []))[0]!.callSettings).toEqual(own);
+
+    await expect(callSettings.get(otherPartner!, source.id)).rejects.toThrow(NotFoundError);
+    await expect(callSettings.clear(otherPartner!, source.id)).rejects.toThrow(NotFoundError);
+    await expect(callSettings.get(partnerId, '999999999')).rejects.toThrow(NotFoundError);
+    expect(await callSettings.get(partnerId, source.id)).toEqual(own);
+
+    await callSettings.clear(partnerId, source.id);
+    expect(await callSettings.get(partnerId, source.id)).toEqual(none);
+    // Nothing overridden is a null column, not an empty object.
+    const [row] = (await dataSource.query('SELECT call_intelligence FROM sources WHERE id = $1', [
+      source.id,
+    ])) as Array<{ call_intelligence: unknown }>;
+    expect(row!.call_intelligence).toBeNull();
   });
 
   it('gives 10 parallel creates over 5 free numbers 5 distinct numbers and 5 refusals', async () => {

@@ -7,6 +7,11 @@ import type { CampaignSources } from '../campaigns/campaign-references';
 import type { GreetingUser } from '../greetings/greeting';
 import type { AnsweringNumbers } from '../numbers/answering-numbers';
 import type { NumberHoldBacks } from '../numbers/number-hold-backs.store';
+import {
+  sourceCallIntelligenceSettingsFromJson,
+  sourceCallIntelligenceSettingsToJson,
+  type SourceCallSettings,
+} from '../partners/call-intelligence-settings';
 import { SourceEntity, type StoredAltNumber } from './source.entity';
 import type {
   NewSource,
@@ -52,6 +57,14 @@ export interface SourceSpamPolicies {
   setSpamPolicy(partnerId: string, id: string, spamPolicy: SourceSpamPolicy | null): Promise<boolean>;
 }
 
+/** A source's own call settings (docs/telephony.md, Recording answered calls); the sources feature owns the column. */
+export interface SourceCallSettingsStore {
+  /** Null when the partner has no such source; every field null when the partner's apply. */
+  findCallSettings(partnerId: string, id: string): Promise<SourceCallSettings | null>;
+  /** False when the partner has no such source. */
+  setCallSettings(partnerId: string, id: string, settings: SourceCallSettings): Promise<boolean>;
+}
+
 /** A source as the DNI projection reads it (docs/architecture.md, Table ownership). */
 export interface SourceRouteCandidate {
   id: string;
@@ -67,10 +80,12 @@ export interface SourceRouteCandidate {
   vmGreetingId: string | null;
   campaignId: string | null;
   spamPolicy: SourceSpamPolicy | null;
+  /** Recording and its announcement, each null where the partner's applies. */
+  callSettings: SourceCallSettings;
 }
 
 export class TypeormSourcesStore
-  implements SourcesStore, SourceReadsForOthers, CampaignSources, SourceSpamPolicies
+  implements SourcesStore, SourceReadsForOthers, CampaignSources, SourceSpamPolicies, SourceCallSettingsStore
 {
   constructor(
     private readonly manager: EntityManager,
@@ -228,7 +243,7 @@ export class TypeormSourcesStore
   ): Promise<SourceRouteCandidate[]> {
     const rows = (await this.manager.query(
       `SELECT id, customer_id, destnr, phonenr, status, closed_at, alt_numbers, vm_divert_all, vm_divert_busy,
-              vm_divert_noanswer, vm_greeting_id, campaign_id, spam_policy, spam_threshold
+              vm_divert_noanswer, vm_greeting_id, campaign_id, spam_policy, spam_threshold, call_intelligence
          FROM sources
         WHERE partner_id = $1 AND (status = 'active' OR destnr = ANY($2::varchar[]))`,
       [partnerId, [...heldBackNumbers]],
@@ -247,6 +262,7 @@ export class TypeormSourcesStore
       vmGreetingId: row.vm_greeting_id,
       campaignId: row.campaign_id,
       spamPolicy: toSpamPolicy(row),
+      callSettings: sourceCallIntelligenceSettingsFromJson(row.call_intelligence),
     }));
   }
 
@@ -270,6 +286,27 @@ export class TypeormSourcesStore
         { partnerId, id },
         { spamPolicy: spamPolicy?.policy ?? null, spamThreshold: spamPolicy?.threshold ?? null },
       );
+    return (result.affected ?? 0) > 0;
+  }
+
+  async findCallSettings(partnerId: string, id: string): Promise<SourceCallSettings | null> {
+    const row = await this.manager.getRepository(SourceEntity).findOne({
+      select: { id: true, callIntelligence: true },
+      where: { partnerId, id },
+    });
+    return row === null ? null : sourceCallIntelligenceSettingsFromJson(row.callIntelligence);
+  }
+
+  async setCallSettings(partnerId: string, id: string, settings: SourceCallSettings): Promise<boolean> {
+    // Null when nothing is overridden, so the column says "the partner's" plainly.
+    const json = sourceCallIntelligenceSettingsToJson(settings);
+    const result = await this.manager
+      .createQueryBuilder()
+      .update(SourceEntity)
+      .set({ callIntelligence: () => 'CAST(:json AS jsonb)' })
+      .setParameter('json', json === null ? null : JSON.stringify(json))
+      .where('id = :id AND partner_id = :partnerId', { id, partnerId })
+      .execute();
     return (result.affected ?? 0) > 0;
   }
 }
@@ -301,6 +338,7 @@ interface RouteCandidateRow {
   campaign_id: string | null;
   spam_policy: SpamPolicy | null;
   spam_threshold: number | null;
+  call_intelligence: Record<string, unknown> | null;
 }
 
 function groupByKey(rows: readonly KeyedNameRow[]): Map<string, Array<{ id: string; name: string }>> {

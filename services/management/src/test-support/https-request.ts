@@ -6,6 +6,8 @@ export interface HttpResult {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
+  /** The body as received: audio is not text. */
+  bytes: Buffer;
   json(): unknown;
 }
 
@@ -47,7 +49,8 @@ export function rawRequest(options: RawRequest): Promise<HttpResult> {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
           if (options.checkContract !== false) {
             try {
               checkManagementAnswer({
@@ -67,6 +70,7 @@ export function rawRequest(options: RawRequest): Promise<HttpResult> {
             status: res.statusCode ?? 0,
             headers: res.headers,
             text,
+            bytes,
             json: () => JSON.parse(text) as unknown,
           });
         });

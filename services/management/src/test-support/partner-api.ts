@@ -61,6 +61,11 @@ export class PartnerApi {
     return answer(await this.client.request({ method: 'DELETE', path: withFormat(path, format) }), format);
   }
 
+  /** GET of a binary document (a recording), with extra request headers such as `Range`. */
+  async download(path: string, headers: Record<string, string> = {}): Promise<HttpResult> {
+    return this.client.request({ method: 'GET', path, headers });
+  }
+
   /** GET choosing XML by the Accept header instead of the suffix. */
   async readAccepting(path: string, format: Format): Promise<ApiAnswer> {
     const accept = format === 'xml' ? 'application/xml' : 'application/json';

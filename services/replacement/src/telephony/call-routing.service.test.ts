@@ -44,15 +44,21 @@ describe('CallRoutingService busy / no-answer diversion', () => {
       decision: expect.objectContaining({ action: 'dial', on_busy: null, on_no_answer: null }),
       staleRoute: true,
       attribution: expect.objectContaining({ callId: call.callId, action: 'dial' }),
+      sourceCallRecording: null,
       sourceSpamPolicy: null,
     });
     const spamPolicy = { policy: 'reject' as const, threshold: 40 };
-    const fresh = serviceFor({ ...sourceRoute({ vmDivertNoanswer: true, spamPolicy }), stale: false });
+    const callRecording = { recordCalls: true, consentAnnouncement: null };
+    const fresh = serviceFor({
+      ...sourceRoute({ vmDivertNoanswer: true, spamPolicy, callRecording }),
+      stale: false,
+    });
     expect(await fresh.service.route(call)).toEqual({
       decision: expect.objectContaining({ on_busy: null, on_no_answer: 'voicemail' }),
       staleRoute: false,
       attribution: expect.objectContaining({ callId: call.callId, action: 'dial' }),
       sourceSpamPolicy: spamPolicy,
+      sourceCallRecording: callRecording,
     });
   });
 

@@ -2,6 +2,7 @@ import {
   canonicalAnum,
   type CallAttribution,
   type PartnerConfig,
+  type SourceCallRecording,
   type SourceSpamPolicy,
   type StoredSourceRoute,
 } from '@trackline/contracts';
@@ -61,6 +62,8 @@ export interface RoutedCall {
   attribution: CallAttribution | null;
   /** The call's source's own spam policy (docs/spam.md, Per source); null: the partner's applies. */
   sourceSpamPolicy: SourceSpamPolicy | null;
+  /** The call's source's own recording settings (docs/telephony.md, Recording answered calls); null: the partner's. */
+  sourceCallRecording: SourceCallRecording | null;
 }
 
 export class CallRoutingService {
@@ -82,6 +85,7 @@ export class CallRoutingService {
         staleRoute: false,
         attribution: null,
         sourceSpamPolicy: null,
+        sourceCallRecording: null,
       };
     }
     const partner = await this.partners.find(entry.advId);
@@ -92,6 +96,7 @@ export class CallRoutingService {
         staleRoute: false,
         attribution: null,
         sourceSpamPolicy: null,
+        sourceCallRecording: null,
       };
     }
 
@@ -134,6 +139,7 @@ export class CallRoutingService {
       staleRoute: source?.stale ?? false,
       attribution,
       sourceSpamPolicy: source?.spamPolicy ?? null,
+      sourceCallRecording: source?.callRecording ?? null,
     };
   }
 

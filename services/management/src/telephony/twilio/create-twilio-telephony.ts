@@ -6,16 +6,20 @@ import type { ProviderRouteDefinition, SignedLinkRouteDefinition } from '../../h
 import type { CallContextReader } from './call-context.reader';
 import { RecordingFetcher } from './recording-fetcher';
 import { twilioCallbackRoutes } from './twilio-callbacks.routes';
-import { TwilioCallsService } from './twilio-calls.service';
+import { TwilioCallsService, type ConversationRecordings } from './twilio-calls.service';
 import type { TwilioCallsStore } from './twilio-calls.store';
 
 // Voicemails are short; a long one at 16-bit 8 kHz WAV is about 1 MB a minute.
 const MAX_RECORDING_BYTES = 20 * 1024 * 1024;
+// An answered call's dual-channel WAV is about 2 MB a minute: some 70 minutes.
+const MAX_CONVERSATION_BYTES = 128 * 1024 * 1024;
 
 export interface TwilioTelephony {
   /** The provider's callbacks and the greeting audio link, for the one route registration. */
   routes: (ProviderRouteDefinition | SignedLinkRouteDefinition)[];
   calls: TwilioCallsService;
+  /** Downloads answered calls' recordings (the transcription worker's audio side), with their own size cap. */
+  conversationDownloads: RecordingFetcher;
   /**
    * Completes calls whose callbacks stopped, every TWILIO_SWEEP_INTERVAL_MS; not started (the
    * service process starts it, the tests drive `calls.sweep` themselves).
@@ -31,23 +35,21 @@ export function createTwilioTelephony(deps: {
   /** Replacement's attribution of a call, read when it starts (Redis). */
   contexts: CallContextReader;
   ingestion: CdrIngestion;
+  /** Keeps an answered call's recording reference with its transcription job (call_recordings). */
+  conversations: ConversationRecordings;
   greetings: GreetingsService;
   logger: Logger;
   clock: () => Date;
 }): TwilioTelephony {
   const { config, logger, clock } = deps;
-  const recordings = new RecordingFetcher({
-    allowedHosts: config.twilio.recordingHosts,
-    accountSid: config.twilio.accountSid,
-    authToken: config.twilio.authToken,
-    timeoutMs: config.twilio.recordingTimeoutMs,
-    maxBytes: MAX_RECORDING_BYTES,
-  });
+  const fetcher = (maxBytes: number) => recordingFetcher(config, maxBytes);
+  const recordings = fetcher(MAX_RECORDING_BYTES);
   const calls = new TwilioCallsService(
     deps.store,
     deps.contexts,
     recordings,
     deps.ingestion,
+    deps.conversations,
     { graceMs: config.twilio.graceSeconds * 1000 },
     logger,
   );
@@ -62,6 +64,7 @@ export function createTwilioTelephony(deps: {
   return {
     routes,
     calls,
+    conversationDownloads: conversationRecordingFetcher(config),
     sweep: new PollingWorker({
       name: 'provider call sweep',
       round: async () => {
@@ -74,4 +77,20 @@ export function createTwilioTelephony(deps: {
       onError: (error, failures) => logger.error({ err: error, failures }, 'provider call sweep failed'),
     }),
   };
+}
+
+/** The provider's recording downloads, with the host rules and credentials of the config. */
+function recordingFetcher(config: Pick<ManagementConfig, 'twilio'>, maxBytes: number): RecordingFetcher {
+  return new RecordingFetcher({
+    allowedHosts: config.twilio.recordingHosts,
+    accountSid: config.twilio.accountSid,
+    authToken: config.twilio.authToken,
+    timeoutMs: config.twilio.recordingTimeoutMs,
+    maxBytes,
+  });
+}
+
+/** Answered calls' recordings, for the transcription worker: their own, larger size cap. */
+export function conversationRecordingFetcher(config: Pick<ManagementConfig, 'twilio'>): RecordingFetcher {
+  return recordingFetcher(config, MAX_CONVERSATION_BYTES);
 }

@@ -1,6 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** Mirrors migration 1795462925506-CreateTwilioCalls; written only by TwilioCallsStore. */
+/**
+ * Mirrors migrations 1795462925506-CreateTwilioCalls and 1795630000001-ConversationRecordingReference;
+ * written only by TwilioCallsStore. `recording_*` is a voicemail's, `conversation_*` an answered call's.
+ */
 @Entity({ name: 'twilio_calls' })
 @Index('IDX_twilio_calls_open', ['lastCallback'], { where: '"completed_at" IS NULL' })
 export class TwilioCallEntity {
@@ -50,4 +53,23 @@ export class TwilioCallEntity {
 
   @Column({ type: 'varchar', length: 500, nullable: true })
   outcome!: string | null;
+
+  @Column({ name: 'conversation_sid', type: 'varchar', length: 64, nullable: true })
+  conversationSid!: string | null;
+
+  @Column({ name: 'conversation_url', type: 'varchar', length: 2048, nullable: true })
+  conversationUrl!: string | null;
+
+  @Column({ name: 'conversation_channels', type: 'smallint', nullable: true })
+  conversationChannels!: number | null;
+
+  @Column({ name: 'conversation_duration', type: 'integer', nullable: true })
+  conversationDuration!: number | null;
+
+  /** The stored record's partner and start, beside `cdr_id`: a late recording is kept with them. */
+  @Column({ name: 'partner_id', type: 'bigint', nullable: true })
+  partnerId!: string | null;
+
+  @Column({ name: 'cdr_start', type: 'timestamptz', nullable: true })
+  cdrStart!: Date | null;
 }

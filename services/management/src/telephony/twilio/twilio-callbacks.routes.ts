@@ -1,4 +1,5 @@
 import {
+  audioContentType,
   ForbiddenError,
   greetingAudioSignatureMatches,
   NotFoundError,
@@ -9,7 +10,6 @@ import {
 import type { Logger } from '@trackline/platform';
 import type { GreetingsService } from '../../greetings/greetings.service';
 import type { ApiResponse } from '../../http/api-response';
-import { audioContentType } from '../../http/audio-content-type';
 import type { ProviderRouteDefinition, SignedLinkRouteDefinition } from '../../http/route-definition';
 import { dialInTwiml } from './greeting-call.twiml';
 import { nextDialInTurn, readDialInRequest } from './greeting-dial-in';
@@ -80,6 +80,28 @@ export function twilioCallbackRoutes(
           // Refused before anything is kept: a signed callback still cannot point us at another host.
           deps.recordings.allowedUrl(recordingUrl, 'RecordingUrl');
         }
+        if (query.kind === 'conversation') {
+          // An answered call's recording (<Dial record>, docs/telephony.md): only a completed one
+          // has audio; its reference is kept, the audio fetched later by the transcription queue.
+          if (recordingStatus !== 'completed') {
+            log.warn({ callSid, recordingStatus }, 'provider call recording not completed: nothing kept');
+            return emptyAnswer();
+          }
+          const result = await deps.calls.conversationCallback(
+            callSid,
+            query.to === undefined ? null : callbackTrackingNumber(query.to),
+            {
+              recordingSid: recordingSid.slice(0, 64),
+              recordingUrl: recordingUrl.slice(0, 2048),
+              channels: params.recordingChannels(),
+              durationSeconds: params.recordingDuration(),
+            },
+            now,
+          );
+          log.info({ callSid, recordingStatus, ...result }, 'provider call recording callback');
+          return emptyAnswer();
+        }
+        if (query.kind !== undefined) throw new ValidationError('kind', 'must be conversation, or left out');
         const greetingId = query.greeting;
         if (greetingId !== undefined) {
           await greetingRecording(deps, { greetingId, recordingStatus, recordingUrl }, now, log);

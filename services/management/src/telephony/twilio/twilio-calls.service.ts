@@ -1,13 +1,16 @@
 import { ServiceUnavailableError, ValidationError } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
+import type { ConversationRecordingReference } from '../../call-intelligence/call-recordings.store';
 import type { CdrIngestion } from '../../cdrs/cdr-ingestion.service';
 import type { CdrInput } from '../../cdrs/cdr-input';
 import type { CallContextReader } from './call-context.reader';
 import { RecordingUnavailableError, type RecordingFetcher } from './recording-fetcher';
 import { callRecord } from './twilio-call-record';
 import type {
+  ConversationCallback,
   RecordingCallback,
   StatusCallback,
+  StoredRecord,
   TwilioCallState,
   TwilioCallsStore,
 } from './twilio-calls.store';
@@ -20,6 +23,12 @@ const COMPLETED_KEPT_MS = 24 * 3_600_000;
 export interface TwilioCallsOptions {
   /** TWILIO_CALLBACK_GRACE_SECONDS: how long a call waits for a missing callback before it is completed. */
   graceMs: number;
+}
+
+/** Keeps an answered call's recording reference with its transcription job (call-intelligence's store). */
+export interface ConversationRecordings {
+  /** One transaction; a repeat changes nothing. */
+  keep(reference: ConversationRecordingReference): Promise<boolean>;
 }
 
 export type CompletionResult =
@@ -38,6 +47,7 @@ export class TwilioCallsService {
     private readonly contexts: CallContextReader,
     private readonly recordings: Pick<RecordingFetcher, 'fetch'>,
     private readonly ingestion: CdrIngestion,
+    private readonly conversations: ConversationRecordings,
     private readonly options: TwilioCallsOptions,
     private readonly log: Logger,
   ) {}
@@ -54,6 +64,25 @@ export class TwilioCallsService {
   ): Promise<CompletionResult> {
     const state = await this.store.saveRecording(callSid, recording, now);
     return this.tryComplete(state, now, false);
+  }
+
+  /**
+   * An answered call's recording (docs/telephony.md, Recording answered calls): kept on the call's
+   * state, and with its record once that is stored — now, when it already is, or when the call
+   * completes later. The audio is not fetched here: the transcription queue's worker fetches it.
+   */
+  async conversationCallback(
+    callSid: string,
+    to: string | null,
+    conversation: ConversationCallback,
+    now: Date,
+  ): Promise<CompletionResult> {
+    const state = await this.store.saveConversation(callSid, to, conversation, now);
+    if (state.completedAt === null) return this.tryComplete(state, now, false);
+    const record = storedRecordOf(state);
+    if (record === null) return { done: true, cdrId: null, outcome: 'no call record: recording not kept' };
+    await this.keepConversation(state, record);
+    return { done: true, cdrId: record.id, outcome: 'recording kept' };
   }
 
   /**
@@ -131,7 +160,11 @@ export class TwilioCallsService {
     const [outcome] = await this.ingestion.ingest([record], now);
     if (outcome === undefined) throw new Error('ingestion answered nothing');
     if (outcome.ok) {
-      return this.finish(state, outcome.cdr.id, outcome.created ? 'stored' : 'already stored', now);
+      const stored = { id: outcome.cdr.id, partnerId: outcome.cdr.partnerId, start: outcome.cdr.start };
+      // Before the completion is marked: should keeping fail, the next callback or the sweep
+      // completes the call again (ingestion is idempotent) and keeps it then.
+      await this.keepConversation(state, stored);
+      return this.finish(state, stored, outcome.created ? 'stored' : 'already stored', now);
     }
     // A store outage is 503 to the provider like on every route (docs/telephony.md): it retries.
     if (outcome.status === 503)
@@ -148,15 +181,36 @@ export class TwilioCallsService {
     return this.finish(state, null, `refused: ${reason}`, now);
   }
 
+  private async keepConversation(state: TwilioCallState, record: StoredRecord): Promise<void> {
+    const { conversation } = state;
+    if (conversation === null) return;
+    const kept = await this.conversations.keep({
+      cdrId: record.id,
+      partnerId: record.partnerId,
+      cdrStart: record.start,
+      providerSid: conversation.recordingSid,
+      providerUrl: conversation.recordingUrl,
+      channels: conversation.channels,
+      durationSeconds: conversation.durationSeconds,
+    });
+    if (kept) this.log.info({ callSid: state.callSid, cdrId: record.id }, 'call recording kept and queued');
+  }
+
   private async finish(
     state: TwilioCallState,
-    cdrId: string | null,
+    record: StoredRecord | null,
     outcome: string,
     now: Date,
   ): Promise<CompletionResult> {
-    await this.store.complete(state.callSid, cdrId, outcome, now);
-    if (cdrId === null)
+    await this.store.complete(state.callSid, record, outcome, now);
+    if (record === null)
       this.log.warn({ callSid: state.callSid, outcome }, 'provider call closed without a record');
-    return { done: true, cdrId, outcome };
+    return { done: true, cdrId: record?.id ?? null, outcome };
   }
+}
+
+function storedRecordOf(state: TwilioCallState): StoredRecord | null {
+  return state.cdrId === null || state.partnerId === null || state.cdrStart === null
+    ? null
+    : { id: state.cdrId, partnerId: state.partnerId, start: state.cdrStart };
 }

@@ -17,6 +17,26 @@ export interface TwilioCallState {
   lastCallback: Date;
   completedAt: Date | null;
   cdrId: string | null;
+  /** The stored record's partner and start, with `cdrId`. */
+  partnerId: string | null;
+  cdrStart: Date | null;
+  /** The answered call's recording (docs/telephony.md, Recording answered calls); null until reported. */
+  conversation: ConversationCallback | null;
+}
+
+/** A completed recording of the answered call (`<Dial record>`), its URL already checked. */
+export interface ConversationCallback {
+  recordingSid: string;
+  recordingUrl: string;
+  channels: number;
+  durationSeconds: number | null;
+}
+
+/** The record a call was stored as. */
+export interface StoredRecord {
+  id: string;
+  partnerId: string;
+  start: Date;
 }
 
 export interface StatusCallback {
@@ -38,9 +58,16 @@ export interface TwilioCallsStore {
   /** Merges a final status callback into the call's row (created on first sight); returns the row. */
   saveStatus(callSid: string, status: StatusCallback, now: Date): Promise<TwilioCallState>;
   saveRecording(callSid: string, recording: RecordingCallback, now: Date): Promise<TwilioCallState>;
+  /** Keeps the answered call's recording reference (a repeat overwrites it with the same). */
+  saveConversation(
+    callSid: string,
+    to: string | null,
+    conversation: ConversationCallback,
+    now: Date,
+  ): Promise<TwilioCallState>;
   find(callSid: string): Promise<TwilioCallState | null>;
   /** Marks the call done (first completion wins); false when it already was. */
-  complete(callSid: string, cdrId: string | null, outcome: string, now: Date): Promise<boolean>;
+  complete(callSid: string, record: StoredRecord | null, outcome: string, now: Date): Promise<boolean>;
   /** Calls not completed whose last callback is older than `before`, oldest first. */
   stale(before: Date, limit: number): Promise<string[]>;
   /** Forgets calls completed before `before` (their record is stored); returns how many. */
@@ -91,16 +118,52 @@ export class TypeormTwilioCallsStore implements TwilioCallsStore {
     return (await this.find(callSid))!;
   }
 
+  async saveConversation(
+    callSid: string,
+    to: string | null,
+    conversation: ConversationCallback,
+    now: Date,
+  ): Promise<TwilioCallState> {
+    await this.manager.query(
+      `INSERT INTO "twilio_calls" ("call_sid", "to_number", "conversation_sid", "conversation_url",
+                                   "conversation_channels", "conversation_duration", "first_callback", "last_callback")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+       ON CONFLICT ("call_sid") DO UPDATE SET
+         "to_number" = COALESCE("twilio_calls"."to_number", EXCLUDED."to_number"),
+         "conversation_sid" = EXCLUDED."conversation_sid",
+         "conversation_url" = EXCLUDED."conversation_url",
+         "conversation_channels" = EXCLUDED."conversation_channels",
+         "conversation_duration" = EXCLUDED."conversation_duration",
+         "last_callback" = GREATEST("twilio_calls"."last_callback", EXCLUDED."last_callback")`,
+      [
+        callSid,
+        to,
+        conversation.recordingSid,
+        conversation.recordingUrl,
+        conversation.channels,
+        conversation.durationSeconds,
+        now,
+      ],
+    );
+    return (await this.find(callSid))!;
+  }
+
   async find(callSid: string): Promise<TwilioCallState | null> {
     const row = await this.manager.getRepository(TwilioCallEntity).findOneBy({ callSid });
     return row === null ? null : toState(row);
   }
 
-  async complete(callSid: string, cdrId: string | null, outcome: string, now: Date): Promise<boolean> {
+  async complete(callSid: string, record: StoredRecord | null, outcome: string, now: Date): Promise<boolean> {
     const result = await this.manager
       .createQueryBuilder()
       .update(TwilioCallEntity)
-      .set({ completedAt: now, cdrId, outcome: outcome.slice(0, 500) })
+      .set({
+        completedAt: now,
+        cdrId: record?.id ?? null,
+        partnerId: record?.partnerId ?? null,
+        cdrStart: record?.start ?? null,
+        outcome: outcome.slice(0, 500),
+      })
       .where('call_sid = :callSid AND completed_at IS NULL', { callSid })
       .execute();
     return (result.affected ?? 0) > 0;
@@ -142,5 +205,16 @@ function toState(row: TwilioCallEntity): TwilioCallState {
     lastCallback: row.lastCallback,
     completedAt: row.completedAt,
     cdrId: row.cdrId,
+    partnerId: row.partnerId,
+    cdrStart: row.cdrStart,
+    conversation:
+      row.conversationSid === null || row.conversationUrl === null
+        ? null
+        : {
+            recordingSid: row.conversationSid,
+            recordingUrl: row.conversationUrl,
+            channels: row.conversationChannels ?? 1,
+            durationSeconds: row.conversationDuration,
+          },
   };
 }

@@ -57,6 +57,14 @@ export class TwilioParams {
     return this.seconds('RecordingDuration');
   }
 
+  /** 1 or 2 (a dual recording: caller and answerer apart); 1 when absent, as the provider's default. */
+  recordingChannels(): number {
+    const value = this.form.get('RecordingChannels');
+    if (value === undefined || value === '') return 1;
+    if (value !== '1' && value !== '2') throw new ValidationError('RecordingChannels', 'must be 1 or 2');
+    return Number(value);
+  }
+
   /** "" when absent (a recording that failed has none). */
   recordingSid(): string {
     return this.form.get('RecordingSid') ?? '';

@@ -1,4 +1,4 @@
-import { isKeySafeAdvId } from '@trackline/contracts';
+import { isKeySafeAdvId, type CallRecordingDecision } from '@trackline/contracts';
 import { greetingAudioSignature, twimlDocument, type TwimlNode } from '@trackline/domain';
 import type { TwilioVoiceConfig } from '../../config/replacement-config';
 import type { RouteDecision } from '../call-routing.service';
@@ -15,6 +15,8 @@ export const TWILIO_PATHS = {
 export interface CallHandling {
   ringTimeoutSeconds: number;
   screenCalls: boolean;
+  /** Record the answered call, after the consent announcement (the source's settings, else the partner's). */
+  recording: CallRecordingDecision;
 }
 
 /** What the dial-result request needs to know about the dial it follows; carried in its signed action URL. */
@@ -57,7 +59,13 @@ export function decisionTwiml(
   const screenUrl = handling.screenCalls
     ? `${config.publicUrl}${TWILIO_PATHS.screen}?${new URLSearchParams({ adv: decision.partner })}`
     : undefined;
+  const { record, consentAnnouncement } = handling.recording;
+  // Said before the dial, so the caller hears it before anything is recorded (docs/telephony.md,
+  // Recording answered calls): two-party-consent jurisdictions need it.
+  const announcement: TwimlNode[] =
+    record && consentAnnouncement !== '' ? [{ name: 'Say', children: consentAnnouncement }] : [];
   return twimlDocument([
+    ...announcement,
     {
       name: 'Dial',
       attributes: {
@@ -65,6 +73,7 @@ export function decisionTwiml(
         method: 'POST',
         timeout: handling.ringTimeoutSeconds,
         answerOnBridge: 'true',
+        ...(record ? recordingAttributes(config, bnum) : {}),
       },
       children: [
         {
@@ -75,6 +84,25 @@ export function decisionTwiml(
       ],
     },
   ]);
+}
+
+/**
+ * Caller and answerer on two channels from the answer on (ringing and the screening whisper are not
+ * recorded); the completed recording is reported to management, which keeps its reference.
+ */
+function recordingAttributes(config: TwilioVoiceConfig, bnum: string): Record<string, string> {
+  return {
+    record: 'record-from-answer-dual',
+    recordingStatusCallback: recordingCallbackUrl(config, bnum, 'conversation'),
+    recordingStatusCallbackMethod: 'POST',
+    recordingStatusCallbackEvent: 'completed',
+  };
+}
+
+/** Management's recording callback; `to` finds the partner, `kind` tells a conversation from a voicemail. */
+function recordingCallbackUrl(config: TwilioVoiceConfig, bnum: string, kind?: 'conversation'): string {
+  const query = new URLSearchParams({ to: bnum, ...(kind === undefined ? {} : { kind }) });
+  return `${config.managementPublicUrl}/telephony/twilio/recording?${query.toString()}`;
 }
 
 export function rejectTwiml(): string {
@@ -105,7 +133,7 @@ export function voicemailTwiml(
         method: 'POST',
         maxLength: config.voicemailMaxSeconds,
         playBeep: 'true',
-        recordingStatusCallback: `${config.managementPublicUrl}/telephony/twilio/recording?${new URLSearchParams({ to: bnum }).toString()}`,
+        recordingStatusCallback: recordingCallbackUrl(config, bnum),
         recordingStatusCallbackMethod: 'POST',
       },
     },

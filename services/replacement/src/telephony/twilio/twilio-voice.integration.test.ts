@@ -32,6 +32,12 @@ const advId = uniqueAdvId('twilio');
 const STATIC = '+4790000101';
 const DIVERTING = '+4790000102';
 const VOICEMAIL_ONLY = '+4790000103';
+// Recording answered calls (docs/telephony.md): a partner that records, one of its sources that does
+// not, and a source of the non-recording partner that records without an announcement.
+const recordingAdvId = uniqueAdvId('twilio-rec');
+const RECORDED = '+4790000104';
+const NOT_RECORDED = '+4790000105';
+const RECORDED_SILENTLY = '+4790000106';
 
 function account(overrides: Partial<ProviderAccount> = {}): ProviderAccount {
   return {
@@ -79,6 +85,29 @@ beforeAll(async () => {
           vmGreetingId: '77',
         }),
         sourceRoute({ sourceId: '203', destnr: VOICEMAIL_ONLY, phonenr: '+4722334403', vmDivertAll: true }),
+        sourceRoute({
+          sourceId: '206',
+          destnr: RECORDED_SILENTLY,
+          phonenr: '+4722334406',
+          callRecording: { recordCalls: true, consentAnnouncement: '' },
+        }),
+      ],
+    ),
+  );
+  await writePartnerProjection(
+    target.redis,
+    target.keyPrefix,
+    projection(
+      { ...partnerConfig(recordingAdvId), recordCalls: true, consentAnnouncement: 'Calls are recorded.' },
+      [],
+      [
+        sourceRoute({ sourceId: '204', destnr: RECORDED, phonenr: '+4722334404' }),
+        sourceRoute({
+          sourceId: '205',
+          destnr: NOT_RECORDED,
+          phonenr: '+4722334405',
+          callRecording: { recordCalls: false, consentAnnouncement: null },
+        }),
       ],
     ),
   );
@@ -109,6 +138,45 @@ describe('POST /telephony/twilio/voice', () => {
     // The escaped & comes back as & once parsed: the raw document carries &amp;.
     expect(exchange.response.text).toContain('dial-result?adv=');
     expect(exchange.response.text).toMatch(/&amp;to=%2B4790000101&amp;divert=/);
+  });
+
+  it("records an answered call after the consent announcement when the partner's settings say so", async () => {
+    const exchange = await simulator.post(
+      `${PUBLIC}/telephony/twilio/voice`,
+      voiceFields('CA-recorded-1', RECORDED),
+    );
+    const [say, dial, ...rest] = readTwiml(exchange.response.text);
+    expect(rest).toEqual([]);
+    expect(say).toMatchObject({ name: 'Say', text: 'Calls are recorded.' });
+    expect(dial!.name).toBe('Dial');
+    expect(dial!.attributes).toMatchObject({
+      record: 'record-from-answer-dual',
+      recordingStatusCallback:
+        'https://manage.trackline.test/telephony/twilio/recording?to=%2B4790000104&kind=conversation',
+      recordingStatusCallbackMethod: 'POST',
+      recordingStatusCallbackEvent: 'completed',
+    });
+  });
+
+  it("follows the source's recording settings over the partner's, both ways", async () => {
+    const off = await simulator.post(
+      `${PUBLIC}/telephony/twilio/voice`,
+      voiceFields('CA-recorded-2', NOT_RECORDED),
+    );
+    const [dial, ...rest] = readTwiml(off.response.text);
+    expect(rest).toEqual([]);
+    expect(dial!.name).toBe('Dial');
+    expect(dial!.attributes).not.toHaveProperty('record');
+    expect(dial!.attributes).not.toHaveProperty('recordingStatusCallback');
+
+    const silent = await simulator.post(
+      `${PUBLIC}/telephony/twilio/voice`,
+      voiceFields('CA-recorded-3', RECORDED_SILENTLY),
+    );
+    const [recordedDial, ...after] = readTwiml(silent.response.text);
+    expect(after).toEqual([]);
+    expect(recordedDial!.name).toBe('Dial');
+    expect(recordedDial!.attributes.record).toBe('record-from-answer-dual');
   });
 
   it('accepts SignalWire’s signature header the same way', async () => {

@@ -1,4 +1,5 @@
 import {
+  callRecordingFor,
   canonicalAnum,
   dialAnswered,
   isKeySafeAdvId,
@@ -77,9 +78,9 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
     // Signed with the other POST fields; absent outside the US (docs/spam.md).
     const stirVerstat = readStirVerstat(form.get('StirVerstat'));
     const now = deps.clock();
-    const { decision, partnerConfig, spam } = await withStoreDeadline(
+    const { decision, partnerConfig, spam, sourceCallRecording } = await withStoreDeadline(
       (async () => {
-        const { decision, attribution, sourceSpamPolicy } = await deps.routing.route({
+        const { decision, attribution, sourceSpamPolicy, sourceCallRecording } = await deps.routing.route({
           callId,
           anum,
           bnum,
@@ -104,7 +105,7 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
               );
         if (attribution !== null && (spam?.handling === 'reject' || spam?.handling === 'voicemail'))
           await deps.routing.answeredOtherwise(attribution, spam.handling);
-        return { decision, partnerConfig, spam };
+        return { decision, partnerConfig, spam, sourceCallRecording };
       })(),
       deps.storeDeadlineMs,
     );
@@ -126,6 +127,8 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
       ringTimeoutSeconds: partnerConfig?.ringTimeoutSeconds ?? config.ringTimeoutSeconds,
       // A challenged call is screened: the answering phone must press 1 (docs/telephony.md).
       screenCalls: partnerConfig?.screenCalls === true || spam?.handling === 'challenge',
+      // From the projections the routing read: no round trip more on the call's path.
+      recording: callRecordingFor(partnerConfig ?? {}, sourceCallRecording),
     };
     return decisionTwiml(decision, bnum, config, handling, now);
   });
