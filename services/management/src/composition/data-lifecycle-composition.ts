@@ -1,5 +1,7 @@
 import type { Logger, RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
+import { TypeormTranscriptionJobsStore } from '../call-intelligence/transcription-jobs.store';
+import { TypeormTranscriptsStore } from '../call-intelligence/transcripts.store';
 import { RedisCallAttributionEraser } from '../cdrs/call-attribution.eraser';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
 import { CdrPartitionsStore } from '../cdrs/cdr-partitions.store';
@@ -27,6 +29,8 @@ export function createDataLifecycle(
       cdrs: new CdrLifecycleStore(dataSource),
       outbox: new OutboxPrivacyStore(dataSource),
       conversions: new TypeormConversionOutboxStore(dataSource.manager),
+      transcripts: new TypeormTranscriptsStore(dataSource.manager),
+      transcriptionJobs: new TypeormTranscriptionJobsStore(dataSource.manager),
     },
     options.monthsAhead,
   );
@@ -58,5 +62,7 @@ export function createPrivacyErasure(
     trackingNumbers: stores.numberHoldBacks,
     providerCalls: new TwilioCallsPrivacyStore(dataSource),
     spam: new SpamPrivacyEraser(dataSource.manager, redis, keyPrefix),
+    transcripts: new TypeormTranscriptsStore(dataSource.manager),
+    transcriptionJobs: new TypeormTranscriptionJobsStore(dataSource.manager),
   });
 }

@@ -24,6 +24,9 @@ export interface DataLifecycleDeps {
   outbox: { deleteOrphaned(): Promise<number> };
   /** The conversion outbox (docs/conversions.md): its rows of removed records. */
   conversions: { deleteOrphaned(): Promise<number> };
+  /** Transcripts and transcription jobs of removed records (docs/call-intelligence.md). */
+  transcripts: { deleteOrphaned(): Promise<number> };
+  transcriptionJobs: { deleteOrphaned(): Promise<number> };
 }
 
 /** What one run did; logged, counted in metrics and kept in "data_lifecycle_runs". */
@@ -43,6 +46,8 @@ export interface DataLifecycleReport {
   notificationsDeleted: number;
   /** Conversion outbox rows of removed records, sent or not. */
   conversionsDeleted: number;
+  /** Transcripts of removed records (their transcription jobs go too, uncounted like any queue row). */
+  transcriptsDeleted: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -51,7 +56,8 @@ const DAY_MS = 86_400_000;
  * The daily data lifecycle (docs/privacy.md): months ahead created; records past their partner's
  * retention removed — a whole month dropped when every partner's retention has passed it (cheap, no
  * dead rows to vacuum), otherwise that partner's rows deleted; callers' numbers masked past their
- * partner's masking age; notifications and conversions of removed records deleted.
+ * partner's masking age; notifications, conversions, transcripts and transcription jobs of removed
+ * records deleted. Masking leaves transcripts as they are: they hold no caller's number.
  */
 export class DataLifecycleService {
   constructor(
@@ -72,6 +78,7 @@ export class DataLifecycleService {
       recordsMasked: 0,
       notificationsDeleted: 0,
       conversionsDeleted: 0,
+      transcriptsDeleted: 0,
     };
     const partners = await this.deps.partners.list();
     if (partners.length > 0) await this.removeAndMask(now, partners, report);
@@ -106,6 +113,8 @@ export class DataLifecycleService {
     }
     report.notificationsDeleted = await this.deps.outbox.deleteOrphaned();
     report.conversionsDeleted = await this.deps.conversions.deleteOrphaned();
+    report.transcriptsDeleted = await this.deps.transcripts.deleteOrphaned();
+    await this.deps.transcriptionJobs.deleteOrphaned();
   }
 }
 
