@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { CallClass, ClassificationReason } from '@trackline/domain';
 import { deleteRowsOfRecords, deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 
-/** `none` when the call was never queued (no recording, or transcription off). */
+/** `none` without a transcript row: no recording, transcription off, or not yet taken up by the worker. */
 export type TranscriptStatus = 'none' | 'pending' | 'done' | 'failed';
 
 export interface TranscriptSegment {
