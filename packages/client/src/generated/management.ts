@@ -4787,6 +4787,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             429: components["responses"]["RateLimited"];
@@ -4902,6 +4903,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             429: components["responses"]["RateLimited"];
@@ -5088,6 +5090,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             429: components["responses"]["RateLimited"];
@@ -5172,6 +5175,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
@@ -5386,6 +5390,7 @@ export interface operations {
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];

@@ -609,6 +609,9 @@ describe('call records', () => {
         'spam_score',
         'spam_reasons',
         'spam',
+        'transcript_status',
+        'classification',
+        'keywords_spotted',
       ]);
     });
 
