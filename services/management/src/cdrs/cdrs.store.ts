@@ -95,7 +95,8 @@ type Row = Record<string, unknown>;
 /**
  * Records with their transcript's summary (docs/call-intelligence.md, API): `records` selects
  * CDR_COLUMNS, and "transcripts" is left-joined on its primary key, so a page of 1,000 records stays
- * one statement (docs/benchmarks.md, Reads; docs/architecture.md, Joins kept across owners).
+ * one statement (docs/benchmarks.md, Reads: statistics pages and the monthly report) — a join kept
+ * across owners (docs/architecture.md).
  */
 function withTranscripts(records: string): string {
   return `SELECT "r".*, "t"."status" AS "transcript_status",
