@@ -357,6 +357,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cdrs/{cdr_id}/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cdr_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a call's transcript and classification
+         * @description One record: the transcript's `status` — `none` (no recording, transcription off, or not yet
+         *     taken up by the worker), `pending` (with the speech engine), `done` or `failed` (`error`
+         *     says why) — and, once done, the redacted text, its segments, the classification with the
+         *     reasons that decided it and the keywords spotted. In XML `segments`,
+         *     `classification_reasons` and `keywords_spotted` are repeated elements (`segment`,
+         *     `classification_reason`, `keyword`). Also reachable as `/cdrs/transcript?cdr_id=…` and, by
+         *     the switch's call id, `/cdrs/transcript?call_id=…`. See
+         *     [call-intelligence.md](../call-intelligence.md), API.
+         */
+        get: operations["getCdrTranscript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cdrs/transcript": {
+        parameters: {
+            query: {
+                /** @description the switch's call id */
+                call_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a call's transcript by the switch's call id
+         * @description As `GET /cdrs/{cdr_id}/transcript`. Without `call_id` (and without `cdr_id`) a 400.
+         */
+        get: operations["getCdrTranscriptByCallId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cdrs/{cdr_id}/recording": {
         parameters: {
             query?: never;
@@ -488,6 +540,97 @@ export interface paths {
         post?: never;
         /** Return the source to the partner's spam policy */
         delete: operations["deleteSourceSpamPolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the partner's own settings */
+        get: operations["getSettings"];
+        /**
+         * Change the partner's own settings (recording, transcription, automatic outcomes, redaction, spam)
+         * @description The fields sent change, the rest keep their value; an unknown field or a wrong value is a
+         *     400 naming the field. See [call-intelligence.md](../call-intelligence.md), Settings, and
+         *     [spam.md](../spam.md) for `spam_policy` and `spam_threshold`.
+         */
+        put: operations["putSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/classification_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the partner's classification rules in force
+         * @description The partner's own rules, or the built-in ones (English and Norwegian) with `builtin` "1"
+         *     while it has set none.
+         */
+        get: operations["getClassificationRules"];
+        /**
+         * Set the partner's classification rules
+         * @description The phrase lists per class (`lead`, `not_a_lead`, `existing_customer`, `wrong_number`) and
+         *     the `keywords` to spot, replacing the built-in rules for every call of the partner's whose
+         *     source has none of its own. Each list is a JSON array in a JSON body, or JSON text in a form
+         *     field; a list left out keeps the list in force (the built-in one before the first PUT). At
+         *     most 200 phrases per list, of at most 8 words and 100 characters each, no repeats; a keyword
+         *     holds no comma. A 400 names the field (`lead[3]`) and the rule; an unknown list is a 400
+         *     naming it. The next calls are classified by them; calls classified before stay as they
+         *     are. See [call-intelligence.md](../call-intelligence.md), Classification and API.
+         */
+        put: operations["putClassificationRules"];
+        post?: never;
+        /**
+         * Return to the built-in classification rules
+         * @description The partner's own rules are dropped; answers the built-in rules now in force.
+         */
+        delete: operations["deleteClassificationRules"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sources/{source_id}/classification_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the classification rules in force for a source's calls
+         * @description The source's own rules (`own` "1"), else its partner's, else the built-in ones (`builtin`
+         *     "1"). 404 for another partner's source.
+         */
+        get: operations["getSourceClassificationRules"];
+        /**
+         * Give a source its own classification rules, replacing the partner's
+         * @description As `PUT /classification_rules`, for the calls of one source; a list left out keeps the list
+         *     in force for the source (its own, else the partner's). 404 for another partner's source.
+         */
+        put: operations["putSourceClassificationRules"];
+        post?: never;
+        /**
+         * Return a source to its partner's classification rules
+         * @description Answers the rules now in force for the source's calls (its partner's, or the built-in ones).
+         */
+        delete: operations["deleteSourceClassificationRules"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1011,6 +1154,11 @@ export interface paths {
     "/customers.xml/{customer_id}/voicemail_greetings": paths["/customers/{customer_id}/voicemail_greetings"];
     "/sources.xml": paths["/sources"];
     "/sources.xml/{source_id}": paths["/sources/{source_id}"];
+    "/cdrs.xml/{cdr_id}/transcript": paths["/cdrs/{cdr_id}/transcript"];
+    "/cdrs.xml/transcript": paths["/cdrs/transcript"];
+    "/settings.xml": paths["/settings"];
+    "/classification_rules.xml": paths["/classification_rules"];
+    "/sources.xml/{source_id}/classification_rules": paths["/sources/{source_id}/classification_rules"];
     "/sources.xml/{source_id}/spam_policy": paths["/sources/{source_id}/spam_policy"];
     "/customers.xml/{customer_id}/voicemail_greetings/{vm_greeting_id}": paths["/customers/{customer_id}/voicemail_greetings/{vm_greeting_id}"];
     "/customers.xml/{customer_id}/campaigns/{campaign_id}": paths["/customers/{customer_id}/campaigns/{campaign_id}"];
@@ -1533,6 +1681,18 @@ export interface components {
             spam_reasons?: string | null;
             /** @description judged spam, or marked so by the partner: the call earns no commission and notifies no missed call */
             spam?: components["schemas"]["Flag"];
+            /**
+             * @description the call's transcript (GET /cdrs/{cdr_id}/transcript; call-intelligence.md)
+             * @enum {string}
+             */
+            transcript_status?: "none" | "pending" | "done" | "failed";
+            /**
+             * @description the call's class from its transcript; null until the transcript is done
+             * @enum {string|null}
+             */
+            classification?: "lead" | "not_a_lead" | "existing_customer" | "wrong_number" | "voicemail" | "spam" | "unknown" | null;
+            /** @description the partner's keywords heard, comma-separated in the order first said; '' when none; null until the transcript is done */
+            keywords_spotted?: string | null;
         };
         CdrsMarked: {
             cdrs: components["schemas"]["CdrExtended"][];
@@ -1841,6 +2001,124 @@ export interface components {
                 note: string | null;
                 /** @description when the outcome was last changed (UTC); null before the first PUT */
                 modified: string | null;
+            }[];
+        };
+        Transcripts: {
+            transcripts: {
+                cdr_id: components["schemas"]["Id"];
+                call_id: string;
+                /**
+                 * @description none without a transcript (no recording, transcription off, or not yet taken up by the worker)
+                 * @enum {string}
+                 */
+                status: "none" | "pending" | "done" | "failed";
+                /** @description as the speech engine names it */
+                language: string | null;
+                /** @description seconds of speech heard */
+                duration: string | null;
+                model: string | null;
+                /** @description redacted: card numbers, e-mail addresses and phone numbers */
+                text: string | null;
+                /** @description null until done */
+                segments: {
+                    /** @description seconds from the start of the recording */
+                    start: string;
+                    end: string;
+                    text: string;
+                    /**
+                     * @description who spoke, for a two-channel recording; null for one channel
+                     * @enum {string|null}
+                     */
+                    channel: "caller" | "answerer" | null;
+                }[] | null;
+                /** @enum {string|null} */
+                classification: "lead" | "not_a_lead" | "existing_customer" | "wrong_number" | "voicemail" | "spam" | "unknown" | null;
+                /** @description what decided the class: a phrase of a rule (rule, phrase, matched, at, channel) or a signal (rule "signal", signal, detail); null until done */
+                classification_reasons: {
+                    /** @enum {string} */
+                    rule: "lead" | "not_a_lead" | "existing_customer" | "wrong_number" | "signal";
+                    /** @description the rule's phrase */
+                    phrase: string | null;
+                    /** @description the words as said */
+                    matched: string | null;
+                    /** @description seconds from the start of the recording */
+                    at: string | null;
+                    /** @enum {string|null} */
+                    channel: "caller" | "answerer" | null;
+                    /** @enum {string|null} */
+                    signal: "spam" | "voicemail" | "short_call" | "long_first_call" | null;
+                    detail: string | null;
+                }[] | null;
+                /** @description the partner's keywords heard, in the order first said; null until done */
+                keywords_spotted: string[] | null;
+                /** @description why it failed */
+                error: string | null;
+                /** @description when the transcript was last written (UTC) */
+                modified: string | null;
+            }[];
+        };
+        /** @description Each list a JSON array, or JSON text in a form field; a list left out keeps the list in force. */
+        ClassificationRulesInput: {
+            lead?: string[] | string;
+            not_a_lead?: string[] | string;
+            existing_customer?: string[] | string;
+            wrong_number?: string[] | string;
+            keywords?: string[] | string;
+        };
+        ClassificationRules: {
+            classification_rules: {
+                lead: string[];
+                not_a_lead: string[];
+                existing_customer: string[];
+                wrong_number: string[];
+                keywords: string[];
+                /** @description 1 while the built-in rules apply */
+                builtin: components["schemas"]["Flag"];
+            }[];
+        };
+        SourceClassificationRules: {
+            classification_rules: {
+                source_id: string;
+                lead: string[];
+                not_a_lead: string[];
+                existing_customer: string[];
+                wrong_number: string[];
+                keywords: string[];
+                /** @description 1 when the source has rules of its own */
+                own: components["schemas"]["Flag"];
+                /** @description 1 while the built-in rules apply */
+                builtin: components["schemas"]["Flag"];
+            }[];
+        };
+        /** @description Fields left out keep their value. */
+        SettingsInput: {
+            record_calls?: components["schemas"]["Flag"];
+            /** @description "" switches it off */
+            consent_announcement?: string;
+            transcription?: components["schemas"]["Flag"];
+            /** @enum {string} */
+            auto_outcome?: "off" | "lead" | "all";
+            redact_cards?: components["schemas"]["Flag"];
+            redact_emails?: components["schemas"]["Flag"];
+            redact_phones?: components["schemas"]["Flag"];
+            /** @enum {string} */
+            spam_policy?: "allow" | "challenge" | "voicemail" | "reject";
+            /** @description 0–100 */
+            spam_threshold?: string;
+        };
+        Settings: {
+            settings: {
+                record_calls: components["schemas"]["Flag"];
+                consent_announcement: string;
+                transcription: components["schemas"]["Flag"];
+                /** @enum {string} */
+                auto_outcome: "off" | "lead" | "all";
+                redact_cards: components["schemas"]["Flag"];
+                redact_emails: components["schemas"]["Flag"];
+                redact_phones: components["schemas"]["Flag"];
+                /** @enum {string} */
+                spam_policy: "allow" | "challenge" | "voicemail" | "reject";
+                spam_threshold: string;
             }[];
         };
         MonthlyReports: {
@@ -3825,7 +4103,10 @@ export interface operations {
                      *           "stir_verstat": null,
                      *           "spam_score": "0",
                      *           "spam_reasons": "",
-                     *           "spam": "0"
+                     *           "spam": "0",
+                     *           "transcript_status": "none",
+                     *           "classification": null,
+                     *           "keywords_spotted": null
                      *         }
                      *       ]
                      *     }
@@ -3891,7 +4172,10 @@ export interface operations {
                      *           "stir_verstat": null,
                      *           "spam_score": "0",
                      *           "spam_reasons": "",
-                     *           "spam": "0"
+                     *           "spam": "0",
+                     *           "transcript_status": "none",
+                     *           "classification": null,
+                     *           "keywords_spotted": null
                      *         }
                      *       ]
                      *     }
@@ -3957,7 +4241,10 @@ export interface operations {
                      *           "stir_verstat": null,
                      *           "spam_score": "15",
                      *           "spam_reasons": "short_call",
-                     *           "spam": "0"
+                     *           "spam": "0",
+                     *           "transcript_status": "none",
+                     *           "classification": null,
+                     *           "keywords_spotted": null
                      *         }
                      *       ],
                      *       "errors": [
@@ -4319,6 +4606,112 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getCdrTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cdr_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call's transcript (here the call has none). */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transcripts": [
+                     *         {
+                     *           "cdr_id": "1",
+                     *           "call_id": "c-1001",
+                     *           "status": "none",
+                     *           "language": null,
+                     *           "duration": null,
+                     *           "model": null,
+                     *           "text": null,
+                     *           "segments": null,
+                     *           "classification": null,
+                     *           "classification_reasons": null,
+                     *           "keywords_spotted": null,
+                     *           "error": null,
+                     *           "modified": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Transcripts"];
+                    /** @example <transcripts><transcript><cdr_id>1</cdr_id><call_id>c-1001</call_id><status>none</status><language/><duration/><model/><text/><segments/><classification/><classification_reasons/><keywords_spotted/><error/><modified/></transcript></transcripts> */
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCdrTranscriptByCallId: {
+        parameters: {
+            query: {
+                /** @description the switch's call id */
+                call_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call's transcript. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transcripts": [
+                     *         {
+                     *           "cdr_id": "2",
+                     *           "call_id": "c-1002",
+                     *           "status": "none",
+                     *           "language": null,
+                     *           "duration": null,
+                     *           "model": null,
+                     *           "text": null,
+                     *           "segments": null,
+                     *           "classification": null,
+                     *           "classification_reasons": null,
+                     *           "keywords_spotted": null,
+                     *           "error": null,
+                     *           "modified": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Transcripts"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getCdrRecording: {
         parameters: {
             query?: never;
@@ -4513,7 +4906,10 @@ export interface operations {
                      *           "stir_verstat": null,
                      *           "spam_score": "0",
                      *           "spam_reasons": "",
-                     *           "spam": "1"
+                     *           "spam": "1",
+                     *           "transcript_status": "none",
+                     *           "classification": null,
+                     *           "keywords_spotted": null
                      *         }
                      *       ]
                      *     }
@@ -4769,6 +5165,656 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SourceSpamPolicies"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partner's settings. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "settings": [
+                     *         {
+                     *           "record_calls": "0",
+                     *           "consent_announcement": "This call may be recorded.",
+                     *           "transcription": "1",
+                     *           "auto_outcome": "lead",
+                     *           "redact_cards": "1",
+                     *           "redact_emails": "1",
+                     *           "redact_phones": "1",
+                     *           "spam_policy": "allow",
+                     *           "spam_threshold": "70"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Settings"];
+                    /** @example <settings><setting><record_calls>0</record_calls><consent_announcement>This call may be recorded.</consent_announcement><transcription>1</transcription><auto_outcome>lead</auto_outcome><redact_cards>1</redact_cards><redact_emails>1</redact_emails><redact_phones>1</redact_phones><spam_policy>allow</spam_policy><spam_threshold>70</spam_threshold></setting></settings> */
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["SettingsInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["SettingsInput"];
+                "application/json": components["schemas"]["SettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The partner's settings. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "settings": [
+                     *         {
+                     *           "record_calls": "0",
+                     *           "consent_announcement": "This call may be recorded.",
+                     *           "transcription": "1",
+                     *           "auto_outcome": "lead",
+                     *           "redact_cards": "1",
+                     *           "redact_emails": "1",
+                     *           "redact_phones": "1",
+                     *           "spam_policy": "allow",
+                     *           "spam_threshold": "70"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Settings"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description A field breaks a rule (named), or an unknown field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getClassificationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules in force. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "classification_rules": [
+                     *         {
+                     *           "lead": [
+                     *             "still available",
+                     *             "test drive"
+                     *           ],
+                     *           "not_a_lead": [
+                     *             "not interested"
+                     *           ],
+                     *           "existing_customer": [
+                     *             "my order"
+                     *           ],
+                     *           "wrong_number": [
+                     *             "wrong number"
+                     *           ],
+                     *           "keywords": [
+                     *             "financ*",
+                     *             "tow bar"
+                     *           ],
+                     *           "builtin": "0"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClassificationRules"];
+                    /** @example <classification_rules><classification_rule><lead><phrase>still available</phrase><phrase>test drive</phrase></lead><not_a_lead><phrase>not interested</phrase></not_a_lead><existing_customer><phrase>my order</phrase></existing_customer><wrong_number><phrase>wrong number</phrase></wrong_number><keywords><keyword>financ*</keyword><keyword>tow bar</keyword></keywords><builtin>0</builtin></classification_rule></classification_rules> */
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putClassificationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["ClassificationRulesInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["ClassificationRulesInput"];
+                "application/json": components["schemas"]["ClassificationRulesInput"];
+            };
+        };
+        responses: {
+            /** @description The partner's rules, now in force. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "classification_rules": [
+                     *         {
+                     *           "lead": [
+                     *             "still available",
+                     *             "test drive"
+                     *           ],
+                     *           "not_a_lead": [
+                     *             "not interested"
+                     *           ],
+                     *           "existing_customer": [
+                     *             "my order"
+                     *           ],
+                     *           "wrong_number": [
+                     *             "wrong number"
+                     *           ],
+                     *           "keywords": [
+                     *             "financ*",
+                     *             "tow bar"
+                     *           ],
+                     *           "builtin": "0"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClassificationRules"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description A list breaks a rule (the field named), or an unknown list. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteClassificationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The built-in rules, now in force. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "classification_rules": [
+                     *         {
+                     *           "lead": [
+                     *             "still available",
+                     *             "still for sale",
+                     *             "is it available",
+                     *             "test drive",
+                     *             "interested in",
+                     *             "i'm interested",
+                     *             "how much",
+                     *             "what is the price",
+                     *             "what's the price",
+                     *             "come and see",
+                     *             "come and look",
+                     *             "book a viewing",
+                     *             "make an offer",
+                     *             "trade in",
+                     *             "fortsatt ledig",
+                     *             "fortsatt til salgs",
+                     *             "fremdeles til salgs",
+                     *             "er den ledig",
+                     *             "er bilen solgt",
+                     *             "prøvekjøre",
+                     *             "prøvekjøring",
+                     *             "interessert i",
+                     *             "hva koster",
+                     *             "hva er prisen",
+                     *             "komme og se",
+                     *             "se på bilen",
+                     *             "gi et bud",
+                     *             "innbytte"
+                     *           ],
+                     *           "not_a_lead": [
+                     *             "not interested",
+                     *             "no longer interested",
+                     *             "already sold",
+                     *             "calling from",
+                     *             "special offer",
+                     *             "quick survey",
+                     *             "marketing",
+                     *             "ikke interessert",
+                     *             "allerede solgt",
+                     *             "ringer fra",
+                     *             "spørreundersøkelse",
+                     *             "tilbud på"
+                     *           ],
+                     *           "existing_customer": [
+                     *             "i bought",
+                     *             "already bought",
+                     *             "my order",
+                     *             "my invoice",
+                     *             "warranty",
+                     *             "service appointment",
+                     *             "complaint",
+                     *             "jeg kjøpte",
+                     *             "allerede kjøpt",
+                     *             "min bestilling",
+                     *             "faktura",
+                     *             "garanti",
+                     *             "reklamasjon",
+                     *             "verkstedtime"
+                     *           ],
+                     *           "wrong_number": [
+                     *             "wrong number",
+                     *             "who is this",
+                     *             "dialled the wrong",
+                     *             "dialed the wrong",
+                     *             "feil nummer",
+                     *             "ringte feil",
+                     *             "hvem er dette",
+                     *             "slått feil"
+                     *           ],
+                     *           "keywords": [
+                     *             "financ*",
+                     *             "warranty",
+                     *             "leasing",
+                     *             "lån",
+                     *             "garanti",
+                     *             "elbil",
+                     *             "electric",
+                     *             "hybrid"
+                     *           ],
+                     *           "builtin": "1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClassificationRules"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSourceClassificationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules in force for the source's calls. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "classification_rules": [
+                     *         {
+                     *           "source_id": "1",
+                     *           "lead": [
+                     *             "tow bar"
+                     *           ],
+                     *           "not_a_lead": [
+                     *             "not interested",
+                     *             "no longer interested",
+                     *             "already sold",
+                     *             "calling from",
+                     *             "special offer",
+                     *             "quick survey",
+                     *             "marketing",
+                     *             "ikke interessert",
+                     *             "allerede solgt",
+                     *             "ringer fra",
+                     *             "spørreundersøkelse",
+                     *             "tilbud på"
+                     *           ],
+                     *           "existing_customer": [
+                     *             "i bought",
+                     *             "already bought",
+                     *             "my order",
+                     *             "my invoice",
+                     *             "warranty",
+                     *             "service appointment",
+                     *             "complaint",
+                     *             "jeg kjøpte",
+                     *             "allerede kjøpt",
+                     *             "min bestilling",
+                     *             "faktura",
+                     *             "garanti",
+                     *             "reklamasjon",
+                     *             "verkstedtime"
+                     *           ],
+                     *           "wrong_number": [
+                     *             "wrong number",
+                     *             "who is this",
+                     *             "dialled the wrong",
+                     *             "dialed the wrong",
+                     *             "feil nummer",
+                     *             "ringte feil",
+                     *             "hvem er dette",
+                     *             "slått feil"
+                     *           ],
+                     *           "keywords": [],
+                     *           "own": "1",
+                     *           "builtin": "0"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceClassificationRules"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putSourceClassificationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["ClassificationRulesInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["ClassificationRulesInput"];
+                "application/json": components["schemas"]["ClassificationRulesInput"];
+            };
+        };
+        responses: {
+            /** @description The source's rules, now in force for its calls. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "classification_rules": [
+                     *         {
+                     *           "source_id": "1",
+                     *           "lead": [
+                     *             "tow bar"
+                     *           ],
+                     *           "not_a_lead": [
+                     *             "not interested",
+                     *             "no longer interested",
+                     *             "already sold",
+                     *             "calling from",
+                     *             "special offer",
+                     *             "quick survey",
+                     *             "marketing",
+                     *             "ikke interessert",
+                     *             "allerede solgt",
+                     *             "ringer fra",
+                     *             "spørreundersøkelse",
+                     *             "tilbud på"
+                     *           ],
+                     *           "existing_customer": [
+                     *             "i bought",
+                     *             "already bought",
+                     *             "my order",
+                     *             "my invoice",
+                     *             "warranty",
+                     *             "service appointment",
+                     *             "complaint",
+                     *             "jeg kjøpte",
+                     *             "allerede kjøpt",
+                     *             "min bestilling",
+                     *             "faktura",
+                     *             "garanti",
+                     *             "reklamasjon",
+                     *             "verkstedtime"
+                     *           ],
+                     *           "wrong_number": [
+                     *             "wrong number",
+                     *             "who is this",
+                     *             "dialled the wrong",
+                     *             "dialed the wrong",
+                     *             "feil nummer",
+                     *             "ringte feil",
+                     *             "hvem er dette",
+                     *             "slått feil"
+                     *           ],
+                     *           "keywords": [],
+                     *           "own": "1",
+                     *           "builtin": "0"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceClassificationRules"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSourceClassificationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules now in force for the source's calls. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "classification_rules": [
+                     *         {
+                     *           "source_id": "1",
+                     *           "lead": [
+                     *             "still available",
+                     *             "still for sale",
+                     *             "is it available",
+                     *             "test drive",
+                     *             "interested in",
+                     *             "i'm interested",
+                     *             "how much",
+                     *             "what is the price",
+                     *             "what's the price",
+                     *             "come and see",
+                     *             "come and look",
+                     *             "book a viewing",
+                     *             "make an offer",
+                     *             "trade in",
+                     *             "fortsatt ledig",
+                     *             "fortsatt til salgs",
+                     *             "fremdeles til salgs",
+                     *             "er den ledig",
+                     *             "er bilen solgt",
+                     *             "prøvekjøre",
+                     *             "prøvekjøring",
+                     *             "interessert i",
+                     *             "hva koster",
+                     *             "hva er prisen",
+                     *             "komme og se",
+                     *             "se på bilen",
+                     *             "gi et bud",
+                     *             "innbytte"
+                     *           ],
+                     *           "not_a_lead": [
+                     *             "not interested",
+                     *             "no longer interested",
+                     *             "already sold",
+                     *             "calling from",
+                     *             "special offer",
+                     *             "quick survey",
+                     *             "marketing",
+                     *             "ikke interessert",
+                     *             "allerede solgt",
+                     *             "ringer fra",
+                     *             "spørreundersøkelse",
+                     *             "tilbud på"
+                     *           ],
+                     *           "existing_customer": [
+                     *             "i bought",
+                     *             "already bought",
+                     *             "my order",
+                     *             "my invoice",
+                     *             "warranty",
+                     *             "service appointment",
+                     *             "complaint",
+                     *             "jeg kjøpte",
+                     *             "allerede kjøpt",
+                     *             "min bestilling",
+                     *             "faktura",
+                     *             "garanti",
+                     *             "reklamasjon",
+                     *             "verkstedtime"
+                     *           ],
+                     *           "wrong_number": [
+                     *             "wrong number",
+                     *             "who is this",
+                     *             "dialled the wrong",
+                     *             "dialed the wrong",
+                     *             "feil nummer",
+                     *             "ringte feil",
+                     *             "hvem er dette",
+                     *             "slått feil"
+                     *           ],
+                     *           "keywords": [
+                     *             "financ*",
+                     *             "warranty",
+                     *             "leasing",
+                     *             "lån",
+                     *             "garanti",
+                     *             "elbil",
+                     *             "electric",
+                     *             "hybrid"
+                     *           ],
+                     *           "own": "0",
+                     *           "builtin": "1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceClassificationRules"];
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };

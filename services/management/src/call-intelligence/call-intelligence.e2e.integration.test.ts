@@ -3,6 +3,8 @@ import { SpeechEngineSimulator, testWav, type CallScript } from '@trackline/test
 import { createWebhookDispatcher } from '../composition/start-webhook-dispatcher';
 import { createTranscriptionWorker } from '../composition/start-transcription-worker';
 import { recordOf } from '../test-support/bidding-setup';
+import { DigestClient } from '../test-support/digest-client';
+import { xmlList, type ApiAnswer } from '../test-support/partner-api';
 import { testConfig } from '../test-support/test-service';
 import {
   MANAGEMENT_BASE,
@@ -41,6 +43,10 @@ describe('call intelligence: a recorded call to a classified transcript and its 
   let worker: TranscriptionWorker;
   let dispatcher: WebhookDispatcher;
   let voicemailNumber: string;
+  let customerId: string;
+  let sourceId: string;
+  /** A record left while transcription was off: it has no transcript. */
+  let untranscribed: string;
   let calls = 0;
   let seed = 100;
 
@@ -70,6 +76,8 @@ describe('call intelligence: a recorded call to a classified transcript and its 
       'json',
     );
     voicemailNumber = source.destnr as string;
+    customerId = customer.customer_id as string;
+    sourceId = source.source_id as string;
     const hook = await env.api.write('POST', '/webhooks', {
       url: receiver.url,
       events: 'call.transcribed,call.classified,call.outcome',
@@ -152,6 +160,43 @@ describe('call intelligence: a recorded call to a classified transcript and its 
     return row!;
   }
 
+  /** The partner's server sending a JSON body (lists as JSON arrays). */
+  async function writeJson(
+    method: 'PUT',
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; body: Body }> {
+    const client = new DigestClient(env.management.port, PARTNER.username, PARTNER.password);
+    const result = await client.request({
+      method,
+      path,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: result.status, body: result.json() as Body };
+  }
+
+  function transcriptOf(answer: ApiAnswer, format: 'json' | 'xml' = 'json'): Body {
+    expect(answer.status).toBe(200);
+    return recordOf(answer, 'transcripts', 'transcript', format);
+  }
+
+  function rulesOf(answer: ApiAnswer): Body {
+    expect(answer.status).toBe(200);
+    return recordOf(answer, 'classification_rules', 'classification_rule', 'json');
+  }
+
+  /** The record as GET /statistics/cdrs?extended=1 lists it. */
+  async function extendedRecord(cdrId: string): Promise<Body> {
+    const answer = await env.api.read(
+      `/v1/statistics/cdrs?customer_id=${customerId}&extended=1&pagesize=1000`,
+    );
+    expect(answer.status).toBe(200);
+    const record = (answer.body.cdrs as Body[]).find((cdr) => cdr.cdr_id === cdrId);
+    expect(record).toBeDefined();
+    return record!;
+  }
+
   it('sends nothing while the partner has transcription off', async () => {
     const before = engine.requests.length;
     const cdrId = await leaveVoicemail('Is the car still available?');
@@ -160,6 +205,7 @@ describe('call intelligence: a recorded call to a classified transcript and its 
     expect(engine.requests.length).toBe(before);
     expect(await job(cdrId)).toMatchObject({ status: 'sent' });
     expect(await transcriptRow(cdrId)).toBeUndefined();
+    untranscribed = cdrId;
   });
 
   it('transcribes, redacts, classifies, sets the outcome and tells the partner', async () => {
@@ -202,6 +248,14 @@ describe('call intelligence: a recorded call to a classified transcript and its 
         .map((event) => event.type)
         .sort(),
     ).toEqual(['call.classified', 'call.outcome', 'call.transcribed']);
+    // The events carry the extended record, its transcript's summary with it.
+    expect(
+      events.find((event) => event.type === 'call.classified' && event.data.cdr_id === cdrId)!.data,
+    ).toMatchObject({
+      transcript_status: 'done',
+      classification: 'lead',
+      keywords_spotted: '',
+    });
     // The card number is nowhere: not stored, not sent, not in a reason.
     const stored = JSON.stringify(
       await env.stores.dataSource.query(
@@ -212,6 +266,158 @@ describe('call intelligence: a recorded call to a classified transcript and its 
       expect(text).not.toContain('4111');
       expect(text).not.toContain('john.smith');
     }
+  });
+
+  it('answers the transcript over the API, in JSON and XML, by record and by call id, and on the extended record', async () => {
+    const cdrId = await leaveVoicemail('Is the Volvo still available? Can I get financing?');
+    // Queued, not yet taken up by the worker: no transcript yet (pending from when the worker has it).
+    const queued = transcriptOf(await env.api.read(`/v1/cdrs/${cdrId}/transcript`));
+    expect(queued).toMatchObject({ cdr_id: cdrId, status: 'none', text: null, segments: null });
+    await worker.round(new Date());
+
+    const json = transcriptOf(await env.api.read(`/v1/cdrs/${cdrId}/transcript`));
+    expect(json).toEqual({
+      cdr_id: cdrId,
+      call_id: expect.stringMatching(/^CA/),
+      status: 'done',
+      language: 'english',
+      duration: expect.stringMatching(/^\d+\.\d\d$/),
+      model: 'whisper-test',
+      text: 'Is the Volvo still available? Can I get financing?',
+      segments: [
+        {
+          start: '0.50',
+          end: '2.80',
+          text: 'Is the Volvo still available? Can I get financing?',
+          channel: null,
+        },
+      ],
+      classification: 'lead',
+      classification_reasons: [
+        {
+          rule: 'lead',
+          phrase: 'still available',
+          matched: 'still available',
+          at: expect.stringMatching(/^\d+\.\d\d$/),
+          channel: null,
+          signal: null,
+          detail: null,
+        },
+      ],
+      keywords_spotted: ['financ*'],
+      error: null,
+      modified: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+    });
+    const byCallId = transcriptOf(
+      await env.api.read(`/v1/cdrs/transcript?call_id=${encodeURIComponent(json.call_id as string)}`),
+    );
+    expect(byCallId).toEqual(json);
+
+    const xml = transcriptOf(await env.api.read(`/v1/cdrs/${cdrId}/transcript`, 'xml'), 'xml');
+    expect(xml).toMatchObject({ cdr_id: cdrId, status: 'done', classification: 'lead', text: json.text });
+    expect(xmlList<Body>((xml.segments as Body).segment)).toEqual([
+      { start: '0.50', end: '2.80', text: json.text, channel: '' },
+    ]);
+    expect(xmlList<Body>((xml.classification_reasons as Body).classification_reason)).toEqual([
+      expect.objectContaining({ rule: 'lead', phrase: 'still available', signal: '' }),
+    ]);
+    expect(xmlList((xml.keywords_spotted as Body).keyword)).toEqual(['financ*']);
+
+    expect(await extendedRecord(cdrId)).toMatchObject({
+      transcript_status: 'done',
+      classification: 'lead',
+      keywords_spotted: 'financ*',
+    });
+    // A record without a transcript answers status none; an unknown one is 404.
+    expect(transcriptOf(await env.api.read(`/v1/cdrs/${untranscribed}/transcript`))).toMatchObject({
+      cdr_id: untranscribed,
+      status: 'none',
+      classification: null,
+      keywords_spotted: null,
+    });
+    expect(await extendedRecord(untranscribed)).toMatchObject({
+      transcript_status: 'none',
+      classification: null,
+      keywords_spotted: null,
+    });
+    expect((await env.api.read('/v1/cdrs/999999999/transcript')).status).toBe(404);
+    expect((await env.api.read('/v1/cdrs/transcript?call_id=CA-unknown')).status).toBe(404);
+  });
+
+  it("classifies the next call by the partner's rules, a source's rules over them, and refuses bad lists", async () => {
+    const builtin = rulesOf(await env.api.read('/v1/classification_rules'));
+    expect(builtin).toMatchObject({ builtin: '1', keywords: expect.arrayContaining(['financ*']) });
+    expect(builtin.lead).toContain('still available');
+
+    // A form field carries a list as JSON text; the lists left out keep the lists in force.
+    const put = rulesOf(
+      await env.api.write('PUT', '/v1/classification_rules', { keywords: '["sunroof", "tow bar"]' }),
+    );
+    expect(put).toMatchObject({ builtin: '0', keywords: ['sunroof', 'tow bar'], lead: builtin.lead });
+    expect(rulesOf(await env.api.read('/v1/classification_rules'))).toEqual(put);
+    const xml = await env.api.read('/v1/classification_rules', 'xml');
+    const xmlRules = recordOf(xml, 'classification_rules', 'classification_rule', 'xml');
+    expect(xmlList((xmlRules.keywords as Body).keyword)).toEqual(['sunroof', 'tow bar']);
+
+    const custom = await leaveVoicemail('Does it have a sunroof and a tow bar?');
+    await worker.round(new Date());
+    expect(transcriptOf(await env.api.read(`/v1/cdrs/${custom}/transcript`))).toMatchObject({
+      classification: 'voicemail',
+      keywords_spotted: ['sunroof', 'tow bar'],
+    });
+    expect(await extendedRecord(custom)).toMatchObject({
+      classification: 'voicemail',
+      keywords_spotted: 'sunroof,tow bar',
+    });
+
+    // The source's own rules, sent as JSON arrays, replace the partner's for its calls.
+    const sourceRules = await writeJson('PUT', `/v1/sources/${sourceId}/classification_rules`, {
+      lead: ['tow bar'],
+      not_a_lead: [],
+      existing_customer: [],
+      wrong_number: [],
+      keywords: [],
+    });
+    expect(sourceRules.status).toBe(200);
+    expect((sourceRules.body.classification_rules as Body[])[0]).toMatchObject({
+      source_id: sourceId,
+      lead: ['tow bar'],
+      keywords: [],
+      own: '1',
+      builtin: '0',
+    });
+    const overridden = await leaveVoicemail('Does it have a sunroof and a tow bar?');
+    await worker.round(new Date());
+    expect(transcriptOf(await env.api.read(`/v1/cdrs/${overridden}/transcript`))).toMatchObject({
+      classification: 'lead',
+      classification_reasons: [expect.objectContaining({ rule: 'lead', phrase: 'tow bar' })],
+      keywords_spotted: [],
+    });
+    expect(await extendedRecord(overridden)).toMatchObject({ classification: 'lead', keywords_spotted: '' });
+    const removed = await env.api.remove(`/v1/sources/${sourceId}/classification_rules`);
+    expect(rulesOf(removed)).toMatchObject({
+      source_id: sourceId,
+      own: '0',
+      keywords: ['sunroof', 'tow bar'],
+    });
+    expect((await env.api.read('/v1/sources/999999999/classification_rules')).status).toBe(404);
+    expect((await env.api.remove('/v1/sources/999999999/classification_rules')).status).toBe(404);
+
+    const refused = async (fields: Record<string, string>): Promise<string> => {
+      const answer = await env.api.write('PUT', '/v1/classification_rules', fields);
+      expect(answer.status).toBe(400);
+      return (answer.body.error as { message: string }).message;
+    };
+    expect(await refused({ lead: '["still available", "  "]' })).toMatch(/^lead\[1\]: /);
+    const tooMany = JSON.stringify(Array.from({ length: 201 }, (_, i) => `word${i}`));
+    expect(await refused({ keywords: tooMany })).toMatch(/^keywords: at most 200 phrases/);
+    expect(await refused({ hot_lead: '["sunroof"]' })).toMatch(/^hot_lead: unknown class/);
+    expect(await refused({ keywords: '["tow, bar"]' })).toMatch(/^keywords\[0\]: /);
+    expect(await refused({ lead: 'still available' })).toMatch(/^lead: must be a JSON array/);
+    // Nothing refused was stored.
+    expect(rulesOf(await env.api.read('/v1/classification_rules'))).toEqual(put);
+
+    expect(rulesOf(await env.api.remove('/v1/classification_rules'))).toEqual(builtin);
   });
 
   it("never overrides the partner's own outcome", async () => {
@@ -237,6 +443,14 @@ describe('call intelligence: a recorded call to a classified transcript and its 
     expect(await job(cdrId)).toMatchObject({ status: 'pending', attempts: 1 });
     expect((await job(cdrId)).last_error).toMatch(/^speech engine answered 500/);
     expect(await transcriptRow(cdrId)).toMatchObject({ status: 'pending' });
+    expect(transcriptOf(await env.api.read(`/v1/cdrs/${cdrId}/transcript`))).toMatchObject({
+      status: 'pending',
+      classification: null,
+    });
+    expect(await extendedRecord(cdrId)).toMatchObject({
+      transcript_status: 'pending',
+      keywords_spotted: null,
+    });
     engine.setMode('garbage', 1);
     await new Promise((resolve) => setTimeout(resolve, 30));
     await worker.round(new Date());
@@ -257,6 +471,12 @@ describe('call intelligence: a recorded call to a classified transcript and its 
       status: 'failed',
       error: 'speech engine heard no speech (an empty transcript)',
     });
+    expect(transcriptOf(await env.api.read(`/v1/cdrs/${silent}/transcript`, 'xml'), 'xml')).toMatchObject({
+      status: 'failed',
+      error: 'speech engine heard no speech (an empty transcript)',
+      segments: '',
+    });
+    expect(await extendedRecord(silent)).toMatchObject({ transcript_status: 'failed', classification: null });
   });
 
   it('gives up on a slow engine after the schedule, the reason on the transcript', async () => {

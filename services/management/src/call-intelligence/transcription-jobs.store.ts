@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { LeasedQueue, type LeasedQueueTable } from '../db/leased-queue';
-import { deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
+import { deleteRowsOfRecords, deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 
 /** Which recording of a call a job works on: the voicemail on the record, or the answered call's. */
 export type RecordingKind = 'voicemail' | 'conversation';
@@ -124,5 +124,10 @@ export class TypeormTranscriptionJobsStore implements TranscriptionQueue {
   /** Jobs whose call record no longer exists (retention, erasure): their audio and text went with it. */
   deleteOrphaned(): Promise<number> {
     return deleteRowsOfRemovedRecords(this.manager, 'transcription_jobs');
+  }
+
+  /** The jobs of a caller's erased records (docs/privacy.md): their recordings are gone. */
+  deleteOfRecords(cdrIds: readonly string[]): Promise<number> {
+    return deleteRowsOfRecords(this.manager, 'transcription_jobs', cdrIds);
   }
 }

@@ -26,7 +26,7 @@ describe('toCdrRecord', () => {
     const basicFields = Object.keys(basic);
     expect(basicFields).toHaveLength(11);
     expect(Object.keys(extended).slice(0, basicFields.length)).toEqual(basicFields);
-    expect(Object.keys(extended)).toHaveLength(basicFields.length + 33);
+    expect(Object.keys(extended)).toHaveLength(basicFields.length + 36);
     for (const field of basicFields) expect(extended[field]).toEqual(basic[field]);
     expect(extended).toMatchObject({
       timestamp: '2026-11-27 07:01:05',
@@ -36,6 +36,18 @@ describe('toCdrRecord', () => {
       spam_score: '10',
       spam_reasons: '',
       spam: '0',
+      transcript_status: 'done',
+      classification: 'lead',
+      keywords_spotted: 'financ*,warranty',
     });
+  });
+
+  it('renders a record without a transcript as status none, its fields null', () => {
+    const record = toCdrRecord({ ...cdr, transcript: null }, { extended: true, showFullAnum: false });
+    expect(record).toMatchObject({ transcript_status: 'none', classification: null, keywords_spotted: null });
+    const pending = { status: 'pending' as const, classification: null, keywords: [] };
+    expect(
+      toCdrRecord({ ...cdr, transcript: pending }, { extended: true, showFullAnum: false }),
+    ).toMatchObject({ transcript_status: 'pending', keywords_spotted: null });
   });
 });

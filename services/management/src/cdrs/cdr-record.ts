@@ -6,7 +6,7 @@ export const CDR_NAMES: ResourceNames = { plural: 'cdrs', singular: 'cdr' };
 
 /**
  * The seed's cdrs record: basic fields, and with `extended` the seed's extended fields plus the
- * DNI attribution. Every value a string or null.
+ * DNI attribution, the outcome, spam and the call's transcript summary. Every value a string or null.
  *
  * Each shape is one object literal. Spreading the basic record into the extended fields
  * (`{ ...basic, quarantined, … }`) builds every record property by property, and a page of 1,000
@@ -79,5 +79,16 @@ export function toCdrRecord(cdr: Cdr, options: { extended: boolean; showFullAnum
     spam_score: cdr.spamScore === null ? null : String(cdr.spamScore),
     spam_reasons: cdr.spamScore === null ? null : renderSpamReasons(cdr.spamReasons),
     spam: renderFlag(cdr.spam),
+    transcript_status: cdr.transcript?.status ?? 'none',
+    classification: cdr.transcript?.classification ?? null,
+    keywords_spotted: keywordsSpotted(cdr),
   };
+}
+
+/**
+ * Comma-separated like the record's other lists (`spam_reasons`); null until a transcript is done,
+ * "" when it spotted none. A keyword holds no comma (docs/call-intelligence.md, API).
+ */
+function keywordsSpotted(cdr: Cdr): string | null {
+  return cdr.transcript?.status === 'done' ? cdr.transcript.keywords.join(',') : null;
 }

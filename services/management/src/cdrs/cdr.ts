@@ -54,6 +54,18 @@ export interface Cdr {
   spamMarked: boolean | null;
   hasRecording: boolean;
   timestamp: Date;
+  /**
+   * The call's transcript as the extended record shows it (docs/call-intelligence.md, API); null
+   * when it has none, or when the query that read the record did not join it (ingestion's own reads).
+   */
+  transcript: CdrTranscriptSummary | null;
+}
+
+/** A transcript's state, class and spotted keywords, read beside the record (cdrs.store.ts). */
+export interface CdrTranscriptSummary {
+  status: 'pending' | 'done' | 'failed';
+  classification: string | null;
+  keywords: string[];
 }
 
 /** The outcome the partner posted (docs/conversions.md, Outcomes); amounts as decimal strings. */
@@ -67,10 +79,12 @@ export interface CdrOutcome {
 }
 
 /**
- * A new record: everything but the id, whether it has a recording (the bytes are given) and the
- * outcome, which only the partner posts later.
+ * A new record: everything but the id, whether it has a recording (the bytes are given), the
+ * outcome, which only the partner posts later, and the transcript, which the worker writes later.
  */
-export type NewCdr = Omit<Cdr, 'id' | 'hasRecording' | 'outcome'> & { recording: Buffer | null };
+export type NewCdr = Omit<Cdr, 'id' | 'hasRecording' | 'outcome' | 'transcript'> & {
+  recording: Buffer | null;
+};
 
 /** Who a dialled number belongs to. */
 export interface DialledNumber {

@@ -610,6 +610,9 @@ describe('call records', () => {
         'spam_score',
         'spam_reasons',
         'spam',
+        'transcript_status',
+        'classification',
+        'keywords_spotted',
       ]);
     });
 

@@ -8,7 +8,7 @@ import {
 import type { EntityManager } from 'typeorm';
 import { deferredStatement } from '../db/statement-pipelining';
 import { recordCdrChange, type CdrChange, type CdrChangeKind } from './cdr-changes';
-import type { Cdr, CdrOutcome, NewCdr } from './cdr';
+import type { Cdr, CdrOutcome, CdrTranscriptSummary, NewCdr } from './cdr';
 import type { CdrCampaignPricing } from '../campaigns/campaign-pricing.reader';
 import type { AttributedSource, CdrSource } from '../sources/cdr-sources.reader';
 import {
@@ -92,6 +92,18 @@ export const CDR_COLUMNS = `
   ("recording" IS NOT NULL) AS "has_recording", "timestamp"`;
 
 type Row = Record<string, unknown>;
+
+/**
+ * Records with their transcript's summary (docs/call-intelligence.md, API): `records` selects
+ * CDR_COLUMNS, and "transcripts" is left-joined on its primary key, so a page of 1,000 records stays
+ * one statement (docs/benchmarks.md, Reads: statistics pages and the monthly report) — a join kept
+ * across owners (docs/architecture.md).
+ */
+function withTranscripts(records: string): string {
+  return `SELECT "r".*, "t"."status" AS "transcript_status",
+            "t"."classification" AS "transcript_classification", "t"."keywords" AS "transcript_keywords"
+       FROM (${records}) "r" LEFT JOIN "transcripts" "t" ON "t"."cdr_id" = "r"."id"::bigint`;
+}
 
 /** A column a new record writes: its name, the type its parameter is cast to, and its value. */
 interface InsertedColumn {
@@ -303,10 +315,13 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     start: Date,
     lock: '' | ' FOR UPDATE',
   ): Promise<Cdr | null> {
-    const rows: Row[] = await this.manager.query(
-      `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "partner_id" = $1 AND "id" = $2 AND "start" = $3${lock}`,
-      [partnerId, id, start],
-    );
+    const record = `SELECT ${CDR_COLUMNS} FROM "cdrs" WHERE "partner_id" = $1 AND "id" = $2 AND "start" = $3`;
+    // A lock reads the record to change it, not to render it: no transcript needed.
+    const rows: Row[] = await this.manager.query(lock === '' ? withTranscripts(record) : `${record}${lock}`, [
+      partnerId,
+      id,
+      start,
+    ]);
     return rows[0] === undefined ? null : toCdr(rows[0]);
   }
 
@@ -320,7 +335,7 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
          UPDATE "cdrs" SET "spam" = $3, "spam_marked" = $4, "commission" = $5::numeric
           WHERE "partner_id" = $1 AND "id" = $2
           RETURNING ${CDR_COLUMNS})
-       SELECT * FROM "changed"`,
+       ${withTranscripts('SELECT * FROM "changed"')}`,
       [partnerId, id, change.spam, change.spamMarked, change.commission],
     );
     if (rows[0] === undefined) throw new Error(`call record ${id} vanished while locked`);
@@ -481,10 +496,11 @@ export class TypeormCdrsStore implements CdrWriteStore, CdrLookupStore, CdrReadS
     const end = pageEnd(counts, query.offset + query.limit - 1);
     const until = end === null || (query.to !== null && query.to < end) ? query.to : end;
     const rows: Row[] = await this.manager.query(
-      `SELECT ${CDR_COLUMNS} FROM "cdrs"
-        WHERE "partner_id" = $1 AND "customer_id" = $2 AND "start" >= $3
-          AND ($4::timestamptz IS NULL OR "start" < $4)
-        ORDER BY "start", "id" LIMIT $5 OFFSET $6`,
+      `${withTranscripts(`SELECT ${CDR_COLUMNS} FROM "cdrs"
+          WHERE "partner_id" = $1 AND "customer_id" = $2 AND "start" >= $3
+            AND ($4::timestamptz IS NULL OR "start" < $4)
+          ORDER BY "start", "id" LIMIT $5 OFFSET $6`)}
+        ORDER BY "r"."start", "r"."id"`,
       [query.partnerId, query.customerId, start.seek, until, query.limit, start.skip],
     );
     return { cdrs: rows.map(toCdr), total };
@@ -578,6 +594,17 @@ export function toCdr(row: Row): Cdr {
     spamMarked: (row.spam_marked as boolean | null) ?? null,
     hasRecording: row.has_recording as boolean,
     timestamp: row.timestamp as Date,
+    transcript: toTranscriptSummary(row),
+  };
+}
+
+/** Null when the record has no transcript or the row was read without withTranscripts. */
+function toTranscriptSummary(row: Row): CdrTranscriptSummary | null {
+  if (row.transcript_status === null || row.transcript_status === undefined) return null;
+  return {
+    status: row.transcript_status as CdrTranscriptSummary['status'],
+    classification: (row.transcript_classification as string | null) ?? null,
+    keywords: (row.transcript_keywords as string[] | null) ?? [],
   };
 }
 

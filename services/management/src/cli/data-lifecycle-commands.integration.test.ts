@@ -163,6 +163,19 @@ describe('data lifecycle commands', () => {
               ('CA-other-partner', '+4723999999', '+4791234567', now(), now())`,
     );
 
+    // What the caller said on their voicemail goes with it; the other caller's transcript stays
+    // (docs/privacy.md, Erasure of one caller).
+    await dataSource.query(
+      `INSERT INTO transcripts (cdr_id, partner_id, cdr_start, status, text)
+       SELECT id, partner_id, start, 'done', 'Is the car still available?' FROM cdrs WHERE id IN ($1, $2)`,
+      [voicemail, other],
+    );
+    await dataSource.query(
+      `INSERT INTO transcription_jobs (partner_id, cdr_id, cdr_start, recording)
+       SELECT partner_id, id, start, 'voicemail' FROM cdrs WHERE id IN ($1, $2)`,
+      [voicemail, other],
+    );
+
     const erased = await cli('privacy:erase', '--partner', 'acme', '--caller', '91 23 45 67');
     expect(erased).toEqual({
       code: 0,
@@ -171,6 +184,7 @@ describe('data lifecycle commands', () => {
         '  call records masked:          4',
         '  cnum masked in records:       1',
         '  recordings deleted:           2',
+        '  transcripts deleted:          1',
         '  notifications redacted:       2',
         '  webhook deliveries redacted:  1',
         '  call attributions deleted:    3',
@@ -190,6 +204,12 @@ describe('data lifecycle commands', () => {
       { call_id: 'call-3', anum: OTHER, cnum: '+479xxxxxxx', recording: true, commission: '25.00' },
       { call_id: 'call-4', anum: '+479xxxxxxx', cnum: null, recording: false, commission: null },
       { call_id: 'call-5', anum: '+479xxxxxxx', cnum: null, recording: false, commission: null },
+    ]);
+    expect(await dataSource.query(`SELECT cdr_id::text AS cdr_id FROM transcripts`)).toEqual([
+      { cdr_id: other },
+    ]);
+    expect(await dataSource.query(`SELECT cdr_id::text AS cdr_id FROM transcription_jobs`)).toEqual([
+      { cdr_id: other },
     ]);
     const payloads: Row[] = await dataSource.query(
       `SELECT payload, attachment_cdr_id FROM notification_outbox ORDER BY id`,
@@ -231,6 +251,7 @@ describe('data lifecycle commands', () => {
       '  call records masked:          0',
       '  cnum masked in records:       0',
       '  recordings deleted:           0',
+      '  transcripts deleted:          0',
       '  notifications redacted:       0',
       '  webhook deliveries redacted:  0',
       '  call attributions deleted:    0',

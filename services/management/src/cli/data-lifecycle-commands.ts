@@ -55,6 +55,7 @@ export function addDataLifecycleCommands(program: Command, context: CliContext):
         context.output.out(`  call records masked:          ${report.recordsMasked}`);
         context.output.out(`  cnum masked in records:       ${report.cnumsMasked}`);
         context.output.out(`  recordings deleted:           ${report.recordingsDeleted}`);
+        context.output.out(`  transcripts deleted:          ${report.transcriptsDeleted}`);
         context.output.out(`  notifications redacted:       ${report.notificationsRedacted}`);
         context.output.out(`  webhook deliveries redacted:  ${report.webhookDeliveriesRedacted}`);
         context.output.out(`  call attributions deleted:    ${report.attributionsDeleted}`);
@@ -79,6 +80,7 @@ export function describeReport(report: DataLifecycleReport): string[] {
     `Callers' numbers masked: ${report.recordsMasked}`,
     `Notifications deleted: ${report.notificationsDeleted}`,
     `Conversions deleted: ${report.conversionsDeleted}`,
+    `Transcripts deleted: ${report.transcriptsDeleted}`,
     `Records in cdrs_default: ${report.recordsInDefault}`,
   ];
 }

@@ -1,3 +1,7 @@
+import { classificationRulesRoutes } from '../call-intelligence/classification-rules.routes';
+import { ClassificationRulesService } from '../call-intelligence/classification-rules.service';
+import { transcriptRoutes } from '../call-intelligence/transcripts.routes';
+import { TranscriptsService } from '../call-intelligence/transcripts.service';
 import { campaignRoutes } from '../campaigns/campaigns.routes';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import type { ManagementConfig } from '../config/management-config';
@@ -57,6 +61,10 @@ export interface ManagementServices {
   integrations: IntegrationsService;
   /** GET/PUT /cdrs/<cdr_id>/outcome and /cdrs/outcome?call_id= (docs/conversions.md, Outcomes). */
   outcomes: OutcomesService;
+  /** GET /cdrs/<cdr_id>/transcript and /cdrs/transcript?call_id= (docs/call-intelligence.md, API). */
+  transcripts: TranscriptsService;
+  /** The partner's and its sources' classification rules (docs/call-intelligence.md, API). */
+  classificationRules: ClassificationRulesService;
 }
 
 /** Told after committed changes, e.g. the Redis projections (docs/redis-keys.md, Writers). */
@@ -131,6 +139,11 @@ export function createManagementServices(
     monthlyReports: new MonthlyReportsService(stores.monthlyReports, stores.customers),
     integrations: new IntegrationsService(stores.integrations),
     outcomes: new OutcomesService(stores.cdrOutcomes, stores.outcomeWrites),
+    transcripts: new TranscriptsService({ records: stores.cdrOutcomes, transcripts: stores.transcripts }),
+    classificationRules: new ClassificationRulesService(
+      stores.partnerClassificationRules,
+      stores.sourceClassificationRules,
+    ),
   };
 }
 
@@ -150,5 +163,7 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...monthlyReportRoutes(services.monthlyReports),
     ...integrationRoutes(services.integrations),
     ...outcomeRoutes(services.outcomes),
+    ...transcriptRoutes(services.transcripts),
+    ...classificationRulesRoutes(services.classificationRules),
   ];
 }

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { CampaignSources, CustomerGreetings } from '../campaigns/campaign-references';
 import type { CampaignDeletionStores } from '../campaigns/campaigns.service';
 import type { CustomersStore } from '../customers/customers.store';
+import type { TranscriptReads } from '../call-intelligence/transcripts.service';
 import type { CdrOutcomesStore } from '../cdrs/cdr-outcomes.store';
 import type { IntegrationsStore } from '../integrations/integrations.store';
 import type { OutcomeWriteStores } from '../outcomes/outcomes.service';
@@ -17,11 +18,13 @@ import {
   type PoolBindingsReader,
   type PoolScoresRedis,
 } from '../numbers/pool-bindings.reader';
+import type { PartnerClassificationRulesStore } from '../partners/partner-classification-rules.store';
 import type { PartnersStore } from '../partners/partners.store';
 import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
 import type { PricingModelWriteStores } from '../pricing-models/pricing-models.service';
 import type { PricingModelsStore } from '../pricing-models/pricing-models.store';
 import type { SourceWriteStores } from '../sources/sources.service';
+import type { SourceClassificationRulesStore } from '../sources/source-classification-rules.store';
 import type { SourceCallSettingsStore, SourceSpamPolicies, SourcesStore } from '../sources/sources.store';
 import type { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
 import type { WebhooksStore } from '../webhooks/webhooks.store';
@@ -67,6 +70,11 @@ export interface ManagementStores {
   /** Call outcomes: the record read, and the post's transaction (docs/conversions.md, Outcomes). */
   cdrOutcomes: CdrOutcomesStore;
   outcomeWrites: UnitOfWork<OutcomeWriteStores>;
+  /** Partners' and sources' classification rules (docs/call-intelligence.md, API). */
+  partnerClassificationRules: PartnerClassificationRulesStore;
+  sourceClassificationRules: SourceClassificationRulesStore;
+  /** Calls' transcripts, as GET /cdrs/<cdr_id>/transcript reads them. */
+  transcripts: TranscriptReads['transcripts'];
 }
 
 /** The Redis the management service reads pool use from (keys built by @trackline/contracts). */
@@ -141,5 +149,8 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
       const stores = storesOn(manager);
       return { records: stores.cdrOutcomes, webhooks: stores.webhookEvents, conversions: stores.conversions };
     }),
+    partnerClassificationRules: main.partnerClassificationRules,
+    sourceClassificationRules: main.sourceClassificationRules,
+    transcripts: main.transcripts,
   };
 }

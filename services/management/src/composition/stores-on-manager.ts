@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { TypeormTranscriptsStore } from '../call-intelligence/transcripts.store';
 import { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import { SqlCampaignPricingReader } from '../campaigns/campaign-pricing.reader';
 import { TypeormCdrsStore } from '../cdrs/cdrs.store';
@@ -16,9 +17,11 @@ import { TypeormNumberHoldBacks } from '../numbers/number-hold-backs.store';
 import { TypeormNumbersStore } from '../numbers/numbers.store';
 import { TypeormDeadNotificationStore } from '../notifications/dead-notifications.store';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
+import { TypeormPartnerClassificationRulesStore } from '../partners/partner-classification-rules.store';
 import { TypeormPartnersStore } from '../partners/partners.store';
 import { TypeormPricingModelsStore } from '../pricing-models/pricing-models.store';
 import { TypeormMonthlyReportStore } from '../reports/monthly-reports.store';
+import { TypeormSourceClassificationRulesStore } from '../sources/source-classification-rules.store';
 import { TypeormSourceReferences } from '../sources/source-references.store';
 import { TypeormSourcesStore } from '../sources/sources.store';
 import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
@@ -52,6 +55,11 @@ export interface StoresOnManager {
   conversions: ConversionQueue;
   /** The partners' block and allow lists (docs/spam.md). */
   spamLists: TypeormSpamListsStore;
+  /** Partners' and sources' classification rules (docs/call-intelligence.md, API). */
+  partnerClassificationRules: TypeormPartnerClassificationRulesStore;
+  sourceClassificationRules: TypeormSourceClassificationRulesStore;
+  /** Calls' transcripts (docs/call-intelligence.md). */
+  transcripts: TypeormTranscriptsStore;
 }
 
 /** The CDR store with the readers of the features a record points at, on one manager. */
@@ -100,5 +108,8 @@ export function storesOn(manager: EntityManager): StoresOnManager {
     conversionOutbox,
     conversions: conversionQueue({ integrations, outbox: conversionOutbox }),
     spamLists: new TypeormSpamListsStore(manager),
+    partnerClassificationRules: new TypeormPartnerClassificationRulesStore(manager),
+    sourceClassificationRules: new TypeormSourceClassificationRulesStore(manager),
+    transcripts: new TypeormTranscriptsStore(manager),
   };
 }

@@ -69,6 +69,20 @@ describe('daily data lifecycle', () => {
               ('sms', 'missed_call', '+4790000000', $2, '{"text":"Missed call from +4791234567"}', 'sent')`,
       [ids.get('oslo-2029-06-14'), ids.get('oslo-2029-06-16')],
     );
+    // A transcript and its job of a record that will go and of one that stays, masked: masking
+    // leaves the transcript as it is (docs/privacy.md).
+    for (const callId of ['bergen-2028-06-14', 'oslo-2029-06-16']) {
+      await dataSource.query(
+        `INSERT INTO transcripts (cdr_id, partner_id, cdr_start, status, text)
+         SELECT id, partner_id, start, 'done', 'Is the car still available?' FROM cdrs WHERE id = $1`,
+        [ids.get(callId)],
+      );
+      await dataSource.query(
+        `INSERT INTO transcription_jobs (partner_id, cdr_id, cdr_start, recording, status)
+         SELECT partner_id, id, start, 'voicemail', 'sent' FROM cdrs WHERE id = $1`,
+        [ids.get(callId)],
+      );
+    }
     // A GA4 conversion of each of the same two records (docs/conversions.md).
     const [{ id: integration }] = await dataSource.query(
       `INSERT INTO partner_integrations (partner_id, kind, settings, secrets)
@@ -135,8 +149,15 @@ describe('daily data lifecycle', () => {
       recordsMasked: 2,
       notificationsDeleted: 1,
       conversionsDeleted: 1,
+      transcriptsDeleted: 1,
       recordsInDefault: 0,
     });
+    expect(await dataSource.query(`SELECT cdr_id::text AS cdr_id, text FROM transcripts`)).toEqual([
+      { cdr_id: ids.get('oslo-2029-06-16'), text: 'Is the car still available?' },
+    ]);
+    expect(await dataSource.query(`SELECT cdr_id::text AS cdr_id FROM transcription_jobs`)).toEqual([
+      { cdr_id: ids.get('oslo-2029-06-16') },
+    ]);
     expect(await dataSource.query(`SELECT order_id FROM conversion_outbox ORDER BY order_id`)).toEqual([
       { order_id: 'call-b' },
     ]);

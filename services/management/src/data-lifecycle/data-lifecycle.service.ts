@@ -28,6 +28,9 @@ export interface DataLifecycleDeps {
   cdrChanges: { deleteBefore(cutoff: Date): Promise<number> };
   /** Answered calls' recordings, transcription jobs and transcripts of removed records; answers the recordings. */
   callIntelligence: { deleteOrphaned(): Promise<number> };
+  /** Transcripts and transcription jobs of removed records (docs/call-intelligence.md). */
+  transcripts: { deleteOrphaned(): Promise<number> };
+  transcriptionJobs: { deleteOrphaned(): Promise<number> };
 }
 
 /** What one run did; logged, counted in metrics and kept in "data_lifecycle_runs". */
@@ -49,6 +52,8 @@ export interface DataLifecycleReport {
   conversionsDeleted: number;
   /** Change feed rows older than CDR_CHANGE_RETENTION_DAYS. */
   cdrChangesDeleted: number;
+  /** Transcripts of removed records (their transcription jobs go too, uncounted like any queue row). */
+  transcriptsDeleted: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -57,8 +62,9 @@ const DAY_MS = 86_400_000;
  * The daily data lifecycle (docs/privacy.md): months ahead created; records past their partner's
  * retention removed — a whole month dropped when every partner's retention has passed it (cheap, no
  * dead rows to vacuum), otherwise that partner's rows deleted; callers' numbers masked past their
- * partner's masking age; notifications and conversions of removed records deleted; the change
- * feed's rows past their retention deleted.
+ * partner's masking age; notifications, conversions, transcripts, transcription jobs and answered
+ * calls' recordings of removed records deleted; the change feed's rows past their retention deleted.
+ * Masking leaves transcripts as they are: they hold no caller's number.
  */
 export class DataLifecycleService {
   constructor(
@@ -82,6 +88,7 @@ export class DataLifecycleService {
       notificationsDeleted: 0,
       conversionsDeleted: 0,
       cdrChangesDeleted: 0,
+      transcriptsDeleted: 0,
     };
     const partners = await this.deps.partners.list();
     if (partners.length > 0) await this.removeAndMask(now, partners, report);
@@ -120,6 +127,8 @@ export class DataLifecycleService {
     }
     report.notificationsDeleted = await this.deps.outbox.deleteOrphaned();
     report.conversionsDeleted = await this.deps.conversions.deleteOrphaned();
+    report.transcriptsDeleted = await this.deps.transcripts.deleteOrphaned();
+    await this.deps.transcriptionJobs.deleteOrphaned();
     report.recordingsDeleted += await this.deps.callIntelligence.deleteOrphaned();
   }
 }

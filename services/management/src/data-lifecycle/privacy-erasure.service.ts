@@ -31,6 +31,9 @@ export interface PrivacyErasureDeps {
   };
   /** The partner's spam lists and the caller's history (docs/spam.md). */
   spam: { erase(partnerId: string, advId: string, anums: readonly string[]): Promise<number> };
+  /** What the caller said on the erased records (docs/call-intelligence.md): deleted with the recordings. */
+  transcripts: { deleteOfRecords(cdrIds: readonly string[]): Promise<number> };
+  transcriptionJobs: { deleteOfRecords(cdrIds: readonly string[]): Promise<number> };
   /** The partner's tracking numbers: the provider calls to them are the partner's. */
   trackingNumbers: { holdBacks(partnerId: string): Promise<Map<string, Date | null>> };
   /** Answered calls' recordings, their jobs and transcripts (docs/privacy.md); answers the recordings. */
@@ -50,6 +53,7 @@ export interface ErasureReport {
   recordsMasked: number;
   cnumsMasked: number;
   recordingsDeleted: number;
+  transcriptsDeleted: number;
   notificationsRedacted: number;
   webhookDeliveriesRedacted: number;
   attributionsDeleted: number;
@@ -60,7 +64,7 @@ export interface ErasureReport {
 
 /**
  * `privacy:erase` (docs/privacy.md): one caller's number out of a partner's records, recordings,
- * notifications, webhook deliveries, call attributions, provider calls, spam lists and history. Safe to repeat: a second
+ * transcripts, notifications, webhook deliveries, call attributions, provider calls, spam lists and history. Safe to repeat: a second
  * run finds nothing left and changes nothing. The records are masked last, so a run that fails
  * half-way still finds them next time and finishes the rest.
  */
@@ -93,6 +97,9 @@ export class PrivacyErasureService {
     );
     const spamEntriesErased = await this.deps.spam.erase(partner.id, partner.name, anums);
     const erased = await this.deps.cdrs.eraseCaller(partner.id, anums, masked);
+    // After the records: a job queued meanwhile for one of them is deleted too, and finds no recording.
+    await this.deps.transcriptionJobs.deleteOfRecords(erased.cdrIds);
+    const transcriptsDeleted = await this.deps.transcripts.deleteOfRecords(erased.cdrIds);
     // A call of theirs stored meanwhile.
     const known = new Set(found.cdrIds);
     const storedMeanwhile = erased.cdrIds.filter((id) => !known.has(id));
@@ -112,6 +119,7 @@ export class PrivacyErasureService {
       recordsMasked: erased.records,
       cnumsMasked: erased.cnumsMasked,
       recordingsDeleted: erased.recordings + conversationsDeleted,
+      transcriptsDeleted,
       notificationsRedacted,
       webhookDeliveriesRedacted,
       attributionsDeleted,

@@ -20,3 +20,21 @@ export async function deleteRowsOfRemovedRecords(
   )) as Array<{ count: number }>;
   return count;
 }
+
+/**
+ * Deletes the rows of `table` that belong to the given call records (a caller's erased records,
+ * docs/privacy.md); answers how many went.
+ */
+export async function deleteRowsOfRecords(
+  db: { query(sql: string, parameters: unknown[]): Promise<unknown> },
+  table: RecordRowsTable,
+  cdrIds: readonly string[],
+): Promise<number> {
+  if (cdrIds.length === 0) return 0;
+  const [{ count }] = (await db.query(
+    `WITH "gone" AS (DELETE FROM "${table}" WHERE "cdr_id" = ANY($1::bigint[]) RETURNING 1)
+     SELECT count(*)::int AS "count" FROM "gone"`,
+    [cdrIds],
+  )) as Array<{ count: number }>;
+  return count;
+}

@@ -113,6 +113,37 @@ describe('@trackline/client: ManagementClient', () => {
     }
   });
 
+  it('reads and sets the call-intelligence settings and classification rules typed (docs/call-intelligence.md, API)', async () => {
+    const api = client();
+    try {
+      const settings = await api.request('put', '/settings', { body: { transcription: '1' } });
+      expect(settings.data.settings[0].transcription).toBe('1');
+      const builtin = await api.request('get', '/classification_rules');
+      expect(builtin.data.classification_rules[0].builtin).toBe('1');
+      const put = await api.request('put', '/classification_rules', {
+        body: { keywords: ['sunroof', 'tow bar'] },
+      });
+      const rules = put.data.classification_rules[0];
+      expect([rules.builtin, rules.keywords, rules.lead]).toEqual([
+        '0',
+        ['sunroof', 'tow bar'],
+        builtin.data.classification_rules[0].lead,
+      ]);
+      const refused = await rejection(
+        api.request('put', '/classification_rules', { body: { lead: ['still available', ' '] } }),
+      );
+      expect([refused.status, refused.message]).toEqual([400, 'lead[1]: must contain at least one word']);
+      const unknown = await rejection(
+        api.request('get', '/cdrs/transcript', { params: { query: { call_id: 'no-such-call' } } }),
+      );
+      expect(unknown.status).toBe(404);
+      const reset = await api.request('delete', '/classification_rules');
+      expect(reset.data.classification_rules[0]).toEqual(builtin.data.classification_rules[0]);
+    } finally {
+      api.close();
+    }
+  });
+
   it('is an openapi-fetch client underneath: GET and POST answer { data, error, response } on the same digest session', async () => {
     const api = client();
     try {

@@ -16,6 +16,12 @@ const SINGULAR: Record<string, string> = {
   pricing_models: 'pricing_model',
   voicemail_greetings: 'voicemail_greeting',
   parameters: 'parameter',
+  keywords_spotted: 'keyword',
+  // Classification rules' phrase lists (docs/call-intelligence.md, API).
+  lead: 'phrase',
+  not_a_lead: 'phrase',
+  existing_customer: 'phrase',
+  wrong_number: 'phrase',
 };
 
 const builder = new XMLBuilder({

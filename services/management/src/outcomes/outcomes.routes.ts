@@ -1,9 +1,7 @@
-import { callIdProblem } from '@trackline/contracts';
-import { NotFoundError, ValidationError } from '@trackline/domain';
 import type { CdrReference } from '../cdrs/cdr-outcomes.store';
+import { cdrReferenceByCallId, cdrReferenceById as byId } from '../cdrs/cdr-reference.dto';
 import type { RouteDefinition } from '../http/route-definition';
 import { refuseUnknownQuery } from '../validation/query-parameters';
-import { isBigintId } from '../validation/record-id';
 import { OUTCOME_NAMES, toOutcomeRecord } from './outcome-record';
 import type { OutcomesService } from './outcomes.service';
 
@@ -12,11 +10,6 @@ import type { OutcomesService } from './outcomes.service';
  * `/cdrs/outcome?cdr_id=<cdr_id>`, the seed's sub-resource form) and `/cdrs/outcome?call_id=<call_id>`.
  */
 export function outcomeRoutes(service: OutcomesService): RouteDefinition[] {
-  const byId = ({ cdrId }: Record<string, string>): CdrReference => {
-    // An id no record can have names nothing (docs/partner-api.md, Errors).
-    if (cdrId === undefined || !isBigintId(cdrId)) throw new NotFoundError(`call record ${cdrId}`);
-    return { cdrId };
-  };
   return [
     {
       method: 'GET',
@@ -49,13 +42,7 @@ export function outcomeRoutes(service: OutcomesService): RouteDefinition[] {
 }
 
 function byCallId(query: Record<string, string>): CdrReference {
-  refuseUnknownQuery(query, ['call_id']);
-  const callId = query.call_id;
-  if (callId === undefined)
-    throw new ValidationError('call_id', 'is required (or name the record: /cdrs/<cdr_id>/outcome)');
-  const problem = callIdProblem(callId);
-  if (problem !== undefined) throw new ValidationError('call_id', problem);
-  return { callId };
+  return cdrReferenceByCallId(query, 'outcome');
 }
 
 function answer(cdr: Parameters<typeof toOutcomeRecord>[0]) {

@@ -1,6 +1,6 @@
-import { NotFoundError } from '@trackline/domain';
 import type { Cdr } from '../cdrs/cdr';
 import type { CdrOutcomesStore, CdrReference } from '../cdrs/cdr-outcomes.store';
+import { recordNotFound } from '../cdrs/cdr-reference.dto';
 import type { ConversionQueue } from '../conversions/conversion-queue';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { WebhookEventQueue } from '../webhooks/webhook-events';
@@ -52,7 +52,5 @@ export class OutcomesService {
 // Another partner's record is as unknown as a missing one.
 function found(reference: CdrReference, cdr: Cdr | null): Cdr {
   if (cdr !== null) return cdr;
-  throw new NotFoundError(
-    'cdrId' in reference ? `call record ${reference.cdrId}` : `call with call_id ${reference.callId}`,
-  );
+  throw recordNotFound(reference);
 }

@@ -10,8 +10,15 @@ const FORMAT_SUFFIX = /\.(xml|json)(?=\/|$)/;
  */
 export const managementContract = OpenApiContract.fromDocs('management.yaml', {
   platformStatuses: [431],
-  // docs/partner-api.md, XML: the one item name that is not the field's name without its plural ending.
-  xmlItemNames: { used_by: 'item' },
+  // docs/partner-api.md, XML: the item names that are not the field's name without its plural ending.
+  xmlItemNames: {
+    used_by: 'item',
+    keywords_spotted: 'keyword',
+    lead: 'phrase',
+    not_a_lead: 'phrase',
+    existing_customer: 'phrase',
+    wrong_number: 'phrase',
+  },
   normalizePath: (pathname, query) => {
     const path = subResourcePath(pathname.replace(/^\/v1(?=\/|$)/, '') || '/', query);
     const suffix = FORMAT_SUFFIX.exec(path);

@@ -48,4 +48,5 @@ export const SAMPLE_CDR: Cdr = {
   spamMarked: null,
   hasRecording: false,
   timestamp: new Date('2026-11-27T07:01:05Z'),
+  transcript: { status: 'done', classification: 'lead', keywords: ['financ*', 'warranty'] },
 };
