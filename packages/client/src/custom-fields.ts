@@ -18,7 +18,9 @@ export interface CustomFieldNames {
 /** No custom fields: the default. */
 export type NoCustomFields = Record<never, never>;
 
-type Names<F, Of extends keyof CustomFieldNames> = F extends { [K in Of]: infer N extends string } ? N : never;
+type Names<F, Of extends keyof CustomFieldNames> = F extends { [K in Of]: infer N extends string }
+  ? N
+  : never;
 
 /** A record in an answer carries every custom field, null when not set. */
 type InAnswer<N extends string> = { [K in N]: string | null };
@@ -40,9 +42,9 @@ type Same<A, B> = [A] extends [B]
  * `T` (the generated types of docs/openapi/management.yaml, or a part of them) with the partner's
  * custom fields on every customer and source: required in answers, optional in bodies.
  */
-export type WithCustomFields<T, F extends CustomFieldNames> = [Names<F, 'customer'> | Names<F, 'source'>] extends [
-  never,
-]
+export type WithCustomFields<T, F extends CustomFieldNames> = [
+  Names<F, 'customer'> | Names<F, 'source'>,
+] extends [never]
   ? T
   : Inject<T, Names<F, 'customer'>, Names<F, 'source'>>;
 

@@ -35,7 +35,11 @@ describe('@trackline/client in a fresh project', () => {
     await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
     await rm(tarball);
     // The client's one dependency, and the types a Node project installs itself.
-    await symlink(packageFolder('openapi-fetch', PACKAGE), join(project, 'node_modules/openapi-fetch'), 'dir');
+    await symlink(
+      packageFolder('openapi-fetch', PACKAGE),
+      join(project, 'node_modules/openapi-fetch'),
+      'dir',
+    );
     await mkdir(join(project, 'node_modules/@types'), { recursive: true });
     await symlink(packageFolder('@types/node', ROOT), join(project, 'node_modules/@types/node'), 'dir');
     await cp(PROBES, project, { recursive: true });

@@ -46,7 +46,11 @@ export type SuccessBody<
   M extends HttpMethod,
   F extends CustomFieldNames = NoCustomFields,
 > = NonNullable<
-  FetchResponse<NonNullable<ManagementPathsWith<F>[P][M]>, RequestOptions<P, M, F>, 'application/json'>['data']
+  FetchResponse<
+    NonNullable<ManagementPathsWith<F>[P][M]>,
+    RequestOptions<P, M, F>,
+    'application/json'
+  >['data']
 >;
 
 /**
@@ -125,7 +129,12 @@ export class ManagementClient<F extends CustomFieldNames = NoCustomFields> {
       headers: { Accept: 'application/json' },
     });
     // The same functions, their options typed as written (CheckedMethod).
-    ({ GET: this.GET, POST: this.POST, PUT: this.PUT, DELETE: this.DELETE } = this.openapi as unknown as {
+    ({
+      GET: this.GET,
+      POST: this.POST,
+      PUT: this.PUT,
+      DELETE: this.DELETE,
+    } = this.openapi as unknown as {
       GET: CheckedMethod<'get', F>;
       POST: CheckedMethod<'post', F>;
       PUT: CheckedMethod<'put', F>;
@@ -171,7 +180,9 @@ export class ManagementClient<F extends CustomFieldNames = NoCustomFields> {
 
   /** `GET /miscellaneous/ping`: true when the credentials and this server's address are accepted. */
   async ping(): Promise<boolean> {
-    return ((await this.send('get', '/miscellaneous/ping', undefined)).data as { ping?: string }).ping === 'ok';
+    return (
+      ((await this.send('get', '/miscellaneous/ping', undefined)).data as { ping?: string }).ping === 'ok'
+    );
   }
 
   /** Closes the kept-alive connections. */
@@ -179,7 +190,11 @@ export class ManagementClient<F extends CustomFieldNames = NoCustomFields> {
     this.digest.close();
   }
 
-  private async send(method: HttpMethod, path: string, options: object | undefined): Promise<ApiResult<unknown>> {
+  private async send(
+    method: HttpMethod,
+    path: string,
+    options: object | undefined,
+  ): Promise<ApiResult<unknown>> {
     const { data, error, response } = await this.call(method, path, options, {});
     const rateLimit = rateLimitOf(response.headers);
     if (!response.ok) throw apiError(response, errorMessage(response.status, error), error, rateLimit);

@@ -35,7 +35,10 @@ function pythonWith(module: string): string | undefined {
  * CI (which installs them) and warns otherwise (docs/testing.md).
  */
 export function loadWithEveryYamlLoader(text: string): Record<YamlLoader, unknown> {
-  const result = { 'js-yaml': JSON.parse(JSON.stringify(load(text))) as unknown } as Record<YamlLoader, unknown>;
+  const result = { 'js-yaml': JSON.parse(JSON.stringify(load(text))) as unknown } as Record<
+    YamlLoader,
+    unknown
+  >;
   for (const [name, loader] of Object.entries(PYTHON_LOADERS) as [
     Exclude<YamlLoader, 'js-yaml'>,
     { module: string; load: string },

@@ -896,7 +896,7 @@ export interface components {
             /** @constant */
             ping: "ok";
         };
-        /** @description POST. Unknown fields are a 400. The custom fields the operator defined for the partner are accepted as extra fields (x-custom-fields, docs/partner-api.md, Custom fields). */
+        /** @description POST. Unknown fields are a 400. The custom fields the operator defined for the partner are accepted as extra fields (unevaluatedProperties, docs/partner-api.md, Custom fields). */
         CustomerInput: {
             name: string;
             custnr: string;
@@ -907,7 +907,7 @@ export interface components {
             receive_monthly_report?: components["schemas"]["Flag"];
             service_caller_id?: components["schemas"]["Flag"];
         };
-        /** @description PUT; a field left out keeps its value, an empty value clears an optional one. Unknown fields are a 400. The custom fields the operator defined for the partner are accepted as extra fields (x-custom-fields). */
+        /** @description PUT; a field left out keeps its value, an empty value clears an optional one. Unknown fields are a 400. The custom fields the operator defined for the partner are accepted as extra fields (unevaluatedProperties). */
         CustomerUpdate: {
             name?: string;
             custnr?: string;
@@ -918,7 +918,7 @@ export interface components {
             receive_monthly_report?: components["schemas"]["Flag"];
             service_caller_id?: components["schemas"]["Flag"];
         };
-        /** @description Also the partner's custom customer fields, text or null, as extra fields (x-custom-fields). */
+        /** @description Also the partner's custom customer fields, text or null, as extra fields (unevaluatedProperties). */
         Customer: {
             customer_id: components["schemas"]["Id"];
             name: string;

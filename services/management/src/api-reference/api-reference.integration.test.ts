@@ -71,10 +71,18 @@ describe('management API reference', () => {
     const servers = async (host: string) =>
       (
         (
-          await rawRequest({ port: service.port, method: 'GET', path: '/openapi.json', headers: { Host: host } })
+          await rawRequest({
+            port: service.port,
+            method: 'GET',
+            path: '/openapi.json',
+            headers: { Host: host },
+          })
         ).json() as { servers: { url: string }[] }
       ).servers.map((server) => server.url);
-    expect(await servers('api.example.com')).toEqual(['https://api.example.com/v1', 'https://api.example.com']);
+    expect(await servers('api.example.com')).toEqual([
+      'https://api.example.com/v1',
+      'https://api.example.com',
+    ]);
     expect(await servers('[::1]:8443')).toEqual(['https://[::1]:8443/v1', 'https://[::1]:8443']);
     const configured = testConfig(stores).twilio.publicUrl;
     expect(await servers('evil"><script>')).toEqual([`${configured}/v1`, configured]);

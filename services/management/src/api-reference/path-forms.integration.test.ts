@@ -35,7 +35,9 @@ describe('path forms of the served management document', () => {
     stores = await createTestStores();
     service = await startTestService(testConfig(stores));
     routes = service.app.routes.filter((route) => !REFERENCE_PATHS.has(route.path));
-    document = (await rawRequest({ port: service.port, method: 'GET', path: '/openapi.json' })).json() as Json;
+    document = (
+      await rawRequest({ port: service.port, method: 'GET', path: '/openapi.json' })
+    ).json() as Json;
     router = routerOf(service.app.routes);
   });
 
@@ -46,9 +48,7 @@ describe('path forms of the served management document', () => {
 
   const paths = () => document.paths as Record<string, Json>;
   const resolve = (item: Json): Json =>
-    typeof item.$ref === 'string'
-      ? paths()[item.$ref.slice('#/paths/'.length).replaceAll('~1', '/')]
-      : item;
+    typeof item.$ref === 'string' ? paths()[item.$ref.slice('#/paths/'.length).replaceAll('~1', '/')] : item;
   /** The document's path a request path falls under: a literal beats a parameter, as OpenAPI has it. */
   const documented = (pathname: string): string | undefined =>
     Object.keys(paths())
@@ -87,7 +87,8 @@ describe('path forms of the served management document', () => {
         const expected = expectedAnswer(found, method);
         const answer = router(method.toUpperCase(), target);
         checked += 1;
-        if (!expected.test(answer)) wrong.push(`${method.toUpperCase()} ${target}: ${answer}, documented ${expected.source}`);
+        if (!expected.test(answer))
+          wrong.push(`${method.toUpperCase()} ${target}: ${answer}, documented ${expected.source}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -158,7 +159,9 @@ describe('path forms of the served management document', () => {
 /** The route tables as mount-routes.ts builds them, answering what a request would get. */
 function routerOf(definitions: readonly AnyRouteDefinition[]): (method: string, target: string) => string {
   const partner = new RouteTable(
-    definitions.filter((route): route is RouteDefinition => route.access === undefined || route.access === 'partner'),
+    definitions.filter(
+      (route): route is RouteDefinition => route.access === undefined || route.access === 'partner',
+    ),
   );
   const edge = new RouteTable(
     definitions.filter((route) => route.access !== undefined && route.access !== 'partner'),

@@ -59,7 +59,10 @@ export function withPathForms(document: Json): Json {
     // another one's: `/customers/campaigns` alone is customer "campaigns").
     const ids =
       paths[literal] === undefined
-        ? commonIds(sources.map((path) => paths[path]), resolveParameter)
+        ? commonIds(
+            sources.map((path) => paths[path]),
+            resolveParameter,
+          )
         : [];
     out[literal] = withOtherMethods(item, ids);
   }
@@ -121,7 +124,10 @@ function withOtherMethods(item: Json, ids: Json[] = []): Json {
   const result: Json = { ...item };
   // A path matched as sent keeps its operations' servers on the methods added to it.
   const servers = operationsOf(item).find(([, operation]) => operation.servers !== undefined)?.[1].servers;
-  const on = { ...(servers === undefined ? {} : { servers }), ...(ids.length === 0 ? {} : { parameters: ids }) };
+  const on = {
+    ...(servers === undefined ? {} : { servers }),
+    ...(ids.length === 0 ? {} : { parameters: ids }),
+  };
   for (const method of PLATFORM_METHODS) {
     if (item[method] !== undefined) continue;
     result[method] = {
@@ -215,7 +221,8 @@ function queryFormItem(
       }
     }
     // A method some source lacks: its ids left out, the router takes one that has no such method.
-    if (operations.length < all.length) responses['405'] ??= { $ref: '#/components/responses/MethodNotAllowed' };
+    if (operations.length < all.length)
+      responses['405'] ??= { $ref: '#/components/responses/MethodNotAllowed' };
     const [first] = operations;
     if (first.path === undefined) {
       // The literal path's own operation, which also takes the sources' ids.

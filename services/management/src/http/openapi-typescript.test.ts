@@ -29,7 +29,12 @@ describe('types generated from docs/openapi', () => {
     for (const name of ['management', 'replacement']) {
       const served = loadApiDocument(`${name}.yaml`, name === 'management' ? { served: withPathForms } : {});
       await writeFile(join(folder, `${name}.json`), served.servedAt('https://api.example.com').json);
-      await run(process.execPath, [GENERATOR, join(folder, `${name}.json`), '-o', join(folder, `${name}.ts`)]);
+      await run(process.execPath, [
+        GENERATOR,
+        join(folder, `${name}.json`),
+        '-o',
+        join(folder, `${name}.ts`),
+      ]);
     }
     for (const probe of await readdir(PROBES))
       if (probe.endsWith('.probe.ts')) await copyFile(join(PROBES, probe), join(folder, probe));

@@ -5,8 +5,12 @@ type Created = paths['/customers']['post']['responses'][200]['content']['applica
 type CdrPage = paths['/statistics/cdrs']['get']['responses'][200]['content']['application/json'];
 type CreatedWebhook = paths['/webhooks']['post']['responses'][200]['content']['application/json'];
 
-// @ts-expect-error a misspelled body field (`email`) is not a custom field
-export const misspelled: CreateCustomer = { name: 'Kari Nordmann AS', custnr: '100', emial: 'post@kari.example' };
+export const misspelled: CreateCustomer = {
+  name: 'Kari Nordmann AS',
+  custnr: '100',
+  // @ts-expect-error a misspelled body field (`email`) is not a custom field
+  emial: 'post@kari.example',
+};
 
 export function customerNumber(created: Created): string {
   // @ts-expect-error a misspelled answer field (`custnr`)

@@ -28,7 +28,8 @@ export function apiReferenceRoutes(document: ApiDocument, publicUrl: string): Ro
     });
     res.end(body);
   };
-  const servedTo = (req: Request) => document.servedAt(servingBase(protocolOf(req), req.get('host'), publicUrl));
+  const servedTo = (req: Request) =>
+    document.servedAt(servingBase(protocolOf(req), req.get('host'), publicUrl));
   const router = Router();
   router.get(API_REFERENCE_PATHS.page, (req, res) => {
     res.setHeader('Content-Security-Policy', API_REFERENCE_CSP);
