@@ -1,6 +1,8 @@
 export {
   ManagementClient,
   type ApiResult,
+  type CdrPage,
+  type CheckedMethod,
   type HttpMethod,
   type ManagementClientOptions,
   type ManagementPaths,
@@ -8,6 +10,16 @@ export {
   type RequestOptions,
   type SuccessBody,
 } from './management-client';
+export type {
+  Cdr,
+  CdrExtended,
+  CreatedWebhook,
+  Customer,
+  CustomFieldNames,
+  NoCustomFields,
+  Source,
+  WithCustomFields,
+} from './custom-fields';
 export {
   ReplacementClient,
   signReplacementBody,

@@ -7,6 +7,7 @@ export { freePort } from './free-port';
 export { slowClient, type SlowClientResult } from './slow-client';
 export * from './provider';
 export { renderedDom, visibleText } from './headless-browser';
+export { loadWithEveryYamlLoader, type YamlLoader } from './yaml-loaders';
 export { OpenApiContract, type ContractOptions, type ObservedExchange } from './openapi-contract';
 export * from './google';
 export * from './speech';

@@ -19,6 +19,11 @@ export interface ObservedExchange {
 
 export interface ContractOptions {
   /**
+   * The document as the service serves it, from the written one (management adds the path forms
+   * its router answers).
+   */
+  served?: (document: Record<string, unknown>) => Record<string, unknown>;
+  /**
    * Maps a request path onto the document's path names: strips a version segment the `servers`
    * URL already carries, moves a format suffix to where the document writes it.
    */
@@ -67,7 +72,8 @@ export class OpenApiContract {
     documentText: string,
     private readonly options: ContractOptions = {},
   ) {
-    this.document = parse(documentText) as Json;
+    const written = parse(documentText) as Json;
+    this.document = options.served?.(written) ?? written;
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(this.ajv);
     this.ajv.addSchema(this.document, 'doc');

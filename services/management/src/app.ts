@@ -9,7 +9,7 @@ import {
 import { createManagementApi, createManagementCore } from './composition/management-root';
 import type { ManagementConfig } from './config/management-config';
 import type { ReadinessCheck } from './http/health.routes';
-import type { RouteDefinition } from './http/route-definition';
+import type { AnyRouteDefinition, RouteDefinition } from './http/route-definition';
 import { createHttpApp } from './http/http-app';
 import { createHttpsFront, type HttpsFront } from './http/https-front';
 import { loadTlsMaterial } from './http/tls-certificate';
@@ -30,6 +30,8 @@ export interface ManagementApp {
   metrics: ManagementMetrics;
   /** Provider call assembly; tests run its sweep with their clock. */
   twilioCalls: TwilioCallsService;
+  /** Every route definition the app serves besides the probes (a test holds them to the document). */
+  routes: readonly AnyRouteDefinition[];
 }
 
 export interface ManagementAppOptions {
@@ -161,6 +163,7 @@ export async function createManagementApp(
     front,
     metrics,
     twilioCalls: twilio.calls,
+    routes,
     listen: () => front.listen(config.port, config.host),
     close: async () => {
       stopWatchingProjections();

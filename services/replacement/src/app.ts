@@ -125,7 +125,7 @@ export function createReplacementApp(options: ReplacementAppOptions): Replacemen
   });
   app.use(requestContext(logger));
   app.use(healthRoutes(redis));
-  app.use(apiReferenceRoutes(loadApiDocument('replacement.yaml')));
+  app.use(apiReferenceRoutes(loadApiDocument('replacement.yaml'), config.twilio.publicUrl));
   // No authentication and no partner names in it; keep it off the public route (docs/operations.md).
   app.get(
     '/metrics',

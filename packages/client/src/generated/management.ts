@@ -1140,37 +1140,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/miscellaneous.xml/ping": paths["/miscellaneous/ping"];
-    "/customers.xml": paths["/customers"];
-    "/cdrs.xml/changes": paths["/cdrs/changes"];
-    "/cdrs.xml/{cdr_id}/outcome": paths["/cdrs/{cdr_id}/outcome"];
-    "/cdrs.xml/outcome": paths["/cdrs/outcome"];
-    "/sources.xml/{source_id}/call_settings": paths["/sources/{source_id}/call_settings"];
-    "/integrations.xml/google_ads": paths["/integrations/google_ads"];
-    "/integrations.xml/ga4": paths["/integrations/ga4"];
-    "/number_pools.xml": paths["/number_pools"];
-    "/pricing_models.xml": paths["/pricing_models"];
-    "/customers.xml/{customer_id}/campaigns": paths["/customers/{customer_id}/campaigns"];
-    "/customers.xml/{customer_id}/voicemail_greetings": paths["/customers/{customer_id}/voicemail_greetings"];
-    "/sources.xml": paths["/sources"];
-    "/sources.xml/{source_id}": paths["/sources/{source_id}"];
-    "/cdrs.xml/{cdr_id}/transcript": paths["/cdrs/{cdr_id}/transcript"];
-    "/cdrs.xml/transcript": paths["/cdrs/transcript"];
-    "/settings.xml": paths["/settings"];
-    "/classification_rules.xml": paths["/classification_rules"];
-    "/sources.xml/{source_id}/classification_rules": paths["/sources/{source_id}/classification_rules"];
-    "/sources.xml/{source_id}/spam_policy": paths["/sources/{source_id}/spam_policy"];
-    "/customers.xml/{customer_id}/voicemail_greetings/{vm_greeting_id}": paths["/customers/{customer_id}/voicemail_greetings/{vm_greeting_id}"];
-    "/customers.xml/{customer_id}/campaigns/{campaign_id}": paths["/customers/{customer_id}/campaigns/{campaign_id}"];
-    "/pricing_models.xml/{pricing_model_id}": paths["/pricing_models/{pricing_model_id}"];
-    "/statistics.xml/cdrs": paths["/statistics/cdrs"];
-    "/customers.xml/{customer_id}/reports/monthly": paths["/customers/{customer_id}/reports/monthly"];
-    "/customers.xml/{customer_id}": paths["/customers/{customer_id}"];
-    "/webhooks.xml": paths["/webhooks"];
-    "/webhooks.xml/{webhook_id}/test": paths["/webhooks/{webhook_id}/test"];
-    "/webhooks.xml/{webhook_id}/deliveries": paths["/webhooks/{webhook_id}/deliveries"];
-    "/webhooks.xml/{webhook_id}/deliveries/{delivery_id}/resend": paths["/webhooks/{webhook_id}/deliveries/{delivery_id}/resend"];
-    "/webhooks.xml/{webhook_id}": paths["/webhooks/{webhook_id}"];
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1213,7 +1182,7 @@ export interface components {
             /** @constant */
             ping: "ok";
         };
-        /** @description POST. Unknown fields are a 400. Custom fields the operator defined for the partner are accepted as extra fields. */
+        /** @description POST. Unknown fields are a 400. The custom fields the operator defined for the partner are accepted as extra fields (unevaluatedProperties, docs/partner-api.md, Custom fields). */
         CustomerInput: {
             name: string;
             custnr: string;
@@ -1223,10 +1192,8 @@ export interface components {
             dncs_class_name?: string;
             receive_monthly_report?: components["schemas"]["Flag"];
             service_caller_id?: components["schemas"]["Flag"];
-        } & {
-            [key: string]: string | null;
         };
-        /** @description PUT; a field left out keeps its value, an empty value clears an optional one. Unknown fields are a 400. Custom fields the operator defined for the partner are accepted as extra fields. */
+        /** @description PUT; a field left out keeps its value, an empty value clears an optional one. Unknown fields are a 400. The custom fields the operator defined for the partner are accepted as extra fields (unevaluatedProperties). */
         CustomerUpdate: {
             name?: string;
             custnr?: string;
@@ -1236,9 +1203,8 @@ export interface components {
             dncs_class_name?: string;
             receive_monthly_report?: components["schemas"]["Flag"];
             service_caller_id?: components["schemas"]["Flag"];
-        } & {
-            [key: string]: string | null;
         };
+        /** @description Also the partner's custom customer fields, text or null, as extra fields (unevaluatedProperties). */
         Customer: {
             customer_id: components["schemas"]["Id"];
             name: string;
@@ -1250,8 +1216,6 @@ export interface components {
             dncs_class_name: string | null;
             receive_monthly_report: components["schemas"]["Flag"];
             service_caller_id: components["schemas"]["Flag"];
-        } & {
-            [key: string]: string | null;
         };
         Customers: {
             customers: components["schemas"]["Customer"][];
@@ -1390,8 +1354,6 @@ export interface components {
             vm_divert_noanswer?: components["schemas"]["Flag"];
             /** @description JSON text in a form field, or an array in a JSON body; at most 100 rules, none overlapping on a weekday. Replaces all rules. */
             alt_numbers?: string | components["schemas"]["AltNumberInput"][];
-        } & {
-            [key: string]: unknown;
         };
         /** @description POST. Also `class` (at most 45 characters, default `standard`). */
         SourceInput: components["schemas"]["SourceUpdate"] & {
@@ -1427,8 +1389,6 @@ export interface components {
             vm_divert_busy: components["schemas"]["Flag"];
             vm_divert_noanswer: components["schemas"]["Flag"];
             alt_numbers: components["schemas"]["AltNumber"][];
-        } & {
-            [key: string]: unknown;
         };
         Sources: {
             sources: components["schemas"]["Source"][];
@@ -1614,8 +1574,10 @@ export interface components {
             /** @description type of the caller number (mobile, fixed_line, …) */
             anum_ndc_name: string | null;
         };
-        /** @description With `extended=1`. */
-        CdrExtended: components["schemas"]["Cdr"] & {
+        /** @description With `extended=1` (every field always there). */
+        CdrExtended: components["schemas"]["Cdr"] & WithRequired<components["schemas"]["CdrExtensions"], "quarantined" | "timestamp" | "expire" | "media" | "class" | "voicemail" | "publisher_id" | "campaign_id" | "pricing_model_id" | "commission" | "cli_id" | "order_id" | "session_id" | "tracking_id" | "full_url" | "full_referrer" | "parameters" | "attribution" | "bound_seconds" | "gclid" | "gbraid" | "wbraid" | "ga_client_id" | "ga_session_id" | "outcome_status" | "outcome_value" | "outcome_currency" | "outcome_note" | "outcome_modified" | "stir_verstat" | "spam_score" | "spam_reasons" | "spam" | "transcript_status" | "classification" | "keywords_spotted">;
+        /** @description The fields `extended=1` adds to the basic record (CdrExtended). */
+        CdrExtensions: {
             /** @description 1 when the dialled number was held back (closed source */
             quarantined?: components["schemas"]["Flag"];
             /** @description when the record was stored */
@@ -1770,7 +1732,8 @@ export interface components {
             cdr_changes: components["schemas"]["CdrChange"][];
         };
         CdrsPage: components["schemas"]["Paging"] & {
-            cdrs: (components["schemas"]["Cdr"] | components["schemas"]["CdrExtended"])[];
+            /** @description The basic records; with `extended=1` each also has every field of CdrExtensions. */
+            cdrs: (components["schemas"]["Cdr"] & components["schemas"]["CdrExtensions"])[];
         };
         /**
          * @description Comma-separated, no duplicates, from call.completed, call.missed, voicemail.new, customer.created, pool.exhausted, call.outcome, call.transcribed, call.classified.
@@ -1809,6 +1772,12 @@ export interface components {
             state: "0" | "1" | "2";
             created: components["schemas"]["Timestamp"];
             modified: components["schemas"]["Timestamp"];
+        };
+        /** @description The answer to POST, the only one whose webhook carries its secret. */
+        CreatedWebhooks: {
+            webhooks: (components["schemas"]["Webhook"] & {
+                secret?: string;
+            })[];
         };
         Webhooks: {
             webhooks: components["schemas"]["Webhook"][];
@@ -2223,6 +2192,46 @@ export interface components {
                  */
                 "application/json": components["schemas"]["Error"];
                 /** @example <error><status>403</status><message>HTTPS required</message></error> */
+                "application/xml": components["schemas"]["XmlDocument"];
+            };
+        };
+        /** @description The path has no operation of this method; `Allow` lists the ones it has. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description e.g. `GET, HEAD` */
+                Allow: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "status": 405,
+                 *         "message": "Method not allowed; allowed: GET, HEAD"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+                /** @example <error><status>405</status><message>Method not allowed; allowed: GET, HEAD</message></error> */
+                "application/xml": components["schemas"]["XmlDocument"];
+            };
+        };
+        /** @description No resource implements this method. */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "status": 501,
+                 *         "message": "Method PATCH is not implemented"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+                /** @example <error><status>501</status><message>Method PATCH is not implemented</message></error> */
                 "application/xml": components["schemas"]["XmlDocument"];
             };
         };
@@ -5012,7 +5021,10 @@ export interface operations {
                      *             "stir_verstat": null,
                      *             "spam_score": "0",
                      *             "spam_reasons": "",
-                     *             "spam": "1"
+                     *             "spam": "1",
+                     *             "transcript_status": "none",
+                     *             "classification": null,
+                     *             "keywords_spotted": null
                      *           }
                      *         }
                      *       ]
@@ -6747,7 +6759,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Webhooks"];
+                    "application/json": components["schemas"]["CreatedWebhooks"];
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
@@ -7776,3 +7788,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

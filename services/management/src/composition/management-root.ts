@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { loadApiDocument, StoreOutages, type Logger, type RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
 import { apiReferenceRoutes } from '../api-reference/api-reference.routes';
+import { withPathForms } from '../api-reference/path-forms';
 import { composeCdrFeature } from './cdrs-composition';
 import type { CdrFeature } from '../cdrs/create-cdrs';
 import { composeSpamFeature } from './spam-composition';
@@ -151,7 +152,10 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     clock,
   });
   const routes = [
-    ...apiReferenceRoutes(loadApiDocument('management.yaml')),
+    ...apiReferenceRoutes(
+      loadApiDocument('management.yaml', { served: withPathForms }),
+      config.twilio.publicUrl,
+    ),
     ...pingRoutes(),
     ...createManagementRoutes(core.services),
     ...cdrs.routes,

@@ -219,10 +219,8 @@ describe('@trackline/client: ManagementClient', () => {
       expect(created.data).toMatch(
         /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<customers><customer><customer_id>\d+<\/customer_id><name>Ola &amp; Kari &lt;AS&gt;<\/name><custnr>xml-1<\/custnr>/,
       );
-      const bySuffix = await api.requestXml('get', '/customers.xml', {
-        params: { query: { custnr: 'xml-1' } },
-      });
-      expect(bySuffix.data).toContain('<name>Ola &amp; Kari &lt;AS&gt;</name>');
+      const listed = await api.requestXml('get', '/customers', { params: { query: { custnr: 'xml-1' } } });
+      expect(listed.data).toContain('<name>Ola &amp; Kari &lt;AS&gt;</name>');
 
       const invalid = await rejection(
         api.requestXml('post', '/customers', { body: { name: 'N'.repeat(61), custnr: 'xml-2' } }),
@@ -230,9 +228,6 @@ describe('@trackline/client: ManagementClient', () => {
       expect([invalid.status, invalid.message]).toEqual([400, 'name: must be at most 60 characters']);
       expect(invalid.body).toBe(
         '<?xml version="1.0" encoding="UTF-8"?>\n<error><status>400</status><message>name: must be at most 60 characters</message></error>',
-      );
-      await expect(api.request('get', '/customers.xml')).rejects.toThrow(
-        '/customers.xml answers XML: call requestXml for it',
       );
     } finally {
       api.close();

@@ -41,6 +41,10 @@ export interface HttpAppDependencies {
 export function createHttpApp(deps: HttpAppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  // `/health/` and `/HEALTH` are not `/health`: every path the service answers is one the
+  // document lists (docs/partner-api.md, Path forms).
+  app.enable('strict routing');
+  app.enable('case sensitive routing');
   app.set('etag', false);
   app.use(requestContext(deps.logger));
   if (deps.metrics !== undefined) app.use(httpMetrics(deps.metrics.observe));
@@ -58,6 +62,7 @@ export function createHttpApp(deps: HttpAppDependencies): Express {
     setRequestState(res, {
       format: parsed.format ?? acceptedFormat(req),
       segments: parsed.segments,
+      suffixAt: parsed.suffixAt,
       unknownVersion: parsed.unknownVersion,
       query,
       method: req.method,

@@ -74,7 +74,7 @@ function partnerRouteHandler(table: RouteTable<RouteDefinition>, clock: () => Da
     const state = requestState(res);
     if (state.unknownVersion !== undefined) throw new NotFoundError(`API version ${state.unknownVersion}`);
     if (state.partner === undefined) throw new Error('route reached without an authenticated partner');
-    const match = table.match(state.method, state.segments, state.query);
+    const match = table.match(state.method, state.segments, state.query, state.suffixAt);
     setRouteTemplate(res, match.definition.method, match.definition.path);
     const response = await match.definition.handle({
       partner: state.partner,
@@ -146,8 +146,10 @@ function edgeRouteHandler(table: RouteTable<EdgeRouteDefinition>, clock: () => D
         break;
       }
       case 'signed-link':
-      case 'public':
         response = await route.handle(base);
+        break;
+      case 'public':
+        response = await route.handle({ ...base, host: req.get('host') });
         break;
     }
     send(res, response, 'json');
@@ -165,11 +167,9 @@ function send(res: Response, response: ApiResponse, format: ResponseFormat): voi
     .send(rendered.body);
 }
 
-/** The path as sent, split, without a trailing slash; still percent-encoded. */
+/** The path as sent, split; still percent-encoded. A trailing slash is an empty last segment. */
 function pathSegments(target: string): string[] {
-  const segments = target.split('?')[0].split('/').slice(1);
-  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
-  return segments;
+  return target.split('?')[0].split('/').slice(1);
 }
 
 /** Runs a connect-style middleware (a body parser) as a step of the registration. */

@@ -8,30 +8,38 @@ export interface ParsedPath {
   segments: string[];
   /** From a `.xml`/`.json` suffix on a segment (`/customers.xml/1`). */
   format?: ResponseFormat;
+  /**
+   * Which segment carried the suffix; the route table answers only where it sits on the first or
+   * the last literal segment of the route (docs/partner-api.md, Path forms). `'many'` when more
+   * than one did, which no route answers.
+   */
+  suffixAt?: number | 'many';
   unknownVersion?: string;
 }
 
 /**
  * `/v1/customers.xml/1` and `/customers/1` (with XML chosen) name the same resource: the current
  * version segment is optional (seed: Versioning), any other version is unknown, and a format
- * suffix may sit on the resource name.
+ * suffix may sit on the resource name. A trailing slash is a segment of its own, which no route
+ * has: `/customers/` is not `/customers` (docs/partner-api.md, Path forms).
  */
 export function parseRequestPath(pathname: string): ParsedPath {
   const segments = pathname.split('/').slice(1);
-  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
   let unknownVersion: string | undefined;
   if (segments.length > 0 && VERSION_SEGMENT.test(segments[0])) {
     const version = segments.shift()!;
     if (version !== CURRENT_VERSION) unknownVersion = version;
   }
   let format: ResponseFormat | undefined;
-  const stripped = segments.map((segment) => {
+  let suffixAt: number | 'many' | undefined;
+  const stripped = segments.map((segment, index) => {
     const match = FORMAT_SUFFIX.exec(segment);
     if (match === null || match.index === 0) return segment;
     format = match[1].toLowerCase() as ResponseFormat;
+    suffixAt = suffixAt === undefined ? index : 'many';
     return segment.slice(0, match.index);
   });
-  return { segments: stripped, format, unknownVersion };
+  return { segments: stripped, format, suffixAt, unknownVersion };
 }
 
 /**

@@ -8,6 +8,8 @@ export interface RequestState {
   format: ResponseFormat;
   /** Version-less, suffix-less path segments, still percent-encoded. */
   segments: string[];
+  /** The segment that carried a `.xml`/`.json` suffix (request-path.ts). */
+  suffixAt?: number | 'many';
   /** A version segment other than the current one; answered 404 after authentication. */
   unknownVersion?: string;
   /** Query parameters, the last value winning, `_method` removed. */

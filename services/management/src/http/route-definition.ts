@@ -112,7 +112,12 @@ export interface PublicRouteDefinition {
   method: HttpMethod;
   path: string;
   access: 'public';
-  handle(context: BaseRouteContext): Promise<ApiResponse>;
+  handle(context: PublicRouteContext): Promise<ApiResponse>;
+}
+
+/** A public route also learns the `Host` the request named (the served document's `servers`). */
+export interface PublicRouteContext extends BaseRouteContext {
+  host: string | undefined;
 }
 
 /** Every route the one registration (mount-routes.ts) serves. */

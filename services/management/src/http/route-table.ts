@@ -17,6 +17,8 @@ interface CompiledRoute<T extends RoutePattern> {
   definition: T;
   segments: Segment[];
   literals: number;
+  /** Index of the last literal segment. */
+  lastLiteral: number;
   /** Has a literal after a parameter: `/customers/:customerId/campaigns…`. */
   isSubResource: boolean;
 }
@@ -62,11 +64,30 @@ export class RouteTable<T extends RoutePattern> {
       .map((route) => route.definition);
   }
 
-  match(method: string, rawSegments: string[], query: Record<string, string>): RouteMatch<T> {
+  /**
+   * `suffixAt` is the segment that carried a `.xml`/`.json` suffix (request-path.ts): a route
+   * answers it on its first or its last literal segment only, the forms the document lists
+   * (docs/partner-api.md, Path forms); on an id or a middle segment the path is unknown.
+   */
+  match(
+    method: string,
+    rawSegments: string[],
+    query: Record<string, string>,
+    suffixAt?: number | 'many',
+  ): RouteMatch<T> {
     const rewritten = this.options.queryForm ? this.rewriteSubResource(rawSegments, query) : undefined;
     const segments = (rewritten?.segments ?? rawSegments).map(decodeSegment);
     const remainingQuery = rewritten?.query ?? query;
+    // The query form's segments are all literals: the suffix may sit on its first or its last.
+    const suffixFits = (route: CompiledRoute<T>): boolean =>
+      suffixAt === undefined ||
+      (suffixAt !== 'many' &&
+        (rewritten === undefined
+          ? suffixAt === 0 || suffixAt === route.lastLiteral
+          : suffixAt === 0 || suffixAt === rawSegments.length - 1) &&
+        (rewritten !== undefined || 'literal' in route.segments[suffixAt]));
     const candidates = this.routes
+      .filter(suffixFits)
       .map((route) => ({ route, params: bind(route, segments) }))
       .filter(
         (entry): entry is { route: CompiledRoute<T>; params: Record<string, string> } =>
@@ -130,6 +151,7 @@ function compile<T extends RoutePattern>(definition: T): CompiledRoute<T> {
     definition,
     segments,
     literals: segments.filter((segment) => 'literal' in segment).length,
+    lastLiteral: segments.findLastIndex((segment) => 'literal' in segment),
     isSubResource: firstParam >= 0 && segments.slice(firstParam).some((segment) => 'literal' in segment),
   };
 }
