@@ -4767,6 +4767,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
             /** @description The range starts past the end of the recording; no body. */
@@ -4826,6 +4827,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
             /** @description The range starts past the end of the recording; no body. */
