@@ -1,4 +1,5 @@
-import { createLogger } from '@trackline/platform';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { SpeechEngineSimulator, testWav, type CallScript } from '@trackline/test-harness';
 import { createWebhookDispatcher } from '../composition/start-webhook-dispatcher';
 import { createTranscriptionWorker } from '../composition/start-transcription-worker';
@@ -49,6 +50,7 @@ describe('call intelligence: a recorded call to a classified transcript and its 
   let untranscribed: string;
   let calls = 0;
   let seed = 100;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     await engine.start();
@@ -93,7 +95,16 @@ describe('call intelligence: a recorded call to a classified transcript and its 
       TRANSCRIPTION_MAX_ATTEMPTS: '3',
       TRANSCRIPTION_BASE_DELAY_MS: '10',
     });
-    const logger = createLogger({ service: 'call-intelligence-e2e', level: 'silent' });
+    // Every line the worker and the dispatcher log, at every level, for the search below.
+    const logger = pino(
+      { level: 'trace' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logLines.push(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    );
     worker = createTranscriptionWorker({
       dataSource: env.stores.dataSource,
       config,
@@ -262,7 +273,9 @@ describe('call intelligence: a recorded call to a classified transcript and its 
         `SELECT t.*, j.last_error FROM transcripts t LEFT JOIN transcription_jobs j USING (cdr_id)`,
       ),
     );
-    for (const text of [stored, ...receiver.received.map((hook) => hook.body)]) {
+    const changes = (await env.api.read('/cdrs/changes?limit=1000')).text;
+    expect(logLines.length).toBeGreaterThan(0); // a search of nothing would pass
+    for (const text of [stored, changes, ...logLines, ...receiver.received.map((hook) => hook.body)]) {
       expect(text).not.toContain('4111');
       expect(text).not.toContain('john.smith');
     }

@@ -132,6 +132,16 @@ export class TranscriptionWorker {
     const ownMs = performance.now() - ownStarted;
     await this.classified(job, context, done);
     this.deps.counters.transcribed(heard.durationSeconds, engineMs, ownMs);
+    // What happened, never what was said: the text stays in its table.
+    this.deps.log.info(
+      {
+        cdrId: job.cdrId,
+        classification: done.classification,
+        audioSeconds: heard.durationSeconds,
+        engineMs: Math.round(engineMs),
+      },
+      'call transcribed',
+    );
   }
 
   /** The transcript, its two events and the automatic outcome, with the job's end, in one transaction. */
