@@ -11,20 +11,32 @@ export interface RedisClusterOptions {
   basePort?: number;
   // The server binary; `redis-server` from the PATH when omitted.
   redisServer?: string;
+  // Replicas of each master (default 0), for tests of a master's failover.
+  replicasPerMaster?: number;
+  // The servers' cluster-node-timeout (default 5000 ms): a silent master is failed over after it.
+  nodeTimeoutMs?: number;
 }
 
 export interface RedisClusterHandle {
+  // Every node, masters first, then replicas.
   nodes: Array<{ host: string; port: number }>;
+  // SIGKILL of the node listening on `port` (a crash: no failover handshake, no goodbye).
+  kill(port: number): void;
   stop(): Promise<void>;
 }
 
-// A real Redis Cluster of `masters` (default 3) masters and no replicas, made of redis-server
-// processes from the PATH (Redis 7 or newer), for tests that must prove multi-key commands and Lua
-// scripts respect hash slots. stop() ends the processes and removes their directories.
+// A real Redis Cluster of `masters` (default 3) masters, each with `replicasPerMaster` replicas
+// (default none), made of redis-server processes from the PATH (Redis 7 or newer), for tests that
+// must prove multi-key commands and Lua scripts respect hash slots, or that the service rides out a
+// master's failover. stop() ends the processes and removes their directories.
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisClusterHandle> {
   const masters = options.masters ?? 3;
   if (!Number.isInteger(masters) || masters < 1)
     throw new Error(`masters must be a positive integer, got ${masters}`);
+  const replicasPerMaster = options.replicasPerMaster ?? 0;
+  if (!Number.isInteger(replicasPerMaster) || replicasPerMaster < 0)
+    throw new Error(`replicasPerMaster must be a non-negative integer, got ${replicasPerMaster}`);
+  const total = masters * (1 + replicasPerMaster);
 
   const started: RedisNodeProcess[] = [];
   const stopAll = async (): Promise<void> => {
@@ -35,16 +47,22 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
   const killOnExit = (): void => started.forEach((node) => void node.stop());
   process.on('exit', killOnExit);
   try {
-    for (let i = 0; i < masters; i++) {
+    for (let i = 0; i < total; i++) {
       const port = options.basePort === undefined ? undefined : options.basePort + i;
-      started.push(await startRedisNode(options.redisServer ?? 'redis-server', port));
+      started.push(await startRedisNode(options.redisServer ?? 'redis-server', port, options.nodeTimeoutMs));
     }
-    await formCluster(started);
+    await formCluster(started.slice(0, masters));
+    if (replicasPerMaster > 0) await addReplicas(started.slice(0, masters), started.slice(masters));
   } catch (error) {
     await stopAll();
     throw error;
   }
-  return { nodes: started.map((node) => ({ host: LOOPBACK, port: node.port })), stop: stopAll };
+  const kill = (port: number): void => {
+    const node = started.find((candidate) => candidate.port === port);
+    if (node === undefined) throw new Error(`no node of this cluster listens on port ${port}`);
+    node.kill();
+  };
+  return { nodes: started.map((node) => ({ host: LOOPBACK, port: node.port })), kill, stop: stopAll };
 }
 
 // What redis-cli --cluster create does for masters only: give each node a contiguous slot range and
@@ -68,6 +86,51 @@ async function formCluster(nodes: RedisNodeProcess[]): Promise<void> {
     await waitForClusterOk(clients, nodes.length);
   } finally {
     clients.forEach((client) => client.disconnect());
+  }
+}
+
+// What redis-cli --cluster create --cluster-replicas does for the replicas: each meets the cluster
+// and replicates its master (replica i → master i mod masters); then wait until every replica has
+// finished its first sync and every node knows every other.
+async function addReplicas(masters: RedisNodeProcess[], replicas: RedisNodeProcess[]): Promise<void> {
+  const connect = (node: RedisNodeProcess): Redis =>
+    new Redis({ host: LOOPBACK, port: node.port, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  const masterClients = masters.map(connect);
+  const replicaClients = replicas.map(connect);
+  try {
+    const masterIds = await Promise.all(
+      masterClients.map((client) => client.call('CLUSTER', 'MYID') as Promise<string>),
+    );
+    for (const replica of replicas) {
+      await masterClients[0].call('CLUSTER', 'MEET', LOOPBACK, String(replica.port), String(replica.busPort));
+    }
+    const deadline = Date.now() + CLUSTER_OK_TIMEOUT_MS;
+    for (const [i, client] of replicaClients.entries()) {
+      const masterId = masterIds[i % masters.length];
+      // REPLICATE needs the master in the replica's node table, which gossip fills in shortly.
+      for (;;) {
+        const nodes = (await client.call('CLUSTER', 'NODES')) as string;
+        if (nodes.includes(masterId)) break;
+        if (Date.now() > deadline)
+          throw new Error(`replica on port ${replicas[i].port} never learnt of its master`);
+        await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+      }
+      await client.call('CLUSTER', 'REPLICATE', masterId);
+    }
+    for (const [i, client] of replicaClients.entries()) {
+      for (;;) {
+        const info = (await client.call('INFO', 'replication')) as string;
+        if (info.includes('master_link_status:up')) break;
+        if (Date.now() > deadline)
+          throw new Error(
+            `replica on port ${replicas[i].port} did not sync within ${CLUSTER_OK_TIMEOUT_MS} ms:\n${info}`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+      }
+    }
+    await waitForClusterOk([...masterClients, ...replicaClients], masters.length + replicas.length);
+  } finally {
+    [...masterClients, ...replicaClients].forEach((client) => client.disconnect());
   }
 }
 

@@ -14,18 +14,27 @@ export interface RedisNodeProcess {
   port: number;
   busPort: number;
   stop(): Promise<void>;
+  /** SIGKILL, as a crashed machine: no goodbye to the cluster. stop() still removes the directory. */
+  kill(): void;
 }
+
+const DEFAULT_NODE_TIMEOUT_MS = 5_000;
 
 // Starts one cluster-enabled, persistence-free redis-server in a temporary directory and resolves
 // once it accepts connections. With free ports, a port taken between choosing and binding is retried.
-export async function startRedisNode(binary: string, fixedPort?: number): Promise<RedisNodeProcess> {
+// `nodeTimeoutMs` is the server's cluster-node-timeout: how long a silent node takes to be suspected.
+export async function startRedisNode(
+  binary: string,
+  fixedPort?: number,
+  nodeTimeoutMs = DEFAULT_NODE_TIMEOUT_MS,
+): Promise<RedisNodeProcess> {
   for (let attempt = 1; ; attempt++) {
     const port = fixedPort ?? (await freePort());
     // Redis' default bus port is port + 10000, which can fall outside the port range for an
     // ephemeral port; cluster-port (Redis 7) takes a second free port instead.
     const busPort = fixedPort === undefined ? await distinctFreePort(port) : fixedPort + 10_000;
     try {
-      return await launch(binary, port, busPort);
+      return await launch(binary, port, busPort, nodeTimeoutMs);
     } catch (error) {
       const inUse = error instanceof Error && /address already in use/i.test(error.message);
       if (!inUse || fixedPort !== undefined || attempt >= PORT_ATTEMPTS) throw error;
@@ -40,7 +49,12 @@ async function distinctFreePort(other: number): Promise<number> {
   }
 }
 
-async function launch(binary: string, port: number, busPort: number): Promise<RedisNodeProcess> {
+async function launch(
+  binary: string,
+  port: number,
+  busPort: number,
+  nodeTimeoutMs: number,
+): Promise<RedisNodeProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'tl-redis-cluster-'));
   // One flag and its value per line.
   // prettier-ignore
@@ -50,7 +64,7 @@ async function launch(binary: string, port: number, busPort: number): Promise<Re
     '--cluster-enabled', 'yes',
     '--cluster-port', String(busPort),
     '--cluster-config-file', join(dir, 'nodes.conf'),
-    '--cluster-node-timeout', '5000',
+    '--cluster-node-timeout', String(nodeTimeoutMs),
     '--dir', dir,
     '--save', '',
     '--appendonly', 'no',
@@ -65,7 +79,10 @@ async function launch(binary: string, port: number, busPort: number): Promise<Re
     await stop();
     throw error;
   }
-  return { port, busPort, stop };
+  const kill = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  return { port, busPort, stop, kill };
 }
 
 function waitUntilReady(child: ChildProcess, binary: string, port: number): Promise<void> {
