@@ -15,6 +15,18 @@ describe('loadReplacementConfig', () => {
     expect(config.telephonyToken).toBe('');
   });
 
+  // The settings that bound a request and a reconnection while a Redis Cluster master fails over,
+  // measured with these values in docs/operations.md (Redis Cluster failover).
+  it('fails a request on Redis within its answer budget and reconnects within a second', () => {
+    const config = loadReplacementConfig({});
+    expect(config.redis).toMatchObject({
+      commandTimeoutMs: 100,
+      connectTimeoutMs: 1000,
+      maxReconnectDelayMs: 1000,
+    });
+    expect(config.storeDeadlineMs).toBe(150);
+  });
+
   it('reads every variable', () => {
     const config = loadReplacementConfig({
       REPLACEMENT_PORT: '9090', REPLACEMENT_HOST: '127.0.0.1', REDIS_URL: 'redis://r:6380',

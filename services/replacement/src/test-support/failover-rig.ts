@@ -260,7 +260,9 @@ export function failoverWindow(run: LoadRun): FailoverWindow {
     summary:
       `failover window ${windowMs} ms (first error ${afterKill(firstErrorAt)} ms after the kill, ` +
       `last ${afterKill(lastErrorAt)} ms); ${run.outcomes.length} requests, ${errors.length} errors, ` +
-      `${run.sessions.length} sessions; cluster-node-timeout ${NODE_TIMEOUT_MS} ms; ` +
+      `${run.sessions.length} sessions; ${outageAfterKill(errors, run.killedAt)}; ` +
+      `errors by half second after the kill: ${errorTimeline(errors, run.killedAt)}; ` +
+      `cluster-node-timeout ${NODE_TIMEOUT_MS} ms; ` +
       (WITH_DEFAULT_TIMEOUTS
         ? 'the service default client timeouts'
         : 'command timeout and store deadline raised to 1000 ms'),
@@ -290,6 +292,34 @@ export async function routeCall(
     body: JSON.stringify({ call_id: `call-${randomUUID()}`, anum: '+4799999999', bnum: number }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/**
+ * The failover's own errors, apart from any stray timeout of a busy machine: from the kill, the run
+ * of errors with no pause of a second or more between two of them.
+ */
+function outageAfterKill(errors: Outcome[], killedAt: number): string {
+  const after = errors.map((error) => error.at - killedAt).filter((at) => at >= 0);
+  after.sort((a, b) => a - b);
+  if (after.length === 0) return 'no errors after the kill';
+  let end = 0;
+  while (end + 1 < after.length && after[end + 1]! - after[end]! < 1000) end++;
+  const seconds = (ms: number) => (ms / 1000).toFixed(2);
+  return (
+    `failover errors from ${seconds(after[0]!)} to ${seconds(after[end]!)} s after the kill, ` +
+    `${errors.length - (end + 1)} errors apart from them`
+  );
+}
+
+/** `1.5s×4` for four errors answered 1.5–2 s after the kill: where in the window they fell. */
+function errorTimeline(errors: Outcome[], killedAt: number): string {
+  const counts = new Map<number, number>();
+  for (const error of errors) {
+    const bucket = Math.floor((error.at - killedAt) / 500) / 2;
+    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+  }
+  const buckets = [...counts].sort(([a], [b]) => a - b);
+  return buckets.length === 0 ? 'none' : buckets.map(([at, count]) => `${at}s×${count}`).join(' ');
 }
 
 export function numberOf(body: Record<string, unknown>): string {
