@@ -115,7 +115,7 @@ describe('replacement service through a Redis Cluster master failover', () => {
 
 /** What every failover case asserts; answers the window for the case's own checks. */
 async function expectServedThroughFailover(rig: FailoverRig, run: LoadRun, recycling: boolean) {
-  const window = failoverWindow(run);
+  const window = failoverWindow(rig, run);
   const moved = run.grants.filter(
     (grant, i) => grant.kind === 'returning' && grant.number !== previousNumber(run, i),
   );

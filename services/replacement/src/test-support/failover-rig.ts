@@ -242,7 +242,7 @@ export interface FailoverWindow {
   summary: string;
 }
 
-export function failoverWindow(run: LoadRun): FailoverWindow {
+export function failoverWindow(rig: FailoverRig, run: LoadRun): FailoverWindow {
   const errors = run.outcomes.filter((outcome) => outcome.status === 'failed' || outcome.status >= 500);
   const unexpected = run.outcomes.filter(
     (outcome) => outcome.status !== 'failed' && outcome.status !== 200 && outcome.status < 500,
@@ -260,7 +260,7 @@ export function failoverWindow(run: LoadRun): FailoverWindow {
     summary:
       `failover window ${windowMs} ms (first error ${afterKill(firstErrorAt)} ms after the kill, ` +
       `last ${afterKill(lastErrorAt)} ms); ${run.outcomes.length} requests, ${errors.length} errors, ` +
-      `${run.sessions.length} sessions; ${outageAfterKill(errors, run.killedAt)}; ` +
+      `${run.sessions.length} sessions; ${outageAfterKill(errors, run.killedAt, rig.settings.storeDeadlineMs)}; ` +
       `errors by half second after the kill: ${errorTimeline(errors, run.killedAt)}; ` +
       `cluster-node-timeout ${NODE_TIMEOUT_MS} ms; ` +
       (WITH_DEFAULT_TIMEOUTS
@@ -296,14 +296,16 @@ export async function routeCall(
 
 /**
  * The failover's own errors, apart from any stray timeout of a busy machine: from the kill, the run
- * of errors with no pause of a second or more between two of them.
+ * of errors with no pause between two of them longer than a second or, when a request may wait
+ * longer, two requests' store deadlines (each client's failures come one deadline apart).
  */
-function outageAfterKill(errors: Outcome[], killedAt: number): string {
+function outageAfterKill(errors: Outcome[], killedAt: number, storeDeadlineMs: number): string {
+  const gapMs = Math.max(1000, 2 * storeDeadlineMs);
   const after = errors.map((error) => error.at - killedAt).filter((at) => at >= 0);
   after.sort((a, b) => a - b);
   if (after.length === 0) return 'no errors after the kill';
   let end = 0;
-  while (end + 1 < after.length && after[end + 1]! - after[end]! < 1000) end++;
+  while (end + 1 < after.length && after[end + 1]! - after[end]! < gapMs) end++;
   const seconds = (ms: number) => (ms / 1000).toFixed(2);
   return (
     `failover errors from ${seconds(after[0]!)} to ${seconds(after[end]!)} s after the kill, ` +
