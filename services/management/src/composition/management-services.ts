@@ -123,10 +123,15 @@ export function createManagementServices(
       ? {}
       : {
           numberPools: new NumberPoolsService(
-            stores.numbers,
-            stores.poolBindings,
-            stores.partners,
-            stores.poolTelemetry,
+            {
+              numbers: stores.numbers,
+              bindings: stores.poolBindings,
+              partners: stores.partners,
+              telemetry: stores.poolTelemetry,
+              settings: stores.poolSettings,
+              resizes: stores.poolResizes,
+            },
+            listeners.configChanges,
           ),
         }),
     webhooks: new WebhooksService({

@@ -13,6 +13,8 @@ import { OwnersGreetingUsage, type GreetingUsageReader } from '../greetings/gree
 import type { GreetingDeletionStores } from '../greetings/greetings.service';
 import type { GreetingsStore } from '../greetings/greetings.store';
 import type { NumbersStore } from '../numbers/numbers.store';
+import type { PoolResizesStore } from '../numbers/pool-resizes.store';
+import type { PoolSettingsStore } from '../numbers/pool-settings.store';
 import {
   RedisPoolBindingsReader,
   type PoolBindingsReader,
@@ -50,6 +52,10 @@ export interface ManagementStores {
   greetingUsage: GreetingUsageReader;
   greetingDeletion: UnitOfWork<GreetingDeletionStores>;
   numbers: NumbersStore;
+  /** A pool's own session lifetime, hold-back and autoscaling policy (docs/pool-sizing.md). */
+  poolSettings: PoolSettingsStore;
+  /** The audit of the pool's autoscaling (docs/pool-sizing.md, Autoscaling). */
+  poolResizes: PoolResizesStore;
   sources: SourcesStore;
   /** The sources' own spam policies (docs/spam.md, Per source). */
   sourceSpamPolicies: SourceSpamPolicies;
@@ -108,6 +114,8 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     }),
     customerSightings: typeormUnitOfWork(dataSource, customerSightingStores),
     numbers: main.numbers,
+    poolSettings: main.poolSettings,
+    poolResizes: main.poolResizes,
     sources: main.sources,
     sourceSpamPolicies: main.sources,
     sourceCallSettings: main.sources,

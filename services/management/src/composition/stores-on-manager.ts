@@ -15,6 +15,8 @@ import { TypeormCustomersStore } from '../customers/customers.store';
 import { TypeormGreetingsStore } from '../greetings/greetings.store';
 import { TypeormNumberHoldBacks } from '../numbers/number-hold-backs.store';
 import { TypeormNumbersStore } from '../numbers/numbers.store';
+import { TypeormPoolResizesStore } from '../numbers/pool-resizes.store';
+import { TypeormPoolSettingsStore } from '../numbers/pool-settings.store';
 import { TypeormDeadNotificationStore } from '../notifications/dead-notifications.store';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { TypeormPartnerClassificationRulesStore } from '../partners/partner-classification-rules.store';
@@ -37,6 +39,10 @@ export interface StoresOnManager {
   greetings: TypeormGreetingsStore;
   numberHoldBacks: TypeormNumberHoldBacks;
   numbers: TypeormNumbersStore;
+  /** A pool's own session lifetime, hold-back and autoscaling policy (docs/pool-sizing.md). */
+  poolSettings: TypeormPoolSettingsStore;
+  /** The audit of the pool's autoscaling. */
+  poolResizes: TypeormPoolResizesStore;
   sources: TypeormSourcesStore;
   sourceReferences: TypeormSourceReferences;
   cdrs: TypeormCdrsStore;
@@ -94,6 +100,8 @@ export function storesOn(manager: EntityManager): StoresOnManager {
     greetings,
     numberHoldBacks,
     numbers: new TypeormNumbersStore(manager, { partners, sources }),
+    poolSettings: new TypeormPoolSettingsStore(manager),
+    poolResizes: new TypeormPoolResizesStore(manager),
     sources,
     sourceReferences: new TypeormSourceReferences({ customers, campaigns, greetings }),
     cdrs: cdrsStoreOn(manager),

@@ -1,4 +1,6 @@
+import { NumberPoolSettingsEntity } from './number-pool-settings.entity';
+import { PoolResizeEntity } from './pool-resize.entity';
 import { TrackingNumberEntity } from './tracking-number.entity';
 
 /** The tables this feature owns, for the list composition/management-entities.ts assembles. */
-export const NUMBERS_ENTITIES = [TrackingNumberEntity];
+export const NUMBERS_ENTITIES = [TrackingNumberEntity, NumberPoolSettingsEntity, PoolResizeEntity];
