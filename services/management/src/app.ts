@@ -7,6 +7,7 @@ import {
   openReadDatabase,
 } from './composition/management-connections';
 import { createManagementApi, createManagementCore } from './composition/management-root';
+import { PoolAutoscalingJob } from './pool-autoscaling/pool-autoscaling.job';
 import type { ManagementConfig } from './config/management-config';
 import type { ReadinessCheck } from './http/health.routes';
 import type { AnyRouteDefinition, RouteDefinition } from './http/route-definition';
@@ -49,6 +50,11 @@ export interface ManagementAppOptions {
    * On in the service process; tests call the sweep themselves.
    */
   sweepProviderCalls?: boolean;
+  /**
+   * Evaluate autoscaling pools on their schedule (docs/pool-sizing.md, Autoscaling). On in the
+   * service process; tests evaluate pools themselves.
+   */
+  autoscalePools?: boolean;
   /**
    * Rung after a call's transaction queued webhooks, notifications or conversions, so this
    * process's workers send them at once (db/outbox-bell.ts). Left out, they wait for their poll.
@@ -129,6 +135,12 @@ export async function createManagementApp(
       })
     : undefined;
   if (options.sweepProviderCalls) twilio.sweep.start();
+  const poolAutoscaling = core.services.poolAutoscaling;
+  const autoscalingJob =
+    options.autoscalePools && poolAutoscaling !== undefined
+      ? new PoolAutoscalingJob(poolAutoscaling.autoscaler, config.poolAutoscaling, clock, logger)
+      : undefined;
+  autoscalingJob?.start();
   const app = createHttpApp({
     logger,
     routes: [...routes, ...(options.extraRoutes ?? [])],
@@ -170,6 +182,7 @@ export async function createManagementApp(
       outages.close();
       await front.close(config.shutdownTimeoutMs);
       await customerEvents?.stop();
+      await autoscalingJob?.stop();
       // Stopped only if started: the worker's stop waits for a round in flight, none when idle.
       await twilio.sweep.stop();
       await redis.quit().catch(() => redis.disconnect());

@@ -9,6 +9,7 @@ import { addNotificationCommands } from './notification-commands';
 import { addConversionCommands } from './conversion-commands';
 import { addDataLifecycleCommands } from './data-lifecycle-commands';
 import { addNumberCommands } from './number-commands';
+import { addPoolCommands } from './pool-commands';
 import { addPartnerCommands } from './partner-commands';
 import { addProjectionCommands } from './projection-commands';
 import { addReportCommands } from './report-commands';
@@ -37,6 +38,7 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
     });
   addPartnerCommands(program, context);
   addNumberCommands(program, context);
+  addPoolCommands(program, context);
   addProjectionCommands(program, context);
   addNotificationCommands(program, context);
   addConversionCommands(program, context);

@@ -62,6 +62,7 @@ const FOLDER_ORDER = [
   'spam',
   'projections',
   'data-lifecycle',
+  'pool-autoscaling',
   'metrics',
   'reports',
   'telephony',

@@ -117,6 +117,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     clock,
     logger,
   });
+  core.services.poolAutoscaling?.autoscaler.observe(metrics);
   const outages = new StoreOutages<ManagementStore>({
     log: logger,
     storeOf: unreachableStore,

@@ -40,6 +40,11 @@ import { IntegrationsService } from '../integrations/integrations.service';
 import { outcomeRoutes } from '../outcomes/outcomes.routes';
 import { OutcomesService } from '../outcomes/outcomes.service';
 import type { ManagementStores } from './management-stores';
+import type { Logger } from '@trackline/platform';
+import type { PoolResizesStore } from '../numbers/pool-resizes.store';
+import type { NumberCarrier } from '../pool-autoscaling/number-carrier';
+import { PoolAutoscaler } from '../pool-autoscaling/pool-autoscaler';
+import { poolAutoscalingRoutes } from '../pool-autoscaling/pool-autoscaling.routes';
 
 export interface ManagementServices {
   /** Also the PartnerDirectory digest authentication looks partners up in. */
@@ -54,6 +59,11 @@ export interface ManagementServices {
   greetings: GreetingsService;
   /** GET /number_pools; present when the stores were given Redis. */
   numberPools?: NumberPoolsService;
+  /**
+   * The pool's autoscaling and its audit (docs/pool-sizing.md, Autoscaling); present with
+   * `numberPools` when a carrier was given.
+   */
+  poolAutoscaling?: { autoscaler: PoolAutoscaler; resizes: PoolResizesStore };
   webhooks: WebhooksService;
   /** GET /customers/<id>/reports/monthly and the monthly e-mail's figures (docs/reports.md). */
   monthlyReports: MonthlyReportsService;
@@ -77,6 +87,12 @@ export interface ManagementListeners {
   customerChanges?: CustomerChangeListener[];
 }
 
+/** What the pool's autoscaling needs beyond the stores: where numbers are bought, and a log. */
+export interface PoolAutoscalingDeps {
+  carrier: NumberCarrier;
+  logger: Logger;
+}
+
 // Composition root: the services on the stores (docs/architecture.md, Composition).
 export function createManagementServices(
   stores: ManagementStores,
@@ -84,6 +100,29 @@ export function createManagementServices(
     webhooks?: Pick<ManagementConfig['webhooks'], 'insecureHosts'>;
   },
   listeners: ManagementListeners = { sourceChanges: [], numberChanges: [], configChanges: [] },
+  pools?: PoolAutoscalingDeps,
+): ManagementServices {
+  const services = createResourceServices(stores, config, listeners);
+  if (services.numberPools === undefined || stores.poolBindings === undefined || pools === undefined)
+    return services;
+  const autoscaler = new PoolAutoscaler({
+    partners: stores.partners,
+    pools: services.numberPools,
+    numbers: stores.numbers,
+    bindings: stores.poolBindings,
+    calls: stores.lastCalls,
+    settings: stores.poolSettings,
+    carrier: pools.carrier,
+    audit: stores.poolResizeAudit,
+    logger: pools.logger,
+  });
+  return { ...services, poolAutoscaling: { autoscaler, resizes: stores.poolResizes } };
+}
+
+function createResourceServices(
+  stores: ManagementStores,
+  config: Parameters<typeof createManagementServices>[1],
+  listeners: ManagementListeners,
 ): ManagementServices {
   return {
     partners: new PartnersService(stores.partners, config.digest.realm, listeners.configChanges),
@@ -164,6 +203,9 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...ownSettingsRoutes(services.partners),
     ...greetingRoutes(services.greetings),
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
+    ...(services.poolAutoscaling === undefined
+      ? []
+      : poolAutoscalingRoutes(services.poolAutoscaling.autoscaler, services.poolAutoscaling.resizes)),
     ...webhookRoutes(services.webhooks),
     ...monthlyReportRoutes(services.monthlyReports),
     ...integrationRoutes(services.integrations),

@@ -13,7 +13,9 @@ import { OwnersGreetingUsage, type GreetingUsageReader } from '../greetings/gree
 import type { GreetingDeletionStores } from '../greetings/greetings.service';
 import type { GreetingsStore } from '../greetings/greetings.store';
 import type { NumbersStore } from '../numbers/numbers.store';
-import type { PoolResizesStore } from '../numbers/pool-resizes.store';
+import type { PoolResizesStore, TypeormPoolResizesStore } from '../numbers/pool-resizes.store';
+import { LastCallsReader } from '../cdrs/last-calls.reader';
+import type { WebhookEventQueue } from '../webhooks/webhook-events';
 import type { PoolSettingsStore } from '../numbers/pool-settings.store';
 import {
   RedisPoolBindingsReader,
@@ -56,6 +58,10 @@ export interface ManagementStores {
   poolSettings: PoolSettingsStore;
   /** The audit of the pool's autoscaling (docs/pool-sizing.md, Autoscaling). */
   poolResizes: PoolResizesStore;
+  /** An evaluation's audit row and its `pool.resized` deliveries, in one transaction. */
+  poolResizeAudit: UnitOfWork<{ resizes: TypeormPoolResizesStore; webhooks: WebhookEventQueue }>;
+  /** The last call to each pool number: what tells autoscaling a number is idle. */
+  lastCalls: LastCallsReader;
   sources: SourcesStore;
   /** The sources' own spam policies (docs/spam.md, Per source). */
   sourceSpamPolicies: SourceSpamPolicies;
@@ -116,6 +122,11 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     numbers: main.numbers,
     poolSettings: main.poolSettings,
     poolResizes: main.poolResizes,
+    poolResizeAudit: typeormUnitOfWork(dataSource, (manager) => {
+      const stores = storesOn(manager);
+      return { resizes: stores.poolResizes, webhooks: stores.webhookEvents };
+    }),
+    lastCalls: new LastCallsReader(dataSource.manager),
     sources: main.sources,
     sourceSpamPolicies: main.sources,
     sourceCallSettings: main.sources,

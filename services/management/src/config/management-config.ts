@@ -219,6 +219,13 @@ export interface ManagementConfig {
     /** Connections of the rollup's own pool. */
     databasePoolSize: number;
   };
+  /** Pools that size themselves (docs/pool-sizing.md, Autoscaling). */
+  poolAutoscaling: {
+    /** How often each autoscaling pool is evaluated (an hour). */
+    intervalMs: number;
+    /** How often each replica looks for pools due; the one that claims a pool evaluates it. */
+    checkMs: number;
+  };
   /** One-shot operator commands (`pnpm trackline ...`); their connection waits rather than fails. */
   cli: {
     /** A Redis command unanswered this long fails the command. */
@@ -382,6 +389,10 @@ export function loadManagementConfig(env: Env): ManagementConfig {
     poolTelemetry: {
       intervalMs: read.integer('POOL_TELEMETRY_INTERVAL_MS', 60_000, { min: 1_000, max: 3_600_000 }),
       databasePoolSize: read.integer('POOL_TELEMETRY_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
+    },
+    poolAutoscaling: {
+      intervalMs: read.integer('POOL_AUTOSCALING_INTERVAL_MS', 3_600_000, { min: 1_000, max: 86_400_000 }),
+      checkMs: read.integer('POOL_AUTOSCALING_CHECK_MS', 60_000, { min: 100, max: 3_600_000 }),
     },
     cli: {
       redisCommandTimeoutMs: read.integer('CLI_REDIS_COMMAND_TIMEOUT_MS', 2_000, { min: 10, max: 60_000 }),

@@ -1,7 +1,7 @@
 import { isCountryCode, parseFlag, ValidationError, type CountryCode } from '@trackline/domain';
 import { parseShare } from '../partners/partner-settings.dto';
 import { parseHoldBack, parseSessionLifetime } from '../partners/session-timing';
-import type { AutoscalingPolicy, PoolSettings } from './pool-settings';
+import { numberMonthlyPrice, type AutoscalingPolicy, type PoolSettings } from './pool-settings';
 
 // PUT /number_pools (docs/pool-sizing.md): the fields sent change, the rest keep their value. A
 // nullable setting sent as null or "" returns to its default (the partner's, or none).
@@ -86,6 +86,12 @@ function checkPolicy(policy: AutoscalingPolicy): void {
   if (policy.max === null) throw new ValidationError('max', 'is required while autoscaling is 1');
   if (policy.maxMonthlyCost === null)
     throw new ValidationError('max_monthly_cost', 'is required while autoscaling is 1');
+  const price = numberMonthlyPrice(policy);
+  if (policy.min * price > policy.maxMonthlyCost + 1e-9)
+    throw new ValidationError(
+      'max_monthly_cost',
+      `must pay for min (${policy.min} numbers at ${price.toFixed(4)} a month = ${(policy.min * price).toFixed(2)})`,
+    );
 }
 
 function text(value: unknown): string {

@@ -252,7 +252,8 @@ export class PartnersService implements PartnerDirectory {
     };
   }
 
-  private async requireByName(name: string): Promise<Partner> {
+  /** The partner named `name` (the advId), or a NotFoundError naming it. */
+  async requireByName(name: string): Promise<Partner> {
     const partner = await this.store.findByName(name);
     if (partner === null) throw new NotFoundError(`partner ${name}`);
     return partner;
