@@ -80,7 +80,7 @@ export function toNumberPoolOverviewRecord(overview: PoolOverview): ApiRecord {
     country: policy.country,
     area_code: policy.areaCode,
     contains: policy.contains,
-    last_resize: overview.lastResize === null ? null : toPoolResizeRecord(overview.lastResize),
+    last_evaluation: overview.lastEvaluation === null ? null : toPoolResizeRecord(overview.lastEvaluation),
     last_30_days: {
       from: utilisation.from.toISOString(),
       to: utilisation.to.toISOString(),

@@ -29,7 +29,7 @@ export interface PoolOverview extends PoolUsage {
   utilisation: PoolUtilisation;
   recommendation: PoolRecommendation;
   /** The last evaluation of the autoscaling policy; null before the first. */
-  lastResize: PoolResize | null;
+  lastEvaluation: PoolResize | null;
 }
 
 /**
@@ -70,7 +70,7 @@ export class NumberPoolsService {
     targetOverflow: number | undefined,
   ): Promise<PoolOverview> {
     const from = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - UTILISATION_DAYS * 24 * HOUR_MS);
-    const [usage, stored, hours, settings, lastResize] = await Promise.all([
+    const [usage, stored, hours, settings, lastEvaluation] = await Promise.all([
       this.usage(partner, now),
       this.stores.partners.findById(partner.id),
       this.stores.telemetry.hours(partner.id, from, now),
@@ -84,7 +84,7 @@ export class NumberPoolsService {
     const recommendation = recommend(utilisation, timing, usage.size, {
       targetOverflow: targetOverflow ?? settings.autoscaling.targetOverflow ?? stored.pool.targetOverflow,
     });
-    return { ...usage, settings, timing, utilisation, recommendation, lastResize };
+    return { ...usage, settings, timing, utilisation, recommendation, lastEvaluation };
   }
 
   /** PUT /number_pools: the fields sent change; the projections follow before it answers. */

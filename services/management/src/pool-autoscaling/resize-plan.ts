@@ -63,7 +63,7 @@ export function planResize(input: {
   };
   const advice =
     `the busiest hour of 30 days (λ = ${figures.arrival_rate}/s, T = ${recommendation.holdSeconds} s, ` +
-    `A = ${figures.offered_load} erlangs) calls for ${recommendation.recommendedSize} numbers at a ` +
+    `A = ${figures.offered_load} erlangs) calls for ${count(recommendation.recommendedSize)} at a ` +
     `blocking of at most ${figures.target_overflow}`;
   const capped = describeCap(recommendation.recommendedSize, targetSize, policy, costCapSize);
 
@@ -89,7 +89,7 @@ export function planResize(input: {
         addCount: 0,
         release: [],
         reason:
-          `${fromSize} numbers where ${targetSize} would do, but none has been idle for ` +
+          `${count(fromSize)} where ${targetSize} would do, but none has been idle for ` +
           `${IDLE_DAYS_BEFORE_RELEASE} days (no binding, no hold-back, no call): ${advice}${capped}`,
         figures,
       };
@@ -115,7 +115,7 @@ export function planResize(input: {
     targetSize,
     addCount: 0,
     release: [],
-    reason: `${fromSize} numbers is the size: ${advice}${capped}`,
+    reason: `${count(fromSize)} is the size: ${advice}${capped}`,
     figures,
   };
 }
@@ -142,4 +142,8 @@ function idleNumbers(numbers: readonly PoolNumberUse[], now: Date): string[] {
     .filter((number) => !number.bound && idleSince(number) <= since)
     .sort((a, b) => idleSince(a) - idleSince(b) || a.e164.localeCompare(b.e164))
     .map((number) => number.e164);
+}
+
+function count(numbers: number): string {
+  return `${numbers} number${numbers === 1 ? '' : 's'}`;
 }
