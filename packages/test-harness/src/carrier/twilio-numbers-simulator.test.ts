@@ -106,7 +106,7 @@ describe('the Twilio phone-number API simulator', () => {
     const nextResponse = await fetch(`${twilio.baseUrl}${String(first.body.next_page_uri)}`, {
       headers: { Authorization: auth() },
     });
-    const second = (await nextResponse.json()) as Record<string, any>;
+    const second = (await nextResponse.json()) as TwilioBody;
     expect(second).toMatchObject({ page: 1, start: 2, end: 2, next_page_uri: null });
     expect(second.first_page_uri).toBe(first.body.first_page_uri);
     expect(field(second.incoming_phone_numbers, 'sid')).toEqual([owned[2]!.sid]);
