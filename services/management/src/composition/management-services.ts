@@ -40,6 +40,13 @@ import { IntegrationsService } from '../integrations/integrations.service';
 import { outcomeRoutes } from '../outcomes/outcomes.routes';
 import { OutcomesService } from '../outcomes/outcomes.service';
 import type { ManagementStores } from './management-stores';
+import type { Logger } from '@trackline/platform';
+import pino from 'pino';
+import { carrierAccountRoutes, carrierNumberRoutes } from '../carrier/carrier.routes';
+import { CarrierAccountsService } from '../carrier/carrier-accounts.service';
+import { CarrierNumbersService } from '../carrier/carrier-numbers.service';
+import { numberWebhooks, TwilioNumbersClient } from '../carrier/twilio-numbers.client';
+import { NumberRemoval } from '../numbers/number-removal';
 
 export interface ManagementServices {
   /** Also the PartnerDirectory digest authentication looks partners up in. */
@@ -65,6 +72,13 @@ export interface ManagementServices {
   transcripts: TranscriptsService;
   /** The partner's and its sources' classification rules (docs/call-intelligence.md, API). */
   classificationRules: ClassificationRulesService;
+  /** GET/PUT/DELETE /carrier_account and carrier:set (docs/carrier-numbers.md). */
+  carrierAccounts: CarrierAccountsService;
+  /**
+   * Buying and releasing numbers at the partner's carrier (docs/carrier-numbers.md); the pool
+   * autoscaler's CarrierNumbers. Present when the config names the public URLs (`carrier`, `twilio`).
+   */
+  carrierNumbers?: CarrierNumbersService;
 }
 
 /** Told after committed changes, e.g. the Redis projections (docs/redis-keys.md, Writers). */
@@ -82,9 +96,18 @@ export function createManagementServices(
   stores: ManagementStores,
   config: Pick<ManagementConfig, 'digest' | 'greetingRecordNumber'> & {
     webhooks?: Pick<ManagementConfig['webhooks'], 'insecureHosts'>;
+    carrier?: ManagementConfig['carrier'];
+    twilio?: Pick<ManagementConfig['twilio'], 'publicUrl'>;
   },
   listeners: ManagementListeners = { sourceChanges: [], numberChanges: [], configChanges: [] },
+  logger: Logger = pino({ level: 'silent' }),
 ): ManagementServices {
+  const numbers = new NumbersService(
+    stores.partners,
+    stores.numbers,
+    listeners.numberChanges,
+    stores.sources,
+  );
   return {
     partners: new PartnersService(stores.partners, config.digest.realm, listeners.configChanges),
     customers: new CustomersService(
@@ -107,7 +130,7 @@ export function createManagementServices(
       deletion: stores.campaignDeletion,
       listeners: listeners.configChanges,
     }),
-    numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges, stores.sources),
+    numbers,
     sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
     sourceSpamPolicies: new SourceSpamPolicyService(stores.sourceSpamPolicies, listeners.sourceChanges),
     sourceCallSettings: new SourceCallSettingsService(stores.sourceCallSettings, listeners.sourceChanges),
@@ -144,7 +167,51 @@ export function createManagementServices(
       stores.partnerClassificationRules,
       stores.sourceClassificationRules,
     ),
+    carrierAccounts: new CarrierAccountsService(stores.carrierAccounts),
+    ...(config.carrier === undefined || config.twilio === undefined
+      ? {}
+      : {
+          carrierNumbers: createCarrierNumbers(stores, numbers, listeners, logger, {
+            carrier: config.carrier,
+            managementPublicUrl: config.twilio.publicUrl,
+          }),
+        }),
   };
+}
+
+// Composition root: the carrier feature on the numbers feature's one path into and out of the
+// inventory (docs/carrier-numbers.md).
+function createCarrierNumbers(
+  stores: ManagementStores,
+  numbers: NumbersService,
+  listeners: ManagementListeners,
+  logger: Logger,
+  config: { carrier: ManagementConfig['carrier']; managementPublicUrl: string },
+): CarrierNumbersService {
+  const { carrier } = config;
+  return new CarrierNumbersService({
+    accounts: stores.carrierAccounts,
+    partners: stores.partners,
+    numbers,
+    inventory: stores.numbers,
+    removal: new NumberRemoval(
+      stores.partners,
+      stores.numberRemoval,
+      listeners.numberChanges,
+      stores.poolBindings,
+    ),
+    purchases: stores.carrierPurchases,
+    lock: stores.purchaseLock,
+    clientFor: (account) =>
+      new TwilioNumbersClient(account, {
+        timeoutMs: carrier.timeoutMs,
+        rateLimitRetries: carrier.rateLimitRetries,
+        retryDelayMs: carrier.retryDelayMs,
+      }),
+    webhooks: numberWebhooks(carrier.replacementPublicUrl, config.managementPublicUrl),
+    clock: () => new Date(),
+    logger,
+  });
 }
 
 /** Every partner-facing resource route, for the HTTP layer to register. */
@@ -165,5 +232,7 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...outcomeRoutes(services.outcomes),
     ...transcriptRoutes(services.transcripts),
     ...classificationRulesRoutes(services.classificationRules),
+    ...carrierAccountRoutes(services.carrierAccounts),
+    ...(services.carrierNumbers === undefined ? [] : carrierNumberRoutes(services.carrierNumbers)),
   ];
 }
