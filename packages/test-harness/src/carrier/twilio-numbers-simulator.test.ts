@@ -115,6 +115,11 @@ describe('the Twilio phone-number API simulator', () => {
       `/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent('+15105550001')}`,
     );
     expect(field(filtered.body.incoming_phone_numbers, 'phone_number')).toEqual(['+15105550001']);
+    twilio.phoneNumberFilter = 'ignored';
+    const unfiltered = await get(
+      `/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent('+15105550001')}`,
+    );
+    expect(unfiltered.body.incoming_phone_numbers).toHaveLength(3);
   });
 
   it('releases an owned number with 204, and answers 20404 for an unknown sid', async () => {
@@ -149,6 +154,14 @@ describe('the Twilio phone-number API simulator', () => {
       code: 20429,
       more_info: 'https://www.twilio.com/docs/errors/20429',
     });
+  });
+
+  it('answers only requests of the given method with a queued error', async () => {
+    twilio.stock({ country: 'US', areaCode: '510', count: 1 });
+    twilio.failWith(1, { status: 500, code: 20500, message: 'Internal Server Error' }, 'POST');
+    expect((await get('/AvailablePhoneNumbers/US/Local.json')).status).toBe(200);
+    expect(await post({ PhoneNumber: '+15105550000' })).toMatchObject({ status: 500, body: { code: 20500 } });
+    expect((await post({ PhoneNumber: '+15105550000' })).status).toBe(201);
   });
 
   it("serves the same paths under SignalWire's /api/laml prefix", async () => {

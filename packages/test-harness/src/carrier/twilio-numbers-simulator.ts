@@ -63,8 +63,13 @@ export class TwilioNumbersSimulator {
   private readonly server: LoopbackServer;
   private readonly available: AvailableNumber[] = [];
   private readonly owned = new Map<string, OwnedNumber>();
-  private failures: Array<{ status: number; code: number; message: string }> = [];
+  private failures: Array<{ status: number; code: number; message: string; method?: string }> = [];
   private readonly pathPrefix: string;
+  /**
+   * `ignored`: the owned-number list answers every number whatever `PhoneNumber` asks, as a
+   * carrier whose filter is partial or missing would; a client must then page and match itself.
+   */
+  phoneNumberFilter: 'exact' | 'ignored' = 'exact';
 
   constructor(options: { accountSid?: string; authToken?: string; pathPrefix?: string } = {}) {
     this.accountSid = options.accountSid ?? `AC${randomBytes(16).toString('hex')}`;
@@ -120,9 +125,9 @@ export class TwilioNumbersSimulator {
     this.failWith(count, { status: 429, code: 20429, message: 'Too Many Requests' });
   }
 
-  /** The next `count` requests are answered with this error. */
-  failWith(count: number, error: { status: number; code: number; message: string }): void {
-    for (let i = 0; i < count; i++) this.failures.push(error);
+  /** The next `count` requests (of `method` only, when given) are answered with this error. */
+  failWith(count: number, error: { status: number; code: number; message: string }, method?: string): void {
+    for (let i = 0; i < count; i++) this.failures.push({ ...error, method });
   }
 
   /** The numbers the account owns now, oldest purchase first. */
@@ -158,8 +163,13 @@ export class TwilioNumbersSimulator {
     if (!this.authenticated(request, accountSid!)) {
       return twilioError(401, 20003, 'Authenticate', 'Your AccountSid or AuthToken was incorrect.');
     }
-    const failure = this.failures.shift();
-    if (failure !== undefined) return twilioError(failure.status, failure.code, failure.message);
+    const failing = this.failures.findIndex(
+      (failure) => failure.method === undefined || failure.method === request.method,
+    );
+    if (failing >= 0) {
+      const [failure] = this.failures.splice(failing, 1);
+      return twilioError(failure!.status, failure!.code, failure!.message);
+    }
     const resource = rest.join('/');
     const available = /^AvailablePhoneNumbers\/([A-Z]{2})\/Local\.json$/.exec(resource);
     if (available !== null && request.method === 'GET')
@@ -253,7 +263,7 @@ export class TwilioNumbersSimulator {
     const friendly = query.get('FriendlyName');
     const matching = this.ownedNumbers().filter(
       (number) =>
-        (filter === null || number.phoneNumber === filter) &&
+        (filter === null || this.phoneNumberFilter === 'ignored' || number.phoneNumber === filter) &&
         (friendly === null || number.friendlyName === friendly),
     );
     const start = page * pageSize;
