@@ -234,7 +234,9 @@ function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+// Duck-typed: the abort's DOMException need not be an Error of this realm.
 function describe(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
-  return error instanceof Error ? error.message : String(error);
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (name === 'TimeoutError') return 'timed out';
+  return typeof message === 'string' ? message : String(error);
 }
