@@ -10,7 +10,7 @@ import type { CarrierAccount } from './carrier-account';
 import type { CarrierAccountsStore } from './carrier-accounts.store';
 import { CARRIER_CODES, CarrierAccountMissingError, CarrierError } from './carrier-error';
 import { carrierFailpoint } from './carrier-failpoint';
-import { checkBuyRequest, type SearchRequest } from './carrier-numbers.dto';
+import { checkBuyRequest, type BuyRequest, type SearchRequest } from './carrier-numbers.dto';
 import type { CarrierPurchasesStore, UnfinishedPurchase } from './carrier-purchases.store';
 import type { PurchaseLock } from './purchase-lock';
 import type { AvailableCarrierNumber, CarrierNumbersClient } from './twilio-numbers.client';
@@ -92,16 +92,7 @@ export class CarrierNumbersService implements CarrierNumbers {
     return found.filter((number) => number.voice && addable.has(number.phoneNumber));
   }
 
-  async buy(
-    partnerId: string,
-    request: {
-      count: number;
-      kind: 'pool' | 'static';
-      country?: CountryCode;
-      areaCode?: string;
-      contains?: string;
-    },
-  ): Promise<{ bought: string[] }> {
+  async buy(partnerId: string, request: BuyRequest): Promise<{ bought: string[] }> {
     checkBuyRequest(request);
     const { partner, account, client } = await this.connect(partnerId);
     return this.deps.lock.withLock(partnerId, async () => {
@@ -290,11 +281,7 @@ export class CarrierNumbersService implements CarrierNumbers {
 }
 
 /** Fewer numbers on offer than asked for: Twilio's "not available", with what was bought. */
-function noneLeft(
-  request: { count: number; country?: CountryCode; areaCode?: string; contains?: string },
-  country: CountryCode,
-  bought: string[],
-): CarrierError {
+function noneLeft(request: BuyRequest, country: CountryCode, bought: string[]): CarrierError {
   const criteria = [
     `country ${request.country ?? country}`,
     ...(request.areaCode === undefined ? [] : [`area code ${request.areaCode}`]),
