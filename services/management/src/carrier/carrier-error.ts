@@ -59,7 +59,9 @@ export class CarrierAccountMissingError extends TracklineError {
   readonly code = 'carrier_account_missing';
 
   constructor() {
-    super('No carrier account is set up; set one with PUT /v1/carrier_account (account_sid, auth_token)');
+    super(
+      'No carrier account is set up; set one with PUT /v1/carrier_account or carrier:set (account_sid, auth_token)',
+    );
   }
 }
 

@@ -61,7 +61,7 @@ describe('/v1/carrier_account and /v1/carrier_numbers', () => {
         error: {
           status: 409,
           message:
-            'No carrier account is set up; set one with PUT /v1/carrier_account (account_sid, auth_token)',
+            'No carrier account is set up; set one with PUT /v1/carrier_account or carrier:set (account_sid, auth_token)',
         },
       });
     }

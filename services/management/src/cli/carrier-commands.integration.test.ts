@@ -109,7 +109,7 @@ describe('carrier:set, numbers:buy, numbers:release, carrier:reconcile', () => {
       code: 1,
       out: [],
       err: [
-        'error: No carrier account is set up; set one with PUT /v1/carrier_account (account_sid, auth_token)',
+        'error: No carrier account is set up; set one with PUT /v1/carrier_account or carrier:set (account_sid, auth_token)',
       ],
     });
     expect(twilio.requests).toEqual([]);
