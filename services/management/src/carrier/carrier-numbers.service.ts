@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, ValidationError, type CountryCode } from '@trackline/domain';
+import { isTracklineError, NotFoundError, ValidationError, type CountryCode } from '@trackline/domain';
 import type { Logger } from '@trackline/platform';
 import type { NumberRemoval } from '../numbers/number-removal';
 import type { NumbersService } from '../numbers/numbers.service';
@@ -8,7 +8,7 @@ import type { PartnersStore } from '../partners/partners.store';
 import type { Partner } from '../partners/partner';
 import type { CarrierAccount } from './carrier-account';
 import type { CarrierAccountsStore } from './carrier-accounts.store';
-import { CARRIER_CODES, CarrierAccountMissingError, CarrierError } from './carrier-error';
+import { CARRIER_CODES, CarrierAccountMissingError, CarrierError, CarrierFailedError } from './carrier-error';
 import { carrierFailpoint } from './carrier-failpoint';
 import { checkBuyRequest, type BuyRequest, type SearchRequest } from './carrier-numbers.dto';
 import type { CarrierPurchasesStore, UnfinishedPurchase } from './carrier-purchases.store';
@@ -159,11 +159,27 @@ export class CarrierNumbersService implements CarrierNumbers {
     return { quarantinedUntil, atCarrier };
   }
 
-  /** Finishes every partner's unfinished purchases (carrier:reconcile, and at the service's start). */
+  /**
+   * Finishes every partner's unfinished purchases (carrier:reconcile), by partner name. A partner
+   * whose account is gone, or whose carrier cannot be asked, keeps its purchases unfinished.
+   */
   async reconcileAll(): Promise<Map<string, Reconciled>> {
     const results = new Map<string, Reconciled>();
     for (const partnerId of await this.deps.purchases.partnersWithUnfinished()) {
-      results.set(partnerId, await this.reconcile(partnerId));
+      const partner = await this.deps.partners.findById(partnerId);
+      const name = partner?.name ?? partnerId;
+      try {
+        results.set(name, await this.reconcile(partnerId));
+      } catch (error) {
+        if (!(error instanceof CarrierError || isTracklineError(error))) throw error;
+        const unfinished = await this.deps.purchases.unfinished(partnerId);
+        const reason = error instanceof CarrierError ? new CarrierFailedError(error).message : error.message;
+        results.set(name, {
+          finished: [],
+          abandoned: [],
+          unresolved: unfinished.map((purchase) => ({ e164: purchase.e164, reason })),
+        });
+      }
     }
     return results;
   }

@@ -336,8 +336,8 @@ describe('carrier:set, numbers:buy, numbers:release, carrier:reconcile', () => {
     }
     const result = await cli('carrier:reconcile');
     expect(result.out).toEqual([
-      `partner ${acme!.id}: added +17185550001 (bought before a crash)`,
-      `partner ${acme!.id}: +17185550002 was not bought; nothing to do`,
+      'partner acme: added +17185550001 (bought before a crash)',
+      'partner acme: +17185550002 was not bought; nothing to do',
     ]);
     expect((await purchases()).slice(-2)).toEqual([
       { e164: '+17185550001', state: 'done' },
@@ -347,5 +347,28 @@ describe('carrier:set, numbers:buy, numbers:release, carrier:reconcile', () => {
       { e164: '+17185550001', kind: 'pool', partner: 'acme' },
     ]);
     expect((await cli('carrier:reconcile')).out).toEqual(['No unfinished carrier purchases.']);
+  });
+
+  it('keeps the purchases of a partner without a carrier account unfinished, and exits 1', async () => {
+    const [beta] = (await dataSource.query(`SELECT id FROM partners WHERE name = 'beta'`)) as Array<{
+      id: string;
+    }>;
+    await dataSource.query(
+      `INSERT INTO carrier_purchases (partner_id, e164, kind, friendly_name, state, created, modified)
+       VALUES ($1, '+17185550009', 'pool', 'trackline orphan', 'intent', now(), now())`,
+      [beta!.id],
+    );
+    expect(await cli('carrier:reconcile')).toEqual({
+      code: 1,
+      out: [],
+      err: [
+        'partner beta: +17185550009 still unfinished: No carrier account is set up; set one with PUT /v1/carrier_account or carrier:set (account_sid, auth_token)',
+        'error: 1 purchase still unfinished; run carrier:reconcile again once the carrier answers',
+      ],
+    });
+    expect((await purchases()).at(-1)).toEqual({ e164: '+17185550009', state: 'intent' });
+    await dataSource.query(
+      `UPDATE carrier_purchases SET state = 'abandoned' WHERE friendly_name = 'trackline orphan'`,
+    );
   });
 });

@@ -116,14 +116,19 @@ export function addCarrierCommands(program: Command, context: CliContext): void 
       await context.withServices(async (services) => {
         const results = await carrierNumbers(services).reconcileAll();
         if (results.size === 0) output.out('No unfinished carrier purchases.');
-        for (const [partnerId, result] of results) {
+        for (const [partner, result] of results) {
           for (const e164 of result.finished)
-            output.out(`partner ${partnerId}: added ${e164} (bought before a crash)`);
+            output.out(`partner ${partner}: added ${e164} (bought before a crash)`);
           for (const e164 of result.abandoned)
-            output.out(`partner ${partnerId}: ${e164} was not bought; nothing to do`);
+            output.out(`partner ${partner}: ${e164} was not bought; nothing to do`);
           for (const entry of result.unresolved)
-            output.err(`partner ${partnerId}: ${entry.e164} still unfinished: ${entry.reason}`);
+            output.err(`partner ${partner}: ${entry.e164} still unfinished: ${entry.reason}`);
         }
+        const unresolved = [...results.values()].reduce((sum, result) => sum + result.unresolved.length, 0);
+        if (unresolved > 0)
+          throw new Error(
+            `${unresolved} purchase${unresolved === 1 ? '' : 's'} still unfinished; run carrier:reconcile again once the carrier answers`,
+          );
       });
     });
 }
