@@ -50,6 +50,11 @@ export interface ManagementAppOptions {
    */
   sweepProviderCalls?: boolean;
   /**
+   * Finish carrier purchases a crash left unfinished, once at start (docs/carrier-numbers.md,
+   * Idempotent buying). On in the service process; tests reconcile through the CLI.
+   */
+  reconcileCarrierPurchases?: boolean;
+  /**
    * Rung after a call's transaction queued webhooks, notifications or conversions, so this
    * process's workers send them at once (db/outbox-bell.ts). Left out, they wait for their poll.
    */
@@ -129,6 +134,19 @@ export async function createManagementApp(
       })
     : undefined;
   if (options.sweepProviderCalls) twilio.sweep.start();
+  // In the background: a carrier that does not answer must not hold the start up. Each partner's
+  // next buy reconciles too, so a failure here only waits for that.
+  const reconciling = options.reconcileCarrierPurchases
+    ? core.services.carrierNumbers
+        ?.reconcileAll()
+        .then((results) => {
+          for (const [partner, result] of results)
+            logger.info({ partner, ...result }, 'unfinished carrier purchases reconciled');
+        })
+        .catch((error: unknown) =>
+          logger.error({ err: error }, 'carrier purchases not reconciled; run carrier:reconcile'),
+        )
+    : undefined;
   const app = createHttpApp({
     logger,
     routes: [...routes, ...(options.extraRoutes ?? [])],
@@ -167,6 +185,7 @@ export async function createManagementApp(
     listen: () => front.listen(config.port, config.host),
     close: async () => {
       stopWatchingProjections();
+      await reconciling;
       outages.close();
       await front.close(config.shutdownTimeoutMs);
       await customerEvents?.stop();

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const app = await createManagementApp(config, logger, {
     consumeCustomerEvents: true,
     sweepProviderCalls: true,
+    reconcileCarrierPurchases: true,
     outboxBell,
   });
   const port = await app.listen();

@@ -160,7 +160,7 @@ export class CarrierNumbersService implements CarrierNumbers {
   }
 
   /**
-   * Finishes every partner's unfinished purchases (carrier:reconcile), by partner name. A partner
+   * Finishes every partner's unfinished purchases (at the service's start, carrier:reconcile), by partner name. A partner
    * whose account is gone, or whose carrier cannot be asked, keeps its purchases unfinished.
    */
   async reconcileAll(): Promise<Map<string, Reconciled>> {

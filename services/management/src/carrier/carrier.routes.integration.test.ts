@@ -243,4 +243,35 @@ describe('/v1/carrier_account and /v1/carrier_numbers', () => {
       error: { status: 404, message: 'number +15105550001 in the inventory of partner acme not found' },
     });
   });
+
+  it('finishes a purchase a crash left unfinished when the service starts', async () => {
+    const [acmeRow] = (await stores.dataSource.query(
+      `SELECT id FROM partners WHERE name = 'acme'`,
+    )) as Array<{
+      id: string;
+    }>;
+    twilio.own('+17185550101', 'trackline crashed-at-start');
+    await stores.dataSource.query(
+      `INSERT INTO carrier_purchases (partner_id, e164, kind, friendly_name, state, created, modified)
+       VALUES ($1, '+17185550101', 'pool', 'trackline crashed-at-start', 'intent', now(), now())`,
+      [acmeRow!.id],
+    );
+    const restarted = await startTestService(
+      testConfig(stores, { REPLACEMENT_PUBLIC_URL: 'https://calls.example.com' }),
+      { reconcileCarrierPurchases: true },
+    );
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!(await inventory()).includes('+17185550101')) {
+        if (Date.now() > deadline) throw new Error('the purchase was not finished at start');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await restarted.close();
+    }
+    const [purchase] = (await stores.dataSource.query(
+      `SELECT state FROM carrier_purchases WHERE friendly_name = 'trackline crashed-at-start'`,
+    )) as Array<{ state: string }>;
+    expect(purchase!.state).toBe('done');
+  });
 });
