@@ -56,6 +56,11 @@ export interface ManagementAppOptions {
    */
   autoscalePools?: boolean;
   /**
+   * Finish carrier purchases a crash left unfinished, once at start (docs/carrier-numbers.md,
+   * Idempotent buying). On in the service process; tests reconcile through the CLI.
+   */
+  reconcileCarrierPurchases?: boolean;
+  /**
    * Rung after a call's transaction queued webhooks, notifications or conversions, so this
    * process's workers send them at once (db/outbox-bell.ts). Left out, they wait for their poll.
    */
@@ -141,6 +146,19 @@ export async function createManagementApp(
       ? new PoolAutoscalingJob(poolAutoscaling.autoscaler, config.poolAutoscaling, clock, logger)
       : undefined;
   autoscalingJob?.start();
+  // In the background: a carrier that does not answer must not hold the start up. Each partner's
+  // next buy reconciles too, so a failure here only waits for that.
+  const reconciling = options.reconcileCarrierPurchases
+    ? core.services.carrierNumbers
+        ?.reconcileAll()
+        .then((results) => {
+          for (const [partner, result] of results)
+            logger.info({ partner, ...result }, 'unfinished carrier purchases reconciled');
+        })
+        .catch((error: unknown) =>
+          logger.error({ err: error }, 'carrier purchases not reconciled; run carrier:reconcile'),
+        )
+    : undefined;
   const app = createHttpApp({
     logger,
     routes: [...routes, ...(options.extraRoutes ?? [])],
@@ -179,6 +197,7 @@ export async function createManagementApp(
     listen: () => front.listen(config.port, config.host),
     close: async () => {
       stopWatchingProjections();
+      await reconciling;
       outages.close();
       await front.close(config.shutdownTimeoutMs);
       await customerEvents?.stop();

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     consumeCustomerEvents: true,
     sweepProviderCalls: true,
     autoscalePools: true,
+    reconcileCarrierPurchases: true,
     outboxBell,
   });
   const port = await app.listen();

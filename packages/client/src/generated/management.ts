@@ -1058,6 +1058,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/carrier_account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the carrier account (404 when not set up); the auth token never */
+        get: operations["getCarrierAccount"];
+        /**
+         * Set up (or change) the partner's carrier account numbers are bought on
+         * @description Twilio's `account_sid` (`AC` and 32 hex digits) or SignalWire's project id, the
+         *     `auth_token` (write-only: never answered, `auth_token_set` says one is set) and the REST
+         *     API's `base_url` (default `https://api.twilio.com`; SignalWire:
+         *     `https://<space>.signalwire.com/api/laml`). Keys left out keep their value; the first PUT
+         *     must send `account_sid` and `auth_token`. See [carrier-numbers.md](../carrier-numbers.md).
+         */
+        put: operations["putCarrierAccount"];
+        post?: never;
+        /** Forget the carrier account (the numbers stay at the carrier and in the inventory) */
+        delete: operations["deleteCarrierAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/carrier_numbers/available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Numbers the carrier offers that the partner could buy
+         * @description Local numbers with voice, in `country` (default: the partner's), optionally in
+         *     `area_code` and containing `contains` (digits, `*` for any one digit), at most `limit`
+         *     (1–30, default 10). Numbers already in an inventory or quarantined for the partner are
+         *     left out. Nothing is bought. See [carrier-numbers.md](../carrier-numbers.md).
+         */
+        get: operations["searchCarrierNumbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/carrier_numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy numbers at the carrier and add them to the inventory
+         * @description Buys `count` (1–20, default 1) local numbers matching `country`, `area_code` and
+         *     `contains` as the search does, points each at Trackline's voice webhook and status
+         *     callback, and adds them to the inventory as `kind` (`pool`, default, or `static`). A
+         *     crash halfway neither loses a bought number nor buys it twice
+         *     ([carrier-numbers.md](../carrier-numbers.md), Idempotent buying). Fewer numbers on offer
+         *     than asked for is a 409 naming any bought before; any other refusal of the carrier is a
+         *     502 with its code and message.
+         */
+        post: operations["buyCarrierNumbers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/carrier_numbers/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tracking number, E.164 or national in the partner's country (URL-encoded) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a number at the carrier and remove it from the inventory
+         * @description Refused (400, nothing released) while calls to the number still reach something of the
+         *     partner's: an open source's `destnr`, a closed source's number in its hold-back, a pool
+         *     number with a live binding. The number is quarantined for the partner for 90 days
+         *     (`quarantined_until`): neither `numbers:add` nor a buy adds it back before then. A carrier
+         *     failure leaves the inventory as it was (502). `released_at_carrier` is `0` when the carrier
+         *     account no longer had the number. See [carrier-numbers.md](../carrier-numbers.md).
+         */
+        delete: operations["releaseCarrierNumber"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1228,7 +1331,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {integer} */
-                status: 400 | 401 | 403 | 404 | 405 | 413 | 429 | 500 | 501 | 503;
+                status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500 | 501 | 502 | 503;
                 message: string;
             };
         };
@@ -2119,6 +2222,56 @@ export interface components {
             })[];
         };
         /** @description Keys left out keep their value. Unknown fields are a 400. */
+        CarrierAccountInput: {
+            /** @description Twilio: ^AC[0-9a-f]{32}$; SignalWire: the project id (UUID) */
+            account_sid?: string;
+            auth_token?: string;
+            /** @description http(s) URL; default https://api.twilio.com */
+            base_url?: string;
+        };
+        CarrierAccounts: {
+            carrier_accounts: {
+                account_sid: string;
+                base_url: string;
+                /** @enum {string} */
+                auth_token_set: "0" | "1";
+                modified: string;
+            }[];
+        };
+        AvailableNumbers: {
+            available_numbers: {
+                number: string;
+                friendly_name: string;
+                locality: string | null;
+                region: string | null;
+                country: string;
+            }[];
+        };
+        /** @description Every key is optional. Unknown fields are a 400. */
+        CarrierNumbersInput: {
+            /** @description 1–20, default 1 */
+            count?: string;
+            /**
+             * @description default pool
+             * @enum {string}
+             */
+            kind?: "pool" | "static";
+            /** @description default: the partner's country */
+            country?: string;
+            area_code?: string;
+            contains?: string;
+        };
+        CarrierNumbers: {
+            carrier_numbers: {
+                number: string;
+                /** @enum {string} */
+                kind?: "pool" | "static";
+                /** @enum {string} */
+                released_at_carrier?: "0" | "1";
+                quarantined_until?: string;
+            }[];
+        };
+        /** @description Keys left out keep their value. Unknown fields are a 400. */
         OutcomeInput: {
             /** @enum {string} */
             status?: "lead" | "qualified" | "sale" | "not_a_lead";
@@ -2408,6 +2561,34 @@ export interface components {
                  */
                 "application/json": components["schemas"]["Error"];
                 /** @example <error><status>501</status><message>Method PATCH is not implemented</message></error> */
+                "application/xml": components["schemas"]["XmlDocument"];
+            };
+        };
+        /** @description No carrier account is set up, or (buying) fewer numbers are on offer than asked for (the carrier's code 21422). */
+        CarrierConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+                "application/xml": components["schemas"]["XmlDocument"];
+            };
+        };
+        /** @description The carrier refused or did not answer; its HTTP status, its error code and message (never the auth token). Nothing changed for the failed number. */
+        CarrierFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "status": 502,
+                 *         "message": "carrier answered HTTP 401, code 20003: Authenticate (check the carrier account: account_sid and auth_token)"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
                 "application/xml": components["schemas"]["XmlDocument"];
             };
         };
@@ -7898,6 +8079,286 @@ export interface operations {
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCarrierAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_accounts": [
+                     *         {
+                     *           "account_sid": "AC0123456789abcdef0123456789abcdef",
+                     *           "base_url": "https://api.twilio.com",
+                     *           "auth_token_set": "1",
+                     *           "modified": "2026-11-29 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierAccounts"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putCarrierAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["CarrierAccountInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["CarrierAccountInput"];
+                "application/json": components["schemas"]["CarrierAccountInput"];
+            };
+        };
+        responses: {
+            /** @description The account; never the auth token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_accounts": [
+                     *         {
+                     *           "account_sid": "AC0123456789abcdef0123456789abcdef",
+                     *           "base_url": "https://api.twilio.com",
+                     *           "auth_token_set": "1",
+                     *           "modified": "2026-11-29 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierAccounts"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description A field breaks a rule (named), an unknown field, or a required one missing on the first PUT. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "status": 400,
+                     *         "message": "account_sid: must match ^AC[0-9a-f]{32}$ (a Twilio account SID) or be a SignalWire project id (a lowercase UUID)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCarrierAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account as it was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_accounts": [
+                     *         {
+                     *           "account_sid": "AC0123456789abcdef0123456789abcdef",
+                     *           "base_url": "https://api.twilio.com",
+                     *           "auth_token_set": "1",
+                     *           "modified": "2026-11-29 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierAccounts"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["CarrierConflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    searchCarrierNumbers: {
+        parameters: {
+            query?: {
+                country?: string;
+                area_code?: string;
+                contains?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The numbers on offer, in the carrier's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "available_numbers": [
+                     *         {
+                     *           "number": "+15105550000",
+                     *           "friendly_name": "(510) 555-0000",
+                     *           "locality": "Oakland",
+                     *           "region": "CA",
+                     *           "country": "US"
+                     *         },
+                     *         {
+                     *           "number": "+15105550001",
+                     *           "friendly_name": "(510) 555-0001",
+                     *           "locality": "Oakland",
+                     *           "region": "CA",
+                     *           "country": "US"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AvailableNumbers"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            409: components["responses"]["CarrierConflict"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["CarrierFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    buyCarrierNumbers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["CarrierNumbersInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["CarrierNumbersInput"];
+                "application/json": components["schemas"]["CarrierNumbersInput"];
+            };
+        };
+        responses: {
+            /** @description The numbers bought, now in the inventory. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_numbers": [
+                     *         {
+                     *           "number": "+15105550000",
+                     *           "kind": "pool"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierNumbers"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            409: components["responses"]["CarrierConflict"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["CarrierFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    releaseCarrierNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tracking number, E.164 or national in the partner's country (URL-encoded) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number released. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_numbers": [
+                     *         {
+                     *           "number": "+15105550000",
+                     *           "released_at_carrier": "1",
+                     *           "quarantined_until": "2027-02-27 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierNumbers"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["CarrierConflict"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["CarrierFailed"];
             503: components["responses"]["Unavailable"];
         };
     };

@@ -55,6 +55,7 @@ const FOLDER_ORDER = [
   'campaigns',
   'numbers',
   'sources',
+  'carrier',
   'cdrs',
   'conversions',
   'outcomes',

@@ -67,12 +67,17 @@ export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
     { rebuildLockMs: config.projections.rebuildLockMs },
   );
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix });
-  const services = createManagementServices(stores, config, {
-    ...projectionListeners(projections),
-    customerChanges: [
-      new RedisSentCustomersRecord(redis, keyPrefix, storesOn(dataSource.manager).partners, logger),
-    ],
-  });
+  const services = createManagementServices(
+    stores,
+    config,
+    {
+      ...projectionListeners(projections),
+      customerChanges: [
+        new RedisSentCustomersRecord(redis, keyPrefix, storesOn(dataSource.manager).partners, logger),
+      ],
+    },
+    logger,
+  );
   return { stores, projections, projectionHealer, services };
 }
 

@@ -42,9 +42,14 @@ import { OutcomesService } from '../outcomes/outcomes.service';
 import type { ManagementStores } from './management-stores';
 import type { Logger } from '@trackline/platform';
 import type { PoolResizesStore } from '../numbers/pool-resizes.store';
-import type { NumberCarrier } from '../pool-autoscaling/number-carrier';
 import { PoolAutoscaler } from '../pool-autoscaling/pool-autoscaler';
 import { poolAutoscalingRoutes } from '../pool-autoscaling/pool-autoscaling.routes';
+import pino from 'pino';
+import { carrierAccountRoutes, carrierNumberRoutes } from '../carrier/carrier.routes';
+import { CarrierAccountsService } from '../carrier/carrier-accounts.service';
+import { CarrierNumbersService } from '../carrier/carrier-numbers.service';
+import { numberWebhooks, TwilioNumbersClient } from '../carrier/twilio-numbers.client';
+import { NumberRemoval } from '../numbers/number-removal';
 
 export interface ManagementServices {
   /** Also the PartnerDirectory digest authentication looks partners up in. */
@@ -61,7 +66,7 @@ export interface ManagementServices {
   numberPools?: NumberPoolsService;
   /**
    * The pool's autoscaling and its audit (docs/pool-sizing.md, Autoscaling); present with
-   * `numberPools` when a carrier was given.
+   * `numberPools` and `carrierNumbers`.
    */
   poolAutoscaling?: { autoscaler: PoolAutoscaler; resizes: PoolResizesStore };
   webhooks: WebhooksService;
@@ -75,6 +80,13 @@ export interface ManagementServices {
   transcripts: TranscriptsService;
   /** The partner's and its sources' classification rules (docs/call-intelligence.md, API). */
   classificationRules: ClassificationRulesService;
+  /** GET/PUT/DELETE /carrier_account and carrier:set (docs/carrier-numbers.md). */
+  carrierAccounts: CarrierAccountsService;
+  /**
+   * Buying and releasing numbers at the partner's carrier (docs/carrier-numbers.md); the pool
+   * autoscaler's CarrierNumbers. Present when the config names the public URLs (`carrier`, `twilio`).
+   */
+  carrierNumbers?: CarrierNumbersService;
 }
 
 /** Told after committed changes, e.g. the Redis projections (docs/redis-keys.md, Writers). */
@@ -87,34 +99,31 @@ export interface ManagementListeners {
   customerChanges?: CustomerChangeListener[];
 }
 
-/** What the pool's autoscaling needs beyond the stores: where numbers are bought, and a log. */
-export interface PoolAutoscalingDeps {
-  carrier: NumberCarrier;
-  logger: Logger;
-}
-
 // Composition root: the services on the stores (docs/architecture.md, Composition).
 export function createManagementServices(
   stores: ManagementStores,
   config: Pick<ManagementConfig, 'digest' | 'greetingRecordNumber'> & {
     webhooks?: Pick<ManagementConfig['webhooks'], 'insecureHosts'>;
+    carrier?: ManagementConfig['carrier'];
+    twilio?: Pick<ManagementConfig['twilio'], 'publicUrl'>;
   },
   listeners: ManagementListeners = { sourceChanges: [], numberChanges: [], configChanges: [] },
-  pools?: PoolAutoscalingDeps,
+  logger: Logger = pino({ level: 'silent' }),
 ): ManagementServices {
-  const services = createResourceServices(stores, config, listeners);
-  if (services.numberPools === undefined || stores.poolBindings === undefined || pools === undefined)
+  const services = createResourceServices(stores, config, listeners, logger);
+  const { numberPools, carrierNumbers } = services;
+  if (numberPools === undefined || stores.poolBindings === undefined || carrierNumbers === undefined)
     return services;
   const autoscaler = new PoolAutoscaler({
     partners: stores.partners,
-    pools: services.numberPools,
+    pools: numberPools,
     numbers: stores.numbers,
     bindings: stores.poolBindings,
     calls: stores.lastCalls,
     settings: stores.poolSettings,
-    carrier: pools.carrier,
+    carrier: carrierNumbers,
     audit: stores.poolResizeAudit,
-    logger: pools.logger,
+    logger,
   });
   return { ...services, poolAutoscaling: { autoscaler, resizes: stores.poolResizes } };
 }
@@ -123,7 +132,14 @@ function createResourceServices(
   stores: ManagementStores,
   config: Parameters<typeof createManagementServices>[1],
   listeners: ManagementListeners,
+  logger: Logger,
 ): ManagementServices {
+  const numbers = new NumbersService(
+    stores.partners,
+    stores.numbers,
+    listeners.numberChanges,
+    stores.sources,
+  );
   return {
     partners: new PartnersService(stores.partners, config.digest.realm, listeners.configChanges),
     customers: new CustomersService(
@@ -146,7 +162,7 @@ function createResourceServices(
       deletion: stores.campaignDeletion,
       listeners: listeners.configChanges,
     }),
-    numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges, stores.sources),
+    numbers,
     sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
     sourceSpamPolicies: new SourceSpamPolicyService(stores.sourceSpamPolicies, listeners.sourceChanges),
     sourceCallSettings: new SourceCallSettingsService(stores.sourceCallSettings, listeners.sourceChanges),
@@ -188,7 +204,51 @@ function createResourceServices(
       stores.partnerClassificationRules,
       stores.sourceClassificationRules,
     ),
+    carrierAccounts: new CarrierAccountsService(stores.carrierAccounts),
+    ...(config.carrier === undefined || config.twilio === undefined
+      ? {}
+      : {
+          carrierNumbers: createCarrierNumbers(stores, numbers, listeners, logger, {
+            carrier: config.carrier,
+            managementPublicUrl: config.twilio.publicUrl,
+          }),
+        }),
   };
+}
+
+// Composition root: the carrier feature on the numbers feature's one path into and out of the
+// inventory (docs/carrier-numbers.md).
+function createCarrierNumbers(
+  stores: ManagementStores,
+  numbers: NumbersService,
+  listeners: ManagementListeners,
+  logger: Logger,
+  config: { carrier: ManagementConfig['carrier']; managementPublicUrl: string },
+): CarrierNumbersService {
+  const { carrier } = config;
+  return new CarrierNumbersService({
+    accounts: stores.carrierAccounts,
+    partners: stores.partners,
+    numbers,
+    inventory: stores.numbers,
+    removal: new NumberRemoval(
+      stores.partners,
+      stores.numberRemoval,
+      listeners.numberChanges,
+      stores.poolBindings,
+    ),
+    purchases: stores.carrierPurchases,
+    lock: stores.purchaseLock,
+    clientFor: (account) =>
+      new TwilioNumbersClient(account, {
+        timeoutMs: carrier.timeoutMs,
+        rateLimitRetries: carrier.rateLimitRetries,
+        retryDelayMs: carrier.retryDelayMs,
+      }),
+    webhooks: numberWebhooks(carrier.replacementPublicUrl, config.managementPublicUrl),
+    clock: () => new Date(),
+    logger,
+  });
 }
 
 /** Every partner-facing resource route, for the HTTP layer to register. */
@@ -212,5 +272,7 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...outcomeRoutes(services.outcomes),
     ...transcriptRoutes(services.transcripts),
     ...classificationRulesRoutes(services.classificationRules),
+    ...carrierAccountRoutes(services.carrierAccounts),
+    ...(services.carrierNumbers === undefined ? [] : carrierNumberRoutes(services.carrierNumbers)),
   ];
 }

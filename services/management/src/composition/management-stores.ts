@@ -33,6 +33,10 @@ import type { SourceCallSettingsStore, SourceSpamPolicies, SourcesStore } from '
 import type { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
 import type { WebhooksStore } from '../webhooks/webhooks.store';
 import { storesOn, type StoresOnManager } from './stores-on-manager';
+import type { CarrierAccountsStore } from '../carrier/carrier-accounts.store';
+import type { CarrierPurchasesStore } from '../carrier/carrier-purchases.store';
+import { PostgresPurchaseLock, type PurchaseLock } from '../carrier/purchase-lock';
+import type { NumberRemovalStores } from '../numbers/number-removal';
 import type { MonthlyReportStore } from '../reports/monthly-reports.store';
 
 /** Every store of the management service, on one initialised DataSource. */
@@ -87,6 +91,13 @@ export interface ManagementStores {
   sourceClassificationRules: SourceClassificationRulesStore;
   /** Calls' transcripts, as GET /cdrs/<cdr_id>/transcript reads them. */
   transcripts: TranscriptReads['transcripts'];
+  /** A number's removal: its row locked while the carrier releases it (docs/carrier-numbers.md). */
+  numberRemoval: UnitOfWork<NumberRemovalStores>;
+  /** Partners' carrier accounts and purchases (docs/carrier-numbers.md). */
+  carrierAccounts: CarrierAccountsStore;
+  carrierPurchases: CarrierPurchasesStore;
+  /** One purchase of a partner at a time, across processes. */
+  purchaseLock: PurchaseLock;
 }
 
 /** The Redis the management service reads pool use from (keys built by @trackline/contracts). */
@@ -171,5 +182,9 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     partnerClassificationRules: main.partnerClassificationRules,
     sourceClassificationRules: main.sourceClassificationRules,
     transcripts: main.transcripts,
+    numberRemoval: typeormUnitOfWork(dataSource, (manager) => ({ numbers: storesOn(manager).numbers })),
+    carrierAccounts: main.carrierAccounts,
+    carrierPurchases: main.carrierPurchases,
+    purchaseLock: new PostgresPurchaseLock(dataSource),
   };
 }

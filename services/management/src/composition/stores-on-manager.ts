@@ -29,6 +29,8 @@ import { TypeormSourcesStore } from '../sources/sources.store';
 import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
 import { webhookEventQueue, type WebhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
+import { TypeormCarrierAccountsStore } from '../carrier/carrier-accounts.store';
+import { TypeormCarrierPurchasesStore } from '../carrier/carrier-purchases.store';
 
 /** Every table owner's store on one EntityManager, each handed the other owners it reads through. */
 export interface StoresOnManager {
@@ -66,6 +68,9 @@ export interface StoresOnManager {
   sourceClassificationRules: TypeormSourceClassificationRulesStore;
   /** Calls' transcripts (docs/call-intelligence.md). */
   transcripts: TypeormTranscriptsStore;
+  /** Partners' carrier accounts and number purchases (docs/carrier-numbers.md). */
+  carrierAccounts: TypeormCarrierAccountsStore;
+  carrierPurchases: TypeormCarrierPurchasesStore;
 }
 
 /** The CDR store with the readers of the features a record points at, on one manager. */
@@ -119,5 +124,7 @@ export function storesOn(manager: EntityManager): StoresOnManager {
     partnerClassificationRules: new TypeormPartnerClassificationRulesStore(manager),
     sourceClassificationRules: new TypeormSourceClassificationRulesStore(manager),
     transcripts: new TypeormTranscriptsStore(manager),
+    carrierAccounts: new TypeormCarrierAccountsStore(manager),
+    carrierPurchases: new TypeormCarrierPurchasesStore(manager),
   };
 }

@@ -199,6 +199,17 @@ export interface ManagementConfig {
     /** TWILIO_RECORDING_TIMEOUT_MS: one recording download's time limit. */
     recordingTimeoutMs: number;
   };
+  /** Buying and releasing numbers at the partners' carriers (docs/carrier-numbers.md). */
+  carrier: {
+    /** REPLACEMENT_PUBLIC_URL: the replacement service's base URL as the provider reaches it; bought numbers' VoiceUrl is built on it. */
+    replacementPublicUrl: string;
+    /** CARRIER_TIMEOUT_MS: one request to the carrier, connect to last byte read. */
+    timeoutMs: number;
+    /** CARRIER_RATE_LIMIT_RETRIES: a 429 is asked again this many times before it is reported. */
+    rateLimitRetries: number;
+    /** CARRIER_RETRY_DELAY_MS: the wait before the first repeat of a 429, doubled each time. */
+    retryDelayMs: number;
+  };
   /** The daily data lifecycle job and the monthly partitions of "cdrs" (docs/privacy.md). */
   dataLifecycle: {
     /** UTC hour the daily run is due. */
@@ -378,6 +389,17 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       graceSeconds: read.integer('TWILIO_CALLBACK_GRACE_SECONDS', 300, { min: 1, max: 86_400 }),
       sweepIntervalMs: read.integer('TWILIO_SWEEP_INTERVAL_MS', 30_000, { min: 100, max: 3_600_000 }),
       recordingTimeoutMs: read.integer('TWILIO_RECORDING_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+    },
+    carrier: {
+      replacementPublicUrl: withoutTrailingSlash(
+        read.url('REPLACEMENT_PUBLIC_URL', `http://127.0.0.1:${read.port('REPLACEMENT_PORT', 8080)}`, [
+          'http:',
+          'https:',
+        ])!,
+      ),
+      timeoutMs: read.integer('CARRIER_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+      rateLimitRetries: read.integer('CARRIER_RATE_LIMIT_RETRIES', 2, { min: 0, max: 10 }),
+      retryDelayMs: read.integer('CARRIER_RETRY_DELAY_MS', 1_000, { min: 0, max: 60_000 }),
     },
     dataLifecycle: {
       hourUtc: read.integer('DATA_LIFECYCLE_HOUR_UTC', 3, { min: 0, max: 23 }),

@@ -12,7 +12,7 @@ import type { QueueBacklog } from '../db/leased-queue';
 import type { OutboxName } from '../db/outbox-bell';
 import type { PoolUsage } from '../numbers/number-pools.service';
 import type { ResizeOutcome } from '../numbers/pool-resizes.store';
-import type { CarrierFailure } from '../pool-autoscaling/number-carrier';
+import type { CarrierFailure } from '../pool-autoscaling/carrier-failure';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 import type { TranscriptionQueueState } from '../call-intelligence/transcription-jobs.store';
 import { TranscriptionMetrics } from './transcription-metrics';

@@ -15,7 +15,8 @@ import { numberMonthlyPrice } from '../numbers/pool-settings';
 import type { PoolSettingsStore } from '../numbers/pool-settings.store';
 import type { Partner } from '../partners/partner';
 import type { WebhookEventQueue } from '../webhooks/webhook-events';
-import { describeCarrierFailure, type CarrierFailure, type NumberCarrier } from './number-carrier';
+import type { CarrierNumbers } from '../carrier/carrier-numbers.service';
+import { describeCarrierFailure, type CarrierFailure } from './carrier-failure';
 import { IDLE_DAYS_BEFORE_RELEASE, planResize, type ResizePlan } from './resize-plan';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,7 +33,7 @@ export interface PoolAutoscalerDeps {
   bindings: PoolBindingsReader;
   calls: Pick<LastCallsReader, 'lastCallsTo'>;
   settings: Pick<PoolSettingsStore, 'autoscalingPartnerIds' | 'claimEvaluation'>;
-  carrier: NumberCarrier;
+  carrier: Pick<CarrierNumbers, 'buy' | 'release'>;
   /** The audit row and its `pool.resized` deliveries, in one transaction. */
   audit: UnitOfWork<{ resizes: Pick<TypeormPoolResizesStore, 'record'>; webhooks: WebhookEventQueue }>;
   logger: Logger;
