@@ -160,8 +160,9 @@ export class CarrierNumbersService implements CarrierNumbers {
   }
 
   /**
-   * Finishes every partner's unfinished purchases (at the service's start, carrier:reconcile), by partner name. A partner
-   * whose account is gone, or whose carrier cannot be asked, keeps its purchases unfinished.
+   * Finishes every partner's unfinished purchases (at the service's start, carrier:reconcile),
+   * by partner name. A partner whose account is gone, or whose carrier cannot be asked, keeps its
+   * purchases unfinished.
    */
   async reconcileAll(): Promise<Map<string, Reconciled>> {
     const results = new Map<string, Reconciled>();
