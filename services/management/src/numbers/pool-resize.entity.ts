@@ -52,7 +52,7 @@ export class PoolResizeEntity {
   @Column({ type: 'character varying', length: 1000, nullable: true })
   error!: string | null;
 
-  /** The advisor's figures and the caps the plan was made from. */
-  @Column({ type: 'jsonb' })
+  /** The advisor's figures and the caps the plan was made from; json keeps their order. */
+  @Column({ type: 'json' })
   plan!: unknown;
 }

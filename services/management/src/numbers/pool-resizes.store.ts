@@ -95,7 +95,9 @@ export class TypeormPoolResizesStore implements PoolResizesStore {
 
   async findAt(partnerId: string, at: Date): Promise<PoolResize | null> {
     const [row] = (await this.manager.query(
-      `SELECT ${COLUMNS} FROM pool_resizes WHERE partner_id = $1 AND at = $2 ORDER BY id DESC LIMIT 1`,
+      // A Date holds milliseconds; Postgres keeps microseconds.
+      `SELECT ${COLUMNS} FROM pool_resizes
+        WHERE partner_id = $1 AND date_trunc('milliseconds', at) = $2 ORDER BY id DESC LIMIT 1`,
       [partnerId, at],
     )) as ResizeRow[];
     return row === undefined ? null : toResize(row);

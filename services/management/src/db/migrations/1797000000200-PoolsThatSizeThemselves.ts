@@ -43,7 +43,7 @@ export class PoolsThatSizeThemselves1797000000200 implements MigrationInterface 
          "reason" character varying(500) NOT NULL,
          "error_code" character varying(32),
          "error" character varying(1000),
-         "plan" jsonb NOT NULL,
+         "plan" json NOT NULL,
          CONSTRAINT "PK_pool_resizes" PRIMARY KEY ("id"),
          CONSTRAINT "CHK_pool_resizes_outcome" CHECK ("outcome" IN ('grew', 'shrank', 'unchanged', 'failed'))
        )`,
