@@ -34,6 +34,7 @@ export {
   type CallWebhookEvent,
   type CustomerCreatedWebhookEvent,
   type PoolExhaustedWebhookEvent,
+  type PoolResizedWebhookEvent,
   type TestWebhookEvent,
   type VerifyWebhookOptions,
   type WebhookEvent,

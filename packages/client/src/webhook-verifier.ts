@@ -30,6 +30,13 @@ export interface PoolExhaustedWebhookEvent {
   data: Schemas['PoolExhausted'];
 }
 
+/** The pool's autoscaling bought or released numbers (docs/pool-sizing.md, Autoscaling). */
+export interface PoolResizedWebhookEvent {
+  type: 'pool.resized';
+  timestamp: string;
+  data: Schemas['PoolResize'];
+}
+
 export interface TestWebhookEvent {
   type: 'webhook.test';
   timestamp: string;
@@ -38,7 +45,11 @@ export interface TestWebhookEvent {
 
 /** A verified delivery's body, narrowed by `type`. */
 export type WebhookEvent =
-  CallWebhookEvent | CustomerCreatedWebhookEvent | PoolExhaustedWebhookEvent | TestWebhookEvent;
+  | CallWebhookEvent
+  | CustomerCreatedWebhookEvent
+  | PoolExhaustedWebhookEvent
+  | PoolResizedWebhookEvent
+  | TestWebhookEvent;
 
 export type WebhookVerificationFailure =
   | 'bad-secret'

@@ -17,6 +17,9 @@ export const ON_EXHAUSTED_VALUES: readonly OnExhausted[] = ['recycle', 'original
 /** A new partner's settings until changed (docs/number-replacement.md); the partners table's defaults too. */
 export const DEFAULT_SESSION_TTL_SECONDS = 1800;
 export const DEFAULT_HOLD_BACK_SECONDS = 600;
+/** What a partner or a pool may set them to (docs/pool-sizing.md, Session lifetime and hold-back). */
+export const SESSION_LIFETIME_RANGE = { min: 60, max: 86_400 } as const;
+export const HOLD_BACK_RANGE = { min: 0, max: 86_400 } as const;
 
 /** What replacement needs to know about a partner; projected by management into `config`. */
 export interface PartnerConfig {

@@ -11,3 +11,4 @@ export { loadWithEveryYamlLoader, type YamlLoader } from './yaml-loaders';
 export { OpenApiContract, type ContractOptions, type ObservedExchange } from './openapi-contract';
 export * from './google';
 export * from './speech';
+export * from './carrier';

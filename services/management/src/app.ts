@@ -7,6 +7,7 @@ import {
   openReadDatabase,
 } from './composition/management-connections';
 import { createManagementApi, createManagementCore } from './composition/management-root';
+import { PoolAutoscalingJob } from './pool-autoscaling/pool-autoscaling.job';
 import type { ManagementConfig } from './config/management-config';
 import type { ReadinessCheck } from './http/health.routes';
 import type { AnyRouteDefinition, RouteDefinition } from './http/route-definition';
@@ -49,6 +50,16 @@ export interface ManagementAppOptions {
    * On in the service process; tests call the sweep themselves.
    */
   sweepProviderCalls?: boolean;
+  /**
+   * Evaluate autoscaling pools on their schedule (docs/pool-sizing.md, Autoscaling). On in the
+   * service process; tests evaluate pools themselves.
+   */
+  autoscalePools?: boolean;
+  /**
+   * Finish carrier purchases a crash left unfinished, once at start (docs/carrier-numbers.md,
+   * Idempotent buying). On in the service process; tests reconcile through the CLI.
+   */
+  reconcileCarrierPurchases?: boolean;
   /**
    * Rung after a call's transaction queued webhooks, notifications or conversions, so this
    * process's workers send them at once (db/outbox-bell.ts). Left out, they wait for their poll.
@@ -129,6 +140,25 @@ export async function createManagementApp(
       })
     : undefined;
   if (options.sweepProviderCalls) twilio.sweep.start();
+  const poolAutoscaling = core.services.poolAutoscaling;
+  const autoscalingJob =
+    options.autoscalePools && poolAutoscaling !== undefined
+      ? new PoolAutoscalingJob(poolAutoscaling.autoscaler, config.poolAutoscaling, clock, logger)
+      : undefined;
+  autoscalingJob?.start();
+  // In the background: a carrier that does not answer must not hold the start up. Each partner's
+  // next buy reconciles too, so a failure here only waits for that.
+  const reconciling = options.reconcileCarrierPurchases
+    ? core.services.carrierNumbers
+        ?.reconcileAll()
+        .then((results) => {
+          for (const [partner, result] of results)
+            logger.info({ partner, ...result }, 'unfinished carrier purchases reconciled');
+        })
+        .catch((error: unknown) =>
+          logger.error({ err: error }, 'carrier purchases not reconciled; run carrier:reconcile'),
+        )
+    : undefined;
   const app = createHttpApp({
     logger,
     routes: [...routes, ...(options.extraRoutes ?? [])],
@@ -167,9 +197,11 @@ export async function createManagementApp(
     listen: () => front.listen(config.port, config.host),
     close: async () => {
       stopWatchingProjections();
+      await reconciling;
       outages.close();
       await front.close(config.shutdownTimeoutMs);
       await customerEvents?.stop();
+      await autoscalingJob?.stop();
       // Stopped only if started: the worker's stop waits for a round in flight, none when idle.
       await twilio.sweep.stop();
       await redis.quit().catch(() => redis.disconnect());

@@ -18,6 +18,8 @@ async function main(): Promise<void> {
   const app = await createManagementApp(config, logger, {
     consumeCustomerEvents: true,
     sweepProviderCalls: true,
+    autoscalePools: true,
+    reconcileCarrierPurchases: true,
     outboxBell,
   });
   const port = await app.listen();

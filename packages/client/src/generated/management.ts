@@ -48,6 +48,85 @@ export interface paths {
         };
         /** The partner's number pool, its use right now, its last 30 days and the size they call for */
         get: operations["listNumberPools"];
+        /**
+         * Change the pool's own settings (session lifetime, hold-back, autoscaling policy)
+         * @description The fields sent change, the rest keep their value; a nullable field sent as null or "" goes
+         *     back to its default (`session_lifetime_seconds` and `hold_back_seconds` to the partner's,
+         *     set at `PUT /settings`). The replacement service binds new sessions with the new lifetime
+         *     and hold-back at once; bindings already made keep theirs. Turning `autoscaling` on needs
+         *     `max` and `max_monthly_cost`, and `max_monthly_cost` must pay for `min` numbers at
+         *     `number_monthly_price`. Answers the pool as GET does. See
+         *     [pool-sizing.md](../pool-sizing.md), Autoscaling.
+         */
+        put: operations["putNumberPool"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/number_pools/resize_plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the next autoscaling evaluation would do, changing nothing (a dry run)
+         * @description `action` is `grow` (buy `add_count` numbers), `shrink` (release the numbers in `release`)
+         *     or `none`, with the reason and the figures: the advisor's recommendation for the busiest
+         *     hour, `min`, `max`, and `cost_cap_size`, the numbers `max_monthly_cost` pays for at
+         *     `number_monthly_price`. See [pool-sizing.md](../pool-sizing.md), Autoscaling.
+         */
+        get: operations["getPoolResizePlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/number_pools/resize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate the pool's autoscaling now, as the hourly evaluation does
+         * @description Buys or releases numbers on the partner's carrier account within the policy and answers the
+         *     evaluation's audit row: `outcome` `grew`, `shrank`, `unchanged` or `failed`. A carrier
+         *     error stops the evaluation where it is (the pool keeps what was done before it, usually
+         *     nothing) and is named in `error_code` (the carrier's code, e.g. Twilio's 21422) and
+         *     `error`; the next evaluation tries again. A change also sends `pool.resized`. 400 while
+         *     `autoscaling` is 0. See [pool-sizing.md](../pool-sizing.md), Autoscaling.
+         */
+        post: operations["resizeNumberPool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/number_pools/resizes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pool's autoscaling evaluations, newest first (its audit)
+         * @description Every evaluation, scheduled (`trigger` `schedule`), asked for over the API (`api`) or by the
+         *     operator (`cli`): what it saw, what it did and why. `limit` 1–500, default 50.
+         */
+        get: operations["listPoolResizes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -555,10 +634,12 @@ export interface paths {
         /** Read the partner's own settings */
         get: operations["getSettings"];
         /**
-         * Change the partner's own settings (recording, transcription, automatic outcomes, redaction, spam)
+         * Change the partner's own settings (recording, transcription, automatic outcomes, redaction, spam, pool defaults)
          * @description The fields sent change, the rest keep their value; an unknown field or a wrong value is a
-         *     400 naming the field. See [call-intelligence.md](../call-intelligence.md), Settings, and
-         *     [spam.md](../spam.md) for `spam_policy` and `spam_threshold`.
+         *     400 naming the field. See [call-intelligence.md](../call-intelligence.md), Settings,
+         *     [spam.md](../spam.md) for `spam_policy` and `spam_threshold`, and
+         *     [pool-sizing.md](../pool-sizing.md) for `session_lifetime_seconds` and `hold_back_seconds`
+         *     (the defaults of the partner's pool, which `PUT /number_pools` may override).
          */
         put: operations["putSettings"];
         post?: never;
@@ -977,6 +1058,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/carrier_account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the carrier account (404 when not set up); the auth token never */
+        get: operations["getCarrierAccount"];
+        /**
+         * Set up (or change) the partner's carrier account numbers are bought on
+         * @description Twilio's `account_sid` (`AC` and 32 hex digits) or SignalWire's project id, the
+         *     `auth_token` (write-only: never answered, `auth_token_set` says one is set) and the REST
+         *     API's `base_url` (default `https://api.twilio.com`; SignalWire:
+         *     `https://<space>.signalwire.com/api/laml`). Keys left out keep their value; the first PUT
+         *     must send `account_sid` and `auth_token`. See [carrier-numbers.md](../carrier-numbers.md).
+         */
+        put: operations["putCarrierAccount"];
+        post?: never;
+        /** Forget the carrier account (the numbers stay at the carrier and in the inventory) */
+        delete: operations["deleteCarrierAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/carrier_numbers/available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Numbers the carrier offers that the partner could buy
+         * @description Local numbers with voice, in `country` (default: the partner's), optionally in
+         *     `area_code` and containing `contains` (digits, `*` for any one digit), at most `limit`
+         *     (1–30, default 10). Numbers already in an inventory or quarantined for the partner are
+         *     left out. Nothing is bought. See [carrier-numbers.md](../carrier-numbers.md).
+         */
+        get: operations["searchCarrierNumbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/carrier_numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy numbers at the carrier and add them to the inventory
+         * @description Buys `count` (1–20, default 1) local numbers matching `country`, `area_code` and
+         *     `contains` as the search does, points each at Trackline's voice webhook and status
+         *     callback, and adds them to the inventory as `kind` (`pool`, default, or `static`). A
+         *     crash halfway neither loses a bought number nor buys it twice
+         *     ([carrier-numbers.md](../carrier-numbers.md), Idempotent buying). Fewer numbers on offer
+         *     than asked for is a 409 naming any bought before; any other refusal of the carrier is a
+         *     502 with its code and message.
+         */
+        post: operations["buyCarrierNumbers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/carrier_numbers/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tracking number, E.164 or national in the partner's country (URL-encoded) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a number at the carrier and remove it from the inventory
+         * @description Refused (400, nothing released) while calls to the number still reach something of the
+         *     partner's: an open source's `destnr`, a closed source's number in its hold-back, a pool
+         *     number with a live binding. The number is quarantined for the partner for 90 days
+         *     (`quarantined_until`): neither `numbers:add` nor a buy adds it back before then. A carrier
+         *     failure leaves the inventory as it was (502). `released_at_carrier` is `0` when the carrier
+         *     account no longer had the number. See [carrier-numbers.md](../carrier-numbers.md).
+         */
+        delete: operations["releaseCarrierNumber"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1147,7 +1331,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {integer} */
-                status: 400 | 401 | 403 | 404 | 405 | 413 | 429 | 500 | 501 | 503;
+                status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500 | 501 | 502 | 503;
                 message: string;
             };
         };
@@ -1227,8 +1411,97 @@ export interface components {
             bound: string;
             /** @description bound / size; null for an empty pool */
             utilisation: string | null;
+            /** @description the session lifetime in force: the pool's, else the partner's */
+            session_lifetime_seconds?: string;
+            /** @enum {string} */
+            session_lifetime_from?: "pool" | "partner";
+            /** @description the hold-back in force: the pool's, else the partner's */
+            hold_back_seconds?: string;
+            /** @enum {string} */
+            hold_back_from?: "pool" | "partner";
+            autoscaling?: components["schemas"]["Flag"];
+            min?: string;
+            max?: string | null;
+            /** @description the pool's own target; null: the partner's */
+            target_overflow?: string | null;
+            max_monthly_cost?: string | null;
+            number_monthly_price?: string;
+            /** @description size × number_monthly_price */
+            monthly_cost?: string;
+            /** @description where numbers are bought; null: the partner's country */
+            country?: string | null;
+            area_code?: string | null;
+            contains?: string | null;
+            last_evaluation?: components["schemas"]["PoolResize"] | null;
             last_30_days?: components["schemas"]["PoolUtilisation"];
             recommendation?: components["schemas"]["PoolRecommendation"];
+        };
+        /**
+         * @description Fields left out keep their value; a nullable one sent as null or "" returns to its default.
+         *     Numbers may be sent as JSON numbers or as digits.
+         */
+        NumberPoolInput: {
+            /** @description 60–86400; null: the partner's */
+            session_lifetime_seconds?: string | number | null;
+            /** @description 0–86400; null: the partner's */
+            hold_back_seconds?: string | number | null;
+            autoscaling?: components["schemas"]["Flag"];
+            /** @description 0–10000; null is 0 */
+            min?: string | number | null;
+            /** @description 0–10000, at least min; required with autoscaling 1 */
+            max?: string | number | null;
+            /** @description above 0, at most 1; null: the partner's */
+            target_overflow?: string | null;
+            /** @description up to two decimals; required with autoscaling 1 */
+            max_monthly_cost?: string | number | null;
+            /** @description up to four decimals; null: 1.15 */
+            number_monthly_price?: string | number | null;
+            /** @description ISO 3166; null: the partner's */
+            country?: string | null;
+            /** @description 1–6 digits */
+            area_code?: string | null;
+            /** @description 2–16 digits, letters or * (Twilio's Contains) */
+            contains?: string | null;
+        };
+        /** @description The figures a plan is made from, all as strings (null where the policy has no value). */
+        PoolResizePlanFigures: {
+            [key: string]: string | null;
+        };
+        ResizePlans: {
+            resize_plans: {
+                /** @enum {string} */
+                action: "grow" | "shrink" | "none";
+                from_size: string;
+                target_size: string;
+                add_count: string;
+                release: components["schemas"]["E164"][];
+                reason: string;
+                plan: components["schemas"]["PoolResizePlanFigures"];
+            }[];
+        };
+        /** @description One evaluation of the pool's autoscaling; also the `data` of the `pool.resized` webhook. */
+        PoolResize: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            trigger: "schedule" | "api" | "cli";
+            /** @enum {string} */
+            outcome: "grew" | "shrank" | "unchanged" | "failed";
+            from_size: string;
+            to_size: string;
+            /** @description numbers bought */
+            added: components["schemas"]["E164"][];
+            /** @description numbers released */
+            released: components["schemas"]["E164"][];
+            reason: string;
+            /** @description the carrier's code (Twilio's), else its HTTP status */
+            error_code: string | null;
+            error: string | null;
+            plan: components["schemas"]["PoolResizePlanFigures"];
+        };
+        PoolResizes: {
+            pool_resizes: components["schemas"]["PoolResize"][];
         };
         /** @description Pool telemetry added up over a span (see pool-sizing.md). */
         PoolCounts: {
@@ -1736,7 +2009,7 @@ export interface components {
             cdrs: (components["schemas"]["Cdr"] & components["schemas"]["CdrExtensions"])[];
         };
         /**
-         * @description Comma-separated, no duplicates, from call.completed, call.missed, voicemail.new, customer.created, pool.exhausted, call.outcome, call.transcribed, call.classified.
+         * @description Comma-separated, no duplicates, from call.completed, call.missed, voicemail.new, customer.created, pool.exhausted, pool.resized, call.outcome, call.transcribed, call.classified.
          * @example call.completed,call.missed
          */
         WebhookEvents: string;
@@ -1949,6 +2222,56 @@ export interface components {
             })[];
         };
         /** @description Keys left out keep their value. Unknown fields are a 400. */
+        CarrierAccountInput: {
+            /** @description Twilio: ^AC[0-9a-f]{32}$; SignalWire: the project id (UUID) */
+            account_sid?: string;
+            auth_token?: string;
+            /** @description http(s) URL; default https://api.twilio.com */
+            base_url?: string;
+        };
+        CarrierAccounts: {
+            carrier_accounts: {
+                account_sid: string;
+                base_url: string;
+                /** @enum {string} */
+                auth_token_set: "0" | "1";
+                modified: string;
+            }[];
+        };
+        AvailableNumbers: {
+            available_numbers: {
+                number: string;
+                friendly_name: string;
+                locality: string | null;
+                region: string | null;
+                country: string;
+            }[];
+        };
+        /** @description Every key is optional. Unknown fields are a 400. */
+        CarrierNumbersInput: {
+            /** @description 1–20, default 1 */
+            count?: string;
+            /**
+             * @description default pool
+             * @enum {string}
+             */
+            kind?: "pool" | "static";
+            /** @description default: the partner's country */
+            country?: string;
+            area_code?: string;
+            contains?: string;
+        };
+        CarrierNumbers: {
+            carrier_numbers: {
+                number: string;
+                /** @enum {string} */
+                kind?: "pool" | "static";
+                /** @enum {string} */
+                released_at_carrier?: "0" | "1";
+                quarantined_until?: string;
+            }[];
+        };
+        /** @description Keys left out keep their value. Unknown fields are a 400. */
         OutcomeInput: {
             /** @enum {string} */
             status?: "lead" | "qualified" | "sale" | "not_a_lead";
@@ -2074,6 +2397,10 @@ export interface components {
             spam_policy?: "allow" | "challenge" | "voicemail" | "reject";
             /** @description 0–100 */
             spam_threshold?: string;
+            /** @description 60–86400: how long a session keeps its pool numbers after its last request (a pool's own setting overrides it) */
+            session_lifetime_seconds?: string | number;
+            /** @description 0–86400: how long a number still routes to its last session after that */
+            hold_back_seconds?: string | number;
         };
         Settings: {
             settings: {
@@ -2088,6 +2415,8 @@ export interface components {
                 /** @enum {string} */
                 spam_policy: "allow" | "challenge" | "voicemail" | "reject";
                 spam_threshold: string;
+                session_lifetime_seconds: string;
+                hold_back_seconds: string;
             }[];
         };
         MonthlyReports: {
@@ -2232,6 +2561,34 @@ export interface components {
                  */
                 "application/json": components["schemas"]["Error"];
                 /** @example <error><status>501</status><message>Method PATCH is not implemented</message></error> */
+                "application/xml": components["schemas"]["XmlDocument"];
+            };
+        };
+        /** @description No carrier account is set up, or (buying) fewer numbers are on offer than asked for (the carrier's code 21422). */
+        CarrierConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+                "application/xml": components["schemas"]["XmlDocument"];
+            };
+        };
+        /** @description The carrier refused or did not answer; its HTTP status, its error code and message (never the auth token). Nothing changed for the failed number. */
+        CarrierFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "status": 502,
+                 *         "message": "carrier answered HTTP 401, code 20003: Authenticate (check the carrier account: account_sid and auth_token)"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
                 "application/xml": components["schemas"]["XmlDocument"];
             };
         };
@@ -2563,6 +2920,294 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putNumberPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["NumberPoolInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["NumberPoolInput"];
+                "application/json": components["schemas"]["NumberPoolInput"];
+            };
+        };
+        responses: {
+            /** @description The pool, as GET /number_pools shows it. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "number_pools": [
+                     *         {
+                     *           "numbers": [
+                     *             "+4791000001",
+                     *             "+4791000002",
+                     *             "+4791000003",
+                     *             "+4791000004"
+                     *           ],
+                     *           "size": "4",
+                     *           "bound": "1",
+                     *           "utilisation": "0.2500",
+                     *           "session_lifetime_seconds": "900",
+                     *           "session_lifetime_from": "pool",
+                     *           "hold_back_seconds": "300",
+                     *           "hold_back_from": "pool",
+                     *           "autoscaling": "1",
+                     *           "min": "4",
+                     *           "max": "20",
+                     *           "target_overflow": null,
+                     *           "max_monthly_cost": "25.00",
+                     *           "number_monthly_price": "1.1500",
+                     *           "monthly_cost": "4.60",
+                     *           "country": "NO",
+                     *           "area_code": null,
+                     *           "contains": null,
+                     *           "last_evaluation": null,
+                     *           "last_30_days": {
+                     *             "from": "2026-10-26T09:00:00.000Z",
+                     *             "to": "2026-11-25T09:41:07.512Z",
+                     *             "sessions": "0",
+                     *             "issued": "0",
+                     *             "recycled": "0",
+                     *             "recycled_share": null,
+                     *             "peak_leased": "0",
+                     *             "pool_calls": "0",
+                     *             "calls_per_binding": null,
+                     *             "busiest_hour": null,
+                     *             "days": []
+                     *           },
+                     *           "recommendation": {
+                     *             "target_overflow": "0.0100",
+                     *             "arrival_rate": "0.000000",
+                     *             "session_ttl": "900",
+                     *             "hold_back": "300",
+                     *             "hold_seconds": "1200",
+                     *             "offered_load": "0.0000",
+                     *             "recommended_size": "1",
+                     *             "blocking_at_recommended": "0.000000",
+                     *             "current_size": "4",
+                     *             "blocking_at_current": "0.000000"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NumberPools"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description A field breaks a rule (named), or an unknown field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPoolResizePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One plan. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "resize_plans": [
+                     *         {
+                     *           "action": "none",
+                     *           "from_size": "4",
+                     *           "target_size": "4",
+                     *           "add_count": "0",
+                     *           "release": [],
+                     *           "reason": "4 numbers is the size: the busiest hour of 30 days (λ = 0.000000/s, T = 1200 s, A = 0.0000 erlangs) calls for 1 number at a blocking of at most 0.0100; min is 4",
+                     *           "plan": {
+                     *             "arrival_rate": "0.000000",
+                     *             "hold_seconds": "1200",
+                     *             "offered_load": "0.0000",
+                     *             "target_overflow": "0.0100",
+                     *             "recommended_size": "1",
+                     *             "min": "4",
+                     *             "max": "20",
+                     *             "max_monthly_cost": "25.00",
+                     *             "number_monthly_price": "1.1500",
+                     *             "cost_cap_size": "21",
+                     *             "target_size": "4"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResizePlans"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resizeNumberPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluation. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pool_resizes": [
+                     *         {
+                     *           "id": "1",
+                     *           "at": "2026-11-29T10:00:00.000Z",
+                     *           "trigger": "api",
+                     *           "outcome": "unchanged",
+                     *           "from_size": "4",
+                     *           "to_size": "4",
+                     *           "added": [],
+                     *           "released": [],
+                     *           "reason": "4 numbers is the size: the busiest hour of 30 days (λ = 0.000000/s, T = 1200 s, A = 0.0000 erlangs) calls for 1 number at a blocking of at most 0.0100; min is 4",
+                     *           "error_code": null,
+                     *           "error": null,
+                     *           "plan": {
+                     *             "arrival_rate": "0.000000",
+                     *             "hold_seconds": "1200",
+                     *             "offered_load": "0.0000",
+                     *             "target_overflow": "0.0100",
+                     *             "recommended_size": "1",
+                     *             "min": "4",
+                     *             "max": "20",
+                     *             "max_monthly_cost": "25.00",
+                     *             "number_monthly_price": "1.1500",
+                     *             "cost_cap_size": "21",
+                     *             "target_size": "4"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PoolResizes"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPoolResizes: {
+        parameters: {
+            query?: {
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluations. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pool_resizes": [
+                     *         {
+                     *           "id": "1",
+                     *           "at": "2026-11-29T10:00:00.000Z",
+                     *           "trigger": "api",
+                     *           "outcome": "unchanged",
+                     *           "from_size": "4",
+                     *           "to_size": "4",
+                     *           "added": [],
+                     *           "released": [],
+                     *           "reason": "4 numbers is the size: the busiest hour of 30 days (λ = 0.000000/s, T = 1200 s, A = 0.0000 erlangs) calls for 1 number at a blocking of at most 0.0100; min is 4",
+                     *           "error_code": null,
+                     *           "error": null,
+                     *           "plan": {
+                     *             "arrival_rate": "0.000000",
+                     *             "hold_seconds": "1200",
+                     *             "offered_load": "0.0000",
+                     *             "target_overflow": "0.0100",
+                     *             "recommended_size": "1",
+                     *             "min": "4",
+                     *             "max": "20",
+                     *             "max_monthly_cost": "25.00",
+                     *             "number_monthly_price": "1.1500",
+                     *             "cost_cap_size": "21",
+                     *             "target_size": "4"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PoolResizes"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description A query parameter breaks a rule (or is unknown). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -5219,13 +5864,15 @@ export interface operations {
                      *           "redact_emails": "1",
                      *           "redact_phones": "1",
                      *           "spam_policy": "allow",
-                     *           "spam_threshold": "70"
+                     *           "spam_threshold": "70",
+                     *           "session_lifetime_seconds": "1800",
+                     *           "hold_back_seconds": "600"
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Settings"];
-                    /** @example <settings><setting><record_calls>0</record_calls><consent_announcement>This call may be recorded.</consent_announcement><transcription>1</transcription><auto_outcome>lead</auto_outcome><redact_cards>1</redact_cards><redact_emails>1</redact_emails><redact_phones>1</redact_phones><spam_policy>allow</spam_policy><spam_threshold>70</spam_threshold></setting></settings> */
+                    /** @example <settings><setting><record_calls>0</record_calls><consent_announcement>This call may be recorded.</consent_announcement><transcription>1</transcription><auto_outcome>lead</auto_outcome><redact_cards>1</redact_cards><redact_emails>1</redact_emails><redact_phones>1</redact_phones><spam_policy>allow</spam_policy><spam_threshold>70</spam_threshold><session_lifetime_seconds>1800</session_lifetime_seconds><hold_back_seconds>600</hold_back_seconds></setting></settings> */
                     "application/xml": components["schemas"]["XmlDocument"];
                 };
             };
@@ -5271,7 +5918,9 @@ export interface operations {
                      *           "redact_emails": "1",
                      *           "redact_phones": "1",
                      *           "spam_policy": "allow",
-                     *           "spam_threshold": "70"
+                     *           "spam_threshold": "70",
+                     *           "session_lifetime_seconds": "1800",
+                     *           "hold_back_seconds": "600"
                      *         }
                      *       ]
                      *     }
@@ -7430,6 +8079,286 @@ export interface operations {
             403: components["responses"]["HttpsRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCarrierAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_accounts": [
+                     *         {
+                     *           "account_sid": "AC0123456789abcdef0123456789abcdef",
+                     *           "base_url": "https://api.twilio.com",
+                     *           "auth_token_set": "1",
+                     *           "modified": "2026-11-29 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierAccounts"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putCarrierAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["CarrierAccountInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["CarrierAccountInput"];
+                "application/json": components["schemas"]["CarrierAccountInput"];
+            };
+        };
+        responses: {
+            /** @description The account; never the auth token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_accounts": [
+                     *         {
+                     *           "account_sid": "AC0123456789abcdef0123456789abcdef",
+                     *           "base_url": "https://api.twilio.com",
+                     *           "auth_token_set": "1",
+                     *           "modified": "2026-11-29 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierAccounts"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            /** @description A field breaks a rule (named), an unknown field, or a required one missing on the first PUT. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "status": 400,
+                     *         "message": "account_sid: must match ^AC[0-9a-f]{32}$ (a Twilio account SID) or be a SignalWire project id (a lowercase UUID)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCarrierAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account as it was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_accounts": [
+                     *         {
+                     *           "account_sid": "AC0123456789abcdef0123456789abcdef",
+                     *           "base_url": "https://api.twilio.com",
+                     *           "auth_token_set": "1",
+                     *           "modified": "2026-11-29 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierAccounts"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["CarrierConflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    searchCarrierNumbers: {
+        parameters: {
+            query?: {
+                country?: string;
+                area_code?: string;
+                contains?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The numbers on offer, in the carrier's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "available_numbers": [
+                     *         {
+                     *           "number": "+15105550000",
+                     *           "friendly_name": "(510) 555-0000",
+                     *           "locality": "Oakland",
+                     *           "region": "CA",
+                     *           "country": "US"
+                     *         },
+                     *         {
+                     *           "number": "+15105550001",
+                     *           "friendly_name": "(510) 555-0001",
+                     *           "locality": "Oakland",
+                     *           "region": "CA",
+                     *           "country": "US"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AvailableNumbers"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            409: components["responses"]["CarrierConflict"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["CarrierFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    buyCarrierNumbers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencode": components["schemas"]["CarrierNumbersInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["CarrierNumbersInput"];
+                "application/json": components["schemas"]["CarrierNumbersInput"];
+            };
+        };
+        responses: {
+            /** @description The numbers bought, now in the inventory. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_numbers": [
+                     *         {
+                     *           "number": "+15105550000",
+                     *           "kind": "pool"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierNumbers"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            409: components["responses"]["CarrierConflict"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["CarrierFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    releaseCarrierNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tracking number, E.164 or national in the partner's country (URL-encoded) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number released. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "carrier_numbers": [
+                     *         {
+                     *           "number": "+15105550000",
+                     *           "released_at_carrier": "1",
+                     *           "quarantined_until": "2027-02-27 09:00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierNumbers"];
+                    "application/xml": components["schemas"]["XmlDocument"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HttpsRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["CarrierConflict"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["CarrierFailed"];
             503: components["responses"]["Unavailable"];
         };
     };

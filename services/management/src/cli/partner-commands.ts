@@ -91,6 +91,14 @@ function addSettingsOptions(command: Command, required: boolean): Command {
       'partner API requests per minute (0: no limit; "default": RATE_LIMIT_PER_MINUTE)',
     )
     .option(
+      '--session-lifetime-seconds <seconds>',
+      'seconds a pool number stays with a session after its last request (60-86400; default 1800)',
+    )
+    .option(
+      '--hold-back-seconds <seconds>',
+      'seconds a number keeps routing to its last session after that (0-86400; default 600)',
+    )
+    .option(
       '--target-overflow <share>',
       'Erlang B blocking the pool-sizing advice aims for (above 0, at most 1; default 0.01)',
     )
@@ -128,6 +136,8 @@ function toSettings(options: SettingsOptions): PartnerSettingsInput {
     cdrRetentionMonths: options.cdrRetentionMonths,
     anumMaskAfterDays: options.anumMaskAfterDays,
     rateLimitPerMinute: options.rateLimitPerMinute,
+    sessionLifetimeSeconds: options.sessionLifetimeSeconds,
+    holdBackSeconds: options.holdBackSeconds,
     targetOverflow: options.targetOverflow,
     poolExhaustedShare: options.poolExhaustedShare,
     spamPolicy: options.spamPolicy,

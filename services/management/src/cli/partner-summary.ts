@@ -30,6 +30,7 @@ export function describePartner(partner: Partner): string[] {
     `  time zone:       ${partner.timeZone}`,
     `  on exhausted:    ${partner.dni.onExhausted}`,
     `  fallback number: ${partner.dni.fallbackNumber ?? '-'}`,
+    `  session:         ${partner.dni.sessionTtlSeconds} s, hold-back ${partner.dni.holdBackSeconds} s`,
     `  show full anum:  ${partner.showFullAnum ? '1' : '0'}`,
     `  ring timeout:    ${partner.calls.ringTimeoutSeconds ?? 'default'}`,
     `  screen calls:    ${partner.calls.screenCalls ? '1' : '0'}`,

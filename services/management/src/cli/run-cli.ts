@@ -3,12 +3,15 @@ import { ConfigError, type Env } from '@trackline/platform';
 import { Command, CommanderError } from 'commander';
 import { runMigrations } from '../db/migrate';
 import { isUndefinedTable } from '../db/pg-errors';
+import { CarrierError, CarrierFailedError } from '../carrier/carrier-error';
 import { createCliContext } from './cli-context';
 import type { CliOutput } from './cli-output';
 import { addNotificationCommands } from './notification-commands';
 import { addConversionCommands } from './conversion-commands';
 import { addDataLifecycleCommands } from './data-lifecycle-commands';
 import { addNumberCommands } from './number-commands';
+import { addPoolCommands } from './pool-commands';
+import { addCarrierCommands } from './carrier-commands';
 import { addPartnerCommands } from './partner-commands';
 import { addProjectionCommands } from './projection-commands';
 import { addReportCommands } from './report-commands';
@@ -37,6 +40,8 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
     });
   addPartnerCommands(program, context);
   addNumberCommands(program, context);
+  addPoolCommands(program, context);
+  addCarrierCommands(program, context);
   addProjectionCommands(program, context);
   addNotificationCommands(program, context);
   addConversionCommands(program, context);
@@ -58,6 +63,7 @@ export async function runCli(argv: readonly string[], env: Env, output: CliOutpu
 
 function describe(error: unknown): string {
   if (isTracklineError(error)) return error.message;
+  if (error instanceof CarrierError) return new CarrierFailedError(error).message;
   if (error instanceof ConfigError) return error.problems.join('; ');
   if (isUndefinedTable(error)) {
     return 'the database has no schema yet; run `trackline migrate` first';

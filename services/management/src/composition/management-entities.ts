@@ -16,6 +16,7 @@ import { INTEGRATIONS_ENTITIES } from '../integrations/integrations.entities';
 import { CONVERSIONS_ENTITIES } from '../conversions/conversions.entities';
 import { SPAM_ENTITIES } from '../spam/spam.entities';
 import { CALL_INTELLIGENCE_ENTITIES } from '../call-intelligence/call-intelligence.entities';
+import { CARRIER_ENTITIES } from '../carrier/carrier.entities';
 
 /**
  * Every entity of the management service, from each feature's own list: an explicit list rather
@@ -41,4 +42,5 @@ export const MANAGEMENT_ENTITIES = [
   ...CONVERSIONS_ENTITIES,
   ...SPAM_ENTITIES,
   ...CALL_INTELLIGENCE_ENTITIES,
+  ...CARRIER_ENTITIES,
 ];

@@ -67,12 +67,17 @@ export function createManagementCore(deps: ManagementCoreDeps): ManagementCore {
     { rebuildLockMs: config.projections.rebuildLockMs },
   );
   const stores = createManagementStores(dataSource, { client: redis, keyPrefix });
-  const services = createManagementServices(stores, config, {
-    ...projectionListeners(projections),
-    customerChanges: [
-      new RedisSentCustomersRecord(redis, keyPrefix, storesOn(dataSource.manager).partners, logger),
-    ],
-  });
+  const services = createManagementServices(
+    stores,
+    config,
+    {
+      ...projectionListeners(projections),
+      customerChanges: [
+        new RedisSentCustomersRecord(redis, keyPrefix, storesOn(dataSource.manager).partners, logger),
+      ],
+    },
+    logger,
+  );
   return { stores, projections, projectionHealer, services };
 }
 
@@ -117,6 +122,7 @@ export function createManagementApi(core: ManagementCore, deps: ManagementApiDep
     clock,
     logger,
   });
+  core.services.poolAutoscaling?.autoscaler.observe(metrics);
   const outages = new StoreOutages<ManagementStore>({
     log: logger,
     storeOf: unreachableStore,

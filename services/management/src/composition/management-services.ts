@@ -40,6 +40,16 @@ import { IntegrationsService } from '../integrations/integrations.service';
 import { outcomeRoutes } from '../outcomes/outcomes.routes';
 import { OutcomesService } from '../outcomes/outcomes.service';
 import type { ManagementStores } from './management-stores';
+import type { Logger } from '@trackline/platform';
+import type { PoolResizesStore } from '../numbers/pool-resizes.store';
+import { PoolAutoscaler } from '../pool-autoscaling/pool-autoscaler';
+import { poolAutoscalingRoutes } from '../pool-autoscaling/pool-autoscaling.routes';
+import pino from 'pino';
+import { carrierAccountRoutes, carrierNumberRoutes } from '../carrier/carrier.routes';
+import { CarrierAccountsService } from '../carrier/carrier-accounts.service';
+import { CarrierNumbersService } from '../carrier/carrier-numbers.service';
+import { numberWebhooks, TwilioNumbersClient } from '../carrier/twilio-numbers.client';
+import { NumberRemoval } from '../numbers/number-removal';
 
 export interface ManagementServices {
   /** Also the PartnerDirectory digest authentication looks partners up in. */
@@ -54,6 +64,11 @@ export interface ManagementServices {
   greetings: GreetingsService;
   /** GET /number_pools; present when the stores were given Redis. */
   numberPools?: NumberPoolsService;
+  /**
+   * The pool's autoscaling and its audit (docs/pool-sizing.md, Autoscaling); present with
+   * `numberPools` and `carrierNumbers`.
+   */
+  poolAutoscaling?: { autoscaler: PoolAutoscaler; resizes: PoolResizesStore };
   webhooks: WebhooksService;
   /** GET /customers/<id>/reports/monthly and the monthly e-mail's figures (docs/reports.md). */
   monthlyReports: MonthlyReportsService;
@@ -65,6 +80,13 @@ export interface ManagementServices {
   transcripts: TranscriptsService;
   /** The partner's and its sources' classification rules (docs/call-intelligence.md, API). */
   classificationRules: ClassificationRulesService;
+  /** GET/PUT/DELETE /carrier_account and carrier:set (docs/carrier-numbers.md). */
+  carrierAccounts: CarrierAccountsService;
+  /**
+   * Buying and releasing numbers at the partner's carrier (docs/carrier-numbers.md); the pool
+   * autoscaler's CarrierNumbers. Present when the config names the public URLs (`carrier`, `twilio`).
+   */
+  carrierNumbers?: CarrierNumbersService;
 }
 
 /** Told after committed changes, e.g. the Redis projections (docs/redis-keys.md, Writers). */
@@ -82,9 +104,42 @@ export function createManagementServices(
   stores: ManagementStores,
   config: Pick<ManagementConfig, 'digest' | 'greetingRecordNumber'> & {
     webhooks?: Pick<ManagementConfig['webhooks'], 'insecureHosts'>;
+    carrier?: ManagementConfig['carrier'];
+    twilio?: Pick<ManagementConfig['twilio'], 'publicUrl'>;
   },
   listeners: ManagementListeners = { sourceChanges: [], numberChanges: [], configChanges: [] },
+  logger: Logger = pino({ level: 'silent' }),
 ): ManagementServices {
+  const services = createResourceServices(stores, config, listeners, logger);
+  const { numberPools, carrierNumbers } = services;
+  if (numberPools === undefined || stores.poolBindings === undefined || carrierNumbers === undefined)
+    return services;
+  const autoscaler = new PoolAutoscaler({
+    partners: stores.partners,
+    pools: numberPools,
+    numbers: stores.numbers,
+    bindings: stores.poolBindings,
+    calls: stores.lastCalls,
+    settings: stores.poolSettings,
+    carrier: carrierNumbers,
+    audit: stores.poolResizeAudit,
+    logger,
+  });
+  return { ...services, poolAutoscaling: { autoscaler, resizes: stores.poolResizes } };
+}
+
+function createResourceServices(
+  stores: ManagementStores,
+  config: Parameters<typeof createManagementServices>[1],
+  listeners: ManagementListeners,
+  logger: Logger,
+): ManagementServices {
+  const numbers = new NumbersService(
+    stores.partners,
+    stores.numbers,
+    listeners.numberChanges,
+    stores.sources,
+  );
   return {
     partners: new PartnersService(stores.partners, config.digest.realm, listeners.configChanges),
     customers: new CustomersService(
@@ -107,7 +162,7 @@ export function createManagementServices(
       deletion: stores.campaignDeletion,
       listeners: listeners.configChanges,
     }),
-    numbers: new NumbersService(stores.partners, stores.numbers, listeners.numberChanges, stores.sources),
+    numbers,
     sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
     sourceSpamPolicies: new SourceSpamPolicyService(stores.sourceSpamPolicies, listeners.sourceChanges),
     sourceCallSettings: new SourceCallSettingsService(stores.sourceCallSettings, listeners.sourceChanges),
@@ -123,10 +178,15 @@ export function createManagementServices(
       ? {}
       : {
           numberPools: new NumberPoolsService(
-            stores.numbers,
-            stores.poolBindings,
-            stores.partners,
-            stores.poolTelemetry,
+            {
+              numbers: stores.numbers,
+              bindings: stores.poolBindings,
+              partners: stores.partners,
+              telemetry: stores.poolTelemetry,
+              settings: stores.poolSettings,
+              resizes: stores.poolResizes,
+            },
+            listeners.configChanges,
           ),
         }),
     webhooks: new WebhooksService({
@@ -144,7 +204,51 @@ export function createManagementServices(
       stores.partnerClassificationRules,
       stores.sourceClassificationRules,
     ),
+    carrierAccounts: new CarrierAccountsService(stores.carrierAccounts),
+    ...(config.carrier === undefined || config.twilio === undefined
+      ? {}
+      : {
+          carrierNumbers: createCarrierNumbers(stores, numbers, listeners, logger, {
+            carrier: config.carrier,
+            managementPublicUrl: config.twilio.publicUrl,
+          }),
+        }),
   };
+}
+
+// Composition root: the carrier feature on the numbers feature's one path into and out of the
+// inventory (docs/carrier-numbers.md).
+function createCarrierNumbers(
+  stores: ManagementStores,
+  numbers: NumbersService,
+  listeners: ManagementListeners,
+  logger: Logger,
+  config: { carrier: ManagementConfig['carrier']; managementPublicUrl: string },
+): CarrierNumbersService {
+  const { carrier } = config;
+  return new CarrierNumbersService({
+    accounts: stores.carrierAccounts,
+    partners: stores.partners,
+    numbers,
+    inventory: stores.numbers,
+    removal: new NumberRemoval(
+      stores.partners,
+      stores.numberRemoval,
+      listeners.numberChanges,
+      stores.poolBindings,
+    ),
+    purchases: stores.carrierPurchases,
+    lock: stores.purchaseLock,
+    clientFor: (account) =>
+      new TwilioNumbersClient(account, {
+        timeoutMs: carrier.timeoutMs,
+        rateLimitRetries: carrier.rateLimitRetries,
+        retryDelayMs: carrier.retryDelayMs,
+      }),
+    webhooks: numberWebhooks(carrier.replacementPublicUrl, config.managementPublicUrl),
+    clock: () => new Date(),
+    logger,
+  });
 }
 
 /** Every partner-facing resource route, for the HTTP layer to register. */
@@ -159,11 +263,16 @@ export function createManagementRoutes(services: ManagementServices): RouteDefin
     ...ownSettingsRoutes(services.partners),
     ...greetingRoutes(services.greetings),
     ...(services.numberPools === undefined ? [] : numberPoolRoutes(services.numberPools)),
+    ...(services.poolAutoscaling === undefined
+      ? []
+      : poolAutoscalingRoutes(services.poolAutoscaling.autoscaler, services.poolAutoscaling.resizes)),
     ...webhookRoutes(services.webhooks),
     ...monthlyReportRoutes(services.monthlyReports),
     ...integrationRoutes(services.integrations),
     ...outcomeRoutes(services.outcomes),
     ...transcriptRoutes(services.transcripts),
     ...classificationRulesRoutes(services.classificationRules),
+    ...carrierAccountRoutes(services.carrierAccounts),
+    ...(services.carrierNumbers === undefined ? [] : carrierNumberRoutes(services.carrierNumbers)),
   ];
 }

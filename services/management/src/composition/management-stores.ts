@@ -13,6 +13,10 @@ import { OwnersGreetingUsage, type GreetingUsageReader } from '../greetings/gree
 import type { GreetingDeletionStores } from '../greetings/greetings.service';
 import type { GreetingsStore } from '../greetings/greetings.store';
 import type { NumbersStore } from '../numbers/numbers.store';
+import type { PoolResizesStore, TypeormPoolResizesStore } from '../numbers/pool-resizes.store';
+import { LastCallsReader } from '../cdrs/last-calls.reader';
+import type { WebhookEventQueue } from '../webhooks/webhook-events';
+import type { PoolSettingsStore } from '../numbers/pool-settings.store';
 import {
   RedisPoolBindingsReader,
   type PoolBindingsReader,
@@ -29,6 +33,10 @@ import type { SourceCallSettingsStore, SourceSpamPolicies, SourcesStore } from '
 import type { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
 import type { WebhooksStore } from '../webhooks/webhooks.store';
 import { storesOn, type StoresOnManager } from './stores-on-manager';
+import type { CarrierAccountsStore } from '../carrier/carrier-accounts.store';
+import type { CarrierPurchasesStore } from '../carrier/carrier-purchases.store';
+import { PostgresPurchaseLock, type PurchaseLock } from '../carrier/purchase-lock';
+import type { NumberRemovalStores } from '../numbers/number-removal';
 import type { MonthlyReportStore } from '../reports/monthly-reports.store';
 
 /** Every store of the management service, on one initialised DataSource. */
@@ -50,6 +58,14 @@ export interface ManagementStores {
   greetingUsage: GreetingUsageReader;
   greetingDeletion: UnitOfWork<GreetingDeletionStores>;
   numbers: NumbersStore;
+  /** A pool's own session lifetime, hold-back and autoscaling policy (docs/pool-sizing.md). */
+  poolSettings: PoolSettingsStore;
+  /** The audit of the pool's autoscaling (docs/pool-sizing.md, Autoscaling). */
+  poolResizes: PoolResizesStore;
+  /** An evaluation's audit row and its `pool.resized` deliveries, in one transaction. */
+  poolResizeAudit: UnitOfWork<{ resizes: TypeormPoolResizesStore; webhooks: WebhookEventQueue }>;
+  /** The last call to each pool number: what tells autoscaling a number is idle. */
+  lastCalls: LastCallsReader;
   sources: SourcesStore;
   /** The sources' own spam policies (docs/spam.md, Per source). */
   sourceSpamPolicies: SourceSpamPolicies;
@@ -75,6 +91,13 @@ export interface ManagementStores {
   sourceClassificationRules: SourceClassificationRulesStore;
   /** Calls' transcripts, as GET /cdrs/<cdr_id>/transcript reads them. */
   transcripts: TranscriptReads['transcripts'];
+  /** A number's removal: its row locked while the carrier releases it (docs/carrier-numbers.md). */
+  numberRemoval: UnitOfWork<NumberRemovalStores>;
+  /** Partners' carrier accounts and purchases (docs/carrier-numbers.md). */
+  carrierAccounts: CarrierAccountsStore;
+  carrierPurchases: CarrierPurchasesStore;
+  /** One purchase of a partner at a time, across processes. */
+  purchaseLock: PurchaseLock;
 }
 
 /** The Redis the management service reads pool use from (keys built by @trackline/contracts). */
@@ -108,6 +131,13 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     }),
     customerSightings: typeormUnitOfWork(dataSource, customerSightingStores),
     numbers: main.numbers,
+    poolSettings: main.poolSettings,
+    poolResizes: main.poolResizes,
+    poolResizeAudit: typeormUnitOfWork(dataSource, (manager) => {
+      const stores = storesOn(manager);
+      return { resizes: stores.poolResizes, webhooks: stores.webhookEvents };
+    }),
+    lastCalls: new LastCallsReader(dataSource.manager),
     sources: main.sources,
     sourceSpamPolicies: main.sources,
     sourceCallSettings: main.sources,
@@ -152,5 +182,9 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     partnerClassificationRules: main.partnerClassificationRules,
     sourceClassificationRules: main.sourceClassificationRules,
     transcripts: main.transcripts,
+    numberRemoval: typeormUnitOfWork(dataSource, (manager) => ({ numbers: storesOn(manager).numbers })),
+    carrierAccounts: main.carrierAccounts,
+    carrierPurchases: main.carrierPurchases,
+    purchaseLock: new PostgresPurchaseLock(dataSource),
   };
 }

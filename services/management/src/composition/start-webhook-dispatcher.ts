@@ -10,6 +10,7 @@ import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { typeormUnitOfWork } from '../db/unit-of-work';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { WebhookPayloads } from '../webhooks/webhook-payloads';
+import { TypeormPoolResizesStore } from '../numbers/pool-resizes.store';
 import { PoolTelemetryStore } from '../pool-telemetry/pool-telemetry.store';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import { InsecureHosts, systemResolver, type HostResolver } from '../webhooks/webhook-url';
@@ -43,6 +44,7 @@ export function createWebhookDispatcher(setup: WebhookDispatcherSetup): WebhookD
           customers: new TypeormCustomersStore(manager),
           partners: new TypeormPartnersStore(manager),
           poolHours: new PoolTelemetryStore(manager),
+          poolResizes: new TypeormPoolResizesStore(manager),
         }),
         new TypeormWebhooksStore(manager),
       ),

@@ -15,6 +15,8 @@ import { TypeormCustomersStore } from '../customers/customers.store';
 import { TypeormGreetingsStore } from '../greetings/greetings.store';
 import { TypeormNumberHoldBacks } from '../numbers/number-hold-backs.store';
 import { TypeormNumbersStore } from '../numbers/numbers.store';
+import { TypeormPoolResizesStore } from '../numbers/pool-resizes.store';
+import { TypeormPoolSettingsStore } from '../numbers/pool-settings.store';
 import { TypeormDeadNotificationStore } from '../notifications/dead-notifications.store';
 import { TypeormOutboxStore } from '../notifications/outbox.store';
 import { TypeormPartnerClassificationRulesStore } from '../partners/partner-classification-rules.store';
@@ -27,6 +29,8 @@ import { TypeormSourcesStore } from '../sources/sources.store';
 import { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
 import { webhookEventQueue, type WebhookEventQueue } from '../webhooks/webhook-events';
 import { TypeormWebhooksStore } from '../webhooks/webhooks.store';
+import { TypeormCarrierAccountsStore } from '../carrier/carrier-accounts.store';
+import { TypeormCarrierPurchasesStore } from '../carrier/carrier-purchases.store';
 
 /** Every table owner's store on one EntityManager, each handed the other owners it reads through. */
 export interface StoresOnManager {
@@ -37,6 +41,10 @@ export interface StoresOnManager {
   greetings: TypeormGreetingsStore;
   numberHoldBacks: TypeormNumberHoldBacks;
   numbers: TypeormNumbersStore;
+  /** A pool's own session lifetime, hold-back and autoscaling policy (docs/pool-sizing.md). */
+  poolSettings: TypeormPoolSettingsStore;
+  /** The audit of the pool's autoscaling. */
+  poolResizes: TypeormPoolResizesStore;
   sources: TypeormSourcesStore;
   sourceReferences: TypeormSourceReferences;
   cdrs: TypeormCdrsStore;
@@ -60,6 +68,9 @@ export interface StoresOnManager {
   sourceClassificationRules: TypeormSourceClassificationRulesStore;
   /** Calls' transcripts (docs/call-intelligence.md). */
   transcripts: TypeormTranscriptsStore;
+  /** Partners' carrier accounts and number purchases (docs/carrier-numbers.md). */
+  carrierAccounts: TypeormCarrierAccountsStore;
+  carrierPurchases: TypeormCarrierPurchasesStore;
 }
 
 /** The CDR store with the readers of the features a record points at, on one manager. */
@@ -94,6 +105,8 @@ export function storesOn(manager: EntityManager): StoresOnManager {
     greetings,
     numberHoldBacks,
     numbers: new TypeormNumbersStore(manager, { partners, sources }),
+    poolSettings: new TypeormPoolSettingsStore(manager),
+    poolResizes: new TypeormPoolResizesStore(manager),
     sources,
     sourceReferences: new TypeormSourceReferences({ customers, campaigns, greetings }),
     cdrs: cdrsStoreOn(manager),
@@ -111,5 +124,7 @@ export function storesOn(manager: EntityManager): StoresOnManager {
     partnerClassificationRules: new TypeormPartnerClassificationRulesStore(manager),
     sourceClassificationRules: new TypeormSourceClassificationRulesStore(manager),
     transcripts: new TypeormTranscriptsStore(manager),
+    carrierAccounts: new TypeormCarrierAccountsStore(manager),
+    carrierPurchases: new TypeormCarrierPurchasesStore(manager),
   };
 }

@@ -3,6 +3,8 @@ import { toCdrRecord } from '../cdrs/cdr-record';
 import type { Customer } from '../customers/customer';
 import { toCustomerRecord } from '../customers/customer-record';
 import type { Partner } from '../partners/partner';
+import { toPoolResizeRecord } from '../numbers/pool-resize-record';
+import type { PoolResize } from '../numbers/pool-resizes.store';
 import { toPoolHourRecord } from '../pool-telemetry/pool-hour-record';
 import type { PoolTelemetryHour } from '../pool-telemetry/pool-telemetry.store';
 import type { WebhookRecordSources } from '../webhooks/webhook-payloads';
@@ -13,6 +15,7 @@ export interface WebhookRecordStores {
   customers: { findById(partnerId: string, id: string): Promise<Customer | null> };
   partners: { findById(id: string): Promise<Partner | null> };
   poolHours: { exhaustedHour(partnerId: string, exhaustedAt: Date): Promise<PoolTelemetryHour | null> };
+  poolResizes: { findAt(partnerId: string, at: Date): Promise<PoolResize | null> };
 }
 
 /**
@@ -38,6 +41,12 @@ export function webhookRecordSources(stores: WebhookRecordStores): WebhookRecord
       exhaustedHourRecord: async (partnerId, exhaustedAt) => {
         const hour = await stores.poolHours.exhaustedHour(partnerId, exhaustedAt);
         return hour === null ? null : toPoolHourRecord(hour);
+      },
+    },
+    poolResizes: {
+      resizeRecordAt: async (partnerId, at) => {
+        const resize = await stores.poolResizes.findAt(partnerId, at);
+        return resize === null ? null : toPoolResizeRecord(resize);
       },
     },
   };

@@ -199,6 +199,17 @@ export interface ManagementConfig {
     /** TWILIO_RECORDING_TIMEOUT_MS: one recording download's time limit. */
     recordingTimeoutMs: number;
   };
+  /** Buying and releasing numbers at the partners' carriers (docs/carrier-numbers.md). */
+  carrier: {
+    /** REPLACEMENT_PUBLIC_URL: the replacement service's base URL as the provider reaches it; bought numbers' VoiceUrl is built on it. */
+    replacementPublicUrl: string;
+    /** CARRIER_TIMEOUT_MS: one request to the carrier, connect to last byte read. */
+    timeoutMs: number;
+    /** CARRIER_RATE_LIMIT_RETRIES: a 429 is asked again this many times before it is reported. */
+    rateLimitRetries: number;
+    /** CARRIER_RETRY_DELAY_MS: the wait before the first repeat of a 429, doubled each time. */
+    retryDelayMs: number;
+  };
   /** The daily data lifecycle job and the monthly partitions of "cdrs" (docs/privacy.md). */
   dataLifecycle: {
     /** UTC hour the daily run is due. */
@@ -218,6 +229,13 @@ export interface ManagementConfig {
     intervalMs: number;
     /** Connections of the rollup's own pool. */
     databasePoolSize: number;
+  };
+  /** Pools that size themselves (docs/pool-sizing.md, Autoscaling). */
+  poolAutoscaling: {
+    /** How often each autoscaling pool is evaluated (an hour). */
+    intervalMs: number;
+    /** How often each replica looks for pools due; the one that claims a pool evaluates it. */
+    checkMs: number;
   };
   /** One-shot operator commands (`pnpm trackline ...`); their connection waits rather than fails. */
   cli: {
@@ -372,6 +390,17 @@ export function loadManagementConfig(env: Env): ManagementConfig {
       sweepIntervalMs: read.integer('TWILIO_SWEEP_INTERVAL_MS', 30_000, { min: 100, max: 3_600_000 }),
       recordingTimeoutMs: read.integer('TWILIO_RECORDING_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
     },
+    carrier: {
+      replacementPublicUrl: withoutTrailingSlash(
+        read.url('REPLACEMENT_PUBLIC_URL', `http://127.0.0.1:${read.port('REPLACEMENT_PORT', 8080)}`, [
+          'http:',
+          'https:',
+        ])!,
+      ),
+      timeoutMs: read.integer('CARRIER_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+      rateLimitRetries: read.integer('CARRIER_RATE_LIMIT_RETRIES', 2, { min: 0, max: 10 }),
+      retryDelayMs: read.integer('CARRIER_RETRY_DELAY_MS', 1_000, { min: 0, max: 60_000 }),
+    },
     dataLifecycle: {
       hourUtc: read.integer('DATA_LIFECYCLE_HOUR_UTC', 3, { min: 0, max: 23 }),
       checkMs: read.integer('DATA_LIFECYCLE_CHECK_MS', 60_000, { min: 1_000, max: 3_600_000 }),
@@ -382,6 +411,10 @@ export function loadManagementConfig(env: Env): ManagementConfig {
     poolTelemetry: {
       intervalMs: read.integer('POOL_TELEMETRY_INTERVAL_MS', 60_000, { min: 1_000, max: 3_600_000 }),
       databasePoolSize: read.integer('POOL_TELEMETRY_DATABASE_POOL_SIZE', 2, { min: 1, max: 100 }),
+    },
+    poolAutoscaling: {
+      intervalMs: read.integer('POOL_AUTOSCALING_INTERVAL_MS', 3_600_000, { min: 1_000, max: 86_400_000 }),
+      checkMs: read.integer('POOL_AUTOSCALING_CHECK_MS', 60_000, { min: 100, max: 3_600_000 }),
     },
     cli: {
       redisCommandTimeoutMs: read.integer('CLI_REDIS_COMMAND_TIMEOUT_MS', 2_000, { min: 10, max: 60_000 }),

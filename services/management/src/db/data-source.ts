@@ -34,7 +34,9 @@ import { LaneIndexesInClaimOrder1795590000001 } from './migrations/1795590000001
 import { CdrChanges1795600000001 } from './migrations/1795600000001-CdrChanges';
 import { WebhookOperations1795600000002 } from './migrations/1795600000002-WebhookOperations';
 import { CallIntelligence1795620000001 } from './migrations/1795620000001-CallIntelligence';
+import { PoolsThatSizeThemselves1797000000200 } from './migrations/1797000000200-PoolsThatSizeThemselves';
 import { ConversationRecordingReference1795630000001 } from './migrations/1795630000001-ConversationRecordingReference';
+import { CreateCarrierNumbers1797000000100 } from './migrations/1797000000100-CreateCarrierNumbers';
 
 /** An entity class; each feature lists its own (e.g. cdrs/cdrs.entities.ts), composition all of them. */
 export type EntityClass = new (...args: never[]) => object;
@@ -76,6 +78,8 @@ export const MIGRATIONS = [
   WebhookOperations1795600000002,
   CallIntelligence1795620000001,
   ConversationRecordingReference1795630000001,
+  CreateCarrierNumbers1797000000100,
+  PoolsThatSizeThemselves1797000000200,
 ];
 
 /** A connection pool's name (`application_name`, seen in pg_stat_activity) and size. */

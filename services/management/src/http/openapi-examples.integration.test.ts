@@ -13,6 +13,7 @@ import {
   type TestStores,
 } from '../test-support/test-service';
 import { DigestClient } from '../test-support/digest-client';
+import { TwilioNumbersSimulator } from '@trackline/test-harness';
 import { rawRequest, type HttpResult } from '../test-support/https-request';
 
 const DOCUMENT = join(__dirname, '..', '..', '..', '..', 'docs', 'openapi', 'management.yaml');
@@ -21,6 +22,12 @@ const TELEPHONY_TOKEN = 'switch-token-for-the-examples';
 // The provider webhooks (/telephony/twilio/*) are signed as the provider signs them.
 const PROVIDER_TOKEN = 'examples-provider-token';
 const MANAGEMENT_PUBLIC_URL = 'https://trackline.example.com';
+// The carrier examples' account at the Twilio simulator (x-example-conventions).
+const CARRIER_ACCOUNT = {
+  accountSid: 'AC0123456789abcdef0123456789abcdef',
+  authToken: 'example-carrier-auth-token',
+};
+const TWILIO_BASE_URL = 'https://api.twilio.com';
 
 /** `x-example-request`, and each entry of `x-example-requests` (see `x-example-conventions`). */
 interface ExampleRequest {
@@ -209,8 +216,13 @@ describe('docs/openapi/management.yaml', () => {
    * compared with the document exactly instead of being waved through as variable.
    */
   const aliases = new Map<string, string>();
+  const carrier = new TwilioNumbersSimulator(CARRIER_ACCOUNT);
 
   beforeAll(async () => {
+    await carrier.start();
+    carrier.stock({ country: 'US', areaCode: '510', count: 3, locality: 'Oakland', region: 'CA' });
+    ids.carrier_base_url = carrier.baseUrl;
+    aliases.set(carrier.baseUrl, TWILIO_BASE_URL);
     stores = await createTestStores();
     const now = new Date();
     // What the operator does before the partner starts (docs/operations.md, The operator CLI): the account, a
@@ -246,6 +258,7 @@ describe('docs/openapi/management.yaml', () => {
   afterAll(async () => {
     await service?.close();
     await stores?.release();
+    await carrier.stop();
   });
 
   function fill(text: string): string {

@@ -11,6 +11,8 @@ import { MANAGEMENT_STORES, type ManagementStore } from '../http/error-handler';
 import type { QueueBacklog } from '../db/leased-queue';
 import type { OutboxName } from '../db/outbox-bell';
 import type { PoolUsage } from '../numbers/number-pools.service';
+import type { ResizeOutcome } from '../numbers/pool-resizes.store';
+import type { CarrierFailure } from '../pool-autoscaling/carrier-failure';
 import type { DataLifecycleReport } from '../data-lifecycle/data-lifecycle.service';
 import type { TranscriptionQueueState } from '../call-intelligence/transcription-jobs.store';
 import { TranscriptionMetrics } from './transcription-metrics';
@@ -72,6 +74,8 @@ export class ManagementMetrics {
   private readonly storeRefusals: FixedCounter<ManagementStore>;
   private readonly defaultPartition: Gauge;
   private readonly poolExhaustedHours: Counter<'partner'>;
+  private readonly poolEvaluations: Counter<'partner' | 'outcome'>;
+  private readonly poolCarrierErrors: Counter<'partner' | 'code'>;
   /** One read per scrape, shared by the two backlog gauges (collected concurrently). */
   private backlogRead: Promise<Array<[OutboxName, QueueBacklog]> | null> | undefined;
   /** One store read per scrape, shared by the three pool gauges (collected concurrently). */
@@ -147,6 +151,18 @@ export class ManagementMetrics {
       name: 'trackline_pool_exhausted_total',
       help: "Partner-hours whose recycled share of bindings passed the partner's pool-exhausted-share, raised by this replica's pool telemetry rollup (each partner-hour once across replicas; docs/pool-sizing.md).",
       labelNames: ['partner'],
+      registers: [registry],
+    });
+    this.poolEvaluations = new Counter({
+      name: 'trackline_pool_evaluations_total',
+      help: "Evaluations of a pool's autoscaling policy on this replica, by outcome: grew, shrank, unchanged, failed (docs/pool-sizing.md, Autoscaling).",
+      labelNames: ['partner', 'outcome'],
+      registers: [registry],
+    });
+    this.poolCarrierErrors = new Counter({
+      name: 'trackline_pool_carrier_errors_total',
+      help: "Pool evaluations stopped by the partner's carrier, by its error code (Twilio's, else the HTTP status); the pool stays as it was and the next evaluation tries again.",
+      labelNames: ['partner', 'code'],
       registers: [registry],
     });
     this.defaultPartition = new Gauge({
@@ -266,6 +282,12 @@ export class ManagementMetrics {
   /** A partner-hour marked exhausted by the pool telemetry rollup. */
   poolExhausted(advId: string): void {
     this.poolExhaustedHours.inc({ partner: advId });
+  }
+
+  /** One evaluation of a pool's autoscaling, and the carrier's error when one stopped it. */
+  poolEvaluated(advId: string, outcome: ResizeOutcome, failure: CarrierFailure | null): void {
+    this.poolEvaluations.inc({ partner: advId, outcome });
+    if (failure !== null) this.poolCarrierErrors.inc({ partner: advId, code: failure.code });
   }
 
   customerEvent(result: CustomerEventResultKind): void {

@@ -1,6 +1,6 @@
 import type { NumbersStore, StaticNumberAllocator } from './numbers.store';
 import type { NumberKind } from './tracking-number.entity';
-import type { TakenNumber, TrackingNumber } from './tracking-number';
+import type { QuarantinedNumber, TakenNumber, TrackingNumber } from './tracking-number';
 
 interface FakeNumber {
   partnerId: string;
@@ -16,6 +16,19 @@ export class FakeNumbersStore implements NumbersStore, StaticNumberAllocator {
   private readonly numbers: FakeNumber[] = [];
   /** partner id → name, for findTaken's message. */
   readonly partnerNames = new Map<string, string>();
+  /** Released numbers: `<partner id> <e164>` → end of the quarantine. */
+  readonly quarantines = new Map<string, Date>();
+
+  async quarantinedAmong(
+    partnerId: string,
+    numbers: readonly string[],
+    now: Date,
+  ): Promise<QuarantinedNumber[]> {
+    return numbers
+      .map((e164) => ({ e164, until: this.quarantines.get(`${partnerId} ${e164}`) }))
+      .filter((entry): entry is QuarantinedNumber => entry.until !== undefined && entry.until > now)
+      .sort((a, b) => a.e164.localeCompare(b.e164));
+  }
 
   async findTaken(numbers: readonly string[]): Promise<TakenNumber[]> {
     return this.numbers

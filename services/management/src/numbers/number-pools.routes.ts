@@ -1,14 +1,19 @@
-import { ValidationError } from '@trackline/domain';
+import { renderFlag, ValidationError } from '@trackline/domain';
 import type { ApiRecord } from '../http/api-response';
 import type { RouteDefinition } from '../http/route-definition';
 import { parseShare } from '../partners/partner-settings.dto';
 import { shareText, toPoolHourRecord } from '../pool-telemetry/pool-hour-record';
 import type { NumberPoolsService, PoolOverview, PoolUsage } from './number-pools.service';
+import { toPoolResizeRecord } from './pool-resize-record';
+import { numberMonthlyPrice } from './pool-settings';
 import type { PoolDay } from './pool-utilisation';
 
 export const NUMBER_POOL_NAMES = { plural: 'number_pools', singular: 'number_pool' } as const;
 
-/** GET /number_pools (an extension: docs/numbers-and-sources.md): the partner's pool, one record. */
+/**
+ * GET /number_pools (an extension: docs/numbers-and-sources.md): the partner's pool, one record;
+ * PUT /number_pools: its own settings (docs/pool-sizing.md).
+ */
 export function numberPoolRoutes(service: NumberPoolsService): RouteDefinition[] {
   return [
     {
@@ -18,6 +23,15 @@ export function numberPoolRoutes(service: NumberPoolsService): RouteDefinition[]
         kind: 'records',
         names: NUMBER_POOL_NAMES,
         records: [toNumberPoolOverviewRecord(await service.overview(partner, now, parsePoolQuery(query)))],
+      }),
+    },
+    {
+      method: 'PUT',
+      path: '/number_pools',
+      handle: async ({ partner, now, body }) => ({
+        kind: 'records',
+        names: NUMBER_POOL_NAMES,
+        records: [toNumberPoolOverviewRecord(await service.updateSettings(partner, body, now))],
       }),
     },
   ];
@@ -42,11 +56,31 @@ export function toNumberPoolRecord(usage: PoolUsage): ApiRecord {
   };
 }
 
-/** The seed's fields first, unchanged; the 30 days and the advice after them (docs/pool-sizing.md). */
+/**
+ * The seed's fields first, unchanged; then the pool's settings, the 30 days and the advice
+ * (docs/pool-sizing.md).
+ */
 export function toNumberPoolOverviewRecord(overview: PoolOverview): ApiRecord {
-  const { utilisation, recommendation } = overview;
+  const { utilisation, recommendation, settings, timing } = overview;
+  const policy = settings.autoscaling;
+  const price = numberMonthlyPrice(policy);
   return {
     ...toNumberPoolRecord(overview),
+    session_lifetime_seconds: String(timing.sessionLifetimeSeconds),
+    session_lifetime_from: settings.sessionLifetimeSeconds === null ? 'partner' : 'pool',
+    hold_back_seconds: String(timing.holdBackSeconds),
+    hold_back_from: settings.holdBackSeconds === null ? 'partner' : 'pool',
+    autoscaling: renderFlag(policy.enabled),
+    min: String(policy.min),
+    max: policy.max === null ? null : String(policy.max),
+    target_overflow: policy.targetOverflow === null ? null : policy.targetOverflow.toFixed(4),
+    max_monthly_cost: policy.maxMonthlyCost === null ? null : policy.maxMonthlyCost.toFixed(2),
+    number_monthly_price: price.toFixed(4),
+    monthly_cost: (overview.size * price).toFixed(2),
+    country: policy.country,
+    area_code: policy.areaCode,
+    contains: policy.contains,
+    last_evaluation: overview.lastEvaluation === null ? null : toPoolResizeRecord(overview.lastEvaluation),
     last_30_days: {
       from: utilisation.from.toISOString(),
       to: utilisation.to.toISOString(),

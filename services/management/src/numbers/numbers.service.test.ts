@@ -89,4 +89,29 @@ describe('NumbersService', () => {
     expect((await service.list('acme')).numbers).toEqual([]);
     expect(changed).toEqual([]);
   });
+
+  it('refuses a number the same partner released until its quarantine ends, but not for another partner', async () => {
+    numbers.quarantines.set(`${acmeId} +4791000005`, new Date(NOW.getTime() + 60_000));
+    const refused = await validationError(service.add('acme', 'pool', ['+4791000004-+4791000005'], NOW));
+    expect(refused.message).toBe(
+      'numbers: released by this partner less than 90 days ago (quarantine), nothing added: +4791000005 (until 2026-03-02 10:01:00 UTC)',
+    );
+    expect(await numbers.list(acmeId)).toEqual([]);
+    expect((await service.add('beta', 'pool', ['+4791000005'], NOW)).numbers).toEqual(['+4791000005']);
+    // Over at its end.
+    await service.add('acme', 'pool', ['+4791000006'], new Date(NOW.getTime() + 60_000));
+  });
+
+  it('adds E.164 numbers by partner id, and says which numbers a partner could add', async () => {
+    await service.add('beta', 'pool', ['+4791000001'], NOW);
+    numbers.quarantines.set(`${acmeId} +4791000002`, new Date(NOW.getTime() + 60_000));
+    const asked = ['+4791000001', '+4791000002', '+4723456789', '+4791000003'];
+    expect(await service.addable(acmeId, asked, NOW)).toEqual(['+4791000003']);
+    const added = await service.addToPartner(acmeId, 'static', ['+4791000003'], NOW);
+    expect([added.partner.name, added.numbers]).toEqual(['acme', ['+4791000003']]);
+    expect(changed).toEqual([expect.any(String), acmeId]);
+    await expect(service.addToPartner('999', 'pool', ['+4791000004'], NOW)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { expandNumberRange, NotFoundError, ValidationError } from '@trackline/domain';
+import { expandNumberRange, formatUtcTimestamp, NotFoundError, ValidationError } from '@trackline/domain';
 import type { Partner } from '../partners/partner';
 import type { PartnersStore } from '../partners/partners.store';
 import type { AnsweringNumbers } from './answering-numbers';
@@ -6,7 +6,7 @@ import type { NumberInventoryListener } from './number-inventory-listener';
 import type { NumbersStore } from './numbers.store';
 import { parseAddNumbers } from './numbers.dto';
 import type { NumberKind } from './tracking-number.entity';
-import type { TakenNumber, TrackingNumber } from './tracking-number';
+import { QUARANTINE_DAYS, type TakenNumber, type TrackingNumber } from './tracking-number';
 
 /** Duplicates beyond this many are counted, not listed, so one message stays readable. */
 const LISTED_DUPLICATES = 20;
@@ -20,7 +20,7 @@ export interface NumbersAdded {
 /** The operator's number inventory (numbers:add, numbers:list). */
 export class NumbersService {
   constructor(
-    private readonly partners: Pick<PartnersStore, 'findByName'>,
+    private readonly partners: Pick<PartnersStore, 'findByName' | 'findById'>,
     private readonly numbers: NumbersStore,
     /** Told after each committed change (the Redis projections among them). */
     private readonly listeners: readonly NumberInventoryListener[],
@@ -30,16 +30,58 @@ export class NumbersService {
 
   /**
    * Adds every number of `specs` (numbers in any spelling, or ranges) or none: a number that is already in
-   * anyone's inventory, or named twice, refuses the whole command, so a rerun after fixing the
-   * input never leaves half a range behind.
+   * anyone's inventory, or named twice, or released by this partner less than QUARANTINE_DAYS ago,
+   * refuses the whole command, so a rerun after fixing the input never leaves half a range behind.
    */
   async add(partnerName: string, kind: string, specs: readonly string[], now: Date): Promise<NumbersAdded> {
     const { kind: checkedKind, specs: checkedSpecs } = parseAddNumbers({ kind, numbers: specs });
     const partner = await this.requirePartner(partnerName);
-    const numbers = expandAll(checkedSpecs, partner);
+    return this.addChecked(partner, checkedKind, expandAll(checkedSpecs, partner), now);
+  }
 
+  /**
+   * The same path for numbers already in E.164 (bought at the carrier): the same refusals, the same
+   * listeners after the commit.
+   */
+  async addToPartner(
+    partnerId: string,
+    kind: NumberKind,
+    numbers: readonly string[],
+    now: Date,
+  ): Promise<NumbersAdded> {
+    const partner = await this.partners.findById(partnerId);
+    if (partner === null) throw new NotFoundError(`partner ${partnerId}`);
+    return this.addChecked(partner, kind, numbers, now);
+  }
+
+  /** Those of `numbers` the partner could add now: in nobody's inventory, not quarantined for it, ringing no source. */
+  async addable(partnerId: string, numbers: readonly string[], now: Date): Promise<string[]> {
+    const refused = new Set([
+      ...(await this.numbers.findTaken(numbers)).map((number) => number.e164),
+      ...(await this.numbers.quarantinedAmong(partnerId, numbers, now)).map((number) => number.e164),
+      ...((await this.answering?.answeringNumbersAmong(numbers)) ?? []),
+    ]);
+    return numbers.filter((number) => !refused.has(number));
+  }
+
+  private async addChecked(
+    partner: Partner,
+    kind: NumberKind,
+    numbers: readonly string[],
+    now: Date,
+  ): Promise<NumbersAdded> {
     const taken = await this.numbers.findTaken(numbers);
     if (taken.length > 0) throw duplicatesError(taken);
+    const quarantined = await this.numbers.quarantinedAmong(partner.id, numbers, now);
+    if (quarantined.length > 0) {
+      const described = quarantined.map(
+        (number) => `${number.e164} (until ${formatUtcTimestamp(number.until)} UTC)`,
+      );
+      throw new ValidationError(
+        'numbers',
+        `released by this partner less than ${QUARANTINE_DAYS} days ago (quarantine), nothing added: ${listSome(described)}`,
+      );
+    }
     const answering = (await this.answering?.answeringNumbersAmong(numbers)) ?? [];
     if (answering.length > 0) {
       throw new ValidationError(
@@ -47,12 +89,12 @@ export class NumbersService {
         `answering numbers of open sources (calls to them would loop), nothing added: ${listSome(answering)}`,
       );
     }
-    if (!(await this.numbers.add(partner.id, checkedKind, numbers, now))) {
+    if (!(await this.numbers.add(partner.id, kind, numbers, now))) {
       // Someone added one of them between the check and the insert; nothing of ours was stored.
       throw duplicatesError(await this.numbers.findTaken(numbers));
     }
     for (const listener of this.listeners) await listener.numbersChanged(partner.id);
-    return { partner, kind: checkedKind, numbers };
+    return { partner, kind, numbers: [...numbers] };
   }
 
   async list(partnerName: string): Promise<{ partner: Partner; numbers: TrackingNumber[] }> {

@@ -91,12 +91,14 @@ describe('number inventory on Postgres and pool use from Redis', () => {
     // and a number the inventory no longer has.
     await redis.zadd(pool, t + 60_000, '+4791000001', t - 1, '+4791000002', t, '+4791000010');
     await redis.zadd(pool, 0, '+4791000011', t + 5_000, '+4791000012', t + 5_000, '+4799999999');
-    const service = new NumberPoolsService(
-      store,
-      new RedisPoolBindingsReader(redis, testRedis.keyPrefix),
-      { findByName: () => Promise.resolve(null) },
-      { hours: () => Promise.resolve([]) },
-    );
+    const service = new NumberPoolsService({
+      numbers: store,
+      bindings: new RedisPoolBindingsReader(redis, testRedis.keyPrefix),
+      partners: { findById: () => Promise.resolve(null) },
+      telemetry: { hours: () => Promise.resolve([]) },
+      settings: storesOn(dataSource.manager).poolSettings,
+      resizes: storesOn(dataSource.manager).poolResizes,
+    });
 
     const usage = await service.usage({ id: acme, name: 'acme' }, NOW);
     expect(usage).toEqual({

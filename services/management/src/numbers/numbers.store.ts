@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../db/pg-errors';
 import type { TypeormPartnersStore } from '../partners/partners.store';
 import type { NumberKind } from './tracking-number.entity';
-import type { TakenNumber, TrackingNumber } from './tracking-number';
+import type { QuarantinedNumber, TakenNumber, TrackingNumber } from './tracking-number';
 
 export interface NumbersStore {
   /** The numbers (of any partner) already in the inventory, ordered by number. */
@@ -16,6 +16,21 @@ export interface NumbersStore {
   list(partnerId: string): Promise<TrackingNumber[]>;
   /** The partner's pool numbers in number order. */
   poolNumbers(partnerId: string): Promise<string[]>;
+  /** Those of `numbers` the partner released and may not add back yet, with the quarantine's end. */
+  quarantinedAmong(partnerId: string, numbers: readonly string[], now: Date): Promise<QuarantinedNumber[]>;
+}
+
+/** The removal of one number (docs/carrier-numbers.md, Releasing); call inside one unit of work. */
+export interface NumberRemovalStore {
+  /** Locks the partner's row of the number until the transaction ends (no source can take it meanwhile). */
+  lockForRemoval(
+    partnerId: string,
+    e164: string,
+  ): Promise<{ kind: NumberKind; heldUntil: Date | null } | null>;
+  /** The open source whose destnr the number is, or null. */
+  sourceUsing(partnerId: string, e164: string): Promise<string | null>;
+  /** Deletes it from the inventory and quarantines it for the partner until `until`. */
+  removeAndQuarantine(partnerId: string, e164: string, releasedAt: Date, until: Date): Promise<void>;
 }
 
 /** The static-number side used by source writes; call inside the source's unit of work. */
@@ -53,7 +68,7 @@ export interface NumbersStoreCollaborators {
   };
 }
 
-export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator {
+export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator, NumberRemovalStore {
   constructor(
     private readonly manager: EntityManager,
     private readonly owners: NumbersStoreCollaborators,
@@ -137,6 +152,49 @@ export class TypeormNumbersStore implements NumbersStore, StaticNumberAllocator 
     await this.manager.query(
       `UPDATE tracking_numbers SET held_until = $3, free_since = $3 WHERE partner_id = $1 AND e164 = $2`,
       [partnerId, e164, until],
+    );
+  }
+
+  async quarantinedAmong(
+    partnerId: string,
+    numbers: readonly string[],
+    now: Date,
+  ): Promise<QuarantinedNumber[]> {
+    if (numbers.length === 0) return [];
+    const rows = (await this.manager.query(
+      `SELECT e164, until FROM number_quarantines
+        WHERE partner_id = $1 AND e164 = ANY($2::varchar[]) AND until > $3
+        ORDER BY e164`,
+      [partnerId, numbers, now],
+    )) as Array<{ e164: string; until: Date }>;
+    return rows;
+  }
+
+  async lockForRemoval(
+    partnerId: string,
+    e164: string,
+  ): Promise<{ kind: NumberKind; heldUntil: Date | null } | null> {
+    const rows = (await this.manager.query(
+      `SELECT kind, held_until FROM tracking_numbers WHERE partner_id = $1 AND e164 = $2 FOR UPDATE`,
+      [partnerId, e164],
+    )) as Array<{ kind: NumberKind; held_until: Date | null }>;
+    const row = rows[0];
+    return row === undefined ? null : { kind: row.kind, heldUntil: row.held_until };
+  }
+
+  async sourceUsing(partnerId: string, e164: string): Promise<string | null> {
+    return (await this.owners.sources.activeSourceIdsByDestnr(partnerId, [e164])).get(e164) ?? null;
+  }
+
+  async removeAndQuarantine(partnerId: string, e164: string, releasedAt: Date, until: Date): Promise<void> {
+    await this.manager.query(`DELETE FROM tracking_numbers WHERE partner_id = $1 AND e164 = $2`, [
+      partnerId,
+      e164,
+    ]);
+    await this.manager.query(
+      `INSERT INTO number_quarantines (partner_id, e164, released_at, until) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (partner_id, e164) DO UPDATE SET released_at = EXCLUDED.released_at, until = EXCLUDED.until`,
+      [partnerId, e164, releasedAt, until],
     );
   }
 }

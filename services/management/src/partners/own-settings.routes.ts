@@ -9,7 +9,8 @@ export const OWN_SETTINGS_NAMES: ResourceNames = { plural: 'settings', singular:
 /**
  * GET/PUT /settings (docs/call-intelligence.md, Settings): the partner's own settings, one record —
  * recording answered calls and its consent announcement, transcription, automatic outcomes, the
- * redaction switches and the spam policy. A PUT changes the fields it sends.
+ * redaction switches, the spam policy, and the pool defaults (docs/pool-sizing.md, Session lifetime
+ * and hold-back). A PUT changes the fields it sends.
  */
 export function ownSettingsRoutes(
   partners: Pick<PartnersService, 'ownSettings' | 'updateOwnSettings'>,
@@ -37,6 +38,8 @@ function response(partner: Partner): ApiResponse {
         ...renderCallIntelligence(partner.intelligence),
         spam_policy: partner.spam.policy,
         spam_threshold: String(partner.spam.threshold),
+        session_lifetime_seconds: String(partner.dni.sessionTtlSeconds),
+        hold_back_seconds: String(partner.dni.holdBackSeconds),
       },
     ],
   };

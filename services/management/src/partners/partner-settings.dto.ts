@@ -14,6 +14,7 @@ import { isEmail } from 'class-validator';
 import { requiredOn, type DtoMode, type Presence } from '../validation/field-rules';
 import { parseFields, type FieldRule, type FieldSchema } from '../validation/field-schema';
 import { parseAllowIp } from './allow-ip';
+import { parseHoldBack, parseSessionLifetime } from './session-timing';
 import { ON_EXHAUSTED_CHOICES, type OnExhausted } from './partner.entity';
 
 // The operator's partner settings (docs/operations.md), read by one schema whatever the caller: the
@@ -217,6 +218,10 @@ export interface PartnerSettingsInput {
   anumMaskAfterDays?: string;
   /** Requests per minute, 0 for no limit, or "default". */
   rateLimitPerMinute?: string;
+  /** Whole seconds, 60–86400. */
+  sessionLifetimeSeconds?: string;
+  /** Whole seconds, 0–86400. */
+  holdBackSeconds?: string;
   /** A decimal in (0, 1], e.g. "0.01". */
   targetOverflow?: string;
   /** A decimal in (0, 1], e.g. "0.05". */
@@ -247,6 +252,8 @@ export interface PartnerSettings {
   anumMaskAfterDays?: number | null;
   /** null: the service default. */
   rateLimitPerMinute?: number | null;
+  sessionLifetimeSeconds?: number;
+  holdBackSeconds?: number;
   targetOverflow?: number;
   poolExhaustedShare?: number;
   spamPolicy?: SpamPolicy;
@@ -292,6 +299,12 @@ function partnerSettingsSchema(mode: DtoMode): FieldSchema<PartnerSettings> {
     cdrRetentionMonths: setting('cdr-retention-months', 'optional', parseCdrRetentionMonths),
     anumMaskAfterDays: setting('anum-mask-after-days', 'optional', parseAnumMaskAfterDays),
     rateLimitPerMinute: setting('rate-limit-per-minute', 'optional', parseRateLimitPerMinute),
+    sessionLifetimeSeconds: setting('session-lifetime-seconds', 'optional', (value) =>
+      parseSessionLifetime('session-lifetime-seconds', value),
+    ),
+    holdBackSeconds: setting('hold-back-seconds', 'optional', (value) =>
+      parseHoldBack('hold-back-seconds', value),
+    ),
     targetOverflow: setting('target-overflow', 'optional', parseTargetOverflow),
     poolExhaustedShare: setting('pool-exhausted-share', 'optional', parsePoolExhaustedShare),
     spamPolicy: setting('spam-policy', 'optional', parseSpamPolicy),

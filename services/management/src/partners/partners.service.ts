@@ -21,6 +21,7 @@ import {
   type SpamSettings,
 } from './partner';
 import { applyCallIntelligenceInput } from './call-intelligence-settings';
+import { parseHoldBack, parseSessionLifetime } from './session-timing';
 import type { PartnersStore } from './partners.store';
 
 export interface CreatePartnerInput extends PartnerSettingsInput {
@@ -67,8 +68,8 @@ export class PartnersService implements PartnerDirectory {
       country,
       timeZone: settings.timeZone ?? DEFAULTS.timeZone,
       dni: {
-        sessionTtlSeconds: DEFAULTS.sessionTtlSeconds,
-        holdBackSeconds: DEFAULTS.holdBackSeconds,
+        sessionTtlSeconds: settings.sessionLifetimeSeconds ?? DEFAULTS.sessionTtlSeconds,
+        holdBackSeconds: settings.holdBackSeconds ?? DEFAULTS.holdBackSeconds,
         onExhausted: settings.onExhausted ?? DEFAULTS.onExhausted,
         fallbackNumber:
           settings.fallbackNumber === undefined
@@ -122,9 +123,16 @@ export class PartnersService implements PartnerDirectory {
     const country = settings.country ?? current.country;
     if (settings.country !== undefined) changes.country = country;
     if (settings.timeZone !== undefined) changes.timeZone = settings.timeZone;
-    if (settings.onExhausted !== undefined || settings.fallbackNumber !== undefined) {
+    if (
+      settings.onExhausted !== undefined ||
+      settings.fallbackNumber !== undefined ||
+      settings.sessionLifetimeSeconds !== undefined ||
+      settings.holdBackSeconds !== undefined
+    ) {
       changes.dni = {
         ...current.dni,
+        sessionTtlSeconds: settings.sessionLifetimeSeconds ?? current.dni.sessionTtlSeconds,
+        holdBackSeconds: settings.holdBackSeconds ?? current.dni.holdBackSeconds,
         ...(settings.onExhausted === undefined ? {} : { onExhausted: settings.onExhausted }),
         ...(settings.fallbackNumber === undefined
           ? {}
@@ -182,17 +190,31 @@ export class PartnersService implements PartnerDirectory {
   }
 
   /**
-   * A PUT of the partner's own settings: the call-intelligence fields and the spam policy sent
-   * change, the rest stay. The projections follow (the voice webhook reads recording and spam
-   * settings from Redis).
+   * A PUT of the partner's own settings: the call-intelligence fields, the spam policy and the pool
+   * defaults sent change, the rest stay. The projections follow (the voice webhook reads recording
+   * and spam settings from Redis, the replacement service the session lifetime and hold-back).
    */
   async updateOwnSettings(partnerId: string, input: Record<string, unknown>): Promise<Partner> {
     const current = await this.ownSettings(partnerId);
-    const { spam_policy: policy, spam_threshold: threshold, ...intelligence } = input;
+    const {
+      spam_policy: policy,
+      spam_threshold: threshold,
+      session_lifetime_seconds: lifetime,
+      hold_back_seconds: holdBack,
+      ...intelligence
+    } = input;
     const spam = parseOwnSpamSettings(current.spam, policy, threshold);
+    const dni = {
+      ...current.dni,
+      ...(lifetime === undefined
+        ? {}
+        : { sessionTtlSeconds: parseSessionLifetime('session_lifetime_seconds', lifetime) }),
+      ...(holdBack === undefined ? {} : { holdBackSeconds: parseHoldBack('hold_back_seconds', holdBack) }),
+    };
     const partner = await this.store.update(current.id, {
       intelligence: applyCallIntelligenceInput(current.intelligence, intelligence),
       spam,
+      dni,
     });
     await this.notify(partner.id);
     return partner;
@@ -230,7 +252,8 @@ export class PartnersService implements PartnerDirectory {
     };
   }
 
-  private async requireByName(name: string): Promise<Partner> {
+  /** The partner named `name` (the advId), or a NotFoundError naming it. */
+  async requireByName(name: string): Promise<Partner> {
     const partner = await this.store.findByName(name);
     if (partner === null) throw new NotFoundError(`partner ${name}`);
     return partner;

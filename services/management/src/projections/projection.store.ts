@@ -3,6 +3,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { TypeormCampaignsStore } from '../campaigns/campaigns.store';
 import type { NumberHoldBacks } from '../numbers/number-hold-backs.store';
 import type { TypeormNumbersStore } from '../numbers/numbers.store';
+import { sessionTimingInForce, type SessionTiming } from '../numbers/pool-settings';
+import type { PoolSettingsStore } from '../numbers/pool-settings.store';
 import type { Partner } from '../partners/partner';
 import type { TypeormPartnersStore } from '../partners/partners.store';
 import type { TypeormSourcesStore } from '../sources/sources.store';
@@ -30,6 +32,7 @@ export interface ProjectionSourceStores {
   partners: Pick<TypeormPartnersStore, 'findById' | 'ids'>;
   numbers: Pick<TypeormNumbersStore, 'poolNumbers'>;
   numberHoldBacks: Pick<NumberHoldBacks, 'holdBacks'>;
+  poolSettings: Pick<PoolSettingsStore, 'find'>;
   sources: Pick<TypeormSourcesStore, 'routeCandidates'>;
   campaigns: Pick<TypeormCampaignsStore, 'openCampaignVoicemail'>;
   spamLists: Pick<TypeormSpamListsStore, 'all'>;
@@ -100,8 +103,9 @@ class OwnersProjectionReader implements PartnerProjectionReader {
     }));
     const sources = projectSourceRoutes(rows, now);
     const held = new Set([...pool, ...sources.map((source) => source.destnr)]);
+    const timing = sessionTimingInForce(partner, await this.stores.poolSettings.find(partnerId));
     return {
-      config: toPartnerConfig(partner),
+      config: toPartnerConfig(partner, timing),
       poolNumbers: pool,
       sources,
       // Every number of the inventory is another's number on no page: the static ones no source holds too.
@@ -112,14 +116,15 @@ class OwnersProjectionReader implements PartnerProjectionReader {
   }
 }
 
-function toPartnerConfig(partner: Partner): PartnerConfig {
+/** The session lifetime and hold-back are the pool's where it set them (docs/pool-sizing.md). */
+function toPartnerConfig(partner: Partner, timing: SessionTiming): PartnerConfig {
   return {
     advId: partner.name,
     signingSecret: partner.signingSecret,
     country: partner.country,
     timeZone: partner.timeZone,
-    sessionTtlSeconds: partner.dni.sessionTtlSeconds,
-    holdBackSeconds: partner.dni.holdBackSeconds,
+    sessionTtlSeconds: timing.sessionLifetimeSeconds,
+    holdBackSeconds: timing.holdBackSeconds,
     onExhausted: partner.dni.onExhausted,
     fallbackNumber: partner.dni.fallbackNumber,
     ringTimeoutSeconds: partner.calls.ringTimeoutSeconds,

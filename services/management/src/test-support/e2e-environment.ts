@@ -66,6 +66,8 @@ export interface E2eOptions {
   redisUrl?: string;
   /** More settings of the management service, on top of the environment's own. */
   managementEnv?: Record<string, string>;
+  /** Evaluate autoscaling pools on their schedule, as the service process does. */
+  autoscalePools?: boolean;
 }
 
 export async function startE2eEnvironment(
@@ -107,7 +109,7 @@ export async function startE2eEnvironment(
         REDIS_URL: redisUrl,
         ...options.managementEnv,
       }),
-      { consumeCustomerEvents: true },
+      { consumeCustomerEvents: true, autoscalePools: options.autoscalePools },
     );
     replacement = await startReplacement(redisUrl, stores.redis.keyPrefix);
   } catch (error) {

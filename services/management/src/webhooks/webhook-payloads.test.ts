@@ -62,6 +62,7 @@ describe('webhook payloads', () => {
           },
         },
         poolHours: { exhaustedHour: () => Promise.resolve(null) },
+        poolResizes: { findAt: () => Promise.resolve(null) },
       }),
     );
     return { built, partnerReads, recordReads };

@@ -31,6 +31,8 @@ export interface WebhookRecordSources {
   partners: { findById(id: string): Promise<Partner | null> };
   /** The pool telemetry hour marked exhausted at `exhaustedAt`, as GET /number_pools shows an hour. */
   poolHours: { exhaustedHourRecord(partnerId: string, exhaustedAt: Date): Promise<ApiRecord | null> };
+  /** The pool's autoscaling audit row written at `at`, as GET /number_pools/resizes shows it. */
+  poolResizes: { resizeRecordAt(partnerId: string, at: Date): Promise<ApiRecord | null> };
 }
 
 /**
@@ -117,6 +119,13 @@ export class WebhookPayloads {
       if (hour === null)
         throw new PermanentDeliveryError(`no exhausted pool hour at ${delivery.occurredAt.toISOString()}`);
       return { ...hour, threshold: partner.pool.exhaustedShare.toFixed(4) };
+    }
+    if (delivery.eventType === 'pool.resized') {
+      // The audit row was written in the transaction that queued the delivery, at its occurred_at.
+      const resize = await this.sources.poolResizes.resizeRecordAt(delivery.partnerId, delivery.occurredAt);
+      if (resize === null)
+        throw new PermanentDeliveryError(`no pool resize at ${delivery.occurredAt.toISOString()}`);
+      return resize;
     }
     throw new PermanentDeliveryError(`delivery ${delivery.id} names no record`);
   }

@@ -5,6 +5,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'voicemail.new',
   'customer.created',
   'pool.exhausted',
+  'pool.resized',
   'call.outcome',
   'call.transcribed',
   'call.classified',
@@ -103,7 +104,9 @@ export type WebhookEvent =
     }
   | { type: 'customer.created'; customerId: string }
   /** Names no record: the delivery's `occurred_at` finds the partner-hour (docs/pool-sizing.md). */
-  | { type: 'pool.exhausted' };
+  | { type: 'pool.exhausted' }
+  /** Names no record either: the delivery's `occurred_at` finds the pool's audit row. */
+  | { type: 'pool.resized' };
 
 /**
  * The events one stored call record raises: every record is `call.completed`; one the customer did

@@ -49,7 +49,7 @@ describe('/v1/webhooks', () => {
       webhook_id: expect.stringMatching(/^\d+$/),
       url: 'http://localhost:9/hooks',
       events:
-        'call.completed,call.missed,voicemail.new,customer.created,pool.exhausted,call.outcome,call.transcribed,call.classified',
+        'call.completed,call.missed,voicemail.new,customer.created,pool.exhausted,pool.resized,call.outcome,call.transcribed,call.classified',
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       state: '0',
       created: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),

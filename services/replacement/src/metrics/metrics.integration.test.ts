@@ -22,6 +22,7 @@ const DOCUMENTED = {
   trackline_dynamic_number_processing_seconds: 'histogram',
   trackline_route_decisions_total: 'counter',
   trackline_redis_errors_total: 'counter',
+  trackline_calls_to_unknown_numbers_total: 'counter',
   process_cpu_user_seconds_total: 'counter',
   process_resident_memory_bytes: 'gauge',
   nodejs_eventloop_lag_seconds: 'gauge',
@@ -115,6 +116,9 @@ describe('GET /metrics on the replacement port', () => {
     const metrics = await scrape(app.baseUrl);
     expect(metrics.value('trackline_route_decisions_total{action="reject"}')).toBe(1);
     expect(metrics.value('trackline_route_decisions_total{action="dial"}')).toBe(0);
+    // The number is in no inventory (docs/telephony.md): counted as a call to an unknown number.
+    expect(metrics.value('trackline_calls_to_unknown_numbers_total{via="switch"}')).toBe(1);
+    expect(metrics.value('trackline_calls_to_unknown_numbers_total{via="provider"}')).toBe(0);
   });
 
   it('answers 405 to other methods', async () => {

@@ -5,6 +5,9 @@ export const REQUEST_OUTCOMES = ['success', '400', '403', '413', '500', '501', '
 export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 export const ROUTE_ACTIONS = ['dial', 'voicemail', 'reject'] as const;
 export type RouteAction = (typeof ROUTE_ACTIONS)[number];
+/** Which interface a call came in on: the switch's `POST /telephony/route` or the provider's voice webhook. */
+export const CALL_INTERFACES = ['switch', 'provider'] as const;
+export type CallInterface = (typeof CALL_INTERFACES)[number];
 
 // Seconds. The answer budget is 50 ms (seed) and the p99 target 5 ms (docs/benchmarks.md, Targets): fine
 // below 5 ms.
@@ -21,6 +24,7 @@ export class ReplacementMetrics {
   private readonly processing: FixedHistogram;
   private readonly routeDecisions: FixedCounter<RouteAction>;
   private readonly redisErrors: FixedCounter<'timeout' | 'error'>;
+  private readonly unknownNumberCalls: FixedCounter<CallInterface>;
 
   constructor(registry: Registry = createMetricsRegistry()) {
     this.registry = registry;
@@ -53,6 +57,12 @@ export class ReplacementMetrics {
       label: 'kind',
       values: ['timeout', 'error'],
     });
+    this.unknownNumberCalls = new FixedCounter(registry, {
+      name: 'trackline_calls_to_unknown_numbers_total',
+      help: 'Calls rejected because the dialled number is in no inventory (released, never added, or misrouted), by interface.',
+      label: 'via',
+      values: CALL_INTERFACES,
+    });
   }
 
   /** One replacement response: its real status (not the legacy 200) and its Server-Timing milliseconds. */
@@ -67,6 +77,11 @@ export class ReplacementMetrics {
 
   routeDecision(action: RouteAction): void {
     this.routeDecisions.inc(ROUTE_ACTIONS.indexOf(action));
+  }
+
+  /** A call to a number no partner has (docs/telephony.md: answered `<Reject/>` / `reject`). */
+  unknownNumberCalled(via: CallInterface): void {
+    this.unknownNumberCalls.inc(CALL_INTERFACES.indexOf(via));
   }
 
   redisFailure(timedOut: boolean): void {

@@ -9,7 +9,7 @@ export interface TelephonyRoutesDeps {
   telephonyToken: string;
   clock: () => number;
   storeDeadlineMs: number;
-  metrics: Pick<ReplacementMetrics, 'routeDecision'>;
+  metrics: Pick<ReplacementMetrics, 'routeDecision' | 'unknownNumberCalled'>;
 }
 
 /**
@@ -39,6 +39,7 @@ export function telephonyRoutes(deps: TelephonyRoutesDeps): SwitchRouteDefinitio
           );
         }
         deps.metrics.routeDecision(decision.action);
+        if (decision.partner === null) deps.metrics.unknownNumberCalled('switch');
         return { kind: 'json', body: decision };
       },
     },

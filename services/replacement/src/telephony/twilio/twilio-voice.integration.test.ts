@@ -228,6 +228,9 @@ describe('POST /telephony/twilio/voice', () => {
     expect(readTwiml(exchange.response.text)).toEqual([
       { name: 'Reject', attributes: {}, text: '', children: [] },
     ]);
+    // A released number lands here too; docs/operations.md lists the counter.
+    const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    expect(metrics).toContain('trackline_calls_to_unknown_numbers_total{via="provider"} 1');
   });
 
   it('names a missing field with 400', async () => {

@@ -39,7 +39,7 @@ export interface TwilioVoiceRoutesDeps {
   clock: () => number;
   /** Every Redis round trip of one webhook together must finish within this (the 200 ms budget). */
   storeDeadlineMs: number;
-  metrics: Pick<ReplacementMetrics, 'routeDecision'>;
+  metrics: Pick<ReplacementMetrics, 'routeDecision' | 'unknownNumberCalled'>;
 }
 
 const DIAL_STATUSES = new Set(['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled']);
@@ -110,6 +110,7 @@ export function twilioVoiceRoutes(deps: TwilioVoiceRoutesDeps): ProviderRouteDef
       deps.storeDeadlineMs,
     );
     deps.metrics.routeDecision(decision.action);
+    if (decision.partner === null) deps.metrics.unknownNumberCalled('provider');
     log.info(
       {
         callId,

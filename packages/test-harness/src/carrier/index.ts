@@ -1,0 +1,7 @@
+export {
+  TwilioNumbersSimulator,
+  type AvailableStock,
+  type AvailableNumber,
+  type OwnedNumber,
+  type RecordedCarrierRequest,
+} from './twilio-numbers-simulator';
