@@ -30,7 +30,8 @@
 -- Without one (four keys): ARGV[8..] the numbers on the page
 --
 -- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), '+<E.164>' = the
--- pool number bound for that number on the page.
+-- pool number bound for that number on the page, 'k' = epoch ms until which the key is kept (written
+-- with the PEXPIRE of a returning request; absent until one renews it).
 -- Returns false (a nil reply) when the partner has no pool, else one string of space-separated
 -- fields: session id, bindings made, of those recycled, then the pool number or '' per page number
 -- ('' = no free number under on_exhausted=original: the page keeps its own number; no field holds a
@@ -63,8 +64,9 @@ local session = {}
 for i = 1, #flat, 2 do session[flat[i]] = flat[i + 1] end
 -- Every other field is a page number's ('+<E.164>'; 'c' is left in sessions written before). Counted
 -- by lookups, not by a string.byte per field: a call into a Lua library costs more than a lookup.
-local sessionNumbers = #flat / 2
-  - (session['id'] and 1 or 0) - (session['x'] and 1 or 0) - (session['c'] and 1 or 0)
+local keptUntil = session['k']
+local sessionNumbers = #flat / 2 - (session['id'] and 1 or 0) - (session['x'] and 1 or 0)
+  - (session['c'] and 1 or 0) - (keptUntil and 1 or 0)
 local sid = session['id']
 local sessionKey = KEYS[1]
 -- The session's end is kept in the hash and judged on the request's `now`, so the rules follow the
@@ -244,14 +246,33 @@ if isNew then
   sessionWrites[#sessionWrites + 1] = 'id'
   sessionWrites[#sessionWrites + 1] = sid
 end
+-- The key's expiry only frees memory (the session's end is 'x'), so a returning request does not
+-- renew it while the key is kept past the session's new end: a new session's key lives one session
+-- ttl, and when a request finds it would end before the session does, it is kept two from then
+-- ('k'). A PEXPIRE costs about as much as the HSET of the session's end (docs/benchmarks.md).
+-- Compared as decimal text, like the session's end above.
+local sessionEnd = ARGV[4]
+local keepFor
+if not isNew and (not keptUntil or #keptUntil < #sessionEnd
+    or (#keptUntil == #sessionEnd and keptUntil < sessionEnd)) then
+  local ttl = tonumber(ARGV[2])
+  keepFor = string.format('%d', 2 * ttl)
+  sessionWrites = sessionWrites or {}
+  sessionWrites[#sessionWrites + 1] = 'k'
+  sessionWrites[#sessionWrites + 1] = string.format('%d', tonumber(nowText) + 2 * ttl)
+end
 if sessionWrites then
   sessionWrites[#sessionWrites + 1] = 'x'
-  sessionWrites[#sessionWrites + 1] = ARGV[4]
+  sessionWrites[#sessionWrites + 1] = sessionEnd
   redis.call('HSET', sessionKey, unpack(sessionWrites))
 else
-  redis.call('HSET', sessionKey, 'x', ARGV[4])
+  redis.call('HSET', sessionKey, 'x', sessionEnd)
 end
-redis.call('PEXPIRE', sessionKey, ARGV[2])
+if isNew then
+  redis.call('PEXPIRE', sessionKey, ARGV[2])
+elseif keepFor then
+  redis.call('PEXPIRE', sessionKey, keepFor)
+end
 
 -- Events only on change: the partner's record of what was last sent for this custnr decides.
 local custnr = checksCustomer and ARGV[8]
