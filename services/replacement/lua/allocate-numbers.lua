@@ -4,14 +4,14 @@
 -- several fields per command, and no work the caller can do (times arrive as strings: a
 -- string.format costs more than a command; few tables and closures: each is an allocation).
 --
--- KEYS[1] session hash the request names (web: session:<sent id>, app: app:<trackingId>)
--- KEYS[2] session hash for a new web session (session:<new id>); equal to KEYS[1] for app and first requests
--- KEYS[3] pool sorted set: member = pool number, score = epoch ms from which the number is free
--- KEYS[4] bindings hash: pool number -> binding JSON (layout in @trackline/contracts binding.codec.ts)
--- KEYS[5] customer-seen stream
--- KEYS[6] customers:sent hash: custnr -> marker of the values last appended to the stream
---         KEYS[5], KEYS[6] and ARGV[8..10] come only with a customer to check: without one the
---         service passes four keys and the numbers follow ARGV[7] (each key or value costs Redis
+-- KEYS[1] session hash: the one the request names (web: session:<sent id>, app: app:<trackingId>),
+--         or for a first web request the new session's (session:<new id>)
+-- KEYS[2] pool sorted set: member = pool number, score = epoch ms from which the number is free
+-- KEYS[3] bindings hash: pool number -> binding JSON (layout in @trackline/contracts binding.codec.ts)
+-- KEYS[4] customer-seen stream
+-- KEYS[5] customers:sent hash: custnr -> marker of the values last appended to the stream
+--         KEYS[4], KEYS[5] and ARGV[8..10] come only with a customer to check: without one the
+--         service passes three keys and the numbers follow ARGV[7] (each key or value costs Redis
 --         about as much as a command's argument, whether the script reads it or not)
 -- ARGV (written by services/replacement/src/pools/allocation-request.ts, which says why it is laid
 -- out so: a value only some requests read rides inside an argument split only by them)
@@ -21,18 +21,22 @@
 -- ARGV[4] session end, epoch ms: now + session ttl
 -- ARGV[5] mode, two characters: '1' when KEYS[1] may exist (a sessionId was sent, or an app
 --         visitor) or '0' for a first web request; then 'r' for on_exhausted=recycle, 'o' for original
--- ARGV[6] id for a new session     ARGV[7] binding context JSON
--- With a customer to check (six keys):
+-- ARGV[6] id for a new session; empty for a web request naming a session, whose new session (when
+--         the named one has ended or is unknown) would have another key: the script then answers
+--         an empty string, writing nothing, and the service calls again as for a first request
+--                                  ARGV[7] binding context JSON
+-- With a customer to check (five keys):
 -- ARGV[8] custnr                   ARGV[9] customer marker
 -- ARGV[10] the stream's MAXLEN (approximate), then the event's field/value strings, all joined by NUL
 --         (no field can hold one: the edges refuse it)
 -- ARGV[11..] the numbers on the page (E.164)
--- Without one (four keys): ARGV[8..] the numbers on the page
+-- Without one (three keys): ARGV[8..] the numbers on the page
 --
 -- Session hash fields: 'id' = session id, 'x' = epoch ms the session ends (sliding), '+<E.164>' = the
 -- pool number bound for that number on the page, 'k' = epoch ms until which the key is kept (written
 -- with the PEXPIRE of a returning request; absent until one renews it).
--- Returns false (a nil reply) when the partner has no pool, else one string of space-separated
+-- Returns an empty string when ARGV[6] is empty and the named session has ended (nothing written),
+-- false (a nil reply) when the partner has no pool, else one string of space-separated
 -- fields: session id, bindings made, of those recycled, then the pool number or '' per page number
 -- ('' = no free number under on_exhausted=original: the page keeps its own number; no field holds a
 -- space: session ids are UUIDs the service makes, numbers are E.164). One string, not
@@ -54,7 +58,7 @@ local releaseAt = ARGV[3]
 -- Whole-string comparisons: the mode is never split (a string.byte would cost more than the argument).
 local mode = ARGV[5]
 local context = ARGV[7]
-local checksCustomer = #KEYS == 6
+local checksCustomer = #KEYS == 5
 local numbersAt = checksCustomer and 10 or 7
 local count = #ARGV - numbersAt
 
@@ -77,11 +81,14 @@ local sessionKey = KEYS[1]
 local ends = session['x'] or '0'
 if sid and (#ends < #nowText or (#ends == #nowText and ends <= nowText)) then sid = nil end
 local isNew = not sid
--- Fields of an ended session left under the same key (app sessions) are removed before it is reused.
-local clearOld = isNew and #flat > 0 and KEYS[1] == KEYS[2]
 if isNew then
   sid = ARGV[6]
-  sessionKey = KEYS[2]
+  -- The named web session has ended or is unknown: its new one has a key the call did not get.
+  if sid == '' then return '' end
+end
+-- Fields of an ended session left under the same key (app sessions) are removed before it is reused.
+local clearOld = isNew and #flat > 0
+if isNew then
   session = {}
   sessionNumbers = 0
 end
@@ -93,7 +100,7 @@ local used = {}
 -- The binding of `number` if it belongs to this session (for this number on the page, when given),
 -- with the length of the prefix that says so; nil otherwise. Plain finds: no substrings made.
 local function heldBySession(number, onPage)
-  local binding = used[number] or redis.call('HGET', KEYS[4], number)
+  local binding = used[number] or redis.call('HGET', KEYS[3], number)
   if not binding then return nil end
   local prefix = onPage and (ownerPrefix .. onPage .. '","recycled":') or ownerPrefix
   if string.find(binding, prefix, 1, true) ~= 1 then return nil end
@@ -104,8 +111,8 @@ end
 -- updates a member and CH counts a changed score; a score that already had that value (a second
 -- request within the millisecond) is confirmed by ZSCORE.
 local function extend(number)
-  return redis.call('ZADD', KEYS[3], 'XX', 'CH', releaseAt, number) == 1
-    or redis.call('ZSCORE', KEYS[3], number) ~= false
+  return redis.call('ZADD', KEYS[2], 'XX', 'CH', releaseAt, number) == 1
+    or redis.call('ZSCORE', KEYS[2], number) ~= false
 end
 
 local candidates = nil
@@ -119,7 +126,7 @@ local now
 -- new, so it recycles without reading the candidate's binding.
 local function chooseNumber()
   if not candidates then
-    candidates = redis.call('ZRANGE', KEYS[3], '0', integerArg(count + sessionNumbers), 'WITHSCORES')
+    candidates = redis.call('ZRANGE', KEYS[2], '0', integerArg(count + sessionNumbers), 'WITHSCORES')
     now = tonumber(nowText)
   end
   for j = 1, #candidates, 2 do
@@ -222,10 +229,10 @@ if newNumbers then
       scores[#scores + 1] = newNumbers[j]
     end
   end
-  redis.call('ZADD', KEYS[3], unpack(scores))
+  redis.call('ZADD', KEYS[2], unpack(scores))
 end
 
-if bindingWrites then redis.call('HSET', KEYS[4], unpack(bindingWrites)) end
+if bindingWrites then redis.call('HSET', KEYS[3], unpack(bindingWrites)) end
 
 -- Sliding expiry: the session's numbers not shown on this page stay held as long as the session lives.
 if sessionNumbers > shown then
@@ -276,10 +283,10 @@ end
 
 -- Events only on change: the partner's record of what was last sent for this custnr decides.
 local custnr = checksCustomer and ARGV[8]
-if custnr and redis.call('HGET', KEYS[6], custnr) ~= ARGV[9] then
+if custnr and redis.call('HGET', KEYS[5], custnr) ~= ARGV[9] then
   local fields = ARGV[10]
   local from = string.find(fields, '\0', 1, true)
-  local args = { 'XADD', KEYS[5], 'MAXLEN', '~', string.sub(fields, 1, from - 1), '*' }
+  local args = { 'XADD', KEYS[4], 'MAXLEN', '~', string.sub(fields, 1, from - 1), '*' }
   from = from + 1
   while true do
     local at = string.find(fields, '\0', from, true)
@@ -289,7 +296,7 @@ if custnr and redis.call('HGET', KEYS[6], custnr) ~= ARGV[9] then
   end
   args[#args + 1] = string.sub(fields, from)
   redis.call(unpack(args))
-  redis.call('HSET', KEYS[6], custnr, ARGV[9])
+  redis.call('HSET', KEYS[5], custnr, ARGV[9])
 end
 if not newNumbers then return sid .. ' 0 0' .. answer end
 return sid .. ' ' .. integerArg(#newNumbers) .. ' ' .. integerArg(recycledCount) .. answer
