@@ -64,8 +64,14 @@ local count = #ARGV - numbersAt
 
 -- A first web request names a session id made for it just now: nothing to read.
 local flat = (mode == '1r' or mode == '1o') and redis.call('HGETALL', KEYS[1]) or {}
+-- Sized at once for a session of one or two page numbers (five named fields make room for eight;
+-- each is false until read, and no field of a session hash is called 'room'), which spares Lua the
+-- rehashes of a table grown from empty.
 local session = {}
-for i = 1, #flat, 2 do session[flat[i]] = flat[i + 1] end
+if #flat > 0 then
+  session = { id = false, x = false, k = false, c = false, room = false }
+  for i = 1, #flat, 2 do session[flat[i]] = flat[i + 1] end
+end
 -- Every other field is a page number's ('+<E.164>'; 'c' is left in sessions written before). Counted
 -- by lookups, not by a string.byte per field: a call into a Lua library costs more than a lookup.
 local keptUntil = session['k']
@@ -89,7 +95,7 @@ end
 -- Fields of an ended session left under the same key (app sessions) are removed before it is reused.
 local clearOld = isNew and #flat > 0
 if isNew then
-  session = {}
+  if #flat > 0 then session = {} end
   sessionNumbers = 0
 end
 
@@ -140,8 +146,9 @@ local function chooseNumber()
   return nil
 end
 
--- The answer's page numbers, each after a space.
-local answer = ''
+-- The answer's first page number, and the others each after a space: the first goes into the
+-- return's own concatenation, one string less for a page of one number.
+local firstAnswer, answer = '', ''
 local bindingWrites, newNumbers, sessionWrites, sessionDrops
 local recycledCount = 0
 -- Session numbers this request shows (each once), to know whether any is left to slide.
@@ -203,7 +210,7 @@ for i = 1, count do
       sessionWrites[#sessionWrites + 1] = onPage
       sessionWrites[#sessionWrites + 1] = number
     end
-    answer = answer .. ' ' .. number
+    if i == 1 then firstAnswer = number else answer = answer .. ' ' .. number end
   else
     if session[onPage] then
       session[onPage] = nil
@@ -211,7 +218,7 @@ for i = 1, count do
       sessionDrops = sessionDrops or {}
       sessionDrops[#sessionDrops + 1] = onPage
     end
-    answer = answer .. ' '
+    if i > 1 then answer = answer .. ' ' end
   end
 end
 
@@ -298,5 +305,5 @@ if custnr and redis.call('HGET', KEYS[5], custnr) ~= ARGV[9] then
   redis.call(unpack(args))
   redis.call('HSET', KEYS[5], custnr, ARGV[9])
 end
-if not newNumbers then return sid .. ' 0 0' .. answer end
-return sid .. ' ' .. integerArg(#newNumbers) .. ' ' .. integerArg(recycledCount) .. answer
+if not newNumbers then return sid .. ' 0 0 ' .. firstAnswer .. answer end
+return sid .. ' ' .. integerArg(#newNumbers) .. ' ' .. integerArg(recycledCount) .. ' ' .. firstAnswer .. answer
