@@ -121,9 +121,12 @@ local function extend(number)
     or redis.call('ZSCORE', KEYS[2], number) ~= false
 end
 
-local candidates = nil
 local recycle = mode == '1r' or mode == '0r'
-local now
+-- The pool's free members (scored up to now), lowest score first, and the held members ranked after
+-- them: each read once, the second only when no free one is left for this request. Scores are never
+-- read: Redis formats each score of a reply with %.17g, which cost more than the second command.
+local free, held
+local noPool = false
 
 -- Least recently used: the lowest score is the number free for the longest time. When none is
 -- free, recycle takes the one whose session went quiet first, never one of this session's own.
@@ -131,17 +134,21 @@ local now
 -- A session started by this request owns no binding but those it made here (`used`): its id is
 -- new, so it recycles without reading the candidate's binding.
 local function chooseNumber()
-  if not candidates then
-    candidates = redis.call('ZRANGE', KEYS[2], '0', integerArg(count + sessionNumbers), 'WITHSCORES')
-    now = tonumber(nowText)
+  if not free then
+    free = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', nowText, 'LIMIT', '0',
+      integerArg(count + sessionNumbers + 1))
   end
-  for j = 1, #candidates, 2 do
-    local number = candidates[j]
-    if not used[number] then
-      if tonumber(candidates[j + 1]) <= now then return number, 'false' end
-      if not recycle then return nil end
-      if isNew or not heldBySession(number, nil) then return number, 'true' end
-    end
+  for j = 1, #free do
+    if not used[free[j]] then return free[j], 'false' end
+  end
+  if not held then
+    held = redis.call('ZRANGE', KEYS[2], integerArg(#free), integerArg(#free + count + sessionNumbers))
+    noPool = #free == 0 and #held == 0 -- an empty sorted set does not exist
+  end
+  if not recycle then return nil end
+  for j = 1, #held do
+    local number = held[j]
+    if not used[number] and (isNew or not heldBySession(number, nil)) then return number, 'true' end
   end
   return nil
 end
@@ -188,7 +195,7 @@ for i = 1, count do
   if not number then
     local recycled
     number, recycled = chooseNumber()
-    if #candidates == 0 then return false end -- an empty sorted set does not exist
+    if noPool then return false end
     if number then
       if recycled == 'true' then recycledCount = recycledCount + 1 end
       local binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. nowText ..
