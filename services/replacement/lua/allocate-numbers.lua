@@ -126,32 +126,6 @@ local recycle = mode == '1r' or mode == '0r'
 -- them: each read once, the second only when no free one is left for this request. Scores are never
 -- read: Redis formats each score of a reply with %.17g, which cost more than the second command.
 local free, held
-local noPool = false
-
--- Least recently used: the lowest score is the number free for the longest time. When none is
--- free, recycle takes the one whose session went quiet first, never one of this session's own.
--- One read serves every number of the page: it skips at most the page's numbers and the session's own.
--- A session started by this request owns no binding but those it made here (`used`): its id is
--- new, so it recycles without reading the candidate's binding.
-local function chooseNumber()
-  if not free then
-    free = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', nowText, 'LIMIT', '0',
-      integerArg(count + sessionNumbers + 1))
-  end
-  for j = 1, #free do
-    if not used[free[j]] then return free[j], 'false' end
-  end
-  if not held then
-    held = redis.call('ZRANGE', KEYS[2], integerArg(#free), integerArg(#free + count + sessionNumbers))
-    noPool = #free == 0 and #held == 0 -- an empty sorted set does not exist
-  end
-  if not recycle then return nil end
-  for j = 1, #held do
-    local number = held[j]
-    if not used[number] and (isNew or not heldBySession(number, nil)) then return number, 'true' end
-  end
-  return nil
-end
 
 -- The answer's first page number, and the others each after a space: the first goes into the
 -- return's own concatenation, one string less for a page of one number.
@@ -193,9 +167,36 @@ for i = 1, count do
     end
   end
   if not number then
+    -- Least recently used: the lowest score is the number free for the longest time. When none is
+    -- free, recycle takes the one whose session went quiet first, never one of this session's own.
+    -- One read serves every number of the page: it skips at most the page's numbers and the
+    -- session's own. A session started by this request owns no binding but those it made here
+    -- (`used`): its id is new, so it recycles without reading the candidate's binding. Written
+    -- inline, not as a function: a closure and the upvalues it captures are made on every call.
     local recycled
-    number, recycled = chooseNumber()
-    if noPool then return false end
+    if not free then
+      free = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', nowText, 'LIMIT', '0',
+        integerArg(count + sessionNumbers + 1))
+    end
+    for j = 1, #free do
+      if not used[free[j]] then
+        number, recycled = free[j], 'false'
+        break
+      end
+    end
+    if not number then
+      if not held then
+        held = redis.call('ZRANGE', KEYS[2], integerArg(#free), integerArg(#free + count + sessionNumbers))
+        if #free == 0 and #held == 0 then return false end -- an empty sorted set does not exist
+      end
+      for j = 1, recycle and #held or 0 do
+        local candidate = held[j]
+        if not used[candidate] and (isNew or not heldBySession(candidate, nil)) then
+          number, recycled = candidate, 'true'
+          break
+        end
+      end
+    end
     if number then
       if recycled == 'true' then recycledCount = recycledCount + 1 end
       local binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. nowText ..
