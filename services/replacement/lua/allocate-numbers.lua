@@ -104,21 +104,15 @@ local ownerPrefix = '{"session_id":"' .. sid .. '","number_on_page":"'
 local used = {}
 
 -- The binding of `number` if it belongs to this session (for this number on the page, when given),
--- with the length of the prefix that says so; nil otherwise. Plain finds: no substrings made.
-local function heldBySession(number, onPage)
+-- with the length of the prefix that says so; nil otherwise. Plain finds: no substrings made. The
+-- request's bindings and the owner prefix come as arguments: a function that captures a local of
+-- the script gets an upvalue made on every call (this one's closure is its only allocation).
+local function heldBySession(number, onPage, used, ownerPrefix)
   local binding = used[number] or redis.call('HGET', KEYS[3], number)
   if not binding then return nil end
   local prefix = onPage and (ownerPrefix .. onPage .. '","recycled":') or ownerPrefix
   if string.find(binding, prefix, 1, true) ~= 1 then return nil end
   return binding, #prefix
-end
-
--- Moves a member's score to the release time; false when the number left the pool. ZADD XX only
--- updates a member and CH counts a changed score; a score that already had that value (a second
--- request within the millisecond) is confirmed by ZSCORE.
-local function extend(number)
-  return redis.call('ZADD', KEYS[2], 'XX', 'CH', releaseAt, number) == 1
-    or redis.call('ZSCORE', KEYS[2], number) ~= false
 end
 
 local recycle = mode == '1r' or mode == '0r'
@@ -139,7 +133,7 @@ for i = 1, count do
   local number = session[onPage]
   local repeated = false
   if number then
-    local binding, prefixLength = heldBySession(number, onPage)
+    local binding, prefixLength = heldBySession(number, onPage, used, ownerPrefix)
     if binding and used[number] then
       -- The same number on the page again in this request: it keeps the number it just got.
       repeated = true
@@ -148,7 +142,11 @@ for i = 1, count do
       -- Only recycled and bound_at lie between the owner prefix and the context: the first
       -- ',"context":' after the prefix is the context's (a plain find; the match is for a rewrite).
       local _, tail = string.find(binding, ',"context":', prefixLength + 1, true)
-      if tail and extend(number) then
+      -- The slide moves the member's score to the release time, and fails when the number left the
+      -- pool. ZADD XX only updates a member and CH counts a changed score; a score that already had
+      -- that value (a second request within the millisecond) is confirmed by ZSCORE.
+      if tail and (redis.call('ZADD', KEYS[2], 'XX', 'CH', releaseAt, number) == 1
+          or redis.call('ZSCORE', KEYS[2], number) ~= false) then
         -- The binding carries the data of the session's latest request: rewritten only when it differs.
         if #binding ~= tail + #context + 1 or string.find(binding, context, tail + 1, true) ~= tail + 1 then
           local recycled, boundAt = string.match(binding, '^(%a+),"bound_at":(%d+),', prefixLength + 1)
@@ -191,7 +189,7 @@ for i = 1, count do
       end
       for j = 1, recycle and #held or 0 do
         local candidate = held[j]
-        if not used[candidate] and (isNew or not heldBySession(candidate, nil)) then
+        if not used[candidate] and (isNew or not heldBySession(candidate, nil, used, ownerPrefix)) then
           number, recycled = candidate, 'true'
           break
         end
@@ -253,7 +251,9 @@ if bindingWrites then redis.call('HSET', KEYS[3], unpack(bindingWrites)) end
 if sessionNumbers > shown then
   for field, number in pairs(session) do
     if string.byte(field, 1) == 43 and not used[number] then
-      if not (heldBySession(number, field) and extend(number)) then
+      if not (heldBySession(number, field, used, ownerPrefix)
+          and (redis.call('ZADD', KEYS[2], 'XX', 'CH', releaseAt, number) == 1
+            or redis.call('ZSCORE', KEYS[2], number) ~= false)) then
         sessionDrops = sessionDrops or {}
         sessionDrops[#sessionDrops + 1] = field
       end
