@@ -124,7 +124,10 @@ local free, held
 -- The answer's first page number, and the others each after a space: the first goes into the
 -- return's own concatenation, one string less for a page of one number.
 local firstAnswer, answer = '', ''
-local bindingWrites, newNumbers, sessionWrites, sessionDrops
+-- Lists of writes are made by a constructor with their first values, sized at once (a table grown
+-- from empty is rehashed at each power of two). A new session's hash gets its id and end first.
+local bindingWrites, newNumbers, sessionDrops
+local sessionWrites = isNew and { 'id', sid, 'x', ARGV[4] } or nil
 local recycledCount = 0
 -- Session numbers this request shows (each once), to know whether any is left to slide.
 local shown = 0
@@ -152,9 +155,12 @@ for i = 1, count do
           local recycled, boundAt = string.match(binding, '^(%a+),"bound_at":(%d+),', prefixLength + 1)
           binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. boundAt ..
             ',"context":' .. context .. '}'
-          bindingWrites = bindingWrites or {}
-          bindingWrites[#bindingWrites + 1] = number
-          bindingWrites[#bindingWrites + 1] = binding
+          if bindingWrites then
+            bindingWrites[#bindingWrites + 1] = number
+            bindingWrites[#bindingWrites + 1] = binding
+          else
+            bindingWrites = { number, binding }
+          end
         end
         used[number] = binding
       else
@@ -200,11 +206,13 @@ for i = 1, count do
       local binding = ownerPrefix .. onPage .. '","recycled":' .. recycled .. ',"bound_at":' .. nowText ..
         ',"context":' .. context .. '}'
       used[number] = binding
-      bindingWrites = bindingWrites or {}
-      bindingWrites[#bindingWrites + 1] = number
-      bindingWrites[#bindingWrites + 1] = binding
-      newNumbers = newNumbers or {}
-      newNumbers[#newNumbers + 1] = number
+      if bindingWrites then
+        bindingWrites[#bindingWrites + 1] = number
+        bindingWrites[#bindingWrites + 1] = binding
+      else
+        bindingWrites = { number, binding }
+      end
+      if newNumbers then newNumbers[#newNumbers + 1] = number else newNumbers = { number } end
     end
   end
   if number then
@@ -212,9 +220,12 @@ for i = 1, count do
     if session[onPage] ~= number then
       if not session[onPage] then sessionNumbers = sessionNumbers + 1 end
       session[onPage] = number
-      sessionWrites = sessionWrites or {}
-      sessionWrites[#sessionWrites + 1] = onPage
-      sessionWrites[#sessionWrites + 1] = number
+      if sessionWrites then
+        sessionWrites[#sessionWrites + 1] = onPage
+        sessionWrites[#sessionWrites + 1] = number
+      else
+        sessionWrites = { onPage, number }
+      end
     end
     if i == 1 then firstAnswer = number else answer = answer .. ' ' .. number end
   else
@@ -263,11 +274,6 @@ end
 
 if clearOld then redis.call('DEL', sessionKey) end
 if sessionDrops then redis.call('HDEL', sessionKey, unpack(sessionDrops)) end
-if isNew then
-  sessionWrites = sessionWrites or {}
-  sessionWrites[#sessionWrites + 1] = 'id'
-  sessionWrites[#sessionWrites + 1] = sid
-end
 -- The key's expiry only frees memory (the session's end is 'x'), so a returning request does not
 -- renew it while the key is kept past the session's new end: a new session's key lives one session
 -- ttl, and when a request finds it would end before the session does, it is kept two from then
@@ -283,7 +289,9 @@ if not isNew and (not keptUntil or #keptUntil < #sessionEnd
   sessionWrites[#sessionWrites + 1] = 'k'
   sessionWrites[#sessionWrites + 1] = string.format('%d', tonumber(nowText) + 2 * ttl)
 end
-if sessionWrites then
+if isNew then
+  redis.call('HSET', sessionKey, unpack(sessionWrites))
+elseif sessionWrites then
   sessionWrites[#sessionWrites + 1] = 'x'
   sessionWrites[#sessionWrites + 1] = sessionEnd
   redis.call('HSET', sessionKey, unpack(sessionWrites))
