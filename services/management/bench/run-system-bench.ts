@@ -335,7 +335,8 @@ async function runPhase(
   for (let round = 0; round < config.rounds; round++) {
     const order = round % 2 === 0 ? servers : [...servers].reverse();
     for (const server of order) {
-      const before = parseCommandStats(await redis.info('commandstats'));
+      // Redis's own figures of this round alone: its counters start from zero (the bench's own Redis).
+      await redis.config('RESETSTAT');
       const cpuBefore = [
         processCpuUsec(pids.redis),
         processCpuUsec(server.pid),
@@ -355,7 +356,7 @@ async function runPhase(
       ];
       const after = parseCommandStats(await redis.info('commandstats'));
       // Only the server under load runs scripts now: management's consumer reads streams, never EVALSHA.
-      const script = commandDelta(before, after, 'evalsha');
+      const script = commandDelta(new Map(), after, 'evalsha');
       const total = usage.get(server.name as Server)!;
       total.calls += script.calls;
       total.usec += script.usec;

@@ -10,11 +10,12 @@ export type Workload = 'new' | 'existing';
 const NUMBER_ON_PAGE = '+4722334455';
 
 /**
- * Pool sizes: new sessions get a pool big enough that most phases never recycle (and
- * on_exhausted=recycle keeps them succeeding if one does); existing sessions each keep their own number.
+ * Pool sizes as real traffic has them: new sessions get a pool of 1,000 that the first thousand
+ * exhaust, so the rest of the phase recycles (on_exhausted=recycle, the least recently used number);
+ * returning sessions are many, rotated, each keeping its own number (docs/benchmarks.md).
  */
-export const NEW_SESSION_POOL = 20_000;
-export const EXISTING_SESSIONS = 2_000;
+export const NEW_SESSION_POOL = 1_000;
+export const EXISTING_SESSIONS = 500;
 
 export interface BenchPartner {
   config: PartnerConfig;

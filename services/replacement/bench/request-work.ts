@@ -45,15 +45,15 @@ function serviceAnsweredFromMemory(): DynamicNumbersService {
   let issued = 0;
   // What RedisNumberPoolStore needs of a connection: its scripts registered, and the allocation's
   // answer ("<session id> <bound> <recycled> <number>"); the new session's id is the script's ARGV[6],
-  // after six keys with a customer to check and four without.
+  // after five keys with a customer to check and three without.
   const answer = (newSessionId: string | undefined) => {
     issued = (issued + 1) % NEW_SESSION_POOL;
     return Promise.resolve(`${newSessionId} 1 0 +47${90_000_000 + issued}`);
   };
   const redis = {
     defineCommand: () => undefined,
-    allocateNumbers: (...keysAndArgs: string[]) => answer(keysAndArgs[11]),
-    allocateNumbersWithoutCustomer: (...keysAndArgs: string[]) => answer(keysAndArgs[9]),
+    allocateNumbers: (...keysAndArgs: string[]) => answer(keysAndArgs[10]),
+    allocateNumbersWithoutCustomer: (...keysAndArgs: string[]) => answer(keysAndArgs[8]),
     addPoolStats: () => Promise.resolve(0),
   } as unknown as RedisConnection;
   return new DynamicNumbersService({

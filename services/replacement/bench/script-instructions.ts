@@ -1,6 +1,6 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -14,20 +14,27 @@ const SESSIONS = 500;
 /** Sessions that saw one number on each of several pages (a visitor going through ads), and the pages. */
 const BROWSING_SESSIONS = 100;
 const BROWSED_PAGES = ['+4722334455', '+4722334466', '+4722334477', '+4722334488', '+4722334499'];
-/** The pool of a partner whose every number is held: each new session there recycles one. */
-const USED_UP_POOL = 100;
+/**
+ * The pool of a partner whose every number is held: each new session there recycles one. As large
+ * as the whole-system bench's (bench-fixtures.ts): a pool of at most 128 is a listpack in Redis,
+ * whose every score change moves the list, not the sorted set a real pool is.
+ */
+const USED_UP_POOL = 1_000;
 
 /**
  * CPU instructions Redis spends per allocation-script call (docs/benchmarks.md, Instructions per
  * script call): a private redis-server under `valgrind --tool=callgrind`, counting only while the
  * calls run. Unlike Redis's own µs per call, the count is the same from run to run whatever else
- * the machine does, so a change to lua/allocate-numbers.lua can be judged by a single run.
+ * the machine does, so a change to lua/allocate-numbers.lua can be judged by a single run. With
+ * BENCH_SCRIPT_KEEP_DIR, the callgrind dumps (one per workload) are kept there for callgrind_annotate.
  */
 async function main(): Promise<void> {
   const read = new EnvReader(process.env);
   const calls = read.integer('BENCH_SCRIPT_CALLS', 2_000, { min: 100, max: 100_000 });
+  const keep = read.optionalString('BENCH_SCRIPT_KEEP_DIR');
   read.done();
-  const folder = await mkdtemp(join(tmpdir(), 'tl-script-'));
+  if (keep !== undefined) await mkdir(keep, { recursive: true });
+  const folder = keep ?? (await mkdtemp(join(tmpdir(), 'tl-script-')));
   const port = await freePort();
   const redisServer = spawn(
     'valgrind',
@@ -122,7 +129,7 @@ async function main(): Promise<void> {
     redis.disconnect();
     redisServer.kill('SIGTERM');
     await new Promise((resolve) => redisServer.once('exit', resolve));
-    await rm(folder, { recursive: true, force: true });
+    if (keep === undefined) await rm(folder, { recursive: true, force: true });
   }
 }
 

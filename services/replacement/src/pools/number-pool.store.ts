@@ -9,7 +9,7 @@ import {
 } from '@trackline/contracts';
 import type { RedisConnection } from '@trackline/platform';
 import { StoreUnavailableError } from '../resilience/store-unavailable-error';
-import { allocationArguments } from './allocation-request';
+import { allocationArguments, type AllocationRequest } from './allocation-request';
 import { defineReplacementScripts, type ReplacementScripts } from './lua-scripts';
 import type { PoolTelemetry } from './pool-telemetry';
 import { ReleaseOrder } from './release-order';
@@ -78,45 +78,40 @@ export class RedisNumberPoolStore implements NumberPoolStore {
 
   async allocate(input: AllocationInput): Promise<AllocationResult> {
     const keys = this.keysOf(input.advId);
-    // An app visitor's session is found by trackingId, so its key is the same whether it is new or not.
-    const fresh =
-      input.context.type === 'app'
-        ? keys.appSession(input.context.trackingId)
-        : keys.webSession(input.newSessionId);
-    const requested =
-      input.context.type === 'web' && input.sessionId !== null ? keys.webSession(input.sessionId) : fresh;
     const ttlMs = input.sessionTtlSeconds * 1000;
     const { customer } = input;
     const checked =
       customer === null || this.sentCustomers.isCurrent(input.advId, customer)
         ? null
         : { event: customer, marker: customerMarker(customer) };
-    const args = allocationArguments({
+    // A named web session's key is the only session key the call gets (docs/redis-keys.md,
+    // Allocation); an app visitor's session is found by trackingId, so its key is the same whether
+    // it is new or not; a first web request's key is its new session's.
+    const named = input.context.type === 'web' && input.sessionId !== null;
+    const sessionKey =
+      input.context.type === 'app'
+        ? keys.appSession(input.context.trackingId)
+        : keys.webSession(input.sessionId ?? input.newSessionId);
+    const request: AllocationRequest = {
       now: input.now,
       sessionTtlMs: ttlMs,
       releaseAt: input.now + ttlMs + input.holdBackSeconds * 1000,
       releaseOffset: this.releaseOrder.next(input.now, input.numbersOnPage.length),
       onExhausted: input.onExhausted,
-      newSessionId: input.newSessionId,
-      sessionMayExist: requested !== fresh || input.context.type !== 'web',
+      newSessionId: named ? '' : input.newSessionId,
+      sessionMayExist: named || input.context.type === 'app',
       context: input.context,
       customer: checked,
       numbersOnPage: input.numbersOnPage,
-    });
+    };
     if (this.telemetry?.holdsHourBefore(poolStatsHour(input.now))) await this.telemetry.flush();
-    let reply: string | null;
-    try {
-      // Every key a call passes costs Redis as an argument does; the customer's two are passed only
-      // when there is a customer to check, the one branch of the script that touches them.
-      reply =
-        checked === null
-          ? await this.redis.allocateNumbersWithoutCustomer(requested, fresh, keys.pool, keys.bindings, ...args)
-          : await this.redis.allocateNumbers(
-              requested, fresh, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent,
-              ...args,
-            ); // prettier-ignore
-    } catch (error) {
-      throw StoreUnavailableError.from(error);
+    let reply = await this.run(keys, sessionKey, request);
+    if (reply === '') {
+      // The named web session has ended (or never was): the script wrote nothing, and the request
+      // starts its new session as a first request does, under the new session's key.
+      request.newSessionId = input.newSessionId;
+      request.sessionMayExist = false;
+      reply = await this.run(keys, keys.webSession(input.newSessionId), request);
     }
     if (reply === null) return { kind: 'no_pool' };
     if (checked !== null) this.sentCustomers.confirm(input.advId, checked.event);
@@ -137,6 +132,26 @@ export class RedisNumberPoolStore implements NumberPoolStore {
       sessionId,
       numbers: numbers.map((number) => (number === '' ? null : number)),
     };
+  }
+
+  /** One call of lua/allocate-numbers.lua for the session under `sessionKey`. */
+  private async run(
+    keys: PartnerKeys,
+    sessionKey: string,
+    request: AllocationRequest,
+  ): Promise<string | null> {
+    const args = allocationArguments(request);
+    try {
+      // Every key a call passes costs Redis as an argument does; the customer's two are passed only
+      // when there is a customer to check, the one branch of the script that touches them.
+      return request.customer === null
+        ? await this.redis.allocateNumbersWithoutCustomer(sessionKey, keys.pool, keys.bindings, ...args)
+        : await this.redis.allocateNumbers(
+            sessionKey, keys.pool, keys.bindings, keys.customerEvents, keys.customersSent, ...args,
+          ); // prettier-ignore
+    } catch (error) {
+      throw StoreUnavailableError.from(error);
+    }
   }
 
   private keysOf(advId: string): PartnerKeys {

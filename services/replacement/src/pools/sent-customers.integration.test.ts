@@ -119,22 +119,23 @@ describe('customer-seen events with the memory of sent customers', () => {
     try {
       const first = await store.allocate(request(advId));
       expect(withCustomer).toHaveBeenCalledTimes(1);
-      expect(withCustomer.mock.calls[0]!.slice(4, 6)).toEqual([keys.customerEvents, keys.customersSent]);
-      // Confirmed: the same session's next request runs the script with the first four keys only.
+      expect(withCustomer.mock.calls[0]!.slice(3, 5)).toEqual([keys.customerEvents, keys.customersSent]);
+      // Confirmed: the same session's next request runs the script with the first three keys only.
       const sessionId = first.kind === 'allocated' ? first.sessionId : null;
       const again = await store.allocate({ ...request(advId), sessionId });
       expect(without).toHaveBeenCalledTimes(1);
-      expect(without.mock.calls[0]!.slice(0, 4)).toEqual([
+      expect(without.mock.calls[0]!.slice(0, 3)).toEqual([
         keys.webSession(sessionId!),
-        expect.stringContaining(':session:'),
         keys.pool,
         keys.bindings,
       ]);
-      expect(without.mock.calls[0]![4]).toBe(String(NOW));
-      // Four keys and seven values, then the numbers: nothing of the customer's.
-      expect(without.mock.calls[0]!.slice(11)).toEqual(['+4722334455']);
+      expect(without.mock.calls[0]![3]).toBe(String(NOW));
+      // A named session gets no id for a new one: its key is the only session key passed.
+      expect(without.mock.calls[0]![8]).toBe('');
+      // Three keys and seven values, then the numbers: nothing of the customer's.
+      expect(without.mock.calls[0]!.slice(10)).toEqual(['+4722334455']);
       expect(again).toEqual(first);
-      // A changed value is checked (and sent) with all six again.
+      // A changed value is checked (and sent) with all five again.
       await store.allocate({ ...request(advId, { custname: 'Dealer AS' }), sessionId });
       expect(withCustomer).toHaveBeenCalledTimes(2);
       expect((await events()).length).toBe(2);

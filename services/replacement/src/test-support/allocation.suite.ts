@@ -482,6 +482,37 @@ export function allocationSuite(openTarget: () => Promise<RedisTarget>): void {
     });
   });
 
+  it("keeps a session's key until the session ends, renewing its expiry only when the key would end first", async () => {
+    const partner = await partnerWithPool(3);
+    const ttlMs = partner.sessionTtlSeconds * 1000;
+    const first = await send(partner, webRequest(partner.advId, '22334455'));
+    const sessionId = first.body.sessionId as string;
+    const key = partnerKeys(target.keyPrefix, partner.advId).webSession(sessionId);
+    // A new session's key lives one ttl, and holds no 'k' (as sessions written before it was kept).
+    expect(await target.redis.pttl(key)).toBeGreaterThan(ttlMs - MINUTE);
+    expect(await target.redis.pttl(key)).toBeLessThanOrEqual(ttlMs);
+    expect(await target.redis.hget(key, 'k')).toBeNull();
+
+    const again = async (minutes: number) => {
+      app.clock.now += minutes * MINUTE;
+      const call = await send(partner, webRequest(partner.advId, '22334455', { sessionId }));
+      expect(call.body.sessionId).toBe(sessionId);
+      expect(numbersOf(call)[0]!.replace_with.e164).toBe(numbersOf(first)[0]!.replace_with.e164);
+      return { keptUntil: await target.redis.hget(key, 'k'), pttl: await target.redis.pttl(key) };
+    };
+    // The session now ends after the key would: kept two ttl from this request.
+    const renewed = await again(5);
+    expect(renewed.keptUntil).toBe(String(app.clock.now + 2 * ttlMs));
+    expect(renewed.pttl).toBeGreaterThan(2 * ttlMs - MINUTE);
+    // Still kept past the session's new end: no renewal.
+    const kept = await again(5);
+    expect(kept.keptUntil).toBe(renewed.keptUntil);
+    expect(await target.redis.hget(key, 'x')).toBe(String(app.clock.now + ttlMs));
+    // Close to the end of the key's time: renewed again.
+    const later = await again(partner.sessionTtlSeconds / 60 - 1);
+    expect(later.keptUntil).toBe(String(app.clock.now + 2 * ttlMs));
+  });
+
   it('answers 501 when the partner has no pool', async () => {
     const config = partnerConfig(uniqueAdvId('nopool'));
     await writePartnerProjection(target.redis, target.keyPrefix, projection(config, []));
