@@ -356,7 +356,7 @@ async function runSingleCalls(
       `single calls: ${config.singleCalls} at ${config.singleCallRate}/s, ` +
         `after ${config.singleCallWarmUpSeconds} s of the same untimed`,
     );
-    return await measureSingleCalls(
+    const single = await measureSingleCalls(
       clients,
       fixture.lines,
       dni,
@@ -372,6 +372,9 @@ async function runSingleCalls(
         return startCpuMeter(admin, databaseName, service.pid, [process.pid, receiversPid]);
       },
     );
+    // Printed at once as well: a later part that fails must not take these figures with it.
+    log(singleCallsLine(single));
+    return single;
   } finally {
     for (const client of clients) client.close();
     await admin.end();
@@ -457,25 +460,28 @@ function printReport(
       `(batches of ${ingestion.batch}, ${ingestion.concurrency} in flight; batch p50 ${ingestion.batchLatencyMs.p50.toFixed(0)} ms, ` +
       `p95 ${ingestion.batchLatencyMs.p95.toFixed(0)} ms; ${ingestion.withCommission} with commission, ${ingestion.dniCalls} DNI calls)`,
   );
-  if (single !== null)
-    log(
-      `POST /telephony/cdrs, one call at a time: ${single.calls} at ${single.ratePerSecond}/s, ` +
-        `p50 ${single.latencyMs.p50.toFixed(1)} ms, p95 ${single.latencyMs.p95.toFixed(1)} ms, ` +
-        `p99 ${single.latencyMs.p99.toFixed(1)} ms, max ${single.latencyMs.max.toFixed(1)} ms; per call ` +
-        `${single.cpu.serviceMs.toFixed(2)} ms CPU of the service, ${single.cpu.postgresMs.toFixed(2)} ms of ` +
-        `Postgres, ${single.cpu.benchMs.toFixed(2)} ms of the bench's client and receivers, ` +
-        `${single.cpu.transactions.toFixed(1)} transactions; the cores ${(single.cpu.machineBusy * 100).toFixed(0)} % busy` +
-        (single.warmUp === null
-          ? ''
-          : `; the ${single.warmUp.calls} warm-up calls before: p50 ${single.warmUp.latencyMs.p50.toFixed(1)} ms, ` +
-            `p99 ${single.warmUp.latencyMs.p99.toFixed(1)} ms`),
-    );
+  if (single !== null) log(singleCallsLine(single));
   log(
     `received while the bench ran: ${delivered.webhooks} webhook deliveries, ${delivered.mails} e-mails, ` +
       `${delivered.ga4Hits} GA4 hits`,
   );
   log('');
   for (const verdict of verdicts) log(`${verdict.met ? 'MET   ' : 'MISSED'} ${verdict.target}`);
+}
+
+function singleCallsLine(single: SingleCallResult): string {
+  return (
+    `POST /telephony/cdrs, one call at a time: ${single.calls} at ${single.ratePerSecond}/s, ` +
+    `p50 ${single.latencyMs.p50.toFixed(1)} ms, p95 ${single.latencyMs.p95.toFixed(1)} ms, ` +
+    `p99 ${single.latencyMs.p99.toFixed(1)} ms, max ${single.latencyMs.max.toFixed(1)} ms; per call ` +
+    `${single.cpu.serviceMs.toFixed(2)} ms CPU of the service, ${single.cpu.postgresMs.toFixed(2)} ms of ` +
+    `Postgres, ${single.cpu.benchMs.toFixed(2)} ms of the bench's client and receivers, ` +
+    `${single.cpu.transactions.toFixed(1)} transactions; the cores ${(single.cpu.machineBusy * 100).toFixed(0)} % busy` +
+    (single.warmUp === null
+      ? ''
+      : `; the ${single.warmUp.calls} warm-up calls before: p50 ${single.warmUp.latencyMs.p50.toFixed(1)} ms, ` +
+        `p99 ${single.warmUp.latencyMs.p99.toFixed(1)} ms`)
+  );
 }
 
 async function describeMachine(serverUrl: string) {

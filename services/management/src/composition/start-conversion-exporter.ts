@@ -28,7 +28,6 @@ export function createConversionExporter(setup: ConversionExporterSetup): Conver
     {
       queue: stores.conversionOutbox,
       records: stores.cdrs,
-      integrations: stores.integrations,
       googleAds: new GoogleAdsUploader(
         {
           baseUrl: conversions.googleAdsBaseUrl,

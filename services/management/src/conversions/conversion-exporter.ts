@@ -1,8 +1,7 @@
 import { PollingWorker, type Logger, outageAwareRounds, type StoreOutages } from '@trackline/platform';
 import type { Cdr } from '../cdrs/cdr';
-import type { Ga4Integration, GoogleAdsIntegration, PartnerIntegration } from '../integrations/integration';
 import { nextAttemptAt } from '../notifications/retry-policy';
-import type { ClaimedConversion, ConversionOutboxQueue } from './conversion-outbox.store';
+import type { ConversionOutboxQueue, ConversionToSend } from './conversion-outbox.store';
 import { ga4Body, GA4_MAX_AGE_MS } from './ga4-event';
 import { clickConversion } from './google-ads-conversion';
 import type { GoogleAdsUploader } from './google-ads-uploader';
@@ -25,7 +24,6 @@ export interface ConversionExporterDeps {
   queue: ConversionOutboxQueue;
   /** `start`: the record's, when the row kept it (null for rows queued before it was kept). */
   records: { findById(partnerId: string, id: string, start: Date | null): Promise<Cdr | null> };
-  integrations: { find(partnerId: string, kind: 'google_ads' | 'ga4'): Promise<PartnerIntegration | null> };
   googleAds: Pick<GoogleAdsUploader, 'upload'>;
   logger: Logger;
   /** Where a round refused by a store outage is told; without it every failure is logged. */
@@ -83,13 +81,13 @@ export class ConversionExporter {
       new Date(now.getTime() + this.settings.leaseMs),
       this.settings.batchSize,
     );
-    const byPartner = new Map<string, ClaimedConversion[]>();
+    const byPartner = new Map<string, ConversionToSend[]>();
     for (const row of rows) byPartner.set(row.partnerId, [...(byPartner.get(row.partnerId) ?? []), row]);
     await Promise.all([...byPartner.values()].map((partnerRows) => this.deliverPartner(partnerRows)));
     return rows.length;
   }
 
-  private async deliverPartner(rows: ClaimedConversion[]): Promise<void> {
+  private async deliverPartner(rows: ConversionToSend[]): Promise<void> {
     const partnerId = rows[0]!.partnerId;
     const ga4 = rows.filter((row) => row.destination === 'ga4');
     const ads = rows.filter((row) => row.destination === 'google_ads');
@@ -97,9 +95,10 @@ export class ConversionExporter {
     if (ads.length > 0) await this.sendGoogleAds(partnerId, ads);
   }
 
-  private async sendGa4(row: ClaimedConversion): Promise<Settle> {
+  private async sendGa4(row: ConversionToSend): Promise<Settle> {
     try {
-      const integration = await this.integration<Ga4Integration>(row.partnerId, 'ga4');
+      const integration = row.integration;
+      if (integration.kind !== 'ga4') throw notItsKind(row);
       const cdr = await this.record(row);
       if (this.deps.clock().getTime() - row.occurredAt.getTime() > GA4_MAX_AGE_MS)
         return { kind: 'dead', reason: 'older than the 72 hours GA4 accepts' };
@@ -119,13 +118,12 @@ export class ConversionExporter {
     }
   }
 
-  private async sendGoogleAds(partnerId: string, rows: ClaimedConversion[]): Promise<void> {
-    const sendable: { row: ClaimedConversion; conversion: Record<string, unknown> }[] = [];
-    let integration: GoogleAdsIntegration;
-    try {
-      integration = await this.integration<GoogleAdsIntegration>(partnerId, 'google_ads');
-    } catch (error) {
-      for (const row of rows) await this.settle(row, failed(error));
+  private async sendGoogleAds(partnerId: string, rows: ConversionToSend[]): Promise<void> {
+    const sendable: { row: ConversionToSend; conversion: Record<string, unknown> }[] = [];
+    // The row's lane, read by its claim: a partner has one Google Ads integration, so all rows' here.
+    const integration = rows[0]!.integration;
+    if (integration.kind !== 'google_ads') {
+      for (const row of rows) await this.settle(row, failed(notItsKind(row)));
       return;
     }
     for (const row of rows) {
@@ -160,21 +158,13 @@ export class ConversionExporter {
     }
   }
 
-  private async integration<T extends PartnerIntegration>(partnerId: string, kind: T['kind']): Promise<T> {
-    const found = await this.deps.integrations.find(partnerId, kind);
-    if (found === null) throw new PermanentExportError(`the ${kind} integration was removed`);
-    // Paused between the claim and now: it waits with the rest of the paused queue.
-    if (found.paused) throw new RetryableExportError(`the ${kind} integration is paused`);
-    return found as T;
-  }
-
-  private async record(row: ClaimedConversion): Promise<Cdr> {
+  private async record(row: ConversionToSend): Promise<Cdr> {
     const cdr = await this.deps.records.findById(row.partnerId, row.cdrId, row.cdrStart);
     if (cdr === null) throw new PermanentExportError(`call record ${row.cdrId} no longer exists`);
     return cdr;
   }
 
-  private async settle(row: ClaimedConversion, settle: Settle): Promise<void> {
+  private async settle(row: ConversionToSend, settle: Settle): Promise<void> {
     const log = this.log.child({ conversion: row.id, destination: row.destination, attempt: row.attempts });
     try {
       const now = this.deps.clock();
@@ -193,6 +183,16 @@ export class ConversionExporter {
       log.error({ err: error }, 'could not record what became of the conversion');
     }
   }
+}
+
+/**
+ * A row whose lane is not an integration of its destination's kind; never queued so. (A paused
+ * integration's rows are not claimed; a removed one's are dropped with it.)
+ */
+function notItsKind(row: ConversionToSend): PermanentExportError {
+  return new PermanentExportError(
+    `integration ${row.integration.id} is not a ${row.destination} integration`,
+  );
 }
 
 function failed(error: unknown): Settle {

@@ -4,7 +4,8 @@ import type { EntityManager } from 'typeorm';
 import { deferredStatement } from '../db/statement-pipelining';
 import { LeasedQueue, type LeasedQueueTable, type QueueBacklog } from '../db/leased-queue';
 import { deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
-import type { IntegrationKind } from '../integrations/integration';
+import type { IntegrationKind, StoredIntegration } from '../integrations/integration';
+import { integrationFromRow } from '../integrations/integrations.store';
 import type { ConversionToQueue } from './conversion-planner';
 
 /** A conversion a worker holds under its lease. */
@@ -23,6 +24,14 @@ export interface ClaimedConversion {
 }
 
 /** The state of one row, for the operator and the tests. */
+/**
+ * A claimed conversion with its integration (the row's lane) as the claim read it, in the same
+ * statement: the exporter reads no integration of its own (docs/conversions.md, Delivery).
+ */
+export interface ConversionToSend extends ClaimedConversion {
+  integration: StoredIntegration;
+}
+
 export interface ConversionRowState {
   id: string;
   cdrId: string;
@@ -41,7 +50,7 @@ export interface ConversionOutboxQueue {
    * gets at most `limit` divided by one more than the partners with work, taken in turns, so one
    * partner's backlog cannot hold up the others; a paused integration's rows wait.
    */
-  claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedConversion[]>;
+  claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ConversionToSend[]>;
   complete(id: string, worker: string, now: Date): Promise<boolean>;
   /** Back to pending until `retryAt`, or dead when `retryAt` is null. False when the lease was lost. */
   fail(id: string, worker: string, error: string, retryAt: Date | null): Promise<boolean>;
@@ -95,7 +104,14 @@ const CONVERSION_QUEUE: LeasedQueueTable = {
     tenantColumn: 'partner_id',
     // A paused integration's queue waits until it is resumed.
     laneActive: `(w.settings->>'paused')::boolean IS NOT TRUE`,
-    laneClaimColumns: [],
+    // The integration the rows are sent with, read with them (ConversionToSend).
+    laneClaimColumns: [
+      'w.id::text AS integration_id',
+      'w.kind AS integration_kind',
+      'w.settings AS integration_settings',
+      'w.secrets AS integration_secrets',
+      'w.modified AS integration_modified',
+    ],
   },
 };
 
@@ -142,7 +158,7 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
     return deleteRowsOfRemovedRecords(this.manager, 'conversion_outbox');
   }
 
-  async claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedConversion[]> {
+  async claim(worker: string, now: Date, leaseUntil: Date, limit: number): Promise<ConversionToSend[]> {
     // No lane limit of its own: a partner's share is the bound (GA4 events go one by one, Google
     // Ads conversions in one upload per partner).
     const { rows } = await this.queue.claimFair({
@@ -153,7 +169,16 @@ export class TypeormConversionOutboxStore implements ConversionOutboxQueue {
       perLane: limit,
       slots: limit,
     });
-    return rows.map(toClaimed);
+    return rows.map((row) => ({
+      ...toClaimed(row),
+      integration: integrationFromRow({
+        id: row.integration_id,
+        kind: row.integration_kind,
+        settings: row.integration_settings,
+        secrets: row.integration_secrets,
+        modified: row.integration_modified,
+      }),
+    }));
   }
 
   complete(id: string, worker: string, now: Date): Promise<boolean> {

@@ -83,6 +83,20 @@ export type ClaimedRow = { id: string; attempts: number } & Record<string, unkno
 /** Extra columns a final mark sets, by name; the values are query parameters. */
 export type ColumnValues = Readonly<Record<string, unknown>>;
 
+/** A row done: its final state (sent, logged, …) at `now`. */
+export interface FinalMark {
+  status: string;
+  now: Date;
+  set?: ColumnValues;
+}
+
+/** A row that failed: pending again at `retryAt`, or dead when null, saying why. */
+export interface FailureMark {
+  error: string;
+  retryAt: Date | null;
+  set?: ColumnValues;
+}
+
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /**
@@ -152,41 +166,52 @@ export class LeasedQueue {
   }
 
   /** Final state `status` (sent, logged, …) at `now`. False when the lease was lost. */
-  async complete(
-    id: string,
-    worker: string,
-    final: { status: string; now: Date; set?: ColumnValues },
-  ): Promise<boolean> {
-    const extra = assignments(final.set, 5);
-    const sql = `
-      UPDATE ${this.spec.table}
-         SET status = $3, sent_at = $4, last_error = NULL, locked_by = NULL, locked_until = NULL${extra.sql}
-       WHERE id = $1 AND status = 'sending' AND locked_by = $2
-      RETURNING id`;
-    const parameters = [id, worker, final.status, final.now, ...extra.values];
-    return updatedRows(await this.manager.query(sql, parameters)).length === 1;
+  async complete(id: string, worker: string, final: FinalMark): Promise<boolean> {
+    const mark = this.markStatement(id, worker, final, 1);
+    return updatedRows(await this.manager.query(`${mark.sql} RETURNING id`, mark.values)).length === 1;
   }
 
   /**
    * Back to pending until `retryAt`, or dead when `retryAt` is null, saying why in `last_error`.
    * False when the lease was lost.
    */
-  async fail(
+  async fail(id: string, worker: string, failure: FailureMark): Promise<boolean> {
+    const mark = this.markStatement(id, worker, failure, 1);
+    return updatedRows(await this.manager.query(`${mark.sql} RETURNING id`, mark.values)).length === 1;
+  }
+
+  /**
+   * The UPDATE of `complete` (a FinalMark) or `fail` (a FailureMark), lease checked, without its
+   * RETURNING, its parameters numbered from `$first`: for a statement that does more in the same
+   * round trip and transaction (the webhook attempt's log, webhooks/webhook-deliveries.store.ts).
+   */
+  markStatement(
     id: string,
     worker: string,
-    failure: { error: string; retryAt: Date | null; set?: ColumnValues },
-  ): Promise<boolean> {
-    const extra = assignments(failure.set, 5);
-    const sql = `
-      UPDATE ${this.spec.table}
-         SET status = CASE WHEN $4::timestamptz IS NULL THEN 'dead' ELSE 'pending' END,
-             next_attempt_at = COALESCE($4::timestamptz, next_attempt_at),
-             last_error = $3, locked_by = NULL, locked_until = NULL${extra.sql}
-       WHERE id = $1 AND status = 'sending' AND locked_by = $2
-      RETURNING id`;
-    const message = failure.error.slice(0, this.spec.maxErrorLength);
-    const parameters = [id, worker, message, failure.retryAt, ...extra.values];
-    return updatedRows(await this.manager.query(sql, parameters)).length === 1;
+    mark: FinalMark | FailureMark,
+    first: number,
+  ): { sql: string; values: unknown[] } {
+    const $ = (n: number) => `$${first + n - 1}`;
+    const owned = `WHERE id = ${$(1)} AND status = 'sending' AND locked_by = ${$(2)}`;
+    if ('status' in mark) {
+      const extra = assignments(mark.set, first + 4);
+      return {
+        sql: `UPDATE ${this.spec.table}
+         SET status = ${$(3)}, sent_at = ${$(4)}, last_error = NULL, locked_by = NULL, locked_until = NULL${extra.sql}
+       ${owned}`,
+        values: [id, worker, mark.status, mark.now, ...extra.values],
+      };
+    }
+    const extra = assignments(mark.set, first + 4);
+    const retryAt = `${$(4)}::timestamptz`;
+    return {
+      sql: `UPDATE ${this.spec.table}
+         SET status = CASE WHEN ${retryAt} IS NULL THEN 'dead' ELSE 'pending' END,
+             next_attempt_at = COALESCE(${retryAt}, next_attempt_at),
+             last_error = ${$(3)}, locked_by = NULL, locked_until = NULL${extra.sql}
+       ${owned}`,
+      values: [id, worker, mark.error.slice(0, this.spec.maxErrorLength), mark.retryAt, ...extra.values],
+    };
   }
 }
 

@@ -22,7 +22,7 @@ export class TypeormIntegrationsStore implements IntegrationsStore {
       `SELECT "id"::text AS "id", "kind", "settings", "secrets", "modified" FROM "partner_integrations" WHERE "partner_id" = $1 AND "kind" = $2`,
       [partnerId, kind],
     );
-    return rows[0] === undefined ? null : toIntegration(rows[0]);
+    return rows[0] === undefined ? null : integrationFromRow(rows[0]);
   }
 
   async list(partnerId: string): Promise<StoredIntegration[]> {
@@ -30,7 +30,7 @@ export class TypeormIntegrationsStore implements IntegrationsStore {
       `SELECT "id"::text AS "id", "kind", "settings", "secrets", "modified" FROM "partner_integrations" WHERE "partner_id" = $1 ORDER BY "kind"`,
       [partnerId],
     );
-    return rows.map(toIntegration);
+    return rows.map(integrationFromRow);
   }
 
   async save(partnerId: string, integration: PartnerIntegration): Promise<void> {
@@ -70,11 +70,15 @@ export function integrationsJsonOf(partnerId: string): string {
 export function integrationsFromJson(aggregated: unknown): StoredIntegration[] {
   if (aggregated === null) return [];
   return (aggregated as Row[]).map((row) =>
-    toIntegration({ ...row, modified: new Date(row.modified as string) }),
+    integrationFromRow({ ...row, modified: new Date(row.modified as string) }),
   );
 }
 
-function toIntegration(row: Row): StoredIntegration {
+/**
+ * A `partner_integrations` row (`id` as text, `kind`, `settings`, `secrets`, `modified`) as `find`
+ * answers it; also for a claim that reads the integration with its conversions (conversions/).
+ */
+export function integrationFromRow(row: Row): StoredIntegration {
   const settings = row.settings as Record<string, unknown>;
   const secrets = row.secrets as Record<string, string>;
   const modified = row.modified as Date;

@@ -1,6 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { deferredStatement } from '../db/statement-pipelining';
-import { LeasedQueue, type LeasedQueueTable, type QueueBacklog } from '../db/leased-queue';
+import {
+  LeasedQueue,
+  type FailureMark,
+  type FinalMark,
+  type LeasedQueueTable,
+  type QueueBacklog,
+} from '../db/leased-queue';
 import type { Paging } from '../validation/paging';
 import type { WebhookDelivery, WebhookEvent, WebhookExchange } from './webhook';
 import { DISABLED_EVENT_TYPE, TEST_EVENT_TYPE } from './webhook';
@@ -83,10 +89,23 @@ export interface WebhookDeliveryQueue {
     retryAt: Date | null,
   ): Promise<boolean>;
   /**
-   * Keeps the attempt in the delivery log and the webhook's failure streak with it, in one
-   * statement: an accepted attempt ends the streak, a failed one starts it if none runs.
+   * Keeps the attempt in the delivery log and the webhook's failure streak with it, and marks the
+   * delivery as `complete` or `fail` would, in one statement: an accepted attempt ends the streak,
+   * a failed one starts it if none runs. The log is kept even when the lease was lost (`owned`
+   * false: the mark changed nothing).
    */
-  logAttempt(attempt: LoggedAttempt): Promise<WebhookHealth>;
+  logAndMark(attempt: LoggedAttempt, worker: string, mark: AttemptMark): Promise<SettledAttempt>;
+}
+
+/** What becomes of a delivery after an attempt: sent, or pending again at `retryAt` (dead when null). */
+export type AttemptMark =
+  | { sent: true; statusCode: number; now: Date }
+  | { sent: false; statusCode: number | null; error: string; retryAt: Date | null };
+
+/** An attempt logged and marked: whether the lease was still ours, and the webhook's health after it. */
+export interface SettledAttempt {
+  owned: boolean;
+  health: WebhookHealth;
 }
 
 // Only active webhooks that subscribed to the type get a row; each row draws its own message id,
@@ -118,7 +137,10 @@ export const LOGGED_ANSWER_BYTES = 1024;
 /** The delivery log shows this many attempts of each delivery, the latest. */
 export const LOGGED_EXCHANGES = 20;
 
-const LOG_ATTEMPT_SQL = `
+// The attempt's log, the webhook's failure streak and the delivery's mark (`$12` on, the leased
+// queue's UPDATE) in one statement: one transaction an attempt instead of two.
+function logAndMarkSql(markSql: string): string {
+  return `
   WITH logged AS (
     INSERT INTO webhook_delivery_attempts
       (delivery_id, attempt, requested_at, duration_ms, url, body_bytes, status_code, error, response_body)
@@ -127,8 +149,13 @@ const LOG_ATTEMPT_SQL = `
     UPDATE webhooks SET failing_since = CASE WHEN $10 THEN NULL ELSE coalesce(failing_since, $3) END
      WHERE id = $11 AND (NOT $10 OR failing_since IS NOT NULL)
     RETURNING failing_since, state
+  ), marked AS (
+    ${markSql}
+    RETURNING 1
   )
-  SELECT failing_since, state FROM health`;
+  SELECT (SELECT failing_since FROM health) AS failing_since, (SELECT state FROM health) AS state,
+         EXISTS (SELECT 1 FROM marked) AS owned`;
+}
 
 const DELIVERY_COLUMNS = `id::text, message_id, webhook_id::text, event_type, status, attempts, occurred_at,
   last_attempt_at, last_status_code, last_error, next_attempt_at, created, sent_at`;
@@ -288,8 +315,9 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
     return rows[1];
   }
 
-  async logAttempt(attempt: LoggedAttempt): Promise<WebhookHealth> {
-    const rows = (await this.manager.query(LOG_ATTEMPT_SQL, [
+  async logAndMark(attempt: LoggedAttempt, worker: string, mark: AttemptMark): Promise<SettledAttempt> {
+    const marked = this.queue.markStatement(attempt.deliveryId, worker, markOf(mark), LOGGED_PARAMETERS + 1);
+    const rows = (await this.manager.query(logAndMarkSql(marked.sql), [
       attempt.deliveryId,
       attempt.attempt,
       attempt.requestedAt,
@@ -301,9 +329,11 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
       attempt.responseBody === null ? null : cutToBytes(attempt.responseBody, LOGGED_ANSWER_BYTES),
       attempt.accepted,
       attempt.webhookId,
-    ])) as Array<{ failing_since: Date | null; state: string }>;
-    // No row: accepted while nothing was failing, or the webhook is gone.
-    return { failingSince: rows[0]?.failing_since ?? null, state: rows[0]?.state ?? null };
+      ...marked.values,
+    ])) as Array<{ failing_since: Date | null; state: string | null; owned: boolean }>;
+    const row = rows[0]!;
+    // No health: accepted while nothing was failing, or the webhook is gone.
+    return { owned: row.owned, health: { failingSince: row.failing_since, state: row.state } };
   }
 
   /**
@@ -407,7 +437,7 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
   }
 
   complete(id: string, worker: string, statusCode: number, now: Date): Promise<boolean> {
-    return this.queue.complete(id, worker, { status: 'sent', now, set: { last_status_code: statusCode } });
+    return this.queue.complete(id, worker, sentMark(statusCode, now));
   }
 
   fail(
@@ -416,11 +446,7 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
     failure: { statusCode: number | null; error: string },
     retryAt: Date | null,
   ): Promise<boolean> {
-    return this.queue.fail(id, worker, {
-      error: failure.error,
-      retryAt,
-      set: { last_status_code: failure.statusCode },
-    });
+    return this.queue.fail(id, worker, failureMark(failure.statusCode, failure.error, retryAt));
   }
 
   /** Dead rows back to pending with a fresh set of attempts, due at `now`; same message id. */
@@ -432,6 +458,23 @@ export class TypeormWebhookDeliveriesStore implements WebhookDeliveryQueue {
     ])) as Array<{ count: number }>;
     return rows[0]!.count;
   }
+}
+
+// The parameters logAndMarkSql's log and streak take before the mark's.
+const LOGGED_PARAMETERS = 11;
+
+function sentMark(statusCode: number, now: Date): FinalMark {
+  return { status: 'sent', now, set: { last_status_code: statusCode } };
+}
+
+function failureMark(statusCode: number | null, error: string, retryAt: Date | null): FailureMark {
+  return { error, retryAt, set: { last_status_code: statusCode } };
+}
+
+function markOf(mark: AttemptMark): FinalMark | FailureMark {
+  return mark.sent
+    ? sentMark(mark.statusCode, mark.now)
+    : failureMark(mark.statusCode, mark.error, mark.retryAt);
 }
 
 /** The first `bytes` of the text's UTF-8, never half a character. */

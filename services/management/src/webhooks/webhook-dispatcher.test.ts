@@ -71,10 +71,24 @@ async function dispatch(
       marks.push({ id, sent: statusCode });
       return true;
     },
-    logAttempt: async () => ({ failingSince: null, state: '0' }),
     fail: async (id, _worker, failure, retryAt) => {
       marks.push({ id, ...failure, retryAt: retryAt?.toISOString() ?? null });
       return true;
+    },
+    // An attempt's log and mark go together; the marks are kept as complete and fail keep theirs.
+    logAndMark: async (attempt, _worker, mark) => {
+      const id = attempt.deliveryId;
+      marks.push(
+        mark.sent
+          ? { id, sent: mark.statusCode }
+          : {
+              id,
+              statusCode: mark.statusCode,
+              error: mark.error,
+              retryAt: mark.retryAt?.toISOString() ?? null,
+            },
+      );
+      return { owned: true, health: { failingSince: null, state: '0' } };
     },
   };
   const dispatcher = dispatcherOn(
@@ -147,6 +161,28 @@ describe('WebhookDispatcher', () => {
     ]);
   });
 
+  it('marks the delivery alone when its attempt cannot be logged: the log entry is lost, not the delivery', async () => {
+    const marks: unknown[] = [];
+    const queue: WebhookDeliveryQueue = {
+      claim: async () => ({ deliveries: [claimed()], leftWaiting: false }),
+      complete: async (id, _worker, statusCode) => {
+        marks.push({ id, sent: statusCode });
+        return true;
+      },
+      fail: async () => true,
+      logAndMark: async () => {
+        throw new Error('value too long for type character varying(2048)');
+      },
+    };
+    const dispatcher = dispatcherOn(
+      queue,
+      async () => ({ statusCode: 200, body: '', retryAfterSeconds: null }),
+      async () => ({ type: 'call.completed', data: {} }),
+    );
+    await dispatcher.runOnce();
+    expect(marks).toEqual([{ id: '1', sent: 200 }]);
+  });
+
   it('marks dead at once when the record is gone, and retries a refused connection', async () => {
     const gone = await dispatch(
       claimed(),
@@ -187,12 +223,12 @@ describe('WebhookDispatcher, a freed slot', () => {
           ? { deliveries: [claimed()], leftWaiting }
           : { deliveries: [], leftWaiting: false };
       },
-      complete: async () => {
-        marked();
-        return true;
-      },
+      complete: async () => true,
       fail: async () => true,
-      logAttempt: async () => ({ failingSince: null, state: '0' }),
+      logAndMark: async () => {
+        marked();
+        return { owned: true, health: { failingSince: null, state: '0' } };
+      },
     };
     const dispatcher = dispatcherOn(
       queue,

@@ -1,7 +1,13 @@
 import { PollingWorker, type Logger, outageAwareRounds, type StoreOutages } from '@trackline/platform';
 import { PermanentDeliveryError } from '../notifications/delivery-channel';
 import { MAX_RETRY_DELAY_MS, nextAttemptAt } from '../notifications/retry-policy';
-import type { ClaimedWebhookDelivery, WebhookDeliveryQueue } from './webhook-deliveries.store';
+import type {
+  AttemptMark,
+  ClaimedWebhookDelivery,
+  SettledAttempt,
+  WebhookDeliveryQueue,
+  WebhookHealth,
+} from './webhook-deliveries.store';
 import { newClaimRound, type ClaimRound, type WebhookPayloads } from './webhook-payloads';
 import type { WebhookAnswer, WebhookSender } from './webhook-sender';
 import type { WebhookDisabler } from './webhook-disabling';
@@ -32,6 +38,16 @@ export interface WebhookDispatcherDeps {
   /** Where a round refused by a store outage is told; without it every failure is logged. */
   outages?: StoreOutages<string>;
   clock: () => Date;
+}
+
+/** One attempt's request and what came of it: the receiver's answer, or why there was none. */
+interface Exchange {
+  requestedAt: Date;
+  started: number;
+  body: string;
+  answer: WebhookAnswer | null;
+  /** Set when `answer` is null. */
+  error: unknown;
 }
 
 // Answers that say "later" rather than "never" (docs/webhooks.md): every 4xx but these is final.
@@ -146,24 +162,22 @@ export class WebhookDispatcher {
       const body = JSON.stringify(await this.deps.payloads.body(row, round));
       const requestedAt = this.deps.clock();
       const started = performance.now();
-      let answer: WebhookAnswer;
+      let exchange: Exchange;
       try {
-        answer = await this.deps.sender.send({
+        const answer = await this.deps.sender.send({
           url: row.url,
           messageId: row.messageId,
           timestamp: requestedAt,
           body,
           secret: row.secret,
         });
+        exchange = { requestedAt, started, body, answer, error: null };
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        await this.logExchange(row, log, { requestedAt, started, body, answer: null, error: message });
-        throw error;
+        exchange = { requestedAt, started, body, answer: null, error };
       }
-      await this.logExchange(row, log, { requestedAt, started, body, answer, error: null });
-      await this.record(row, log, answer);
+      await this.logAndMark(row, log, exchange, this.markOf(row, log, exchange));
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       const retryAt = error instanceof PermanentDeliveryError ? null : this.retryAt(row, null);
       log.warn(
         { err: error, retryAt },
@@ -176,13 +190,20 @@ export class WebhookDispatcher {
     }
   }
 
-  private async record(row: ClaimedWebhookDelivery, log: Logger, answer: WebhookAnswer): Promise<void> {
-    const status = answer.statusCode;
-    if (status >= 200 && status < 300) {
-      const owned = await this.deps.queue.complete(row.id, this.settings.workerId, status, this.deps.clock());
-      if (!owned) log.warn('lease lost before the mark; another worker owns the delivery now');
-      return;
+  /** What an attempt makes of the delivery: sent, retried (when, by the backoff and Retry-After) or dead. */
+  private markOf(row: ClaimedWebhookDelivery, log: Logger, exchange: Exchange): AttemptMark {
+    const { answer } = exchange;
+    if (answer === null) {
+      const error = exchange.error;
+      const retryAt = error instanceof PermanentDeliveryError ? null : this.retryAt(row, null);
+      log.warn(
+        { err: error, retryAt },
+        retryAt === null ? 'webhook delivery dead' : 'webhook delivery failed; will retry',
+      );
+      return { sent: false, statusCode: null, error: messageOf(error), retryAt };
     }
+    const status = answer.statusCode;
+    if (status >= 200 && status < 300) return { sent: true, statusCode: status, now: this.deps.clock() };
     const error = `receiver answered ${status}${answer.body === '' ? '' : `: ${answer.body.slice(0, 200)}`}`;
     const final = status >= 400 && status < 500 && !RETRYABLE_CLIENT_STATUSES.has(status);
     const retryAt = final ? null : this.retryAt(row, answer.retryAfterSeconds);
@@ -190,54 +211,69 @@ export class WebhookDispatcher {
       { status, retryAt },
       retryAt === null ? 'webhook delivery dead' : 'webhook delivery failed; will retry',
     );
-    await this.settle(row, log, { statusCode: status, error }, retryAt);
+    return { sent: false, statusCode: status, error, retryAt };
   }
 
   /**
-   * The attempt into the delivery log (docs/webhooks.md, Delivery log); a webhook whose failures
-   * now span `disableAfterMs` is disabled. A log that cannot be written costs the log entry, not
-   * the delivery.
+   * The attempt into the delivery log (docs/webhooks.md, Delivery log) and the delivery's mark, in
+   * one statement; a webhook whose failures now span `disableAfterMs` is disabled. A log that
+   * cannot be written costs the log entry, not the delivery: the mark is then made alone.
    */
-  private async logExchange(
+  private async logAndMark(
     row: ClaimedWebhookDelivery,
     log: Logger,
-    exchange: {
-      requestedAt: Date;
-      started: number;
-      body: string;
-      answer: WebhookAnswer | null;
-      error: string | null;
-    },
+    exchange: Exchange,
+    mark: AttemptMark,
   ): Promise<void> {
     const { answer } = exchange;
-    const accepted = answer !== null && answer.statusCode >= 200 && answer.statusCode < 300;
+    const attempt = {
+      deliveryId: row.id,
+      webhookId: row.webhookId,
+      attempt: row.attempts,
+      requestedAt: exchange.requestedAt,
+      durationMs: Math.round(performance.now() - exchange.started),
+      url: row.url,
+      bodyBytes: Buffer.byteLength(exchange.body),
+      statusCode: answer?.statusCode ?? null,
+      error: mark.sent
+        ? null
+        : answer === null
+          ? messageOf(exchange.error)
+          : `receiver answered ${answer.statusCode}`,
+      responseBody: answer?.body ?? null,
+      accepted: mark.sent,
+    };
+    let settled: SettledAttempt;
     try {
-      const health = await this.deps.queue.logAttempt({
-        deliveryId: row.id,
-        webhookId: row.webhookId,
-        attempt: row.attempts,
-        requestedAt: exchange.requestedAt,
-        durationMs: Math.round(performance.now() - exchange.started),
-        url: row.url,
-        bodyBytes: Buffer.byteLength(exchange.body),
-        statusCode: answer?.statusCode ?? null,
-        error: accepted ? null : (exchange.error ?? `receiver answered ${answer!.statusCode}`),
-        responseBody: answer?.body ?? null,
-        accepted,
-      });
-      const now = this.deps.clock();
-      if (
-        !accepted &&
-        this.deps.disabler !== undefined &&
-        health.state === '0' &&
-        health.failingSince !== null &&
-        now.getTime() - health.failingSince.getTime() >= this.settings.disableAfterMs
-      ) {
-        if (await this.deps.disabler.disable(row.webhookId, now))
-          log.warn({ failingSince: health.failingSince }, 'webhook disabled: every attempt failed');
-      }
+      settled = await this.deps.queue.logAndMark(attempt, this.settings.workerId, mark);
     } catch (error) {
       log.error({ err: error }, 'could not log the webhook attempt');
+      const owned = mark.sent
+        ? await this.deps.queue.complete(row.id, this.settings.workerId, mark.statusCode, mark.now)
+        : await this.deps.queue.fail(row.id, this.settings.workerId, mark, mark.retryAt);
+      if (!owned) log.warn('lease lost before the mark; another worker owns the delivery now');
+      return;
+    }
+    if (!settled.owned) log.warn('lease lost before the mark; another worker owns the delivery now');
+    await this.disableIfFailingTooLong(row, log, settled.health).catch((error: unknown) =>
+      log.error({ err: error }, 'could not disable the failing webhook'),
+    );
+  }
+
+  private async disableIfFailingTooLong(
+    row: ClaimedWebhookDelivery,
+    log: Logger,
+    health: WebhookHealth,
+  ): Promise<void> {
+    const now = this.deps.clock();
+    if (
+      this.deps.disabler !== undefined &&
+      health.state === '0' &&
+      health.failingSince !== null &&
+      now.getTime() - health.failingSince.getTime() >= this.settings.disableAfterMs
+    ) {
+      if (await this.deps.disabler.disable(row.webhookId, now))
+        log.warn({ failingSince: health.failingSince }, 'webhook disabled: every attempt failed');
     }
   }
 
@@ -259,4 +295,8 @@ export class WebhookDispatcher {
     const owned = await this.deps.queue.fail(row.id, this.settings.workerId, failure, retryAt);
     if (!owned) log.warn('lease lost before the mark; another worker owns the delivery now');
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
