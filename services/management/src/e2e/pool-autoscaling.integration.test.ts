@@ -188,19 +188,29 @@ describe('pool autoscaling end to end', () => {
     );
   });
 
+  /** The evaluation the schedule makes after a settings change (the pool is due at once). */
+  async function scheduledAfter(previousId: unknown): Promise<Body> {
+    return until('the scheduled evaluation', async () => {
+      const evaluation = (await pool()).last_evaluation as Body | null;
+      return evaluation !== null && evaluation.id !== previousId ? evaluation : undefined;
+    });
+  }
+
   it('changes nothing when the carrier refuses, and says why', async () => {
-    await env.api.write('PUT', '/number_pools', { max_monthly_cost: '9.20' });
+    const previous = ((await pool()).last_evaluation as Body).id;
     carrier.failWith(1, { status: 401, code: 20003, message: 'Authenticate' });
-    const failed = await env.api.write('POST', '/number_pools/resize', {});
-    expect(failed.status).toBe(200);
-    expect((failed.body.pool_resizes as Body[])[0]).toMatchObject({
-      trigger: 'api',
+    // A higher cap makes the pool due at once; the carrier refuses the first purchase.
+    await env.api.write('PUT', '/number_pools', { max_monthly_cost: '9.20' });
+    const failed = await scheduledAfter(previous);
+    expect(failed).toMatchObject({
+      trigger: 'schedule',
       outcome: 'failed',
       from_size: '5',
       to_size: '5',
       added: [],
       error_code: '20003',
     });
+    expect(failed.reason).toContain('nothing changed');
     expect(await pool()).toMatchObject({ size: '5' });
     expect(carrier.ownedNumbers()).toHaveLength(3);
     const metrics = await env.management.app.metrics.registry.getSingleMetricAsString(
@@ -214,26 +224,30 @@ describe('pool autoscaling end to end', () => {
 
     // The next evaluation tries again and grows to the new cap: 9.20 pays for 8.
     const retried = await env.api.write('POST', '/number_pools/resize', {});
-    expect((retried.body.pool_resizes as Body[])[0]).toMatchObject({ outcome: 'grew', to_size: '8' });
+    expect((retried.body.pool_resizes as Body[])[0]).toMatchObject({
+      trigger: 'api',
+      outcome: 'grew',
+      to_size: '8',
+    });
     const history = await env.api.read('/number_pools/resizes');
     expect((history.body.pool_resizes as Body[]).map((row) => [row.trigger, row.outcome])).toEqual([
       ['api', 'grew'],
-      ['api', 'failed'],
+      ['schedule', 'failed'],
       ['schedule', 'grew'],
     ]);
   });
 
   it('releases idle numbers at the carrier and quarantines them', async () => {
-    // The bought numbers have been in the pool 40 days without a call; the two of the partner's own
-    // stay: the policy's min keeps two, and the longest idle go first.
+    // Four of the bought numbers have been in the pool 40 days without a call; the partner's own two
+    // and the last two bought are younger.
     const bought = ON_SALE.slice(0, 6);
     await env.stores.dataSource.query(
       `UPDATE tracking_numbers SET added_at = added_at - make_interval(days => 40) WHERE e164 = ANY($1)`,
       [bought.slice(0, 4)],
     );
+    const previous = ((await pool()).last_evaluation as Body).id;
     await env.api.write('PUT', '/number_pools', { max: '4' });
-    const shrunk = await env.api.write('POST', '/number_pools/resize', {});
-    const row = (shrunk.body.pool_resizes as Body[])[0]!;
+    const row = await scheduledAfter(previous);
     expect(row).toMatchObject({ outcome: 'shrank', from_size: '8', to_size: '4' });
     expect([...(row.released as string[])].sort()).toEqual(bought.slice(0, 4));
     expect(

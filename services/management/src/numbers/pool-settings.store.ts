@@ -6,6 +6,7 @@ import { DEFAULT_POOL_SETTINGS, type PoolSettings } from './pool-settings';
 export interface PoolSettingsStore {
   /** The pool's settings; the defaults when it has never been given any. */
   find(partnerId: string): Promise<PoolSettings>;
+  /** Also makes the pool due: an autoscaling pool is evaluated at the next check under its new settings. */
   save(partnerId: string, settings: PoolSettings, now: Date): Promise<void>;
   /** Partners whose pool autoscales, in id order. */
   autoscalingPartnerIds(): Promise<string[]>;
@@ -56,7 +57,9 @@ export class TypeormPoolSettingsStore implements PoolSettingsStore {
               min_size = EXCLUDED.min_size, max_size = EXCLUDED.max_size,
               target_overflow = EXCLUDED.target_overflow, max_monthly_cost = EXCLUDED.max_monthly_cost,
               number_monthly_price = EXCLUDED.number_monthly_price, country = EXCLUDED.country,
-              area_code = EXCLUDED.area_code, contains = EXCLUDED.contains, modified = EXCLUDED.modified`,
+              area_code = EXCLUDED.area_code, contains = EXCLUDED.contains, modified = EXCLUDED.modified,
+              -- Changed settings are evaluated at the next check, not an interval after the last.
+              last_evaluated_at = NULL`,
       [
         partnerId,
         settings.sessionLifetimeSeconds,
