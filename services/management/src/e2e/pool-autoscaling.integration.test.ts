@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOUR_MS } from '@trackline/contracts';
@@ -100,26 +99,8 @@ describe('pool autoscaling end to end', () => {
   it('grows on its own to the cost cap when the traffic calls for more numbers', async () => {
     // 36 sessions in one hour, one every 100 s: λ = 0.01/s, T = 2,400 s, A = 24 erlangs.
     for (let i = 0; i < SESSIONS; i++) {
-      env.replacement.clock.now = hourStart + i * 100_000;
-      const request = JSON.stringify({
-        advId: PARTNER.advId,
-        fullUrl: 'https://www.example.no/ad/1',
-        trackingId: `visitor-${i}`,
-        numbers: '22 33 44 55',
-        type: 'web',
-        fullReferrer: '',
-        parameters: {},
-        userAgent: 'Mozilla/5.0',
-        requestIpAddress: '203.0.113.9',
-        sessionId: '',
-      });
-      const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-      const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-        body: request,
-      });
-      expect(response.status).toBe(200);
+      const answer = await env.visit({ at: hourStart + i * 100_000, trackingId: `visitor-${i}` });
+      expect(answer.status).toBe(200);
     }
     await env.replacement.flushPoolTelemetry();
     const rollup = createPoolTelemetryRollup({

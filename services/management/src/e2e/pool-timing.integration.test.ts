@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { formatUtcTimestamp } from '@trackline/domain';
 import { E2E_TIMEOUT_MS, startE2eEnvironment, type E2eEnvironment } from '../test-support/e2e-environment';
 
@@ -31,28 +30,9 @@ describe('session lifetime and hold-back set by the partner and the pool', () =>
   });
 
   async function newSession(now: number, trackingId: string): Promise<string> {
-    env.replacement.clock.now = now;
-    const request = JSON.stringify({
-      advId: PARTNER.advId,
-      fullUrl: 'https://www.example.no/ad/9',
-      trackingId,
-      numbers: '22 33 44 55',
-      type: 'web',
-      fullReferrer: '',
-      parameters: {},
-      userAgent: 'Mozilla/5.0',
-      requestIpAddress: '203.0.113.9',
-      sessionId: '',
-    });
-    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-      body: request,
-    });
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as Body;
-    return (body.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with.e164;
+    const answer = await env.visit({ at: now, trackingId });
+    expect(answer.status).toBe(200);
+    return (answer.body.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with.e164;
   }
 
   async function attributionOf(callId: string, bnum: string, at: number): Promise<unknown> {

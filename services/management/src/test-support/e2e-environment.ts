@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createLogger, listen } from '@trackline/platform';
 import { createReplacementApp, loadReplacementConfig, type ReplacementApp } from '@trackline/replacement';
@@ -54,6 +55,16 @@ export interface E2eEnvironment {
   keyPrefix: string;
   /** `pnpm trackline <argv>` against this environment; throws when the command fails. */
   operator(...argv: string[]): Promise<string[]>;
+  /**
+   * A visitor's page asking for numbers: a new session's signed `POST /dynamic-numbers` on
+   * replacement, at `at` on its clock (`numbers` '22 33 44 55', no parameters, unless given).
+   */
+  visit(visit: {
+    at: number;
+    trackingId: string;
+    numbers?: string;
+    parameters?: Record<string, string>;
+  }): Promise<JsonAnswer>;
   /** POST /telephony/route on replacement with the switch's token. */
   route(call: Record<string, unknown>): Promise<JsonAnswer>;
   /** POST /telephony/cdrs on management with the switch's token. */
@@ -134,6 +145,28 @@ export async function startE2eEnvironment(
     redis,
     keyPrefix: stores.redis.keyPrefix,
     operator,
+    visit: async (visit) => {
+      replacement.clock.now = visit.at;
+      const request = JSON.stringify({
+        advId: partner.advId,
+        fullUrl: 'https://www.example.no/ad/1',
+        trackingId: visit.trackingId,
+        numbers: visit.numbers ?? '22 33 44 55',
+        type: 'web',
+        fullReferrer: '',
+        parameters: visit.parameters ?? {},
+        userAgent: 'Mozilla/5.0',
+        requestIpAddress: '203.0.113.9',
+        sessionId: '',
+      });
+      const sign = createHmac('sha1', partner.signingSecret).update(request).digest('hex');
+      const response = await fetch(`${replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
+        body: request,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
     route: async (call) => {
       const response = await fetch(`${replacement.baseUrl}/telephony/route`, {
         method: 'POST',
