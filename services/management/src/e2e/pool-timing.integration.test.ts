@@ -120,6 +120,7 @@ describe('session lifetime and hold-back set by the partner and the pool', () =>
       'hold_back_seconds: must be whole seconds from 0 to 86400',
     ],
     ['/number_pools', { lifetime: '60' }, 'lifetime: unknown field'],
+    ['/settings', { lifetime: '60' }, 'spam_threshold, session_lifetime_seconds, hold_back_seconds'],
     [
       '/number_pools',
       { autoscaling: '1', max: '10' },

@@ -151,13 +151,15 @@ const SETTINGS_FIELDS = [
 
 /**
  * A PUT of the partner's settings: the fields sent change, the rest stay; unknown fields and wrong
- * values are 400s naming the field.
+ * values are 400s naming the field. `otherFields`: the resource's fields read elsewhere, named in
+ * the unknown field's message too.
  */
 export function applyCallIntelligenceInput(
   current: CallIntelligenceSettings,
   input: Record<string, unknown>,
+  otherFields: readonly string[] = [],
 ): CallIntelligenceSettings {
-  refuseUnknown(input, SETTINGS_FIELDS);
+  refuseUnknown(input, [...SETTINGS_FIELDS, ...otherFields]);
   const next = { ...current };
   for (const [key, name] of Object.entries(FLAG_KEYS) as Array<[keyof typeof FLAG_KEYS, string]>)
     if (input[name] !== undefined) next[key] = readFlag(name, input[name]);

@@ -212,7 +212,7 @@ export class PartnersService implements PartnerDirectory {
       ...(holdBack === undefined ? {} : { holdBackSeconds: parseHoldBack('hold_back_seconds', holdBack) }),
     };
     const partner = await this.store.update(current.id, {
-      intelligence: applyCallIntelligenceInput(current.intelligence, intelligence),
+      intelligence: applyCallIntelligenceInput(current.intelligence, intelligence, OWN_SETTINGS_FIELDS),
       spam,
       dni,
     });
@@ -270,6 +270,14 @@ export class PartnersService implements PartnerDirectory {
     };
   }
 }
+
+/** The own-settings resource's fields beside the call-intelligence ones, read by the service itself. */
+const OWN_SETTINGS_FIELDS = [
+  'spam_policy',
+  'spam_threshold',
+  'session_lifetime_seconds',
+  'hold_back_seconds',
+];
 
 /** The spam fields of the own-settings resource, as on the wire: a policy name and a score "0"–"100". */
 function parseOwnSpamSettings(current: SpamSettings, policy: unknown, threshold: unknown): SpamSettings {
