@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { encodeCallAttribution, partnerKeys } from '@trackline/contracts';
 import { formatUtcTimestamp } from '@trackline/domain';
 import {
@@ -43,27 +42,9 @@ describe('attribution confidence end to end', () => {
 
   /** A new visitor session at `now` on the replacement's clock; its pool number. */
   async function newSession(now: number): Promise<{ poolNumber: string; sessionId: string }> {
-    env.replacement.clock.now = now;
-    const request = JSON.stringify({
-      advId: PARTNER.advId,
-      fullUrl: 'https://www.example.no/ad/77',
-      trackingId: 'visitor-77',
-      numbers: '22 33 44 55',
-      type: 'web',
-      fullReferrer: '',
-      parameters: { custnr: CUSTNR },
-      userAgent: 'Mozilla/5.0',
-      requestIpAddress: '203.0.113.9',
-      sessionId: '',
-    });
-    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-      body: request,
-    });
-    const body = (await response.json()) as Body;
+    const response = await env.visit({ at: now, trackingId: 'visitor-77', parameters: { custnr: CUSTNR } });
     expect(response.status).toBe(200);
+    const body = response.body;
     const poolNumber = (body.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with.e164;
     return { poolNumber, sessionId: body.sessionId as string };
   }

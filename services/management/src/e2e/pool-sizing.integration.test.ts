@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOUR_MS } from '@trackline/contracts';
@@ -60,27 +59,9 @@ describe('pool sizing end to end', () => {
   });
 
   async function newSession(now: number): Promise<string> {
-    env.replacement.clock.now = now;
-    const request = JSON.stringify({
-      advId: PARTNER.advId,
-      fullUrl: 'https://www.example.no/ad/1',
-      trackingId: '',
-      numbers: '22 33 44 55',
-      type: 'web',
-      fullReferrer: '',
-      parameters: {},
-      userAgent: 'Mozilla/5.0',
-      requestIpAddress: '203.0.113.9',
-      sessionId: '',
-    });
-    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-      body: request,
-    });
+    const response = await env.visit({ at: now, trackingId: '' });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as Body;
+    const body = response.body;
     return (body.numbers as Array<{ replace_with: { e164: string } }>)[0]!.replace_with.e164;
   }
 
