@@ -132,10 +132,11 @@ describe('webhook operations', () => {
       {},
     );
     expect(resent.status).toBe(202);
+    // Due at once: the running worker may have claimed it before the answer was read.
     expect((resent.body.deliveries as Body[])[0]).toMatchObject({
       delivery_id: sent!.delivery_id,
       message_id: sent!.message_id,
-      status: 'pending',
+      status: expect.stringMatching(/^(pending|sending)$/),
     });
     await until('the resend', async () => good.received.length > before);
     expect(good.received.at(-1)!.headers['webhook-id']).toBe(sent!.message_id);

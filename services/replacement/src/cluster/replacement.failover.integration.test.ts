@@ -102,13 +102,17 @@ describe('replacement service through a Redis Cluster master failover', () => {
       const call = await visit(current, session);
       expect(call).toMatchObject({ status: 200, body: { sessionId: session.sessionId } });
       const number = numberOf(call.body);
-      expect(number).not.toBe(session.number);
       expect(current.pool).toContain(number);
       const now = await current.redis.hmget(current.keys.bindings, session.number, number);
-      expect(decodeBinding(now[0]!).sessionId).toBe(holder);
       expect(decodeBinding(now[1]!)).toMatchObject({ sessionId: session.sessionId, recycled: true });
-      expect(await routeCall(current, session.number)).toMatchObject({ body: { session_id: holder } });
       expect(await routeCall(current, number)).toMatchObject({ body: { session_id: session.sessionId } });
+      // The pool is exhausted, so the session recycles the least recently used number: usually
+      // another, and then its old number stays with the session that took it. (Its own old number
+      // comes back only when that one is the least recently used.)
+      if (number !== session.number) {
+        expect(decodeBinding(now[0]!).sessionId).toBe(holder);
+        expect(await routeCall(current, session.number)).toMatchObject({ body: { session_id: holder } });
+      }
     }
   });
 });
