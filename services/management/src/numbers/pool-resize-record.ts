@@ -1,5 +1,5 @@
 import type { ApiRecord } from '../http/api-response';
-import type { PoolResize } from './pool-resizes.store';
+import type { PoolResize, ResizePlanFigures } from './pool-resizes.store';
 
 /**
  * One evaluation of the autoscaling policy as the API, the CLI's JSON and the `pool.resized`
@@ -18,8 +18,13 @@ export function toPoolResizeRecord(resize: PoolResize): ApiRecord {
     reason: resize.reason,
     error_code: resize.errorCode,
     error: resize.error,
-    plan: Object.fromEntries(
-      Object.entries(resize.plan).map(([name, value]) => [name, value === null ? null : String(value)]),
-    ),
+    plan: toPlanFiguresRecord(resize.plan),
   };
+}
+
+/** A plan's figures as the API shows them: each a string, null where the policy has no value. */
+export function toPlanFiguresRecord(figures: ResizePlanFigures): ApiRecord {
+  return Object.fromEntries(
+    Object.entries(figures).map(([name, value]) => [name, value === null ? null : String(value)]),
+  );
 }

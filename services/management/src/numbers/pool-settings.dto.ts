@@ -1,5 +1,6 @@
 import { isCountryCode, parseFlag, ValidationError, type CountryCode } from '@trackline/domain';
 import { parseShare } from '../partners/partner-settings.dto';
+import { refuseUnknownFields } from '../validation/body-fields';
 import { parseHoldBack, parseSessionLifetime } from '../partners/session-timing';
 import { numberMonthlyPrice, type AutoscalingPolicy, type PoolSettings } from './pool-settings';
 
@@ -25,11 +26,7 @@ export const POOL_SETTINGS_FIELDS = [
 ] as const;
 
 export function applyPoolSettingsInput(current: PoolSettings, input: Record<string, unknown>): PoolSettings {
-  const unknown = Object.keys(input).find(
-    (name) => !(POOL_SETTINGS_FIELDS as readonly string[]).includes(name),
-  );
-  if (unknown !== undefined)
-    throw new ValidationError(unknown, `unknown field; the fields are ${POOL_SETTINGS_FIELDS.join(', ')}`);
+  refuseUnknownFields(input, POOL_SETTINGS_FIELDS);
   if (Object.keys(input).length === 0)
     throw new ValidationError('body', `send at least one of ${POOL_SETTINGS_FIELDS.join(', ')}`);
   const cleared = (name: string): boolean => input[name] === null || input[name] === '';

@@ -1,5 +1,6 @@
 import { CONSENT_MAX_LENGTH, DEFAULT_CONSENT_ANNOUNCEMENT } from '@trackline/contracts';
 import { parseFlag, renderFlag, ValidationError } from '@trackline/domain';
+import { refuseUnknownFields } from '../validation/body-fields';
 
 /**
  * A partner's call-intelligence settings (docs/call-intelligence.md, Settings), kept as one JSON
@@ -159,7 +160,7 @@ export function applyCallIntelligenceInput(
   input: Record<string, unknown>,
   otherFields: readonly string[] = [],
 ): CallIntelligenceSettings {
-  refuseUnknown(input, [...SETTINGS_FIELDS, ...otherFields]);
+  refuseUnknownFields(input, [...SETTINGS_FIELDS, ...otherFields]);
   const next = { ...current };
   for (const [key, name] of Object.entries(FLAG_KEYS) as Array<[keyof typeof FLAG_KEYS, string]>)
     if (input[name] !== undefined) next[key] = readFlag(name, input[name]);
@@ -177,7 +178,7 @@ const SOURCE_FIELDS = ['record_calls', 'consent_announcement', 'transcription'] 
 
 /** A PUT of a source's settings: every field is sent; null (or "") leaves that one to the partner. */
 export function parseSourceCallSettings(input: Record<string, unknown>): SourceCallSettings {
-  refuseUnknown(input, SOURCE_FIELDS);
+  refuseUnknownFields(input, SOURCE_FIELDS);
   const flag = (name: string): boolean | null =>
     input[name] === undefined || input[name] === null || input[name] === ''
       ? null
@@ -190,12 +191,6 @@ export function parseSourceCallSettings(input: Record<string, unknown>): SourceC
         : readAnnouncement(input.consent_announcement),
     transcription: flag('transcription'),
   };
-}
-
-function refuseUnknown(input: Record<string, unknown>, known: readonly string[]): void {
-  const unknown = Object.keys(input).find((name) => !known.includes(name));
-  if (unknown !== undefined)
-    throw new ValidationError(unknown, `unknown field; the fields are ${known.join(', ')}`);
 }
 
 function readFlag(name: string, value: unknown): boolean {

@@ -1,7 +1,9 @@
 import { ValidationError } from '@trackline/domain';
 import type { ApiRecord, ResourceNames } from '../http/api-response';
 import type { RouteDefinition } from '../http/route-definition';
-import { toPoolResizeRecord } from '../numbers/pool-resize-record';
+import { toPlanFiguresRecord, toPoolResizeRecord } from '../numbers/pool-resize-record';
+import { refuseUnknownFields } from '../validation/body-fields';
+import { refuseUnknownQuery } from '../validation/query-parameters';
 import type { PoolResizesStore } from '../numbers/pool-resizes.store';
 import type { PoolAutoscaler } from './pool-autoscaler';
 import type { ResizePlan } from './resize-plan';
@@ -25,7 +27,7 @@ export function poolAutoscalingRoutes(
       method: 'GET',
       path: '/number_pools/resize_plan',
       handle: async ({ partner, now, query }) => {
-        refuseQuery(query, []);
+        refuseUnknownQuery(query);
         return {
           kind: 'records',
           names: RESIZE_PLAN_NAMES,
@@ -37,7 +39,7 @@ export function poolAutoscalingRoutes(
       method: 'POST',
       path: '/number_pools/resize',
       handle: async ({ partner, now, body }) => {
-        refuseQuery(body, []);
+        refuseUnknownFields(body, []);
         return {
           kind: 'records',
           names: POOL_RESIZE_NAMES,
@@ -49,7 +51,7 @@ export function poolAutoscalingRoutes(
       method: 'GET',
       path: '/number_pools/resizes',
       handle: async ({ partner, query }) => {
-        refuseQuery(query, ['limit']);
+        refuseUnknownQuery(query, ['limit']);
         return {
           kind: 'records',
           names: POOL_RESIZE_NAMES,
@@ -68,15 +70,8 @@ export function toResizePlanRecord(plan: ResizePlan): ApiRecord {
     add_count: String(plan.addCount),
     release: [...plan.release],
     reason: plan.reason,
-    plan: Object.fromEntries(
-      Object.entries(plan.figures).map(([name, value]) => [name, value === null ? null : String(value)]),
-    ),
+    plan: toPlanFiguresRecord(plan.figures),
   };
-}
-
-function refuseQuery(fields: Record<string, unknown>, known: readonly string[]): void {
-  const unknown = Object.keys(fields).find((name) => !known.includes(name));
-  if (unknown !== undefined) throw new ValidationError(unknown, 'is not a known parameter');
 }
 
 function parseLimit(value: string | undefined): number {
