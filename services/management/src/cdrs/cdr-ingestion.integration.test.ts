@@ -6,6 +6,7 @@ import {
   type TestRedis,
 } from '@trackline/test-harness';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { createManagementDataSource } from '../composition/management-data-source';
 import type { CdrBatchPath, CdrIngestResult } from './cdr-ingest-metrics';
@@ -288,6 +289,50 @@ describe('call record ingestion: attribution and batch isolation', () => {
           [null, null, null],
         ],
       );
+    });
+  });
+
+  describe('one transaction a batch', () => {
+    afterEach(() => jest.restoreAllMocks());
+
+    /** The texts node-postgres was asked to send while `work` ran, in order. */
+    async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+      const sent: string[] = [];
+      const query = pg.Client.prototype.query;
+      jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+        this: pg.Client,
+        ...args: unknown[]
+      ) {
+        const [config] = args;
+        sent.push(typeof config === 'string' ? config : (config as { text: string }).text);
+        return (query as (...a: unknown[]) => never).apply(this, args);
+      });
+      await work();
+      return sent;
+    }
+
+    it('looks a DNI call up and stores it in one transaction: every statement between START and COMMIT', async () => {
+      const owner = await customer('T-1');
+      const sourceId = await source(owner, '+4723100077');
+      const pool = await trackingNumber('pool');
+      // The partner's webhook subscriptions are remembered a minute (docs/webhooks.md): read them first.
+      const first = call(pool);
+      await routed(first, { custnr: 'T-1', sourceId });
+      expect((await post(first)).status).toBe(201);
+
+      const record = call(pool);
+      await routed(record, { custnr: 'T-1', sourceId });
+      let answer: { status: number; body: Body } | undefined;
+      const sent = await statementsOf(async () => (answer = await post(record)));
+      expect(answer!.status).toBe(201);
+      expect((answer!.body.cdrs as Body[])[0]).toMatchObject({ customer_id: owner, source_id: sourceId });
+      // The numbers, the customer and the source the session named were all read in the transaction.
+      expect(sent[0]).toBe('START TRANSACTION');
+      expect(sent[sent.length - 1]).toBe('COMMIT');
+      expect(sent.filter((text) => text === 'START TRANSACTION' || text === 'COMMIT')).toHaveLength(2);
+      expect(sent.some((text) => text.includes('"customers"'))).toBe(true);
+      expect(sent.some((text) => text.includes('"sources"'))).toBe(true);
+      expect(batches).toEqual(['one_transaction', 'one_transaction']);
     });
   });
 

@@ -14,6 +14,12 @@ import type { CdrBatchPath } from './cdr-ingest-metrics';
 import type { CdrWriteStores } from './cdr-write-stores';
 import { callerStanding, noteStoredCall, type CallerHistory } from './cdr-spam';
 
+/** What a batch's lookups found, and each record's caller as Redis noted it (null: no such number). */
+interface LookedUp {
+  lookup: CdrBatchLookup;
+  prepared: Array<PreparedCall | { failure: IngestOutcome } | null>;
+}
+
 /** Stores call records from every producer: the switch's route and the provider's calls. */
 export interface CdrIngestion {
   /**
@@ -25,15 +31,15 @@ export interface CdrIngestion {
 
 /**
  * Call records (docs/cdrs.md, "Batches"): the batch's lookups in a few queries, then the whole
- * batch in one transaction (cdr-batch-write.ts). When that cannot store every record as decided, it
+ * batch, in the transaction the lookups began (cdr-batch-write.ts). When that cannot store every record as decided, it
  * rolls back and each record gets a transaction of its own (cdr-call-write.ts), so a bad one spoils
  * no other. Which source, which customer and what the call earns are decided by cdr-source.ts,
  * cdr-customer.ts and cdr-commission.ts; this service puts them in order.
  */
 export class CdrIngestionService implements CdrIngestion {
   constructor(
+    /** Each batch's transaction, its lookups first (CdrWriteStores.lookups). */
     private readonly writes: UnitOfWork<CdrWriteStores>,
-    private readonly lookups: CdrLookupStore,
     private readonly attributions: CallAttributionReader,
     private readonly webhookSubscriptions: WebhookSubscriptions,
     /** The caller's history and the partner's spam lists in Redis (docs/spam.md). */
@@ -43,26 +49,73 @@ export class CdrIngestionService implements CdrIngestion {
   ) {}
 
   async ingest(records: readonly CdrInput[], now: Date): Promise<IngestOutcome[]> {
-    let lookup: CdrBatchLookup;
-    let prepared: Array<PreparedCall | { failure: IngestOutcome } | null>;
-    try {
-      const numbers = await CdrBatchLookup.numbers(this.lookups, records);
-      // The callers' standing needs only the numbers: Redis answers while Postgres looks up the rest.
-      [lookup, prepared] = await Promise.all([
-        CdrBatchLookup.load(this.lookups, this.attributions, this.webhookSubscriptions, records, numbers),
-        this.prepare(numbers.numbers, records),
-      ]);
-    } catch (error) {
-      if (isStoreUnreachable(error))
-        throw new ServiceUnavailableError('Call records cannot be stored right now; retry later', {
-          cause: error,
-        });
-      throw error;
-    }
     const outcomes: Array<IngestOutcome | undefined> = records.map(() => undefined);
     // A call id sent twice in one batch: the later copies are stored (found stored) after the first.
     const twins: Array<{ index: number; prepared: PreparedCall }> = [];
     const ready: Array<{ index: number; prepared: PreparedCall }> = [];
+    let lookup: CdrBatchLookup | undefined;
+    let stored: IngestOutcome[];
+    try {
+      // The lookups are the transaction's first statements, on its connection: one transaction a
+      // batch, not one for the lookups and one for the writes (docs/cdrs.md, How a batch is stored).
+      stored = await this.writes.run(async (stores) => {
+        const found = await this.look(stores.lookups, records);
+        lookup = found.lookup;
+        this.sortOut(records, found, outcomes, ready, twins);
+        if (ready.length === 0) return [];
+        const cdrs = await storeBatch(
+          ready.map((call) => call.prepared),
+          found.lookup,
+          now,
+          stores,
+        );
+        return cdrs.map((cdr): IngestOutcome => ({ ok: true, cdr, created: true }));
+      });
+      if (ready.length > 0) this.batchStored('one_transaction');
+    } catch (error) {
+      if (lookup === undefined) {
+        if (isStoreUnreachable(error))
+          throw new ServiceUnavailableError('Call records cannot be stored right now; retry later', {
+            cause: error,
+          });
+        throw error;
+      }
+      // Which record failed, and whether the others can be stored, only their own transactions tell.
+      this.batchStored('per_record');
+      stored = [];
+      for (const call of ready) stored.push(await this.storeOne(call.prepared, lookup, now));
+    }
+    stored.forEach((outcome, i) => (outcomes[ready[i]!.index] = outcome));
+    // Twins are sorted out by the lookups: when there are any, the lookups were made.
+    for (const twin of twins) outcomes[twin.index] = await this.storeOne(twin.prepared, lookup!, now);
+    return outcomes as IngestOutcome[];
+  }
+
+  /**
+   * The batch's lookups (cdr-batch-lookup.ts) and, alongside, every record's caller in Redis
+   * (`prepare`). The callers' standing needs only the numbers: Redis answers while Postgres looks
+   * up the rest.
+   */
+  private async look(lookups: CdrLookupStore, records: readonly CdrInput[]): Promise<LookedUp> {
+    const numbers = await CdrBatchLookup.numbers(lookups, records);
+    const [lookup, prepared] = await Promise.all([
+      CdrBatchLookup.load(lookups, this.attributions, this.webhookSubscriptions, records, numbers),
+      this.prepare(numbers.numbers, records),
+    ]);
+    return { lookup, prepared };
+  }
+
+  /**
+   * Each record's outcome when the lookups decide it (an unknown number, a call stored before, a
+   * caller Redis could not note); the rest go to `ready`, a call id's later copies to `twins`.
+   */
+  private sortOut(
+    records: readonly CdrInput[],
+    { lookup, prepared }: LookedUp,
+    outcomes: Array<IngestOutcome | undefined>,
+    ready: Array<{ index: number; prepared: PreparedCall }>,
+    twins: Array<{ index: number; prepared: PreparedCall }>,
+  ): void {
     const seen = new Set<string>();
     for (const [index, call] of records.entries()) {
       // The tracking number names the partner, and call ids are unique per partner (docs/cdrs.md).
@@ -86,14 +139,6 @@ export class CdrIngestionService implements CdrIngestion {
       else ready.push({ index, prepared: result });
       seen.add(key);
     }
-    const stored = await this.storeAll(
-      ready.map((call) => call.prepared),
-      lookup,
-      now,
-    );
-    stored.forEach((outcome, i) => (outcomes[ready[i]!.index] = outcome));
-    for (const twin of twins) outcomes[twin.index] = await this.storeOne(twin.prepared, lookup, now);
-    return outcomes as IngestOutcome[];
   }
 
   /**
@@ -126,26 +171,6 @@ export class CdrIngestionService implements CdrIngestion {
       const standing: CallerStanding = (result.value as [CallerStanding, void])[0];
       return { call: entry.call, dialled: entry.dialled, standing };
     });
-  }
-
-  /** The batch in one transaction; record by record when that fails (docs/cdrs.md, "Batches"). */
-  private async storeAll(
-    prepared: readonly PreparedCall[],
-    lookup: CdrBatchLookup,
-    now: Date,
-  ): Promise<IngestOutcome[]> {
-    if (prepared.length === 0) return [];
-    try {
-      const stored = await this.writes.run((stores) => storeBatch(prepared, lookup, now, stores));
-      this.batchStored('one_transaction');
-      return stored.map((cdr) => ({ ok: true, cdr, created: true }));
-    } catch {
-      // Which record failed, and whether the others can be stored, only their own transactions tell.
-      this.batchStored('per_record');
-    }
-    const outcomes: IngestOutcome[] = [];
-    for (const call of prepared) outcomes.push(await this.storeOne(call, lookup, now));
-    return outcomes;
   }
 
   /** Whatever fails here fails this record only (docs/cdrs.md, "Batches"). */

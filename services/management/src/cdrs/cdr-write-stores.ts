@@ -3,6 +3,7 @@ import type { NotificationToSend } from '../notifications/outbox-writer';
 import type { WebhookEventQueue } from '../webhooks/webhook-events';
 import type { StoredIntegration } from '../integrations/integration';
 import type { Cdr } from './cdr';
+import type { CdrLookupStore } from './cdr-batch-lookup';
 import type { CdrWriteStore } from './cdrs.store';
 
 /** The outbox bound to the record's transaction (docs/notifications.md). */
@@ -11,6 +12,8 @@ export interface NotificationQueue {
 }
 
 export interface CdrWriteStores {
+  /** The batch's lookups (cdr-batch-lookup.ts), the transaction's first statements. */
+  lookups: CdrLookupStore;
   cdrs: CdrWriteStore;
   notifications: NotificationQueue;
   /** Partner webhooks for the record (docs/webhooks.md), in the record's transaction. */

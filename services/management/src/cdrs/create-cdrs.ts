@@ -4,7 +4,6 @@ import { countedIngestion, countOutcomes } from './counted-ingestion';
 import type { IngestMetrics } from './cdr-ingest-metrics';
 import type { WebhookSubscriptions } from '../webhooks/webhooks.store';
 import type { CallAttributionReader } from './call-attribution.reader';
-import type { CdrLookupStore } from './cdr-batch-lookup';
 import { CdrIngestionService, type CdrIngestion } from './cdr-ingestion.service';
 import { mergedIngestion } from './cdr-merged-ingestion';
 import type { CdrWriteStores } from './cdr-write-stores';
@@ -18,12 +17,13 @@ import type { TypeormCdrsStore } from './cdrs.store';
 import { switchCdrRoutes, type SwitchCdrRouteDeps } from './switch-cdrs.routes';
 
 export interface CdrFeatureDeps {
-  /** Each record's transaction: the CDR, its outbox rows and webhook deliveries commit together. */
+  /**
+   * Each batch's transaction, in the call records' pool on the primary: its lookups, then the CDRs,
+   * their outbox rows and webhook deliveries, committed together.
+   */
   writes: UnitOfWork<CdrWriteStores>;
   /** On the primary: the customer a statistics request names. */
   primary: TypeormCdrsStore;
-  /** On the primary too, in the call records' pool: ingestion's lookups before each batch's transaction. */
-  lookups: CdrLookupStore;
   /** The statistics pages' reads: the read replica when configured, else the primary. */
   replica: Pick<TypeormCdrsStore, 'page'>;
   /** Where replacement wrote each call's attribution. */
@@ -64,13 +64,8 @@ export function createCdrFeature(deps: CdrFeatureDeps): CdrFeature {
   });
   const ingestion = countedIngestion(
     mergedIngestion(
-      new CdrIngestionService(
-        deps.writes,
-        deps.lookups,
-        deps.attributions,
-        deps.webhooks,
-        deps.callerHistory,
-        (path) => metrics.cdrBatch(path),
+      new CdrIngestionService(deps.writes, deps.attributions, deps.webhooks, deps.callerHistory, (path) =>
+        metrics.cdrBatch(path),
       ),
     ),
     metrics,

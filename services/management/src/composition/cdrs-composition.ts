@@ -61,7 +61,6 @@ export function composeCdrFeature(connections: CdrConnections): CdrFeature {
   return createCdrFeature({
     writes,
     primary: main.cdrs,
-    lookups: ingestion.cdrs,
     replica: readDataSource === dataSource ? main.cdrs : cdrsStoreOn(readDataSource.manager),
     attributions: new RedisCallAttributionReader(connections.redis, connections.keyPrefix),
     webhooks: rememberingSubscribers(ingestion.webhooks),
@@ -77,6 +76,7 @@ export function composeCdrFeature(connections: CdrConnections): CdrFeature {
 function cdrWriteStoresOn(manager: EntityManager, queued: Set<OutboxName>): CdrWriteStores {
   const stores = storesOn(manager);
   return {
+    lookups: stores.cdrs,
     cdrs: stores.cdrs,
     notifications: {
       enqueue: async (items) => {
