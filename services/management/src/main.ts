@@ -4,6 +4,7 @@ import { createManagementApp } from './app';
 import { startManagementWorkers } from './composition/management-workers';
 import { loadManagementConfig } from './config/management-config';
 import { OutboxBell } from './db/outbox-bell';
+import { applyHeapGrowth } from './config/heap-growth';
 
 /**
  * Process entry of the management service: config from the environment, the app, the port, the
@@ -12,6 +13,8 @@ import { OutboxBell } from './db/outbox-bell';
  */
 async function main(): Promise<void> {
   const config = loadManagementConfig(process.env);
+  // Before the app and its delivery thread allocate anything (docs/operations.md, Garbage collection).
+  applyHeapGrowth(config.heapGrowingPercent);
   const logger = createLogger({ service: 'management', level: config.logLevel });
   // The app's call ingestion rings the workers below when it has queued something for them.
   const outboxBell = new OutboxBell();

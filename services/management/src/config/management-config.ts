@@ -1,3 +1,4 @@
+import { DEFAULT_HEAP_GROWING_PERCENT } from './heap-growth';
 import {
   EnvReader,
   LOG_LEVELS,
@@ -54,6 +55,11 @@ export interface ManagementConfig {
   readinessTimeoutMs: number;
   /** At shutdown, how long requests in flight may finish before their connections are closed. */
   shutdownTimeoutMs: number;
+  /**
+   * HEAP_GROWING_PERCENT: how far V8 lets the old generation grow past what the last full
+   * collection kept before it starts the next (composition/heap-growth.ts); 0 leaves it to V8.
+   */
+  heapGrowingPercent: number;
   /** Slow-client limits of the partner API's port (docs/configuration.md, HTTP limits). */
   http: HttpLimits;
   tls: { certFile?: string; keyFile?: string };
@@ -283,6 +289,10 @@ export function loadManagementConfig(env: Env): ManagementConfig {
     },
     readinessTimeoutMs: read.integer('READINESS_TIMEOUT_MS', 1_000, { min: 50, max: 60_000 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0, max: 600_000 }),
+    heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', DEFAULT_HEAP_GROWING_PERCENT, {
+      min: 0,
+      max: 400,
+    }),
     http: readHttpLimits(read, {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
