@@ -24,10 +24,11 @@ import type { PartnerChangeListener } from '../partners/partner-change-listener'
 import type { SourceChangeListener } from '../sources/source-change-listener';
 import { sourceRoutes } from '../sources/sources.routes';
 import { sourceCallSettingsRoutes } from '../sources/source-call-settings.routes';
-import { SourceCallSettingsService } from '../sources/source-call-settings.service';
 import { sourceSpamPolicyRoutes } from '../sources/source-spam-policy.routes';
 import { ownSettingsRoutes } from '../partners/own-settings.routes';
-import { SourceSpamPolicyService } from '../sources/source-spam-policy.service';
+import { SourceOverrideService } from '../sources/source-override';
+import type { SourceSpamPolicy } from '@trackline/contracts';
+import { NO_SOURCE_CALL_SETTINGS, type SourceCallSettings } from '../partners/call-intelligence-settings';
 import { SourcesService } from '../sources/sources.service';
 import { systemResolver, InsecureHosts } from '../webhooks/webhook-url';
 import { newWebhookSecret } from '../webhooks/webhook-secret';
@@ -59,8 +60,8 @@ export interface ManagementServices {
   campaigns: CampaignsService;
   numbers: NumbersService;
   sources: SourcesService;
-  sourceSpamPolicies: SourceSpamPolicyService;
-  sourceCallSettings: SourceCallSettingsService;
+  sourceSpamPolicies: SourceOverrideService<SourceSpamPolicy | null>;
+  sourceCallSettings: SourceOverrideService<SourceCallSettings>;
   greetings: GreetingsService;
   /** GET /number_pools; present when the stores were given Redis. */
   numberPools?: NumberPoolsService;
@@ -164,8 +165,12 @@ function createResourceServices(
     }),
     numbers,
     sources: new SourcesService(stores.sources, stores.sourceWrites, listeners.sourceChanges),
-    sourceSpamPolicies: new SourceSpamPolicyService(stores.sourceSpamPolicies, listeners.sourceChanges),
-    sourceCallSettings: new SourceCallSettingsService(stores.sourceCallSettings, listeners.sourceChanges),
+    sourceSpamPolicies: new SourceOverrideService(stores.sourceSpamPolicies, null, listeners.sourceChanges),
+    sourceCallSettings: new SourceOverrideService(
+      stores.sourceCallSettings,
+      NO_SOURCE_CALL_SETTINGS,
+      listeners.sourceChanges,
+    ),
     greetings: new GreetingsService(
       stores.greetings,
       stores.customers,

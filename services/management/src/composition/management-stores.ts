@@ -139,8 +139,8 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     }),
     lastCalls: new LastCallsReader(dataSource.manager),
     sources: main.sources,
-    sourceSpamPolicies: main.sources,
-    sourceCallSettings: main.sources,
+    sourceSpamPolicies: main.sources.spamPolicies,
+    sourceCallSettings: main.sources.callSettings,
     sourceWrites: typeormUnitOfWork(dataSource, (manager) => {
       const stores = storesOn(manager);
       return { sources: stores.sources, numbers: stores.numbers, references: stores.sourceReferences };

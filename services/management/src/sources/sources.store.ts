@@ -1,4 +1,5 @@
 import type { SourceSpamPolicy } from '@trackline/contracts';
+import type { SourceOverrideStore } from './source-override';
 import type { AltNumberRule, SpamPolicy, Weekday } from '@trackline/domain';
 import type { EntityManager } from 'typeorm';
 import type { OpenSourcesCounter } from '../customers/open-sources-counter';
@@ -49,21 +50,11 @@ export interface SourceReadsForOthers {
   routeCandidates(partnerId: string, heldBackNumbers: readonly string[]): Promise<SourceRouteCandidate[]>;
 }
 
-/** A source's own spam policy (docs/spam.md, Per source); the sources feature owns the columns. */
-export interface SourceSpamPolicies {
-  /** Null when the partner has no such source; `spamPolicy` null when the partner's applies. */
-  findSpamPolicy(partnerId: string, id: string): Promise<{ spamPolicy: SourceSpamPolicy | null } | null>;
-  /** Null sets the source back to the partner's policy. False when the partner has no such source. */
-  setSpamPolicy(partnerId: string, id: string, spamPolicy: SourceSpamPolicy | null): Promise<boolean>;
-}
+/** A source's own spam policy (docs/spam.md, Per source): null while the partner's applies. */
+export type SourceSpamPolicies = SourceOverrideStore<SourceSpamPolicy | null>;
 
-/** A source's own call settings (docs/telephony.md, Recording answered calls); the sources feature owns the column. */
-export interface SourceCallSettingsStore {
-  /** Null when the partner has no such source; every field null when the partner's apply. */
-  findCallSettings(partnerId: string, id: string): Promise<SourceCallSettings | null>;
-  /** False when the partner has no such source. */
-  setCallSettings(partnerId: string, id: string, settings: SourceCallSettings): Promise<boolean>;
-}
+/** A source's own call settings (docs/telephony.md, Recording answered calls): every field null while the partner's apply. */
+export type SourceCallSettingsStore = SourceOverrideStore<SourceCallSettings>;
 
 /** A source as the DNI projection reads it (docs/architecture.md, Table ownership). */
 export interface SourceRouteCandidate {
@@ -84,9 +75,7 @@ export interface SourceRouteCandidate {
   callSettings: SourceCallSettings;
 }
 
-export class TypeormSourcesStore
-  implements SourcesStore, SourceReadsForOthers, CampaignSources, SourceSpamPolicies, SourceCallSettingsStore
-{
+export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, CampaignSources {
   constructor(
     private readonly manager: EntityManager,
     /** Which numbers are held back: the numbers feature's answer. */
@@ -266,7 +255,25 @@ export class TypeormSourcesStore
     }));
   }
 
-  async findSpamPolicy(
+  /** The source's spam policy columns as its own setting (source-override.ts). */
+  readonly spamPolicies: SourceSpamPolicies = {
+    find: async (partnerId, id) => {
+      const found = await this.findSpamPolicy(partnerId, id);
+      return found === null ? null : { setting: found.spamPolicy };
+    },
+    replace: (partnerId, id, spamPolicy) => this.setSpamPolicy(partnerId, id, spamPolicy),
+  };
+
+  /** The source's call settings column as its own setting (source-override.ts). */
+  readonly callSettings: SourceCallSettingsStore = {
+    find: async (partnerId, id) => {
+      const found = await this.findCallSettings(partnerId, id);
+      return found === null ? null : { setting: found };
+    },
+    replace: (partnerId, id, settings) => this.setCallSettings(partnerId, id, settings),
+  };
+
+  private async findSpamPolicy(
     partnerId: string,
     id: string,
   ): Promise<{ spamPolicy: SourceSpamPolicy | null } | null> {
@@ -279,7 +286,11 @@ export class TypeormSourcesStore
       : { spamPolicy: toSpamPolicy({ spam_policy: row.spamPolicy, spam_threshold: row.spamThreshold }) };
   }
 
-  async setSpamPolicy(partnerId: string, id: string, spamPolicy: SourceSpamPolicy | null): Promise<boolean> {
+  private async setSpamPolicy(
+    partnerId: string,
+    id: string,
+    spamPolicy: SourceSpamPolicy | null,
+  ): Promise<boolean> {
     const result = await this.manager
       .getRepository(SourceEntity)
       .update(
@@ -289,7 +300,7 @@ export class TypeormSourcesStore
     return (result.affected ?? 0) > 0;
   }
 
-  async findCallSettings(partnerId: string, id: string): Promise<SourceCallSettings | null> {
+  private async findCallSettings(partnerId: string, id: string): Promise<SourceCallSettings | null> {
     const row = await this.manager.getRepository(SourceEntity).findOne({
       select: { id: true, callIntelligence: true },
       where: { partnerId, id },
@@ -297,7 +308,11 @@ export class TypeormSourcesStore
     return row === null ? null : sourceCallIntelligenceSettingsFromJson(row.callIntelligence);
   }
 
-  async setCallSettings(partnerId: string, id: string, settings: SourceCallSettings): Promise<boolean> {
+  private async setCallSettings(
+    partnerId: string,
+    id: string,
+    settings: SourceCallSettings,
+  ): Promise<boolean> {
     // Null when nothing is overridden, so the column says "the partner's" plainly.
     const json = sourceCallIntelligenceSettingsToJson(settings);
     const result = await this.manager
