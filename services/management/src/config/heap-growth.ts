@@ -5,7 +5,8 @@ import { setFlagsFromString } from 'node:v8';
  * again (docs/operations.md, Garbage collection). Left to itself, V8 sized that margin from the
  * phase before: after the statistics pages it allowed about a quarter, and calls posted one at a
  * time, whose few surviving bytes promote steadily, then met a full collection every 3 s, each
- * holding the main thread up to 15 ms at a time (docs/benchmarks.md, Deliveries).
+ * holding the main thread up to 15 ms at a time (docs/benchmarks.md, Call records: ingestion and
+ * single calls).
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 100;
 
