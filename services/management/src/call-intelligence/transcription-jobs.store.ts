@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import { LeasedQueue, type LeasedQueueTable } from '../db/leased-queue';
-import { deleteRowsOfRecords, deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 
 /** Which recording of a call a job works on: the voicemail on the record, or the answered call's. */
 export type RecordingKind = 'voicemail' | 'conversation';
@@ -119,15 +118,5 @@ export class TypeormTranscriptionJobsStore implements TranscriptionQueue {
       dead: (row?.dead as number) ?? 0,
       oldestPendingSeconds: oldest === null ? null : Math.max(0, (now.getTime() - oldest.getTime()) / 1000),
     };
-  }
-
-  /** Jobs whose call record no longer exists (retention, erasure): their audio and text went with it. */
-  deleteOrphaned(): Promise<number> {
-    return deleteRowsOfRemovedRecords(this.manager, 'transcription_jobs');
-  }
-
-  /** The jobs of a caller's erased records (docs/privacy.md): their recordings are gone. */
-  deleteOfRecords(cdrIds: readonly string[]): Promise<number> {
-    return deleteRowsOfRecords(this.manager, 'transcription_jobs', cdrIds);
   }
 }

@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { CallClass, ClassificationReason } from '@trackline/domain';
 import { recordCdrChange, type CdrChange } from '../cdrs/cdr-changes';
-import { deleteRowsOfRecords, deleteRowsOfRemovedRecords } from '../db/rows-of-removed-records';
 
 /** `none` without a transcript row: no recording, transcription off, or not yet taken up by the worker. */
 export type TranscriptStatus = 'none' | 'pending' | 'done' | 'failed';
@@ -108,16 +107,6 @@ export class TypeormTranscriptsStore {
       [partnerId, cdrId],
     );
     return rows[0] === undefined ? null : toTranscript(rows[0]);
-  }
-
-  /** Transcripts whose call record no longer exists (retention, docs/privacy.md): they follow it. */
-  deleteOrphaned(): Promise<number> {
-    return deleteRowsOfRemovedRecords(this.manager, 'transcripts');
-  }
-
-  /** The transcripts of a caller's erased records (docs/privacy.md): what the caller said goes too. */
-  deleteOfRecords(cdrIds: readonly string[]): Promise<number> {
-    return deleteRowsOfRecords(this.manager, 'transcripts', cdrIds);
   }
 }
 

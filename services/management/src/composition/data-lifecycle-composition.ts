@@ -1,7 +1,5 @@
 import type { Logger, RedisConnection } from '@trackline/platform';
 import type { DataSource } from 'typeorm';
-import { TypeormTranscriptionJobsStore } from '../call-intelligence/transcription-jobs.store';
-import { TypeormTranscriptsStore } from '../call-intelligence/transcripts.store';
 import { RedisCallAttributionEraser } from '../cdrs/call-attribution.eraser';
 import { CallIntelligencePrivacyStore } from '../call-intelligence/call-intelligence-privacy.store';
 import { CdrLifecycleStore } from '../cdrs/cdr-lifecycle.store';
@@ -40,8 +38,6 @@ export function createDataLifecycle(
       conversions: new TypeormConversionOutboxStore(dataSource.manager),
       cdrChanges: new TypeormCdrChangesStore(dataSource.manager),
       callIntelligence: new CallIntelligencePrivacyStore(dataSource.manager),
-      transcripts: new TypeormTranscriptsStore(dataSource.manager),
-      transcriptionJobs: new TypeormTranscriptionJobsStore(dataSource.manager),
     },
     options.monthsAhead,
     options.cdrChangeRetentionDays,
@@ -75,7 +71,5 @@ export function createPrivacyErasure(
     providerCalls: new TwilioCallsPrivacyStore(dataSource),
     callIntelligence: new CallIntelligencePrivacyStore(dataSource.manager),
     spam: new SpamPrivacyEraser(dataSource.manager, redis, keyPrefix),
-    transcripts: new TypeormTranscriptsStore(dataSource.manager),
-    transcriptionJobs: new TypeormTranscriptionJobsStore(dataSource.manager),
   });
 }

@@ -26,11 +26,8 @@ export interface DataLifecycleDeps {
   conversions: { deleteOrphaned(): Promise<number> };
   /** The call records' change feed (docs/cdrs.md, Change feed): its rows past their retention. */
   cdrChanges: { deleteBefore(cutoff: Date): Promise<number> };
-  /** Answered calls' recordings, transcription jobs and transcripts of removed records; answers the recordings. */
-  callIntelligence: { deleteOrphaned(): Promise<number> };
-  /** Transcripts and transcription jobs of removed records (docs/call-intelligence.md). */
-  transcripts: { deleteOrphaned(): Promise<number> };
-  transcriptionJobs: { deleteOrphaned(): Promise<number> };
+  /** Recordings, transcription jobs and transcripts of removed records (docs/call-intelligence.md). */
+  callIntelligence: { deleteOrphaned(): Promise<{ recordings: number; transcripts: number }> };
 }
 
 /** What one run did; logged, counted in metrics and kept in "data_lifecycle_runs". */
@@ -127,9 +124,9 @@ export class DataLifecycleService {
     }
     report.notificationsDeleted = await this.deps.outbox.deleteOrphaned();
     report.conversionsDeleted = await this.deps.conversions.deleteOrphaned();
-    report.transcriptsDeleted = await this.deps.transcripts.deleteOrphaned();
-    await this.deps.transcriptionJobs.deleteOrphaned();
-    report.recordingsDeleted += await this.deps.callIntelligence.deleteOrphaned();
+    const conversations = await this.deps.callIntelligence.deleteOrphaned();
+    report.transcriptsDeleted = conversations.transcripts;
+    report.recordingsDeleted += conversations.recordings;
   }
 }
 

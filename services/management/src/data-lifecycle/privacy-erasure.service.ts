@@ -31,13 +31,15 @@ export interface PrivacyErasureDeps {
   };
   /** The partner's spam lists and the caller's history (docs/spam.md). */
   spam: { erase(partnerId: string, advId: string, anums: readonly string[]): Promise<number> };
-  /** What the caller said on the erased records (docs/call-intelligence.md): deleted with the recordings. */
-  transcripts: { deleteOfRecords(cdrIds: readonly string[]): Promise<number> };
-  transcriptionJobs: { deleteOfRecords(cdrIds: readonly string[]): Promise<number> };
   /** The partner's tracking numbers: the provider calls to them are the partner's. */
   trackingNumbers: { holdBacks(partnerId: string): Promise<Map<string, Date | null>> };
-  /** Answered calls' recordings, their jobs and transcripts (docs/privacy.md); answers the recordings. */
-  callIntelligence: { eraseRecords(cdrIds: readonly string[]): Promise<number> };
+  /**
+   * Answered calls' recordings, their jobs and transcripts, what the caller said (docs/privacy.md,
+   * docs/call-intelligence.md).
+   */
+  callIntelligence: {
+    eraseRecords(cdrIds: readonly string[]): Promise<{ recordings: number; transcripts: number }>;
+  };
   providerCalls: {
     maskCaller(
       trackingNumbers: readonly string[],
@@ -97,13 +99,11 @@ export class PrivacyErasureService {
     );
     const spamEntriesErased = await this.deps.spam.erase(partner.id, partner.name, anums);
     const erased = await this.deps.cdrs.eraseCaller(partner.id, anums, masked);
-    // After the records: a job queued meanwhile for one of them is deleted too, and finds no recording.
-    await this.deps.transcriptionJobs.deleteOfRecords(erased.cdrIds);
-    const transcriptsDeleted = await this.deps.transcripts.deleteOfRecords(erased.cdrIds);
     // A call of theirs stored meanwhile.
     const known = new Set(found.cdrIds);
     const storedMeanwhile = erased.cdrIds.filter((id) => !known.has(id));
-    const conversationsDeleted = await this.deps.callIntelligence.eraseRecords([
+    // After the records: a job queued meanwhile for one of them is deleted too, and finds no recording.
+    const conversations = await this.deps.callIntelligence.eraseRecords([
       ...found.cdrIds,
       ...storedMeanwhile,
     ]);
@@ -118,8 +118,8 @@ export class PrivacyErasureService {
       caller: number,
       recordsMasked: erased.records,
       cnumsMasked: erased.cnumsMasked,
-      recordingsDeleted: erased.recordings + conversationsDeleted,
-      transcriptsDeleted,
+      recordingsDeleted: erased.recordings + conversations.recordings,
+      transcriptsDeleted: conversations.transcripts,
       notificationsRedacted,
       webhookDeliveriesRedacted,
       attributionsDeleted,

@@ -215,7 +215,7 @@ describe('a recorded call, from the setting to the download', () => {
     const record = await recordOfCall(call.callSid);
     await rows('DELETE FROM cdrs WHERE id = $1 AND start = $2', [record.id, record.start]);
     const removed = await new CallIntelligencePrivacyStore(env.stores.dataSource.manager).deleteOrphaned();
-    expect(removed).toBe(1);
+    expect(removed).toEqual({ recordings: 1, transcripts: 0 });
     expect(await rows('SELECT 1 FROM call_recordings WHERE cdr_id = $1', [record.id])).toEqual([]);
     expect(await rows('SELECT 1 FROM transcription_jobs WHERE cdr_id = $1', [record.id])).toEqual([]);
   });
