@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { createBiddingSetup, recordOf, type BiddingSetup } from '../test-support/bidding-setup';
 import {
   E2E_TIMEOUT_MS,
@@ -126,25 +125,14 @@ describe('call-bidding flow end to end (seed)', () => {
 
   /** A signed replacement request for the source's number, as the partner's server sends it. */
   async function requestNumbers(parameters: Record<string, string>, session: string): Promise<JsonAnswer> {
-    const request = JSON.stringify({
-      advId: PARTNER.advId,
+    return env.visit({
       fullUrl: FULL_URL,
-      trackingId: 'visitor-1',
       numbers: '23 45 67 89',
-      type: 'web',
       fullReferrer: FULL_REFERRER,
       parameters,
-      userAgent: 'Mozilla/5.0',
       requestIpAddress: '203.0.113.0',
       sessionId: session,
     });
-    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-      body: request,
-    });
-    return { status: response.status, body: (await response.json()) as Body };
   }
 
   /** The customer with `custnr` once it satisfies `ready`, through the partner API (the consumer runs behind it). */

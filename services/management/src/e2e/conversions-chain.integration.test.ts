@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { createLogger } from '@trackline/platform';
 import { Ga4Simulator, GoogleAdsSimulator } from '@trackline/test-harness';
 import { createConversionExporter } from '../composition/start-conversion-exporter';
@@ -111,27 +110,14 @@ describe('calls become conversions, end to end', () => {
     expect(hook.status).toBe(200);
   }
 
-  async function requestNumbers(parameters: Body): Promise<JsonAnswer> {
-    const request = JSON.stringify({
-      advId: PARTNER.advId,
+  const requestNumbers = (parameters: Body): Promise<JsonAnswer> =>
+    env.visit({
       fullUrl: `https://www.example.no/ad/7?gclid=${String(parameters.gclid ?? '')}`,
       trackingId: 'visitor-conv',
-      numbers: '22 33 44 55',
-      type: 'web',
       fullReferrer: 'https://www.google.com/',
       parameters,
-      userAgent: 'Mozilla/5.0',
       requestIpAddress: '203.0.113.7',
-      sessionId: '',
     });
-    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-      body: request,
-    });
-    return { status: response.status, body: (await response.json()) as Body };
-  }
 
   async function callFromPage(callId: string, parameters: Body, duration: number): Promise<string> {
     const dni = await requestNumbers(parameters);

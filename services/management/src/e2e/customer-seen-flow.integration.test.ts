@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { partnerKeys } from '@trackline/contracts';
 import {
   E2E_TIMEOUT_MS,
@@ -35,25 +34,12 @@ describe('customer-seen events end to end', () => {
   });
 
   async function requestNumbers(parameters: Record<string, string>, sessionId = ''): Promise<JsonAnswer> {
-    const request = JSON.stringify({
-      advId: PARTNER.advId,
-      fullUrl: 'https://www.example.no/ad/1',
-      trackingId: 'visitor-1',
+    const answer = await env.visit({
       numbers: '23 45 67 89',
-      type: 'web',
-      fullReferrer: '',
       parameters,
-      userAgent: 'Mozilla/5.0',
       requestIpAddress: '203.0.113.0',
       sessionId,
     });
-    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-      body: request,
-    });
-    const answer = { status: response.status, body: (await response.json()) as Body };
     expect(answer).toMatchObject({ status: 200, body: { success: true } });
     return answer;
   }

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import {
   E2E_TIMEOUT_MS,
   startE2eEnvironment,
@@ -38,26 +37,13 @@ describe('DNI call records end to end', () => {
 
   /** A signed replacement request, as the partner's server sends it (statuses as HTTP statuses). */
   async function requestNumbers(fields: Body): Promise<JsonAnswer> {
-    const request = JSON.stringify({
-      advId: PARTNER.advId,
+    return env.visit({
       fullUrl: FULL_URL,
       trackingId: 'visitor-9',
-      numbers: '22 33 44 55',
-      type: 'web',
       fullReferrer: FULL_REFERRER,
       parameters: PARAMETERS,
-      userAgent: 'Mozilla/5.0',
-      requestIpAddress: '203.0.113.9',
-      sessionId: '',
       ...fields,
     });
-    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-      body: request,
-    });
-    return { status: response.status, body: (await response.json()) as Body };
   }
 
   function poolNumberOf(answer: JsonAnswer): string {

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import { DigestClient, digestAuthorization, parseChallenges } from '../test-support/digest-client';
@@ -25,8 +24,6 @@ const RECOVERY_BOUND_MS = 30_000;
 const OUTAGE_MS = 3_000;
 const PING = '/miscellaneous/ping';
 
-type Body = Record<string, unknown>;
-
 /**
  * Redis loses everything (docs/operations.md, Redis durability): a redis-server of this file's own is
  * stopped and started empty on the same port, or flushed in place. Without anyone running a command,
@@ -52,27 +49,7 @@ describe('after Redis comes back without its data', () => {
     await redis?.stop();
   });
 
-  async function requestNumbers(advId = PARTNER.advId): Promise<JsonAnswer> {
-    const request = JSON.stringify({
-      advId,
-      fullUrl: 'https://www.example.no/ad/1',
-      trackingId: 'visitor-1',
-      numbers: '22 33 44 55',
-      type: 'web',
-      fullReferrer: '',
-      parameters: {},
-      userAgent: 'Mozilla/5.0',
-      requestIpAddress: '203.0.113.9',
-      sessionId: '',
-    });
-    const sign = createHmac('sha1', PARTNER.signingSecret).update(request).digest('hex');
-    const response = await fetch(`${env.replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-HTTP-STATUSES': '1' },
-      body: request,
-    });
-    return { status: response.status, body: (await response.json()) as Body };
-  }
+  const requestNumbers = (advId = PARTNER.advId): Promise<JsonAnswer> => env.visit({ advId });
 
   const routePoolNumber = (): Promise<JsonAnswer> =>
     env.route({ call_id: `loss-${(callCount += 1)}`, anum: '+4798000001', bnum: POOL_NUMBERS[0] });

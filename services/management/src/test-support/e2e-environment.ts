@@ -56,21 +56,36 @@ export interface E2eEnvironment {
   /** `pnpm trackline <argv>` against this environment; throws when the command fails. */
   operator(...argv: string[]): Promise<string[]>;
   /**
-   * A visitor's page asking for numbers: a new session's signed `POST /dynamic-numbers` on
-   * replacement, at `at` on its clock (`numbers` '22 33 44 55', no parameters, unless given).
+   * A visitor's page asking for numbers: the partner's signed `POST /dynamic-numbers` on
+   * replacement (statuses as HTTP statuses), with the fields of `visit` over a new session's
+   * defaults (VISIT_DEFAULTS), at `at` on replacement's clock when given.
    */
-  visit(visit: {
-    at: number;
-    trackingId: string;
-    numbers?: string;
-    parameters?: Record<string, string>;
-  }): Promise<JsonAnswer>;
+  visit(visit?: Visit): Promise<JsonAnswer>;
   /** POST /telephony/route on replacement with the switch's token. */
   route(call: Record<string, unknown>): Promise<JsonAnswer>;
   /** POST /telephony/cdrs on management with the switch's token. */
   ingest(records: unknown): Promise<JsonAnswer>;
   close(): Promise<void>;
 }
+
+/**
+ * What a visitor's page sends replacement's `POST /dynamic-numbers` (docs/number-replacement.md), any
+ * field of it; values of the wrong type are sent as given, for tests of refusals.
+ */
+export type Visit = { at?: number } & Record<string, unknown>;
+
+/** A new session's request from an ad page, the partner's own `advId` added. */
+export const VISIT_DEFAULTS = {
+  fullUrl: 'https://www.example.no/ad/1',
+  trackingId: 'visitor-1',
+  numbers: '22 33 44 55',
+  type: 'web',
+  fullReferrer: '',
+  parameters: {},
+  userAgent: 'Mozilla/5.0',
+  requestIpAddress: '203.0.113.9',
+  sessionId: '',
+} as const;
 
 export interface E2eOptions {
   /** A Redis of the test's own (test-support/private-redis.ts) instead of the shared one. */
@@ -145,20 +160,9 @@ export async function startE2eEnvironment(
     redis,
     keyPrefix: stores.redis.keyPrefix,
     operator,
-    visit: async (visit) => {
-      replacement.clock.now = visit.at;
-      const request = JSON.stringify({
-        advId: partner.advId,
-        fullUrl: 'https://www.example.no/ad/1',
-        trackingId: visit.trackingId,
-        numbers: visit.numbers ?? '22 33 44 55',
-        type: 'web',
-        fullReferrer: '',
-        parameters: visit.parameters ?? {},
-        userAgent: 'Mozilla/5.0',
-        requestIpAddress: '203.0.113.9',
-        sessionId: '',
-      });
+    visit: async ({ at, ...fields } = {}) => {
+      if (at !== undefined) replacement.clock.now = at;
+      const request = JSON.stringify({ ...VISIT_DEFAULTS, advId: partner.advId, ...fields });
       const sign = createHmac('sha1', partner.signingSecret).update(request).digest('hex');
       const response = await fetch(`${replacement.baseUrl}/dynamic-numbers?sign=${sign}`, {
         method: 'POST',
