@@ -142,9 +142,9 @@ export class CdrIngestionService implements CdrIngestion {
   }
 
   /**
-   * Per record, in order: the caller in its stored form and the caller's spam standing, before any
-   * transaction (Redis is no part of it, and a record stored already, or retried, notes the same
-   * members again). Every record's two commands are sent at once, in the records' order, so Redis
+   * Per record, in order: the caller in its stored form and the caller's spam standing, beside the
+   * lookups (Redis is no part of the transaction, and a record stored already, or retried, notes the
+   * same members again). Every record's two commands are sent at once, in the records' order, so Redis
    * applies them as it would one record after another. Null for a record whose number is none.
    */
   private async prepare(
