@@ -132,7 +132,7 @@ function loadPoolCall(
   );
 }
 
-// docs/cdrs.md, Batches: a call's campaign comes with its source, before the transaction.
+// docs/cdrs.md, Batches: a call's campaign comes with its source, in the batch's lookups.
 describe('CdrBatchLookup', () => {
   it("answers a pool call's campaign pricing from its attributed source", async () => {
     const lookup = await loadPoolCall({ partnerId: '1', pricing: PRICING });

@@ -30,7 +30,7 @@ export type CallerHistory = Pick<CallerHistoryStore, 'noteCall' | 'noteShortCall
 const NO_STANDING: CallerStanding = { listed: null, history: EMPTY_CALLER_HISTORY };
 
 /**
- * The caller's standing when the record is stored, before its transaction: the call is noted in
+ * The caller's standing when the record is stored, read beside the batch's lookups: the call is noted in
  * the caller's history (again, for a provider call the voice webhook already noted) on the way.
  * A withheld caller has no history of its own.
  */

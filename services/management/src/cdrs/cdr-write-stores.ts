@@ -33,5 +33,5 @@ export interface CdrWriteStores {
   transcriptions: { enqueueRecorded(cdrs: readonly Cdr[]): Promise<void> };
 }
 
-/** A partner's integrations read before the transaction (the batch's lookup); undefined when they were not. */
+/** A partner's integrations as the batch's lookups read them; undefined when they did not. */
 export type KnownIntegrations = (partnerId: string) => readonly StoredIntegration[] | undefined;

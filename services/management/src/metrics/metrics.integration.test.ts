@@ -170,7 +170,7 @@ describe('GET /metrics on the management port', () => {
     expect(values.get('trackline_cdrs_ingested_total{result="stored"}')).toBe(1);
     expect(values.get('trackline_cdrs_ingested_total{result="duplicate"}')).toBe(1);
     expect(values.get('trackline_cdrs_ingested_total{result="invalid"}')).toBe(1);
-    // The new call's batch went in one transaction; the repeat was found before any transaction.
+    // The new call's batch went in one transaction; the repeat was found by the lookups and wrote nothing.
     expect(values.get('trackline_cdr_batches_total{path="one_transaction"}')).toBe(1);
     expect(values.get('trackline_cdr_batches_total{path="per_record"}')).toBe(0);
   });
