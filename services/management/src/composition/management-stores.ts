@@ -29,7 +29,13 @@ import type { PricingModelWriteStores } from '../pricing-models/pricing-models.s
 import type { PricingModelsStore } from '../pricing-models/pricing-models.store';
 import type { SourceWriteStores } from '../sources/sources.service';
 import type { SourceClassificationRulesStore } from '../sources/source-classification-rules.store';
-import type { SourceCallSettingsStore, SourceSpamPolicies, SourcesStore } from '../sources/sources.store';
+import {
+  callSettingsOverrides,
+  spamPolicyOverrides,
+  type SourceCallSettingsStore,
+  type SourceSpamPolicies,
+  type SourcesStore,
+} from '../sources/sources.store';
 import type { TypeormWebhookDeliveriesStore } from '../webhooks/webhook-deliveries.store';
 import type { WebhooksStore } from '../webhooks/webhooks.store';
 import { storesOn, type StoresOnManager } from './stores-on-manager';
@@ -139,8 +145,8 @@ export function createManagementStores(dataSource: DataSource, redis?: Managemen
     }),
     lastCalls: new LastCallsReader(dataSource.manager),
     sources: main.sources,
-    sourceSpamPolicies: main.sources.spamPolicies,
-    sourceCallSettings: main.sources.callSettings,
+    sourceSpamPolicies: spamPolicyOverrides(main.sources),
+    sourceCallSettings: callSettingsOverrides(main.sources),
     sourceWrites: typeormUnitOfWork(dataSource, (manager) => {
       const stores = storesOn(manager);
       return { sources: stores.sources, numbers: stores.numbers, references: stores.sourceReferences };

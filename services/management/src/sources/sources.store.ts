@@ -56,6 +56,31 @@ export type SourceSpamPolicies = SourceOverrideStore<SourceSpamPolicy | null>;
 /** A source's own call settings (docs/telephony.md, Recording answered calls): every field null while the partner's apply. */
 export type SourceCallSettingsStore = SourceOverrideStore<SourceCallSettings>;
 
+/**
+ * The store's spam policy columns as a source's own setting (source-override.ts), made once by the
+ * composition rather than with each store (one is made for every call record's transaction).
+ */
+export function spamPolicyOverrides(store: TypeormSourcesStore): SourceSpamPolicies {
+  return {
+    find: async (partnerId, id) => {
+      const found = await store.findSpamPolicy(partnerId, id);
+      return found === null ? null : { setting: found.spamPolicy };
+    },
+    replace: (partnerId, id, spamPolicy) => store.setSpamPolicy(partnerId, id, spamPolicy),
+  };
+}
+
+/** The store's call settings column as a source's own setting (source-override.ts). */
+export function callSettingsOverrides(store: TypeormSourcesStore): SourceCallSettingsStore {
+  return {
+    find: async (partnerId, id) => {
+      const found = await store.findCallSettings(partnerId, id);
+      return found === null ? null : { setting: found };
+    },
+    replace: (partnerId, id, settings) => store.setCallSettings(partnerId, id, settings),
+  };
+}
+
 /** A source as the DNI projection reads it (docs/architecture.md, Table ownership). */
 export interface SourceRouteCandidate {
   id: string;
@@ -255,25 +280,8 @@ export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, 
     }));
   }
 
-  /** The source's spam policy columns as its own setting (source-override.ts). */
-  readonly spamPolicies: SourceSpamPolicies = {
-    find: async (partnerId, id) => {
-      const found = await this.findSpamPolicy(partnerId, id);
-      return found === null ? null : { setting: found.spamPolicy };
-    },
-    replace: (partnerId, id, spamPolicy) => this.setSpamPolicy(partnerId, id, spamPolicy),
-  };
-
-  /** The source's call settings column as its own setting (source-override.ts). */
-  readonly callSettings: SourceCallSettingsStore = {
-    find: async (partnerId, id) => {
-      const found = await this.findCallSettings(partnerId, id);
-      return found === null ? null : { setting: found };
-    },
-    replace: (partnerId, id, settings) => this.setCallSettings(partnerId, id, settings),
-  };
-
-  private async findSpamPolicy(
+  /** Null when the partner has no such source; `spamPolicy` null when the partner's applies. */
+  async findSpamPolicy(
     partnerId: string,
     id: string,
   ): Promise<{ spamPolicy: SourceSpamPolicy | null } | null> {
@@ -286,11 +294,8 @@ export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, 
       : { spamPolicy: toSpamPolicy({ spam_policy: row.spamPolicy, spam_threshold: row.spamThreshold }) };
   }
 
-  private async setSpamPolicy(
-    partnerId: string,
-    id: string,
-    spamPolicy: SourceSpamPolicy | null,
-  ): Promise<boolean> {
+  /** Null sets the source back to the partner's policy. False when the partner has no such source. */
+  async setSpamPolicy(partnerId: string, id: string, spamPolicy: SourceSpamPolicy | null): Promise<boolean> {
     const result = await this.manager
       .getRepository(SourceEntity)
       .update(
@@ -300,7 +305,8 @@ export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, 
     return (result.affected ?? 0) > 0;
   }
 
-  private async findCallSettings(partnerId: string, id: string): Promise<SourceCallSettings | null> {
+  /** Null when the partner has no such source; every field null when the partner's apply. */
+  async findCallSettings(partnerId: string, id: string): Promise<SourceCallSettings | null> {
     const row = await this.manager.getRepository(SourceEntity).findOne({
       select: { id: true, callIntelligence: true },
       where: { partnerId, id },
@@ -308,11 +314,8 @@ export class TypeormSourcesStore implements SourcesStore, SourceReadsForOthers, 
     return row === null ? null : sourceCallIntelligenceSettingsFromJson(row.callIntelligence);
   }
 
-  private async setCallSettings(
-    partnerId: string,
-    id: string,
-    settings: SourceCallSettings,
-  ): Promise<boolean> {
+  /** False when the partner has no such source. */
+  async setCallSettings(partnerId: string, id: string, settings: SourceCallSettings): Promise<boolean> {
     // Null when nothing is overridden, so the column says "the partner's" plainly.
     const json = sourceCallIntelligenceSettingsToJson(settings);
     const result = await this.manager
