@@ -46,12 +46,12 @@ export function applyPoolSettingsInput(current: PoolSettings, input: Record<stri
     ),
     maxMonthlyCost: nullable(
       'max_monthly_cost',
-      (value) => parseMoney('max_monthly_cost', value, 2, 0),
+      (value) => parseMonthlyAmount('max_monthly_cost', value, 2, 0),
       policy.maxMonthlyCost,
     ),
     numberMonthlyPrice: nullable(
       'number_monthly_price',
-      (value) => parseMoney('number_monthly_price', value, 4, 0.0001),
+      (value) => parseMonthlyAmount('number_monthly_price', value, 4, 0.0001),
       policy.numberMonthlyPrice,
     ),
     country: nullable('country', parseCountry, policy.country),
@@ -102,7 +102,11 @@ function parseSize(field: string, value: unknown): number {
   return size;
 }
 
-function parseMoney(field: string, value: unknown, places: number, least: number): number {
+/**
+ * A budget figure for the autoscaler's arithmetic, not money the records carry (the domain's
+ * `parseMoney`, two decimals as text): a carrier's price has up to four decimals.
+ */
+function parseMonthlyAmount(field: string, value: unknown, places: number, least: number): number {
   const pattern = new RegExp(`^\\d{1,8}(\\.\\d{1,${places}})?$`);
   const amount = pattern.test(text(value)) ? Number(text(value)) : NaN;
   if (!(amount >= least && amount <= MAX_MONEY))
